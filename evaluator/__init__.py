@@ -1,0 +1,23 @@
+"""The rules of Open-Face Chinese Poker: cards, hand strength, boards, royalties, scoring.
+
+This package knows nothing of the optimizer or the command line.
+"""
+
+from evaluator.board import (Board, BoardError, BoardReport, Royalties, RowReport,
+                             evaluate_board, parse_board)
+from evaluator.cards import Card, CardError, format_cards, parse_card, parse_cards
+from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
+from evaluator.rules import (ROW_SIZE, ROWS, EntryRung, Requirement, Rules, RulesError, Scoring,
+                             find_rules, load_rules, preset_names)
+from evaluator.scoring import TableResult, score_table, settle
+from evaluator.strength import (CLASS_NAMES, class_name, hand_name, lowball_of, rank3_array,
+                                rank5_array, strength_of)
+
+__all__ = [
+    "Board", "BoardError", "BoardReport", "CLASS_NAMES", "Card", "CardError", "EntryRung",
+    "HandSpec", "HandSpecError", "ROWS", "ROW_SIZE", "Requirement", "RowReport", "Royalties",
+    "Rules", "RulesError", "Scale", "Scoring", "TableResult", "class_name", "evaluate_board",
+    "find_rules", "format_cards", "hand_name", "load_rules", "lowball_of", "parse_board",
+    "parse_card", "parse_cards", "parse_spec", "preset_names", "rank3_array", "rank5_array",
+    "score_table", "settle", "strength_of",
+]

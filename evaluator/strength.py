@@ -1,0 +1,230 @@
+"""Hand strength on one integer scale for 3-card and 5-card rows, plus the 2-7 lowball scale.
+
+Every hand is first *described* by a tuple ``(class, d1, d2, d3, d4, d5)``: its class, then the
+ranks that define it, most significant first, then kickers. A digit is ``rank + 1`` and 0
+means "no card there", which is how a 3-card top row sits on the same scale as a 5-card row:
+top ``QQ7`` is ``(PAIR, Q, 7, 0, 0, 0)`` and beats middle ``QQ654`` on the first kicker, while
+top ``AKQ`` against middle ``AKQ32`` ties every card the top has and then loses to the zeros,
+which is legal (equal is legal). The sorted set of all descriptors numbers the scale densely,
+so "middle >= top" is one integer comparison, and the tables below map a hand to its number.
+
+The tables are generated from these rules once at import: nothing is typed in by hand.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations, combinations_with_replacement
+
+import numpy as np
+
+from evaluator.cards import RANK_NAMES, RANK_PLURALS
+
+Strength = int
+
+HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+CLASS_NAMES = ("high card", "pair", "two pair", "trips", "straight", "flush", "full house",
+               "quads", "straight flush")
+ACE = 12
+
+Descriptor = tuple[int, int, int, int, int, int]
+
+
+def _straight_high(distinct_desc: tuple[int, ...], wheel: bool) -> int | None:
+    """The high rank of five distinct ranks that form a straight, else None."""
+    if distinct_desc[0] - distinct_desc[4] == 4:
+        return distinct_desc[0]
+    if wheel and distinct_desc == (ACE, 3, 2, 1, 0):
+        return 3  # A-2-3-4-5 is a five-high straight, the lowest one
+    return None
+
+
+def describe(ranks: tuple[int, ...], flush: bool = False, wheel: bool = True) -> Descriptor:
+    """Describe a 3- or 5-card hand from its ranks (0 = deuce .. 12 = ace).
+
+    ``wheel=False`` ranks for 2-7 lowball, where the ace is always high and A-2-3-4-5 is
+    no straight. Three cards never make a straight or a flush.
+    """
+    counts = Counter(ranks)
+    # Most cards of a rank first, then the higher rank: the order that decides ties.
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    shape = tuple(count for _, count in groups)
+    digits = [rank + 1 for rank, _ in groups]
+    if len(ranks) == 5 and shape == (1, 1, 1, 1, 1):
+        high = _straight_high(tuple(r for r, _ in groups), wheel)
+        if high is not None:
+            cls = STRAIGHT_FLUSH if flush else STRAIGHT
+            return (cls, high + 1, 0, 0, 0, 0)
+        cls = FLUSH if flush else HIGH_CARD
+    else:
+        cls = {
+            (1, 1, 1): HIGH_CARD, (2, 1): PAIR, (3,): TRIPS,
+            (2, 1, 1, 1): PAIR, (2, 2, 1): TWO_PAIR, (3, 1, 1): TRIPS,
+            (3, 2): FULL_HOUSE, (4, 1): QUADS,
+        }[shape]
+    digits += [0] * (5 - len(digits))
+    return (cls, *digits)  # type: ignore[return-value]
+
+
+_POW5 = 5 ** np.arange(13, dtype=np.int64)  # rank counts are at most 4, so base 5 is exact
+
+
+def _multiset_key(ranks: tuple[int, ...]) -> int:
+    return int(sum(_POW5[r] for r in ranks))
+
+
+def _build_tables() -> dict[str, np.ndarray]:
+    high: dict[Descriptor, None] = {}
+    five_plain, five_flush, three = {}, {}, {}
+    low_plain, low_flush = {}, {}
+    for ranks in combinations_with_replacement(range(13), 5):
+        ranks = ranks[::-1]
+        if len(set(ranks)) == 1:
+            continue  # five of a kind needs two decks
+        five_plain[_multiset_key(ranks)] = describe(ranks)
+        low_plain[_multiset_key(ranks)] = describe(ranks, wheel=False)
+    for ranks in combinations(range(13), 5):
+        ranks = ranks[::-1]
+        mask = sum(1 << r for r in ranks)
+        five_flush[mask] = describe(ranks, flush=True)
+        low_flush[mask] = describe(ranks, flush=True, wheel=False)
+    for ranks in combinations_with_replacement(range(13), 3):
+        three[_multiset_key(ranks[::-1])] = describe(ranks[::-1])
+    for table in (five_plain, five_flush, three):
+        high.update(dict.fromkeys(table.values()))
+    descriptors = sorted(high)
+    strength_of = {d: i for i, d in enumerate(descriptors)}
+    low_descriptors = sorted(set(low_plain.values()) | set(low_flush.values()))
+    # Goodness in lowball: the lowest hand gets the highest number.
+    low_of = {d: len(low_descriptors) - 1 - i for i, d in enumerate(low_descriptors)}
+
+    def keyed(table: dict[int, Descriptor], number: dict[Descriptor, int]):
+        keys = np.array(sorted(table), dtype=np.int64)
+        return keys, np.array([number[table[k]] for k in keys], dtype=np.int32)
+
+    def masked(table: dict[int, Descriptor], number: dict[Descriptor, int]):
+        values = np.full(1 << 13, -1, dtype=np.int32)
+        for mask, d in table.items():
+            values[mask] = number[d]
+        return values
+
+    tables = {"descriptors": np.array(descriptors, dtype=np.int8),
+              "low_descriptors": np.array(low_descriptors[::-1], dtype=np.int8)}
+    tables["key5"], tables["plain5"] = keyed(five_plain, strength_of)
+    tables["key3"], tables["plain3"] = keyed(three, strength_of)
+    _, tables["low_plain5"] = keyed(low_plain, low_of)
+    tables["flush5"] = masked(five_flush, strength_of)
+    tables["low_flush5"] = masked(low_flush, low_of)
+    return tables
+
+
+_T = _build_tables()
+for _array in _T.values():
+    _array.flags.writeable = False
+
+#: Descriptor of every strength: ``DESCRIPTORS[s]`` is ``(class, d1, .., d5)``.
+DESCRIPTORS: np.ndarray = _T["descriptors"]
+#: Descriptor of every lowball goodness (index 0 is the worst 2-7 hand).
+LOW_DESCRIPTORS: np.ndarray = _T["low_descriptors"]
+NUM_STRENGTHS = len(DESCRIPTORS)
+NUM_LOW = len(LOW_DESCRIPTORS)
+CLASS_OF_STRENGTH: np.ndarray = DESCRIPTORS[:, 0].astype(np.int8)
+
+
+def _lookup(cards: np.ndarray, keys: np.ndarray, plain: np.ndarray,
+            flush_table: np.ndarray | None) -> np.ndarray:
+    ranks = cards >> 2
+    values = plain[np.searchsorted(keys, _POW5[ranks].sum(axis=1))]
+    if flush_table is not None:
+        suits = cards & 3
+        is_flush = (suits == suits[:, :1]).all(axis=1)
+        if is_flush.any():
+            values[is_flush] = flush_table[(1 << ranks[is_flush]).sum(axis=1)]
+    return values
+
+
+def rank5_array(cards: np.ndarray) -> np.ndarray:
+    """Strengths of an ``(n, 5)`` array of distinct cards (unchecked; see ``strength_of``)."""
+    return _lookup(cards, _T["key5"], _T["plain5"], _T["flush5"])
+
+
+def rank3_array(cards: np.ndarray) -> np.ndarray:
+    """Strengths of an ``(n, 3)`` array of distinct cards, on the same scale as 5-card hands."""
+    return _lookup(cards, _T["key3"], _T["plain3"], None)
+
+
+def lowball_array(cards: np.ndarray) -> np.ndarray:
+    """2-7 lowball goodness of an ``(n, 5)`` array: higher is better (7-5-4-3-2 is best)."""
+    return _lookup(cards, _T["key5"], _T["low_plain5"], _T["low_flush5"])
+
+
+def _as_row(cards) -> np.ndarray:
+    row = np.asarray(tuple(cards), dtype=np.int64)
+    if row.ndim != 1 or len(row) not in (3, 5):
+        raise ValueError(f"a row has 3 or 5 cards, got {len(row)}")
+    if len(set(row.tolist())) != len(row) or row.min() < 0 or row.max() > 51:
+        raise ValueError(f"a row needs distinct cards 0..51, got {row.tolist()}")
+    return row[None, :]
+
+
+def strength_of(cards) -> Strength:
+    """The strength of one 3- or 5-card row on the shared high scale."""
+    row = _as_row(cards)
+    return int((rank5_array if row.shape[1] == 5 else rank3_array)(row)[0])
+
+
+def lowball_of(cards) -> int:
+    """The 2-7 lowball goodness of one 5-card row (higher is better)."""
+    row = _as_row(cards)
+    if row.shape[1] != 5:
+        raise ValueError("2-7 lowball ranks 5-card rows only")
+    return int(lowball_array(row)[0])
+
+
+def hand_class(strength: Strength) -> int:
+    return int(CLASS_OF_STRENGTH[strength])
+
+
+def class_name(strength: Strength) -> str:
+    return CLASS_NAMES[hand_class(strength)]
+
+
+def describe_name(descriptor) -> str:
+    """A readable name such as "Kings full of Sevens" or "Pair of Queens"."""
+    cls, *digits = (int(x) for x in descriptor)
+    ranks = [d - 1 for d in digits if d]
+    name, plural = RANK_NAMES[ranks[0]], RANK_PLURALS[ranks[0]]
+    if cls == HIGH_CARD:
+        return f"{name} high"
+    if cls == PAIR:
+        return f"Pair of {plural}"
+    if cls == TWO_PAIR:
+        return f"Two pair, {plural} and {RANK_PLURALS[ranks[1]]}"
+    if cls == TRIPS:
+        return f"Three {plural}"
+    if cls == STRAIGHT:
+        return f"{name}-high straight"
+    if cls == FLUSH:
+        return f"{name}-high flush"
+    if cls == FULL_HOUSE:
+        return f"{plural} full of {RANK_PLURALS[ranks[1]]}"
+    if cls == QUADS:
+        return f"Four {plural}"
+    return "Royal flush" if ranks[0] == ACE else f"{name}-high straight flush"
+
+
+def hand_name(strength: Strength) -> str:
+    return describe_name(DESCRIPTORS[strength])
+
+
+def lowball_name(goodness: int) -> str:
+    """A 2-7 name: ``7-5-4-3-2`` for a no-pair hand, else the hand's high name."""
+    descriptor = LOW_DESCRIPTORS[goodness]
+    if descriptor[0] == HIGH_CARD:
+        return "-".join("23456789TJQKA"[d - 1] for d in descriptor[1:]) + " low"
+    return describe_name(descriptor)
+
+
+def is_royal(strength: Strength) -> bool:
+    d = DESCRIPTORS[strength]
+    return int(d[0]) == STRAIGHT_FLUSH and int(d[1]) == ACE + 1
