@@ -1,0 +1,84 @@
+"""Shared terminal rendering: coloured cards, the three rows of a set, and the consoles.
+
+Rich picks colour only for a terminal (and honours ``NO_COLOR`` / ``FORCE_COLOR``), so piped
+output is plain text. Where the output encoding cannot carry suit symbols, cards are shown
+as ASCII (``Td``), which is also what the parser reads back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from evaluator import ROWS, BoardReport, Card
+from evaluator.cards import ascii_names, card_name, suit_of
+
+# Results go to stdout and diagnostics to stderr, so that ``--json`` output stays clean.
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+#: Style of each suit by index (``c d h s``): red for the red suits, the terminal's own
+#: foreground for the black ones, so that they read on dark and light backgrounds alike.
+SUIT_STYLES = ("bold", "bold red", "bold red", "bold")
+
+
+def _symbols(out: Console) -> bool:
+    return (out.encoding or "").lower().replace("-", "").startswith("utf")
+
+
+def card_text(card: Card, out: Console = console) -> Text:
+    """One card, coloured by suit (``T♦`` in red)."""
+    return Text(card_name(card, ascii=not _symbols(out)), style=SUIT_STYLES[suit_of(card)])
+
+
+def cards_text(cards: Iterable[Card], out: Console = console) -> Text:
+    """Cards separated by spaces, each coloured by suit."""
+    return Text(" ").join(card_text(card, out) for card in cards)
+
+
+def board_table(report: BoardReport, title: str | None = None, out: Console = console) -> Table:
+    """The three rows of a set: cards, hand and the royalty each hand is worth by itself."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("Row")
+    table.add_column("Cards", no_wrap=True)
+    table.add_column("Hand")
+    table.add_column("Royalty", justify="right")
+    for name in ROWS:
+        row = report.row(name)
+        table.add_row(name, cards_text(row.cards, out), row.name, str(row.royalty))
+    return table
+
+
+def any_of(items: Sequence[str], word: str = "or") -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def report_dict(report: BoardReport) -> dict:
+    """A finished set as plain data: the ``score --json`` schema documented in the README."""
+    scored = report.royalties
+    return {
+        "board": {name: ascii_names(report.board.row(name)) for name in ROWS},
+        "variant": report.rules.name,
+        "fouled": report.fouled,
+        "foul_reasons": list(report.foul_reasons),
+        "rows": {
+            name: {
+                "cards": ascii_names(report.row(name).cards),
+                "hand": report.row(name).name,
+                "class": report.row(name).class_name,
+                "royalty": report.row(name).royalty,
+            }
+            for name in ROWS
+        },
+        "royalties": {"top": scored.top, "middle": scored.middle, "bottom": scored.bottom,
+                      "total": scored.total},
+        "fantasyland_cards": report.fantasyland_cards,
+        "stays": report.stays,
+        "stay_rows": list(report.stay_rows),
+    }

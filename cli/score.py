@@ -1,0 +1,93 @@
+"""``fantasyland score``: fouls, royalties and Fantasyland for one finished set."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from cli.errors import reports_bad_input
+from cli.render import any_of, board_table, console, report_dict
+from evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules, preset_names
+
+VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
+                "rules file (see the README).")
+
+
+def _entry_needs(rules: Rules) -> str:
+    """The cheapest ways into Fantasyland, e.g. ``QQ or better top``."""
+    if not rules.entry:
+        return "these rules have no Fantasyland"
+    fewest = min(rung.cards for rung in rules.entry)
+    ways = [" and ".join(map(str, rung.requires)) for rung in rules.entry if rung.cards == fewest]
+    return "needs " + any_of(ways)
+
+
+def _repeat(rules: Rules) -> str:
+    if rules.repeat_cards is None:
+        return "the repeat deals as many cards as the hand it follows"
+    return f"the repeat deals {rules.repeat_cards} cards"
+
+
+def summary_lines(report: BoardReport) -> list[Text]:
+    """Variant, foul, royalties, Fantasyland entry and stay, one labelled line each."""
+    rules = report.rules
+    lines: list[tuple[str, str]] = [("Variant", f"{rules.name} ({rules.description})")]
+    if report.fouled:
+        unfouled = sum(report.row(name).royalty for name in ROWS)
+        lines += [
+            ("Fouled", "yes: " + "; ".join(report.foul_reasons)),
+            ("Royalties", f"0 (a fouled set scores none; {unfouled} if it did not foul)"),
+            ("Fantasyland entry", "no (the set fouls)"),
+            ("Fantasyland stay", "no (the set fouls)"),
+        ]
+    else:
+        scored = report.royalties
+        lines += [
+            ("Fouled", "no"),
+            ("Royalties", f"{scored.total} (top {scored.top}, middle {scored.middle}, "
+                          f"bottom {scored.bottom})"),
+        ]
+        if report.fantasyland_cards is None:
+            lines.append(("Fantasyland entry", f"no ({_entry_needs(rules)})"))
+        else:
+            lines.append(("Fantasyland entry", f"yes, with {report.fantasyland_cards} cards"))
+        if report.stays:
+            by = any_of([f"{row} {report.row(row).name}" for row in report.stay_rows], "and")
+            lines.append(("Fantasyland stay", f"yes if played in Fantasyland ({by}); "
+                                              f"{_repeat(rules)}"))
+        else:
+            needs = any_of([str(requirement) for requirement in rules.stay])
+            lines.append(("Fantasyland stay", "no" + (f" (needs {needs})" if needs else "")))
+    width = max(len(label) for label, _ in lines) + 2
+    return [Text.assemble((f"{label}:".ljust(width), "bold"), value) for label, value in lines]
+
+
+def command(
+    board: Annotated[list[str], typer.Argument(
+        help='The finished set, top / middle / bottom: "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d".'
+             " Quoting is optional; cards may be run together (6s6c4h), use 10, lower case"
+             " or suit symbols.",
+        metavar="BOARD", show_default=False)],
+    variant: Annotated[str, typer.Option(
+        help=VARIANT_HELP.format(presets=", ".join(preset_names())))] = "standard",
+    json_output: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object (schema in the README) instead of a table.")] = False,
+) -> None:
+    """Score a finished set: each row's hand and royalty, fouls, Fantasyland entry and stay.
+
+    A fouled set is a result, not an error: the exit code is 0. Input that cannot be read
+    (a bad card, a wrong row size, a duplicate, an unknown variant) exits with code 2.
+    """
+    with reports_bad_input():
+        report = evaluate_board(" ".join(board), find_rules(variant))
+    if json_output:
+        typer.echo(json.dumps(report_dict(report), indent=2, sort_keys=True))
+        return
+    variant_line, *result_lines = summary_lines(report)
+    console.print(variant_line, soft_wrap=True)
+    console.print(board_table(report))
+    for line in result_lines:
+        console.print(line, soft_wrap=True)
