@@ -1,0 +1,274 @@
+"""``fantasyland score``: what it prints for finished sets, and how it refuses bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from cli.main import app
+from cli.render import card_text, cards_text
+from evaluator import parse_cards
+
+runner = CliRunner()
+
+IVEY = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
+QQ7_OVER_QQ654 = "QsQd7h / QcQh6s5d4c / Ah Kh Jh 9h 8h"
+# A legal middle (8-high straight) and bottom (jack-high flush) under any pair or trips on top.
+UNDER_ANY_TOP = "4h 5h 6c 7d 8s / Jc Tc 9c 7c 5c"
+
+
+def score(*args: str):
+    return runner.invoke(app, ["score", *args])
+
+
+def score_json(*args: str) -> dict:
+    result = score(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def labelled(output: str, label: str) -> str:
+    """The value printed after ``label:`` in the human output."""
+    match = re.search(rf"^{label}:\s+(.*)$", output, re.MULTILINE)
+    assert match, f"no {label!r} line in:\n{output}"
+    return match.group(1)
+
+
+# --- help ----------------------------------------------------------------------------------
+
+def test_help_lists_the_score_command():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "score" in result.stdout
+
+
+def test_no_arguments_shows_help():
+    result = runner.invoke(app, [])
+    assert "score" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_score_help_documents_variant_and_json():
+    result = score("--help")
+    assert result.exit_code == 0
+    assert "--variant" in result.stdout and "--json" in result.stdout
+    assert "pineapple" in result.stdout  # the preset names come from the registry
+
+
+def test_version_prints_a_version():
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("fantasyland ")
+
+
+# --- the worked example: Ivey's set --------------------------------------------------------
+
+def test_ivey_board_human_shows_rows_royalties_and_no_foul():
+    result = score(IVEY)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for hand in ("Pair of Sixes", "Pair of Tens", "Threes full of Twos"):
+        assert hand in out
+    assert "6♠ 6♣ 4♥" in out and "3♥ 3♦ 3♠ 2♥ 2♦" in out
+    assert labelled(out, "Fouled") == "no"
+    assert labelled(out, "Royalties") == "7 (top 1, middle 0, bottom 6)"
+    assert labelled(out, "Fantasyland entry").startswith("no (needs QQ or better top")
+    assert labelled(out, "Fantasyland stay").startswith("no")
+    assert result.stderr == ""
+
+
+def test_ivey_board_json_royalties_are_1_0_6_total_7():
+    data = score_json(IVEY)
+    assert data["board"] == {"top": ["6s", "6c", "4h"],
+                             "middle": ["Td", "Ts", "9c", "Qs", "8c"],
+                             "bottom": ["3h", "3d", "3s", "2h", "2d"]}
+    assert data["variant"] == "standard"
+    assert data["fouled"] is False and data["foul_reasons"] == []
+    assert data["royalties"] == {"top": 1, "middle": 0, "bottom": 6, "total": 7}
+    assert data["rows"]["top"] == {"cards": ["6s", "6c", "4h"], "hand": "Pair of Sixes",
+                                   "class": "pair", "royalty": 1}
+    assert data["rows"]["bottom"]["class"] == "full house"
+    assert data["fantasyland_cards"] is None
+    assert data["stays"] is False and data["stay_rows"] == []
+
+
+def test_json_keys_are_sorted_and_output_is_deterministic():
+    first, second = score(IVEY, "--json"), score(IVEY, "--json")
+    assert first.stdout == second.stdout
+    data = json.loads(first.stdout)
+    assert list(data) == sorted(data)
+    assert list(data["rows"]["top"]) == sorted(data["rows"]["top"])
+    assert {"board", "variant", "fouled", "foul_reasons", "rows", "royalties", "stays",
+            "stay_rows", "fantasyland_cards"} <= set(data)
+
+
+def test_board_may_be_unquoted_run_together_or_use_symbols_and_10():
+    expected = score_json(IVEY)["board"]
+    assert score_json(*IVEY.split())["board"] == expected
+    assert score_json("6s6c4h/TdTs9cQs8c/3h3d3s2h2d")["board"] == expected
+    assert score_json("6♠ 6♣ 4♥ / 10♦ 10♠ 9♣ Q♠ 8♣ / 3♥ 3♦ 3♠ 2♥ 2♦")["board"] == expected
+
+
+# --- fouls ---------------------------------------------------------------------------------
+
+def test_top_qq7_over_middle_qq654_fouls_on_kickers():
+    result = score(QQ7_OVER_QQ654)
+    assert result.exit_code == 0  # a foul is a result, not an error
+    assert labelled(result.stdout, "Fouled").startswith("yes: ")
+    assert "on kickers" in result.stdout
+    assert labelled(result.stdout, "Royalties").startswith("0 ")
+    data = score_json(QQ7_OVER_QQ654)
+    assert data["fouled"] is True
+    assert data["foul_reasons"] == [
+        "the top row (Pair of Queens) beats the middle row (Pair of Queens) on kickers"]
+    assert data["royalties"] == {"top": 0, "middle": 0, "bottom": 0, "total": 0}
+    assert data["rows"]["top"]["royalty"] == 7  # what the hand is worth by itself
+    assert data["fantasyland_cards"] is None and data["stays"] is False
+
+
+def test_top_qq7_over_middle_qq982_is_legal_and_enters():
+    data = score_json("QsQd7h / QcQh9s8d2c / Ah Kh Jh 9h 8h")
+    assert data["fouled"] is False
+    assert data["fantasyland_cards"] == 13
+
+
+# --- Fantasyland entry and stay ------------------------------------------------------------
+
+@pytest.mark.parametrize(("top", "cards"), [
+    ("QsQd3c", 14), ("KsKd3c", 15), ("AsAd3c", 16), ("2s2d2h", 17), ("JsJd3c", None),
+])
+def test_progressive_entry_deals_more_cards_for_a_better_top(top, cards):
+    data = score_json(f"{top} / {UNDER_ANY_TOP}", "--variant", "progressive")
+    assert data["fouled"] is False
+    assert data["variant"] == "progressive"
+    assert data["fantasyland_cards"] == cards
+
+
+def test_progressive_kk_top_human_says_15_cards():
+    result = score(f"KsKd3c / {UNDER_ANY_TOP}", "--variant", "prog")
+    assert labelled(result.stdout, "Fantasyland entry") == "yes, with 15 cards"
+
+
+@pytest.mark.parametrize(("variant", "cards"), [("standard", 13), ("pineapple", 14),
+                                                ("ultimate", 14), ("deuce", None)])
+def test_qq_top_entry_count_depends_on_the_variant(variant, cards):
+    # deuce needs KK+ on top, and its middle must be a 10-high lowball hand.
+    data = score_json(f"QsQd3c / {UNDER_ANY_TOP}", "--variant", variant)
+    assert data["fantasyland_cards"] == cards
+
+
+def test_deuce_kk_top_and_75432_middle_enter_with_15():
+    data = score_json("KsKd3c / 7h 5d 4c 3s 2d / Ah Kh Jh 9h 8h", "--variant", "2-7")
+    assert data["variant"] == "deuce"
+    assert data["fouled"] is False
+    assert data["fantasyland_cards"] == 15
+
+
+def test_trips_top_stays_in_pineapple_and_names_the_row():
+    data = score_json(f"2s2d2h / {UNDER_ANY_TOP}", "--variant", "pineapple")
+    assert data["stays"] is True and data["stay_rows"] == ["top"]
+    result = score(f"2s2d2h / {UNDER_ANY_TOP}", "--variant", "pineapple")
+    assert labelled(result.stdout, "Fantasyland stay").startswith("yes")
+    assert "top Three Twos" in result.stdout
+
+
+def test_full_house_middle_stays_in_standard_but_not_in_pineapple():
+    board = "Qs Qd 3c / 2c 2d 2h 3s 3d / Ac Ad Ah Kc Kd"
+    assert score_json(board)["stay_rows"] == ["middle"]
+    assert score_json(board, "--variant", "pineapple")["stays"] is False
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+def assert_bad_input(result, *quoted: str) -> None:
+    """Exit 2, nothing on stdout, one ``error:`` line on stderr naming the bad input."""
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for text in quoted:
+        assert text in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_bad_card_token_is_quoted_and_exits_2():
+    assert_bad_input(score("6s 6c 4x / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"), "'4x'", "expected")
+
+
+def test_wrong_row_size_names_the_row_and_exits_2():
+    assert_bad_input(score("6s 6c / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"),
+                     "top row has 2 cards", "expected 3")
+
+
+def test_missing_row_separator_exits_2():
+    assert_bad_input(score("6s 6c 4h Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"), "three rows")
+
+
+def test_duplicate_card_is_named_and_exits_2():
+    assert_bad_input(score("6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 6s"),
+                     "duplicate card '6s'")
+
+
+def test_unknown_variant_lists_the_presets_and_exits_2():
+    assert_bad_input(score(IVEY, "--variant", "holdem"), "'holdem'", "pineapple", ".toml")
+
+
+def test_missing_rules_file_exits_2(tmp_path):
+    assert_bad_input(score(IVEY, "--variant", str(tmp_path / "nowhere.toml")),
+                     "nowhere.toml")
+
+
+def test_malformed_rules_file_names_the_key_and_exits_2(tmp_path):
+    path = tmp_path / "typo.toml"
+    path.write_text('base = "pineapple"\n[fantasyland]\nstay = { top = "QX" }\n')
+    assert_bad_input(score(IVEY, "--variant", str(path)), "typo.toml", "'QX'")
+
+
+# --- house rules from a file ---------------------------------------------------------------
+
+HOUSE_RULES = """\
+name = "house"
+base = "pineapple"
+description = "Top trips a flat 20; full house or better middle also stays."
+
+[royalties.top]   # replaces pineapple's whole top table: pairs pay nothing here
+222 = 20
+
+[fantasyland]
+stay = { top = "222", middle = "full house", bottom = "quads" }
+"""
+
+
+def test_house_rules_file_replaces_the_top_table_and_adds_a_stay(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text(HOUSE_RULES)
+    trips = score_json(f"Ks Kd Kh / {UNDER_ANY_TOP}", "--variant", str(path))
+    assert trips["variant"] == "house"
+    assert trips["royalties"]["top"] == 20
+    assert trips["fantasyland_cards"] == 14  # entry is pineapple's
+    pair = score_json(f"KsKd3c / {UNDER_ANY_TOP}", "--variant", str(path))
+    assert pair["royalties"]["top"] == 0
+    full_house_middle = score_json("Qs Qd 3c / 2c 2d 2h 3s 3d / Ac Ad Ah Kc Kd",
+                                   "--variant", str(path))
+    assert full_house_middle["stay_rows"] == ["middle"]
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+def test_red_suits_render_red_and_black_suits_do_not():
+    hearts, diamonds, spades, clubs = parse_cards("Ah Kd Qs Jc")
+    assert "red" in str(card_text(hearts).style) and "red" in str(card_text(diamonds).style)
+    assert "red" not in str(card_text(spades).style)
+    assert "red" not in str(card_text(clubs).style)
+
+
+def test_cards_fall_back_to_ascii_where_suit_symbols_cannot_be_encoded():
+    ascii_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    assert cards_text(parse_cards("Ah Td"), ascii_out).plain == "Ah Td"
+    utf8_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    assert cards_text(parse_cards("Ah Td"), utf8_out).plain == "A♥ T♦"
