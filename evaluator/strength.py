@@ -133,7 +133,8 @@ CLASS_OF_STRENGTH: np.ndarray = DESCRIPTORS[:, 0].astype(np.int8)
 
 def _lookup(cards: np.ndarray, keys: np.ndarray, plain: np.ndarray,
             flush_table: np.ndarray | None) -> np.ndarray:
-    ranks = cards >> 2
+    # Widen first: ``1 << rank`` below overflows a narrow dtype such as int8 (1 << 12 == 0).
+    ranks = np.asarray(cards, dtype=np.int64) >> 2
     values = plain[np.searchsorted(keys, _POW5[ranks].sum(axis=1))]
     if flush_table is not None:
         suits = cards & 3
