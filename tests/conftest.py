@@ -1,0 +1,54 @@
+"""Shared test settings: deterministic hypothesis runs and the C(52, 5) hand array."""
+
+from __future__ import annotations
+
+from itertools import chain, combinations
+
+import numpy as np
+import pytest
+from hypothesis import settings
+
+# Randomness takes an explicit seed (STYLE.md): property tests replay the same examples
+# on every run and machine, and keep no example database in the work tree.
+settings.register_profile("deterministic", derandomize=True, database=None, deadline=None)
+settings.load_profile("deterministic")
+
+NUM_FIVE_CARD_HANDS = 2_598_960
+
+
+def pytest_configure(config):
+    # eval7 (test-only) builds its range grammar with pyparsing names deprecated since 3.0.
+    config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:eval7.rangestring")
+
+
+@pytest.fixture(scope="session")
+def all_five_card_hands() -> np.ndarray:
+    """Every five-card hand as a read-only ``(2598960, 5)`` int8 array, in
+    ``itertools.combinations(range(52), 5)`` order."""
+    flat = np.fromiter(chain.from_iterable(combinations(range(52), 5)), dtype=np.int8,
+                       count=NUM_FIVE_CARD_HANDS * 5)
+    hands = flat.reshape(-1, 5)
+    hands.flags.writeable = False
+    return hands
+
+
+def _assert_same_order(reference: np.ndarray, values: np.ndarray) -> None:
+    """Assert that ``values`` orders the items exactly as ``reference`` does.
+
+    Both are integer keys, higher is better. The map reference -> value must be a bijection
+    between their distinct keys and strictly increasing, so ties are kept and never made.
+    """
+    pairs = np.unique(np.stack([np.asarray(reference, np.int64),
+                                np.asarray(values, np.int64)], axis=1), axis=0)
+    distinct_reference = len(np.unique(reference))
+    distinct_values = len(np.unique(values))
+    assert len(pairs) == distinct_reference, "one reference class got several values"
+    assert len(pairs) == distinct_values, "several reference classes share a value"
+    # pairs are sorted by reference key, so the values must climb with them
+    assert (np.diff(pairs[:, 1]) > 0).all(), "values do not rise with the reference"
+
+
+@pytest.fixture
+def assert_same_order():
+    """The order check above, for tests that compare a scale against a reference."""
+    return _assert_same_order
