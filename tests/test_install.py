@@ -1,0 +1,94 @@
+"""The installed package as a user gets it from ``pip install``: preset data and the script.
+
+Cheap by design: nothing is built or installed here. Each check starts a subprocess in a
+temporary directory, so it sees the installed copy and not this checkout. Where the package
+or its ``fantasyland`` script is not installed (a plain checkout), the checks skip and say so;
+``.ci/run`` installs the package in a fresh environment and sets ``FANTASYLAND_REQUIRE_INSTALL``,
+which turns those skips into failures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+PRESETS = ("deuce", "pineapple", "progressive", "standard", "ultimate")
+IVEY = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
+INSTALL_HINT = "install it with: python3 -m pip install '.[test]'"
+
+# Lists the preset files the installed package carries, and loads each one through the registry.
+PRESET_PROBE = """
+import json
+from importlib import resources
+import evaluator
+files = sorted(p.name for p in resources.files("evaluator.presets").iterdir()
+               if p.name.endswith(".toml"))
+names = sorted(evaluator.find_rules(n).name for n in evaluator.preset_names())
+print(json.dumps({"module": evaluator.__file__, "files": files, "presets": names}))
+"""
+
+
+def _env() -> dict[str, str]:
+    """This environment without PYTHONPATH, so that only installed code can be imported."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
+def _run(args: list[str], cwd) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, env=_env(), capture_output=True, text=True,
+                          encoding="utf-8", timeout=120)
+
+
+def _not_installed(reason: str) -> None:
+    """Skip, unless the caller (CI) has just installed the package and requires it."""
+    if os.environ.get("FANTASYLAND_REQUIRE_INSTALL"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def _script() -> str | None:
+    """The ``fantasyland`` script of this interpreter's environment, else the one on PATH."""
+    return (shutil.which("fantasyland", path=sysconfig.get_path("scripts"))
+            or shutil.which("fantasyland"))
+
+
+def test_installed_package_carries_the_preset_rules_files(tmp_path):
+    probe = _run([sys.executable, "-c", PRESET_PROBE], cwd=tmp_path)
+    if "No module named 'evaluator'" in probe.stderr:
+        _not_installed(f"the fantasyland package is not installed for {sys.executable}; "
+                    + INSTALL_HINT)
+    assert probe.returncode == 0, probe.stderr
+    found = json.loads(probe.stdout)
+    assert found["files"] == [f"{name}.toml" for name in PRESETS], found["module"]
+    assert found["presets"] == list(PRESETS)
+
+
+@pytest.fixture
+def script() -> str:
+    path = _script()
+    if path is None:
+        _not_installed("the fantasyland console script is neither in this interpreter's "
+                    "scripts directory nor on PATH; " + INSTALL_HINT)
+    return path
+
+
+def test_console_script_scores_a_set_from_another_directory(script, tmp_path):
+    result = _run([script, "score", IVEY, "--json"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["royalties"] == {"top": 1, "middle": 0, "bottom": 6, "total": 7}
+    assert data["fouled"] is False
+
+
+def test_console_script_reports_bad_input_in_one_line_with_exit_code_2(script, tmp_path):
+    result = _run([script, "score", "6s 6c 4x / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"], cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: bad card '4x'")
+    assert len(result.stderr.splitlines()) == 1
+    assert "Traceback" not in result.stderr
