@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import shlex
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -12,7 +14,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from cli.render import card_text, cards_text
-from evaluator import parse_cards
+from evaluator import load_rules, parse_cards
 
 runner = CliRunner()
 
@@ -272,3 +274,36 @@ def test_cards_fall_back_to_ascii_where_suit_symbols_cannot_be_encoded():
     assert cards_text(parse_cards("Ah Td"), ascii_out).plain == "Ah Td"
     utf8_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
     assert cards_text(parse_cards("Ah Td"), utf8_out).plain == "A♥ T♦"
+
+
+# --- the README's examples are real ------------------------------------------------------
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+FENCED = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def readme_blocks(language: str) -> list[str]:
+    return [body for lang, body in FENCED.findall(README.read_text(encoding="utf-8"))
+            if lang == language]
+
+
+def test_readme_rules_file_examples_load(tmp_path):
+    blocks = readme_blocks("toml")
+    assert blocks
+    for body in blocks:
+        file_name = re.match(r"# (\S+\.toml)", body).group(1)
+        (tmp_path / file_name).write_text(body, encoding="utf-8")
+        load_rules(tmp_path / file_name)
+
+
+def test_readme_console_examples_print_what_the_readme_shows(tmp_path, monkeypatch):
+    # The rules files the README shows are written where its examples run.
+    for body in readme_blocks("toml"):
+        (tmp_path / re.match(r"# (\S+\.toml)", body).group(1)).write_text(body, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    examples = [body for body in readme_blocks("console") if body.startswith("$ fantasyland ")]
+    assert len(examples) >= 3
+    for body in examples:
+        command, _, expected = body.partition("\n")
+        result = runner.invoke(app, shlex.split(command.removeprefix("$ fantasyland ")))
+        assert result.output == expected, command
