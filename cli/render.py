@@ -39,9 +39,9 @@ def cards_text(cards: Iterable[Card], out: Console = console) -> Text:
     return Text(" ").join(card_text(card, out) for card in cards)
 
 
-def board_table(report: BoardReport, title: str | None = None, out: Console = console) -> Table:
+def board_table(report: BoardReport, out: Console = console) -> Table:
     """The three rows of a set: cards, hand and the royalty each hand is worth by itself."""
-    table = Table(title=title, title_justify="left")
+    table = Table()
     table.add_column("Row")
     table.add_column("Cards", no_wrap=True)
     table.add_column("Hand")
