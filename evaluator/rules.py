@@ -179,9 +179,11 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _spec(value: Any, where: str) -> HandSpec:
+def _spec(value: Any, where: str, scale: Scale) -> HandSpec:
     try:
-        return parse_spec(str(value))
+        spec = parse_spec(str(value))
+        spec.threshold(scale)  # a spec can parse yet name no hand on the row's scale
+        return spec
     except HandSpecError as error:
         raise RulesError(f"{where}: {error}") from None
 
@@ -198,10 +200,12 @@ def _int(value: Any, where: str, low: int = 0, high: int = 10**6) -> int:
     return value
 
 
-def _requirements(table: Any, where: str) -> tuple[Requirement, ...]:
+def _requirements(table: Any, where: str,
+                  scales: dict[str, Scale]) -> tuple[Requirement, ...]:
     if not isinstance(table, dict):
         raise RulesError(f"{where}: expected a table of row = hand, got {table!r}")
-    return tuple(Requirement(_row(row, f"{where}.{row}"), _spec(spec, f"{where}.{row}"))
+    return tuple(Requirement(_row(row, f"{where}.{row}"),
+                             _spec(spec, f"{where}.{row}", scales[row]))
                  for row, spec in table.items())
 
 
@@ -248,21 +252,21 @@ def _order(doc: dict[str, Any], scales: dict[str, Scale], source: str) -> tuple[
     return rows
 
 
-def _royalties(doc: dict[str, Any], source: str) -> tuple:
+def _royalties(doc: dict[str, Any], source: str, scales: dict[str, Scale]) -> tuple:
     tables = []
     for row in ROWS:
         table = doc.get("royalties", {}).get(row, {})
         if not isinstance(table, dict):
             raise RulesError(f"{source}: royalties.{row} must be a table of hand = points")
         entries = tuple(
-            (_spec(spec, f"{source}: royalties.{row}.{spec}"),
+            (_spec(spec, f"{source}: royalties.{row}.{spec}", scales[row]),
              _int(points, f"{source}: royalties.{row}.{spec}"))
             for spec, points in table.items())
         tables.append((row, entries))
     return tuple(tables)
 
 
-def _fantasyland(doc: dict[str, Any], source: str):
+def _fantasyland(doc: dict[str, Any], source: str, scales: dict[str, Scale]):
     fl = doc.get("fantasyland", {})
     entry = []
     for i, rung in enumerate(fl.get("entry", [])):
@@ -270,8 +274,9 @@ def _fantasyland(doc: dict[str, Any], source: str):
         if not isinstance(rung, dict) or "cards" not in rung:
             raise RulesError(f"{where}: expected {{ top = \"QQ\", cards = 14 }}")
         rest = {k: v for k, v in rung.items() if k != "cards"}
-        entry.append(EntryRung(_requirements(rest, where), _int(rung["cards"], where, 13, 17)))
-    stay = _requirements(fl.get("stay", {}), f"{source}: fantasyland.stay")
+        entry.append(EntryRung(_requirements(rest, where, scales),
+                               _int(rung["cards"], where, 13, 17)))
+    stay = _requirements(fl.get("stay", {}), f"{source}: fantasyland.stay", scales)
     repeat = fl.get("repeat_cards", 13)
     repeat = None if repeat == "same" else _int(repeat, f"{source}: fantasyland.repeat_cards"
                                                  " (or \"same\")", 13, 17)
@@ -299,16 +304,18 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     """Build rules from a parsed TOML document (after any ``base`` has been merged in)."""
     _check_keys(doc, source)
     scales = _scales(doc, source)
-    order = _order(doc, dict(scales), source)
-    qualify = _requirements(doc.get("foul", {}).get("qualify", {}), f"{source}: foul.qualify")
-    entry, stay, repeat = _fantasyland(doc, source)
+    row_scales = dict(scales)
+    order = _order(doc, row_scales, source)
+    qualify = _requirements(doc.get("foul", {}).get("qualify", {}), f"{source}: foul.qualify",
+                            row_scales)
+    entry, stay, repeat = _fantasyland(doc, source, row_scales)
     aliases = doc.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise RulesError(f"{source}: aliases must be a list of names")
     rules = Rules(
         name=str(doc.get("name", Path(source).stem)),
         description=str(doc.get("description", "")),
-        scales=scales, order=order, qualify=qualify, royalties=_royalties(doc, source),
+        scales=scales, order=order, qualify=qualify, royalties=_royalties(doc, source, row_scales),
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases),
     )
@@ -369,8 +376,9 @@ def _canonical(name: str) -> str:
     return _aliases().get(name.strip().lower(), name)
 
 
-def _unknown(name: str, source: str = "rules") -> dict[str, Any]:
-    raise RulesError(f"unknown variant {name!r}: expected one of "
+def _unknown(name: str, source: str | None = None) -> dict[str, Any]:
+    where = f"{source}: base: " if source else ""  # a rules file's base, or find_rules' name
+    raise RulesError(f"{where}unknown variant {name!r}: expected one of "
                      + ", ".join(preset_names()) + " or a path to a .toml rules file")
 
 
