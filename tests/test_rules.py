@@ -1,0 +1,308 @@
+"""Rules as data: the preset registry, rules files, and the house files in fixtures/house/."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import evaluator.rules
+from evaluator.board import row_values
+from evaluator.cards import parse_cards
+from evaluator.handspec import Scale
+from evaluator.rules import ROWS, Rules, RulesError, Scoring, find_rules, load_rules, preset_names
+
+HOUSE = Path(__file__).resolve().parent.parent / "fixtures" / "house"
+PRESETS = ("deuce", "pineapple", "progressive", "standard", "ultimate")
+
+
+# --- the registry --------------------------------------------------------------------------
+
+def test_preset_names_are_the_five_variants_of_rules_md():
+    assert sorted(preset_names()) == sorted(PRESETS)
+
+
+@pytest.mark.parametrize("alias, name", [
+    ("standard", "standard"), ("classic", "standard"), ("OFC", "standard"),
+    ("pineapple", "pineapple"), ("regular", "pineapple"), ("pineapple-ofc", "pineapple"),
+    ("prog", "progressive"), ("Progressive-Pineapple", "progressive"),
+    ("ultimate", "ultimate"), ("ultimate-pineapple", "ultimate"),
+    ("deuce", "deuce"), ("2-7", "deuce"), ("deuce-to-seven", "deuce"),
+    ("2-7-pineapple", "deuce"), ("  prog  ", "progressive"),
+])
+def test_find_rules_knows_every_alias(alias, name):
+    assert find_rules(alias).name == name
+    assert find_rules(alias) is find_rules(name)  # presets are built once
+
+
+def test_find_rules_passes_rules_through():
+    rules = find_rules("standard")
+    assert find_rules(rules) is rules
+
+
+def test_unknown_preset_error_names_it_and_lists_the_presets():
+    with pytest.raises(RulesError, match="unknown variant 'holdem'") as raised:
+        find_rules("holdem")
+    for name in PRESETS:
+        assert name in str(raised.value)
+
+
+def test_find_rules_reads_a_file_by_path():
+    assert find_rules(str(HOUSE / "scoring_2_4.toml")).name == "scoring_2_4"
+
+
+def test_missing_rules_file_is_a_rules_error_naming_the_file(tmp_path):
+    with pytest.raises(RulesError, match="cannot read rules file .*nowhere.toml"):
+        find_rules(str(tmp_path / "nowhere.toml"))
+
+
+def test_rules_error_is_a_value_error():
+    assert issubclass(RulesError, ValueError)
+
+
+# --- what each preset decides --------------------------------------------------------------
+
+@pytest.mark.parametrize("name, counts", [
+    ("standard", (13,)), ("pineapple", (14,)), ("progressive", (14, 15, 16, 17)),
+    ("ultimate", (14, 15, 16, 17)), ("deuce", (14, 15)),
+])
+def test_dealt_counts_of_each_preset(name, counts):
+    assert find_rules(name).dealt_counts == counts
+
+
+@pytest.mark.parametrize("name, dealt, repeat", [
+    ("standard", 13, 13), ("pineapple", 14, 14),
+    ("progressive", 14, 14), ("progressive", 17, 14),
+    ("ultimate", 14, 14), ("ultimate", 15, 15), ("ultimate", 16, 16), ("ultimate", 17, 17),
+    ("deuce", 14, 14), ("deuce", 15, 14),
+])
+def test_repeat_cards_after_an_entry(name, dealt, repeat):
+    assert find_rules(name).repeat_cards_after(dealt) == repeat
+
+
+def test_ultimate_repeats_the_same_count():
+    assert find_rules("ultimate").repeat_cards is None
+
+
+def test_deuce_ranks_its_middle_deuce_to_seven_and_orders_only_bottom_over_top():
+    rules = find_rules("deuce")
+    assert [rules.scale(row) for row in ROWS] == [Scale.HIGH, Scale.DEUCE_TO_SEVEN, Scale.HIGH]
+    assert rules.order_pairs == (("bottom", "top"),)
+    assert [str(q) for q in rules.qualify] == ["T-high or better middle"]
+
+
+def test_standard_order_is_bottom_over_middle_over_top():
+    assert find_rules("standard").order_pairs == (("bottom", "middle"), ("middle", "top"))
+
+
+def test_scoring_systems_and_foul_penalty():
+    assert find_rules("standard").scoring == Scoring(3, 0, False)
+    assert Scoring(3, 0).foul_penalty == 6   # 1-6: three rows and the scoop
+    assert Scoring(0, 1).foul_penalty == 4   # 2-4: three rows and the majority
+
+
+def test_every_preset_keeps_the_standard_top_and_bottom_royalties():
+    standard = find_rules("standard")
+    for name in PRESETS:
+        for row in ("top", "bottom"):
+            assert (find_rules(name).royalty_table(row) == standard.royalty_table(row)).all()
+
+
+def test_tables_are_read_only():
+    with pytest.raises(ValueError):
+        find_rules("standard").royalty_table("top")[0] = 99
+
+
+# --- malformed rules files -----------------------------------------------------------------
+
+def write(tmp_path: Path, text: str, name: str = "house.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("text, message", [
+    ('base = "standard"\ncolour = "red"\n', "unknown key 'colour'"),
+    ('base = "standard"\n[royalties.center]\nflush = 4\n', "unknown key 'royalties.center'"),
+    ('base = "standard"\n[fantasyland]\nrepeat = 14\n', "unknown key 'fantasyland.repeat'"),
+    ('base = "standard"\n[scoring]\nscoop = 3\n', "unknown key 'scoring.scoop'"),
+    ('base = "standard"\n[royalties.top]\nQX = 3\n', "royalties.top.QX: bad hand spec 'QX'"),
+    ('base = "standard"\n[royalties.middle]\nA5432 = 3\n',
+     "royalties.middle.A5432: hand spec 'A5432' names no hand"),
+    ('base = "standard"\n[royalties.bottom]\nflush = "four"\n',
+     "royalties.bottom.flush: expected a whole number .* got 'four'"),
+    ('base = "standard"\n[royalties.bottom]\nflush = 4.5\n', "royalties.bottom.flush"),
+    ('base = "standard"\n[royalties.bottom]\nflush = -4\n', "royalties.bottom.flush"),
+    ('base = "standard"\n[royalties.bottom]\nflush = true\n', "royalties.bottom.flush"),
+    ('base = "standard"\n[fantasyland]\nstay = { centre = "full house" }\n',
+     "fantasyland.stay.centre: unknown row 'centre'"),
+    ('base = "standard"\n[fantasyland]\nstay = { middle = "boat" }\n',
+     "fantasyland.stay.middle: bad hand spec 'boat'"),
+    ('base = "standard"\n[fantasyland]\nentry = [{ top = "QQ" }]\n', r"fantasyland.entry\[0\]"),
+    ('base = "standard"\n[fantasyland]\nentry = [{ top = "QQ", cards = 12 }]\n',
+     r"fantasyland.entry\[0\]: expected a whole number from 13 to 17"),
+    ('base = "standard"\n[fantasyland]\nentry = [{ side = "QQ", cards = 14 }]\n',
+     r"fantasyland.entry\[0\].side: unknown row 'side'"),
+    ('base = "standard"\n[fantasyland]\nrepeat_cards = "again"\n', "fantasyland.repeat_cards"),
+    ('base = "standard"\n[foul]\norder = ["bottom", "centre"]\n', "foul.order: unknown row"),
+    ('base = "standard"\n[foul]\norder = "bottom"\n', "foul.order must be a list"),
+    ('base = "standard"\n[foul]\norder = ["top", "top"]\n', "foul.order names a row twice"),
+    ('base = "standard"\n[foul]\nqualify = { middle = "QX" }\n', "foul.qualify.middle"),
+    ('base = "standard"\n[rows]\nmiddle = "lowball"\n', "rows.middle: unknown scale 'lowball'"),
+    ('base = "standard"\n[rows]\ntop = "deuce-to-seven"\n', "rows.top"),
+    ('base = "standard"\n[rows]\nmiddle = "deuce-to-seven"\n', "foul.order: the middle row"),
+    ('base = "standard"\n[scoring]\nsystem = "3-3"\n', "scoring.system: unknown system '3-3'"),
+    ('base = "standard"\n[scoring]\nroyalties_to_row_winner_only = "yes"\n',
+     "scoring.royalties_to_row_winner_only"),
+    ('base = "standard"\n[scoring]\nscoop_bonus = "three"\n', "scoring.scoop_bonus"),
+    ('base = "standard"\nroyalties = 3\n', r"\[royalties\] must be a table"),
+    ('base = "standard"\naliases = "mine"\n', "aliases must be a list"),
+    ('base = "texas"\n', "base: unknown variant 'texas'"),
+    ("base = 7\n", "base must be a preset name"),
+    ('base = "standard"\n[royalties\n', "not valid TOML"),
+    ('base = "standard"\nroyalties.top.QQ = \n', "not valid TOML"),
+])
+def test_malformed_rules_file_raises_rules_error_naming_the_bad_key(tmp_path, text, message):
+    with pytest.raises(RulesError, match=message) as raised:
+        load_rules(write(tmp_path, text))
+    assert str(raised.value).startswith("house.toml: ")
+
+
+# --- how a file merges over its base -------------------------------------------------------
+
+def test_a_row_table_in_a_file_replaces_the_base_table_for_that_row(tmp_path):
+    rules = load_rules(write(tmp_path, 'base = "standard"\n[royalties.bottom]\nquads = 7\n'))
+    standard = find_rules("standard")
+    strengths = {row: rules.royalty_table(row) for row in ROWS}
+    assert set(strengths["bottom"].tolist()) == {0, 7}  # straight, flush ... are gone
+    assert (strengths["top"] == standard.royalty_table("top")).all()
+    assert (strengths["middle"] == standard.royalty_table("middle")).all()
+
+
+def test_other_sections_merge_key_by_key(tmp_path):
+    rules = load_rules(write(tmp_path, 'base = "progressive"\n[fantasyland]\nrepeat_cards = 15\n'))
+    progressive = find_rules("progressive")
+    assert rules.repeat_cards == 15
+    assert rules.entry == progressive.entry and rules.stay == progressive.stay
+
+
+def test_a_file_without_a_base_starts_from_nothing(tmp_path):
+    rules = load_rules(write(tmp_path, "[royalties.top]\nAA = 1\n", name="bare.toml"))
+    assert rules.name == "bare"
+    assert rules.entry == () and rules.stay == ()
+    assert rules.order_pairs == (("bottom", "middle"), ("middle", "top"))
+    assert rules.royalty_table("bottom").max() == 0
+
+
+def test_a_file_may_name_itself(tmp_path):
+    rules = load_rules(write(tmp_path, 'name = "mine"\nbase = "prog"\n'))
+    assert (rules.name, rules.aliases) == ("mine", ())
+    assert rules.entry == find_rules("progressive").entry
+
+
+# --- fixtures/house/ -----------------------------------------------------------------------
+
+def differences(rules: Rules, base: Rules) -> set[str]:
+    """The parts of ``rules`` that differ from ``base``, named like the file's keys."""
+    changed = {field for field in ("scales", "order", "qualify", "entry", "stay",
+                                   "repeat_cards", "scoring")
+               if getattr(rules, field) != getattr(base, field)}
+    changed |= {f"royalties.{row}" for row in ROWS
+                if not np.array_equal(rules.royalty_table(row), base.royalty_table(row))}
+    return changed
+
+
+def house(name: str) -> Rules:
+    return load_rules(HOUSE / f"{name}.toml")
+
+
+def royalty(rules: Rules, row: str, cards: str) -> int:
+    value = row_values(row, np.array([parse_cards(cards)]), rules)[0]
+    return int(rules.royalty_table(row)[value])
+
+
+def test_every_house_file_starts_from_a_base_and_says_where_it_comes_from():
+    files = sorted(HOUSE.glob("*.toml"))
+    assert len(files) == 8
+    for path in files:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("# ") and "Source:" in " ".join(lines[:4])
+        assert any(line.startswith("base = ") for line in lines[:6])
+        assert load_rules(path).name == path.stem
+
+
+def test_house_top_trips_flat_20():
+    rules, standard = house("top_trips_flat_20"), find_rules("standard")
+    assert differences(rules, standard) == {"royalties.top"}
+    assert royalty(rules, "top", "2s 2h 2d") == royalty(rules, "top", "As Ah Ad") == 20
+    for pair in ("6s 6h 2d", "Qs Qh 2d", "As Ah Kd", "5s 5h Ad"):
+        assert royalty(rules, "top", pair) == royalty(standard, "top", pair)
+
+
+def test_house_middle_trips_zero():
+    rules, standard = house("middle_trips_zero"), find_rules("standard")
+    assert differences(rules, standard) == {"royalties.middle"}
+    assert royalty(rules, "middle", "As Ah Ad Kc Qd") == 0
+    for hand in ("6d 5h 4s 3c 2d", "Ac Jc 8c 4c 2c", "2c 2d 2h 3s 3c", "2c 2d 2h 2s 3c",
+                 "9h 8h 7h 6h 5h", "As Ks Qs Js Ts"):
+        assert royalty(rules, "middle", hand) == royalty(standard, "middle", hand)
+
+
+BACK_HANDS = {"straight": "6d 5h 4s 3c 2d", "flush": "Ac Jc 8c 4c 2c",
+              "full house": "2c 2d 2h 3s 3c", "quads": "2c 2d 2h 2s 3c",
+              "straight flush": "9h 8h 7h 6h 5h", "royal flush": "As Ks Qs Js Ts"}
+
+
+@pytest.mark.parametrize("name, bottom, middle_factor, middle_trips", [
+    ("back_quads_8_middle_double",
+     {"straight": 2, "flush": 4, "full house": 6, "quads": 8, "straight flush": 10,
+      "royal flush": 20}, 2, 2),
+    ("back_straight_4_middle_treble",
+     {"straight": 4, "flush": 4, "full house": 6, "quads": 10, "straight flush": 15,
+      "royal flush": 25}, 3, 2),
+])
+def test_house_back_table_with_the_middle_a_multiple_of_it(name, bottom, middle_factor,
+                                                          middle_trips):
+    rules = house(name)
+    assert differences(rules, find_rules("standard")) == {"royalties.bottom", "royalties.middle"}
+    for hand, cards in BACK_HANDS.items():
+        assert royalty(rules, "bottom", cards) == bottom[hand]
+        assert royalty(rules, "middle", cards) == middle_factor * bottom[hand]
+    assert royalty(rules, "middle", "As Ah Ad Kc Qd") == middle_trips
+    assert royalty(rules, "bottom", "As Ah Ad Kc Qd") == 0
+    assert royalty(rules, "middle", "As Ah Kd Kc Qd") == 0
+
+
+def test_house_row_winner_royalties():
+    rules = house("row_winner_royalties")
+    assert differences(rules, find_rules("standard")) == {"scoring"}
+    assert rules.scoring == Scoring(3, 0, royalties_to_row_winner_only=True)
+
+
+def test_house_scoring_2_4():
+    rules = house("scoring_2_4")
+    assert differences(rules, find_rules("standard")) == {"scoring"}
+    assert rules.scoring == Scoring(scoop_bonus=0, majority_bonus=1)
+
+
+def test_house_pineapple_middle_boat_stays():
+    rules, pineapple = house("pineapple_middle_boat_stays"), find_rules("pineapple")
+    assert differences(rules, pineapple) == {"stay"}
+    assert sorted(str(s) for s in rules.stay) == sorted(
+        [str(s) for s in pineapple.stay] + ["full house or better middle"])
+
+
+def test_house_variable_value_fantasyland():
+    rules, pineapple = house("variable_value_fantasyland"), find_rules("pineapple")
+    assert differences(rules, pineapple) == {"entry"}
+    assert [(str(r.requires[0].spec), r.cards) for r in rules.entry] == [
+        ("QQ", 13), ("KK", 14), ("AA", 15)]
+    assert rules.dealt_counts == (13, 14, 15)
+
+
+def test_rules_doctests_pass():
+    # pyproject's testpaths hold only tests/, so the module's examples are run from here.
+    result = doctest.testmod(evaluator.rules)
+    assert result.attempted > 0 and result.failed == 0
