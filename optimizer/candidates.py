@@ -46,13 +46,19 @@ class RowCandidates:
     royalty: np.ndarray
     stays: np.ndarray  # bool: this row alone keeps the player in Fantasyland
     tiebreak: np.ndarray  # rank by (strength, mask) among all of the row's subsets
+    weight: np.ndarray  # what the objective gives this row, in its integer units
 
     def __len__(self) -> int:
         return len(self.masks)
 
     def take(self, keep: np.ndarray) -> RowCandidates:
         return RowCandidates(self.row, *(a[keep] for a in (
-            self.masks, self.value, self.strength, self.royalty, self.stays, self.tiebreak)))
+            self.masks, self.value, self.strength, self.royalty, self.stays, self.tiebreak,
+            self.weight)))
+
+    def with_weight(self, weight: np.ndarray) -> RowCandidates:
+        return RowCandidates(self.row, self.masks, self.value, self.strength, self.royalty,
+                             self.stays, self.tiebreak, np.asarray(weight, dtype=np.int64))
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,10 @@ class Candidates:
 
     def replace(self, **rows: RowCandidates) -> Candidates:
         return Candidates(self.cards, self.rules, **{r: rows.get(r, self.row(r)) for r in ROWS})
+
+    def without_stays(self) -> Candidates:
+        """Only the candidates that do not keep the player in Fantasyland by themselves."""
+        return self.replace(**{r: self.row(r).take(~self.row(r).stays) for r in ROWS})
 
     @property
     def sizes(self) -> dict[str, int]:
@@ -102,9 +112,9 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules) -> Candidates:
     for row in ROWS:
         hands, strength, tiebreak = built[ROW_SIZE[row]]
         value = strength if rules.scale(row) is Scale.HIGH else row_values(row, hands, rules)
+        royalty = rules.royalty_table(row)[value]
         candidate = RowCandidates(row, subset_masks(n, ROW_SIZE[row]), value, strength,
-                                  rules.royalty_table(row)[value], rules.stay_table(row)[value],
-                                  tiebreak)
+                                  royalty, rules.stay_table(row)[value], tiebreak, royalty)
         qualifies = rules.qualify_table(row)[value]
         rows[row] = candidate if qualifies.all() else candidate.take(qualifies)
     return Candidates(tuple(cards), rules, **rows)
