@@ -78,6 +78,7 @@ class Rules:
     stay: tuple[Requirement, ...]
     repeat_cards: int | None  # None: a repeat deals as many cards as the hand that stayed
     scoring: Scoring = field(default_factory=Scoring)
+    repeat_value: float = 0.0  # estimated worth of staying, in points: the default fl_value
     aliases: tuple[str, ...] = ()
 
     def scale(self, row: str) -> Scale:
@@ -161,7 +162,7 @@ _SECTION_KEYS = {
     "rows": set(ROWS),
     "foul": {"order", "qualify"},
     "royalties": set(ROWS),
-    "fantasyland": {"entry", "stay", "repeat_cards"},
+    "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value"},
     "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only"},
 }
 
@@ -309,6 +310,11 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     qualify = _requirements(doc.get("foul", {}).get("qualify", {}), f"{source}: foul.qualify",
                             row_scales)
     entry, stay, repeat = _fantasyland(doc, source, row_scales)
+    repeat_value = doc.get("fantasyland", {}).get("repeat_value", 0.0)
+    if isinstance(repeat_value, bool) or not isinstance(repeat_value, (int, float)) \
+            or not 0 <= repeat_value < 1000:
+        raise RulesError(f"{source}: fantasyland.repeat_value: expected points from 0 to 1000, "
+                         f"got {repeat_value!r}")
     aliases = doc.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise RulesError(f"{source}: aliases must be a list of names")
@@ -317,7 +323,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         description=str(doc.get("description", "")),
         scales=scales, order=order, qualify=qualify, royalties=_royalties(doc, source, row_scales),
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
-        aliases=tuple(aliases),
+        aliases=tuple(aliases), repeat_value=float(repeat_value),
     )
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time
         try:

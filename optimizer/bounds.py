@@ -206,3 +206,38 @@ def _order_ok(cands: Candidates, row: str, strength: np.ndarray, other: str,
 def prune(cands: Candidates, bounds: dict[str, np.ndarray], floor: int) -> Candidates:
     """Keep only candidates whose bound reaches ``floor``."""
     return cands.replace(**{row: cands.row(row).take(bounds[row] >= floor) for row in ROWS})
+
+
+SHORT_LIST = 192  # candidates per row checked card by card in the card-aware bound
+
+
+def _short_list(cands: Candidates) -> dict[str, np.ndarray]:
+    """The heaviest candidates of each row (staying ones first among equals)."""
+    lists = {}
+    for row in ROWS:
+        rc = cands.row(row)
+        order = np.lexsort((rc.stays, rc.weight))[::-1]
+        lists[row] = np.sort(order[:SHORT_LIST])
+    return lists
+
+
+def tighten(cands: Candidates, need_stay: bool, floor: int, stats: dict | None = None
+            ) -> Candidates:
+    """Prune with the chain bound and the card-aware bound until neither removes anything.
+
+    Each round can only remove candidates that no set worth ``floor`` uses, and removing
+    them can only lower the other candidates' bounds, so repeating is safe.
+    """
+    rounds = 0
+    for rounds in range(1, 5):
+        if any(len(cands.row(r)) == 0 for r in ROWS):
+            break
+        before = sum(cands.sizes.values())
+        cands = prune(cands, set_bounds(cands, chain_bounds(cands), need_stay), floor)
+        others = card_aware_others(cands, _short_list(cands))
+        cands = prune(cands, set_bounds(cands, others, need_stay), floor)
+        if sum(cands.sizes.values()) == before:
+            break
+    if stats is not None:
+        stats["prune_rounds"] = rounds
+    return cands

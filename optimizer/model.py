@@ -20,6 +20,16 @@ class SetModel:
     model: cp_model.CpModel
     picks: dict[str, list[cp_model.IntVar]]  # one literal per candidate, per row
     value: cp_model.LinearExpr  # the objective
+    strength: dict[str, cp_model.IntVar]  # each row's strength on the high scale
+
+    def exclude_strengths(self, strengths: dict[str, int]) -> None:
+        """Forbid every set whose three rows have exactly these strengths."""
+        differs = []
+        for row in ROWS:
+            literal = self.model.new_bool_var(f"{row}_differs")
+            self.model.add(self.strength[row] != strengths[row]).only_enforce_if(literal)
+            differs.append(literal)
+        self.model.add_bool_or(differs)
 
 
 def build_model(cands: Candidates, need_stay: bool, floor: int | None = None,
@@ -70,4 +80,4 @@ def build_model(cands: Candidates, need_stay: bool, floor: int | None = None,
         for row in ROWS:
             for i, literal in enumerate(picks[row]):
                 model.add_hint(literal, i == hint[row])
-    return SetModel(model, picks, value)
+    return SetModel(model, picks, value, strength)

@@ -22,15 +22,16 @@ from ortools.sat.python import cp_model
 from evaluator.board import Board, BoardReport, Royalties, evaluate_board, row_strengths
 from evaluator.cards import Card, CardError, parse_cards
 from evaluator.rules import ROW_SIZE, ROWS, Rules, find_rules
-from optimizer.bounds import INF, card_aware_others, chain_bounds, prune, set_bounds
+from optimizer.bounds import INF, chain_bounds, set_bounds, tighten
 from optimizer.candidates import Candidates, enumerate_candidates, subsets
 from optimizer.model import build_model
 from optimizer.objective import Royalties as RoyaltiesObjective
-from optimizer.objective import make_objective
+from optimizer.objective import ObjectiveError, make_objective
+from optimizer.alternatives import Alternative
+from optimizer.alternatives import alternatives as find_alternatives
 from optimizer.search import Pick, first_in_tiebreak_order, incumbent
 
 MIN_CARDS, MAX_CARDS = 13, 17
-SHORT_LIST = 192  # candidates per row checked card by card in the card-aware bound
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,19 @@ class ModeResult:
     proved: bool
     bound: float  # best bound in points (equals ``points`` when proved)
     stats: dict[str, float | int]
+    board: Board
+
+    @property
+    def royalties(self) -> int:
+        return self.board_report.royalties.total
+
+    @property
+    def board_report(self) -> BoardReport:
+        return self._report
+
+    def with_report(self, rules: Rules) -> ModeResult:
+        object.__setattr__(self, "_report", evaluate_board(self.board, rules))
+        return self
 
 
 @dataclass(frozen=True)
@@ -65,6 +79,7 @@ class Solution:
     bound: float  # the best proved bound on the value
     best_staying: ModeResult | None = None
     best_not_staying: ModeResult | None = None
+    alternatives: tuple[Alternative, ...] = ()
     stats: dict[str, object] = field(default_factory=dict)
 
     @property
@@ -114,32 +129,6 @@ def _dealt(cards: str | Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(dealt))  # canonical order: the answer cannot depend on input order
 
 
-def _short_list(cands: Candidates) -> dict[str, np.ndarray]:
-    """The highest-weight candidates of each row (stay candidates first among equals)."""
-    lists = {}
-    for row in ROWS:
-        rc = cands.row(row)
-        order = np.lexsort((rc.stays, rc.weight))[::-1]
-        lists[row] = np.sort(order[:SHORT_LIST])
-    return lists
-
-
-def _tighten(cands: Candidates, need_stay: bool, floor: int, stats: dict) -> Candidates:
-    """Prune with the chain bound and the card-aware bound until neither removes anything."""
-    round_ = 0
-    for round_ in range(4):
-        if any(len(cands.row(r)) == 0 for r in ROWS):
-            break
-        before = sum(cands.sizes.values())
-        cands = prune(cands, set_bounds(cands, chain_bounds(cands), need_stay), floor)
-        others = card_aware_others(cands, _short_list(cands))
-        cands = prune(cands, set_bounds(cands, others, need_stay), floor)
-        if sum(cands.sizes.values()) == before:
-            break
-    stats["prune_rounds"] = round_ + 1
-    return cands
-
-
 def _solve_mode(cands: Candidates, need_stay: bool, objective: RoyaltiesObjective,
                 deadline: float) -> ModeResult | None:
     """The best set of one mode, or None if the mode has no legal set.
@@ -165,7 +154,7 @@ def _solve_mode(cands: Candidates, need_stay: bool, objective: RoyaltiesObjectiv
         return None
     clock = time.perf_counter()
     floor = pick.value + 1 if pick is not None else None
-    better = _tighten(cands, need_stay, floor, stats) if floor is not None else cands
+    better = tighten(cands, need_stay, floor, stats) if floor is not None else cands
     stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
     stats["kept"] = sum(better.sizes.values())
     proved, bound_weight = True, pick.value if pick is not None else None
@@ -177,14 +166,21 @@ def _solve_mode(cands: Candidates, need_stay: bool, objective: RoyaltiesObjectiv
             return None
     value = pick.value
     clock = time.perf_counter()
-    tied = _tighten(cands, need_stay, value, {})
+    tied = tighten(cands, need_stay, value)
     choice = first_in_tiebreak_order(tied, value, need_stay) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(int(_row_tiebreak(cands, row, choice.masks[row]))
                      for row in ("bottom", "middle", "top"))
     bound_points = objective.points(max(bound_weight, value), need_stay)
     return ModeResult(need_stay, value, objective.points(value, need_stay), choice.masks,
-                      tiebreak, proved, bound_points, stats)
+                      tiebreak, proved, bound_points, stats,
+                      _board_of(cands.cards, choice.masks)).with_report(cands.rules)
+
+
+def _board_of(dealt: tuple[Card, ...], masks: dict[str, int]) -> Board:
+    """The rows named by masks over the dealt positions, each from its highest card down."""
+    return Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt))) if masks[row] >> i & 1)
+                   for row in ROWS))
 
 
 def _row_tiebreak(cands: Candidates, row: str, mask: int) -> int:
@@ -232,48 +228,54 @@ def _fouled_board(dealt: tuple[Card, ...]) -> Board:
 
 
 def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
-          objective: str = "royalties", fl_value: float = 0.0,
-          time_limit: float = 10.0) -> Solution:
+          objective: str = "royalties", fl_value: float | None = None,
+          time_limit: float = 10.0, alternatives: int = 0) -> Solution:
     """The best set for ``cards`` (13 to 17) under ``variant``; see the module docstring.
 
+    ``fl_value`` is the worth of staying in Fantasyland in points; by default the variant's
+    ``repeat_value``. ``alternatives`` asks for that many next-best distinct sets.
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
-    ``ObjectiveError`` for an unknown objective.
+    ``ObjectiveError`` for a bad objective, fl_value, time limit or alternatives count.
     """
     started = time.perf_counter()
     dealt = _dealt(cards)
     rules = find_rules(variant)
-    goal = make_objective(objective, fl_value)
+    goal = make_objective(objective, rules.repeat_value if fl_value is None else fl_value)
     if not time_limit > 0:
-        raise ValueError(f"bad time_limit {time_limit!r}: expected seconds > 0")
+        raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
+    if not 0 <= alternatives <= 50:
+        raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
     deadline = started + time_limit
     clock = time.perf_counter()
     cands = goal.weigh(enumerate_candidates(dealt, rules))
-    enumerate_ms = (time.perf_counter() - clock) * 1e3
+    stats: dict[str, object] = {"enumerate_ms": (time.perf_counter() - clock) * 1e3,
+                                "candidates": {r: len(cands.row(r)) for r in ROWS}}
     # Both modes are solved in full: the player wants to see the best of each.
     not_staying = _solve_mode(cands, False, goal, deadline)
     staying = _solve_mode(cands, True, goal, deadline)
     results = [r for r in (not_staying, staying) if r is not None]
-    stats: dict[str, object] = {"enumerate_ms": enumerate_ms,
-                                "candidates": {r: len(cands.row(r)) for r in ROWS}}
     for result in results:
         stats["stay" if result.stays else "no_stay"] = result.stats
     if not results:
         board = _fouled_board(dealt)
-        report = evaluate_board(board, rules)
         stats["total_ms"] = (time.perf_counter() - started) * 1e3
         return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
-                        board.bottom, _discards(dealt, board), report, 0.0, "fouled", 0.0,
-                        None, None, stats)
+                        board.bottom, _discards(dealt, board), evaluate_board(board, rules),
+                        0.0, "fouled", 0.0, stats=stats)
     best = max(results, key=lambda r: (r.points, r.tiebreak))
-    board = Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt)))
-                          if best.masks[row] >> i & 1) for row in ROWS))
-    report = evaluate_board(board, rules)
+    stats["solve_ms"] = (time.perf_counter() - started) * 1e3
+    others: tuple[Alternative, ...] = ()
+    if alternatives:
+        chosen = tuple(best.board_report.row(r).strength for r in ROWS)
+        others = tuple(find_alternatives(cands, [(r.stays, r.weight) for r in results],
+                                         alternatives, goal, deadline, chosen))
     stats["total_ms"] = (time.perf_counter() - started) * 1e3
     proved = all(r.proved for r in results)
+    board = best.board
     return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
-                    board.bottom, _discards(dealt, board), report, best.points,
+                    board.bottom, _discards(dealt, board), best.board_report, best.points,
                     "optimal" if proved else "feasible", max(r.bound for r in results),
-                    staying, not_staying, stats)
+                    staying, not_staying, others, stats)
 
 
 def _discards(dealt: tuple[Card, ...], board: Board) -> tuple[Card, ...]:
