@@ -280,4 +280,4 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
 
 def _discards(dealt: tuple[Card, ...], board: Board) -> tuple[Card, ...]:
     used = set(board.cards)
-    return tuple(c for c in dealt if c not in used)
+    return tuple(c for c in sorted(dealt, reverse=True) if c not in used)

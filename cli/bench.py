@@ -1,0 +1,95 @@
+"""``fantasyland bench``: how fast ranking and solving are on this machine."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from cli.errors import reports_bad_input
+from cli.render import console, err_console
+from cli.solve import Objective
+from optimizer import ObjectiveError
+from optimizer.benchmark import Timings, time_ranking, time_solving
+
+
+def _machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def _parse_counts(text: str) -> list[int]:
+    counts = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        try:
+            counts += list(range(int(low), int(high or low) + 1))
+        except ValueError:
+            raise typer.BadParameter(f"bad card count {part.strip()!r}: expected numbers "
+                                     "like 14, 13-17 or 14,17") from None
+    for count in counts:
+        if not 13 <= count <= 17:
+            raise typer.BadParameter(f"bad card count {count}: expected 13 to 17")
+    return counts
+
+
+def _row(timing: Timings) -> list[str]:
+    return [timing.label, str(len(timing.ms)), f"{timing.median:.1f}", f"{timing.p95:.1f}",
+            f"{timing.max:.1f}"]
+
+
+def command(
+    cards: Annotated[str, typer.Option(
+        help="Card counts to solve: 13-17, or a list like 14,17.")] = "13-17",
+    hands: Annotated[int, typer.Option(help="Random hands per card count.", min=1)] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
+    variant: Annotated[str, typer.Option(help="Preset name or rules file.")] = "pineapple",
+    objective: Annotated[Objective, typer.Option(help="What to maximize.")] = Objective.royalties,
+    fl_value: Annotated[float | None, typer.Option(
+        "--fl-value", help="Worth of staying; default the variant's repeat_value.",
+        show_default=False)] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Time ranking and solving on seeded random hands; print median, p95 and max (ms).
+
+    Every hand is solved to proved optimality. Compare figures from one run: the machine's
+    load moves them.
+    """
+    counts = _parse_counts(cards)
+    with reports_bad_input(ObjectiveError):
+        ranking = time_ranking(seed=seed)
+        with Progress(console=err_console, transient=True, disable=json_output) as bar:
+            task = bar.add_task("solving", total=len(counts) * hands)
+            solving = time_solving(counts, hands, seed, variant, objective.value, fl_value,
+                                   lambda _c, _i: bar.advance(task))
+    if json_output:
+        typer.echo(json.dumps({
+            "machine": _machine(), "variant": variant, "objective": objective.value,
+            "seed": seed, "hands": hands,
+            "ranking": {"median_ms": ranking.median, "p95_ms": ranking.p95,
+                        "max_ms": ranking.max},
+            "solving": {t.label.split()[0]: {"median_ms": t.median, "p95_ms": t.p95,
+                                             "max_ms": t.max} for t in solving},
+        }, indent=2))
+        return
+    console.print(f"Machine: {_machine()}")
+    table = Table(title=f"{variant}, objective {objective.value}, seed {seed}")
+    for name in ("What", "Runs", "Median ms", "p95 ms", "Max ms"):
+        table.add_column(name, justify="left" if name == "What" else "right")
+    table.add_row(*_row(ranking))
+    for timing in solving:
+        table.add_row(*_row(Timings(f"solve {timing.label}", timing.ms)))
+    console.print(table)

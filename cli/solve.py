@@ -1,0 +1,164 @@
+"""``fantasyland solve``: the optimal set for a dealt Fantasyland hand."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from cli.errors import reports_bad_input
+from cli.render import any_of, board_table, cards_text, console
+from evaluator import ROWS, BoardReport, preset_names
+from evaluator.cards import ascii_names, sort_cards
+from optimizer import ObjectiveError, Solution, solve
+from optimizer.solve import ModeResult
+
+VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
+                "rules file (see the README).")
+
+
+class Objective(str, Enum):
+    royalties = "royalties"
+
+
+def _rows_dict(report: BoardReport) -> dict:
+    return {row: ascii_names(report.row(row).cards) for row in ROWS}
+
+
+def _royalties_dict(report: BoardReport) -> dict:
+    r = report.royalties
+    return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
+
+
+def _mode_dict(mode: ModeResult | None) -> dict | None:
+    if mode is None:
+        return None
+    report = mode.board_report
+    return {"value": mode.points, **_rows_dict(report), "royalties": _royalties_dict(report),
+            "stays": report.stays}
+
+
+def solution_dict(solution: Solution) -> dict:
+    """A solved hand as plain data: the ``solve --json`` schema documented in the README."""
+    report = solution.report
+    return {
+        "cards": ascii_names(sort_cards(solution.cards)),
+        "variant": solution.rules.name,
+        "objective": solution.objective,
+        "fl_value": solution.fl_value,
+        **_rows_dict(report),
+        "hands": {row: report.row(row).name for row in ROWS},
+        "discards": ascii_names(solution.discards),
+        "royalties": _royalties_dict(report),
+        "value": solution.value,
+        "stays": solution.stays,
+        "stay_rows": list(solution.stay_rows),
+        "fantasyland_cards_next": solution.fantasyland_cards_next,
+        "fouled": solution.fouled,
+        "status": solution.status,
+        "bound": solution.bound,
+        "usual_count": solution.usual_count,
+        "solve_ms": round(float(solution.stats.get("solve_ms", 0.0)), 3),
+        "best_staying": _mode_dict(solution.best_staying),
+        "best_not_staying": _mode_dict(solution.best_not_staying),
+        "alternatives": [{"value": alt.value, **_rows_dict(alt.report),
+                          "royalties": _royalties_dict(alt.report), "stays": alt.report.stays}
+                         for alt in solution.alternatives],
+    }
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def _short(report: BoardReport) -> Text:
+    return Text(" / ").join(cards_text(report.row(row).cards) for row in ROWS)
+
+
+def _summary(solution: Solution) -> list[Text]:
+    report, rules = solution.report, solution.rules
+    lines: list[Text] = []
+
+    def line(label: str, *value: str | Text) -> None:
+        lines.append(Text.assemble((f"{label}:".ljust(12), "bold"), *value))
+
+    line("Discards", cards_text(solution.discards) if solution.discards else "none")
+    if solution.fouled:
+        line("Fouled", "every set of these cards fouls: " + "; ".join(report.foul_reasons))
+        return lines
+    r = report.royalties
+    line("Royalties", f"{r.total} (top {r.top}, middle {r.middle}, bottom {r.bottom})")
+    if solution.stays:
+        by = any_of([f"{row}: {report.row(row).name}" for row in solution.stay_rows], "and")
+        line("Stays", f"yes ({by}); the next Fantasyland deals "
+                      f"{solution.fantasyland_cards_next} cards")
+    else:
+        line("Stays", "no")
+    stay_part = f" + {_points(solution.fl_value)} for staying" if solution.stays else ""
+    line("Value", f"{_points(solution.value)} = {r.total} royalties{stay_part}")
+    staying, not_staying = solution.best_staying, solution.best_not_staying
+    if staying is not None and not_staying is not None:
+        other = not_staying if solution.stays else staying
+        diff = solution.value - other.points
+        what = "does not stay" if solution.stays else "stays"
+        line("Decision", f"the best set that {what} is worth {_points(other.points)} "
+                         f"({other.royalties} royalties), {_points(diff)} less: ",
+             _short(other.board_report))
+    status = "optimal (proved)" if solution.status == "optimal" else (
+        f"feasible (time limit hit; the best possible is at most {_points(solution.bound)})")
+    line("Status", f"{status} in {solution.stats.get('solve_ms', 0.0):.0f} ms")
+    return lines
+
+
+def command(
+    cards: Annotated[list[str], typer.Argument(
+        help='The dealt cards, 13 to 17: "As Kd Qh ...". Quoting is optional; cards may be run'
+             " together (AsKd), use 10, lower case or suit symbols.",
+        metavar="CARDS", show_default=False)],
+    variant: Annotated[str, typer.Option(
+        help=VARIANT_HELP.format(presets=", ".join(preset_names())))] = "pineapple",
+    objective: Annotated[Objective, typer.Option(
+        help="What to maximize: royalties plus fl-value if the set stays.")] = Objective.royalties,
+    fl_value: Annotated[float | None, typer.Option(
+        "--fl-value", help="Worth of staying in Fantasyland, in points. Default: the "
+                           "variant's repeat_value (see the README).", show_default=False)] = None,
+    alternatives: Annotated[int, typer.Option(
+        help="Also list this many next-best sets (distinct row strengths).", min=0,
+        max=50)] = 0,
+    time_limit: Annotated[float, typer.Option(
+        help="Give up proving after this many seconds and report the best set found.")] = 10.0,
+    json_output: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object (schema in the README) instead of a table.")] = False,
+) -> None:
+    """Find the optimal set for a dealt Fantasyland hand, and whether it stays.
+
+    Keeps 13 of the 13 to 17 cards, sets top, middle and bottom without fouling, and
+    maximizes royalties plus the worth of staying. The answer is proved optimal. Bad input
+    (a bad card, a duplicate, fewer than 13 or more than 17 cards) exits with code 2.
+    """
+    with reports_bad_input(ObjectiveError):
+        solution = solve(" ".join(cards), variant=variant, objective=objective.value,
+                         fl_value=fl_value, time_limit=time_limit, alternatives=alternatives)
+    if json_output:
+        typer.echo(json.dumps(solution_dict(solution), indent=2, sort_keys=True))
+        return
+    rules = solution.rules
+    console.print(Text.assemble(
+        ("Dealt:".ljust(12), "bold"), cards_text(sort_cards(solution.cards)),
+        f"  ({len(solution.cards)} cards, {rules.name})"), soft_wrap=True)
+    if not solution.usual_count:
+        dealt = any_of([str(n) for n in rules.dealt_counts])
+        console.print(f"note: {rules.name} deals {dealt} cards in Fantasyland, never "
+                      f"{len(solution.cards)}; solved anyway", style="yellow", soft_wrap=True)
+    console.print(board_table(solution.report))
+    for text in _summary(solution):
+        console.print(text, soft_wrap=True)
+    if solution.alternatives:
+        console.print(Text("Alternatives:", style="bold"))
+        for i, alt in enumerate(solution.alternatives, 1):
+            console.print(Text.assemble(
+                f"  {i}. {_points(alt.value)} ({_points(alt.value - solution.value)}): ",
+                _short(alt.report)), soft_wrap=True)
