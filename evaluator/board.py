@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 
@@ -61,14 +62,26 @@ def parse_board(text: str) -> Board:
             raise BoardError(f"the {name} row has {len(cards)} cards ({part.strip()!r}): "
                              f"expected {ROW_SIZE[name]}")
         rows.append(cards)
+    board = Board(*rows)
+    _check_board(board)
+    return board
+
+
+def _check_board(board: Board) -> None:
+    """Refuse a board whose rows are not 3 / 5 / 5 distinct cards 0..51."""
     seen: dict[Card, str] = {}
-    for name, cards in zip(ROWS, rows):
+    for name in ROWS:
+        cards = board.row(name)
+        if len(cards) != ROW_SIZE[name]:
+            raise BoardError(f"the {name} row has {len(cards)} cards: expected {ROW_SIZE[name]}")
         for card in cards:
+            if not isinstance(card, Integral) or not 0 <= card < 52:
+                raise BoardError(f"the {name} row holds {card!r}: expected a card 0..51")
             if card in seen:
-                raise BoardError(f"duplicate card {format_cards([card], ascii=True)!r} "
-                                 f"in the {seen[card]} and {name} rows")
+                where = (f"twice in the {name} row" if seen[card] == name
+                         else f"in the {seen[card]} and {name} rows")
+                raise BoardError(f"duplicate card {format_cards([card], ascii=True)!r} {where}")
             seen[card] = name
-    return Board(*rows)
 
 
 def row_values(row: str, cards: np.ndarray, rules: Rules) -> np.ndarray:
@@ -149,7 +162,10 @@ def _row_report(row: str, cards: tuple[Card, ...], rules: Rules) -> RowReport:
 
 def evaluate_board(board: Board | str, rules: Rules | str = "standard") -> BoardReport:
     """Fouls, royalties, Fantasyland entry and staying for a finished board."""
-    board = parse_board(board) if isinstance(board, str) else board
+    if isinstance(board, str):
+        board = parse_board(board)
+    else:
+        _check_board(board)  # a Board built in code skips the parser's checks
     rules = find_rules(rules)
     reports = {row: _row_report(row, board.row(row), rules) for row in ROWS}
     reasons = []

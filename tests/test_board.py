@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 from itertools import product
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from evaluator.strength import strength_of
 
 PRESETS = ("standard", "pineapple", "progressive", "ultimate", "deuce")
 HIGH_MIDDLE_PRESETS = ("standard", "pineapple", "progressive", "ultimate")
+IVEY_TEXT = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"  # RULES.md's worked example
 
 # Rows that complete a board around the row under test. The first combination that shares
 # no card with it and does not foul is used, so each preset finds its own legal board. No
@@ -65,6 +67,28 @@ def test_parse_board_reads_slashes_and_bars_in_any_card_spelling():
 def test_bad_board_raises_board_error(text, message):
     with pytest.raises(BoardError, match=message):
         parse_board(text)
+
+
+@pytest.mark.parametrize("board, message", [
+    (Board((0, 1), (4, 5, 6, 7, 8), (9, 10, 11, 12, 13)), "the top row has 2 cards: expected 3"),
+    (Board((0, 1, 2), (4, 5, 6, 7, 8), (9, 10, 11, 12, 2)),
+     "duplicate card '2h' in the top and bottom rows"),
+    (Board((0, 1, 2), (4, 5, 6, 7, 7), (9, 10, 11, 12, 13)),
+     "duplicate card '3s' twice in the middle row"),
+    (Board((0, 1, 52), (4, 5, 6, 7, 8), (9, 10, 11, 12, 13)), "the top row holds 52"),
+    (Board((0, 1, "As"), (4, 5, 6, 7, 8), (9, 10, 11, 12, 13)), "the top row holds 'As'"),
+])
+def test_evaluate_board_refuses_a_board_built_in_code_that_is_not_13_distinct_cards(
+        board, message):
+    # Such a board once evaluated silently: a 2-card top read as "Four Twos".
+    with pytest.raises(BoardError, match=message):
+        evaluate_board(board)
+
+
+def test_evaluate_board_accepts_numpy_card_ints():
+    cards = np.array(parse_board(IVEY_TEXT).cards, dtype=np.int64)
+    board = Board(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:]))
+    assert evaluate_board(board).royalties.total == 7
 
 
 def test_bad_card_in_a_board_raises_card_error_quoting_it():
@@ -199,7 +223,7 @@ def test_bottom_royalty_from_rules_md(preset, bottom, points):
 
 
 def test_royalties_total_is_the_sum_of_the_rows():
-    report = evaluate_board("6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d")  # RULES.md's Ivey
+    report = evaluate_board(IVEY_TEXT)
     assert (report.royalties.top, report.royalties.middle, report.royalties.bottom) == (1, 0, 6)
     assert report.royalties.total == 7
 
