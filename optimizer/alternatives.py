@@ -18,7 +18,7 @@ from evaluator.rules import ROWS
 from optimizer.candidates import Candidates
 from optimizer.bounds import tighten
 from optimizer.model import build_model
-from optimizer.objective import Royalties as RoyaltiesObjective
+from optimizer.objective import Objective
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def _board(cands: Candidates, masks: dict[str, int]) -> Board:
 
 
 def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weight: int,
-                      objective: RoyaltiesObjective, deadline: float) -> list[tuple[float, dict[str, int], tuple[int, int, int]]]:
+                      objective: Objective, deadline: float) -> list[tuple[float, dict[str, int], tuple[int, int, int]]]:
     """Up to ``count`` best sets of one mode with distinct row strengths, best first."""
     cands = cands if need_stay else cands.without_stays()
     found: list[tuple[float, dict[str, int], tuple[int, int, int]]] = []
@@ -45,7 +45,7 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
         floor = best_weight - gap
         pruned = tighten(cands, need_stay, floor)
         if all(len(pruned.row(r)) for r in ROWS):
-            set_model = build_model(pruned, need_stay, floor)
+            set_model = build_model(pruned, need_stay, objective, floor)
             for _, _, strengths in found:
                 set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"), strengths)))
             solver = cp_model.CpSolver()
@@ -71,7 +71,7 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
 
 
 def alternatives(cands: Candidates, modes: list[tuple[bool, int]], count: int,
-                 objective: RoyaltiesObjective, deadline: float,
+                 objective: Objective, deadline: float,
                  chosen: tuple[int, int, int]) -> list[Alternative]:
     """The ``count`` best sets over both modes other than the chosen one (given by its row
     strengths: top, middle, bottom), best first."""

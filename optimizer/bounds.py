@@ -6,7 +6,9 @@ A candidate whose bound is below a target value ``floor`` cannot be part of any 
 ``floor`` or more, so dropping it loses no such set: every prune here keeps all sets at or
 above ``floor``, ties included, which is what the tie-break needs.
 
-Values are integers (the objective's scaled units). ``-INF`` marks "no completion".
+Values are integers (the objective's scaled units). Each candidate's ``bound`` is its own
+weight plus the most it can add to terms the rows share (a scoop needs every row to win), so
+a set is never worth more than the sum of its rows' bounds. ``-INF`` marks "no completion".
 A set in the *stay* mode must have at least one row that keeps the player in Fantasyland.
 """
 
@@ -89,7 +91,7 @@ def chain_bounds(cands: Candidates) -> dict[str, Part]:
     """
     rules = cands.rules
     chain = list(rules.order)
-    own = {r: _own(cands.row(r).weight, cands.row(r).stays) for r in ROWS}
+    own = {r: _own(cands.row(r).bound, cands.row(r).stays) for r in ROWS}
     strength = {r: cands.row(r).strength for r in ROWS}
     # below[i]: best of chain rows i.. as a function of row i's own candidates.
     below: dict[int, Part] = {}
@@ -150,7 +152,7 @@ def set_bounds(cands: Candidates, others: dict[str, Part], need_stay: bool
             rest = np.where(cands.row(row).stays, part.any, part.stay)
         else:
             rest = part.any
-        bounds[row] = np.where(rest <= -INF // 2, -INF, cands.row(row).weight + rest)
+        bounds[row] = np.where(rest <= -INF // 2, -INF, cands.row(row).bound + rest)
     return bounds
 
 
@@ -172,7 +174,7 @@ def card_aware_others(cands: Candidates, high: dict[str, np.ndarray]) -> dict[st
             if other == row:
                 continue
             oc = cands.row(other)
-            w = oc.weight
+            w = oc.bound
             listed = high[other]
             rest = np.ones(len(oc), dtype=bool)
             rest[listed] = False
@@ -216,7 +218,7 @@ def _short_list(cands: Candidates) -> dict[str, np.ndarray]:
     lists = {}
     for row in ROWS:
         rc = cands.row(row)
-        order = np.lexsort((rc.stays, rc.weight))[::-1]
+        order = np.lexsort((rc.stays, rc.bound))[::-1]
         lists[row] = np.sort(order[:SHORT_LIST])
     return lists
 

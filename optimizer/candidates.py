@@ -46,7 +46,8 @@ class RowCandidates:
     royalty: np.ndarray
     stays: np.ndarray  # bool: this row alone keeps the player in Fantasyland
     tiebreak: np.ndarray  # rank by (strength, mask) among all of the row's subsets
-    weight: np.ndarray  # what the objective gives this row, in its integer units
+    weight: np.ndarray  # what the objective gives this row alone, in its integer units
+    bound: np.ndarray  # weight plus the most this row can add to terms shared by the rows
 
     def __len__(self) -> int:
         return len(self.masks)
@@ -54,11 +55,14 @@ class RowCandidates:
     def take(self, keep: np.ndarray) -> RowCandidates:
         return RowCandidates(self.row, *(a[keep] for a in (
             self.masks, self.value, self.strength, self.royalty, self.stays, self.tiebreak,
-            self.weight)))
+            self.weight, self.bound)))
 
-    def with_weight(self, weight: np.ndarray) -> RowCandidates:
+    def with_weight(self, weight: np.ndarray, bound: np.ndarray | None = None
+                    ) -> RowCandidates:
+        weight = np.asarray(weight, dtype=np.int64)
+        bound = weight if bound is None else np.asarray(bound, dtype=np.int64)
         return RowCandidates(self.row, self.masks, self.value, self.strength, self.royalty,
-                             self.stays, self.tiebreak, np.asarray(weight, dtype=np.int64))
+                             self.stays, self.tiebreak, weight, bound)
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,8 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules) -> Candidates:
         value = strength if rules.scale(row) is Scale.HIGH else row_values(row, hands, rules)
         royalty = rules.royalty_table(row)[value]
         candidate = RowCandidates(row, subset_masks(n, ROW_SIZE[row]), value, strength,
-                                  royalty, rules.stay_table(row)[value], tiebreak, royalty)
+                                  royalty, rules.stay_table(row)[value], tiebreak, royalty,
+                                  royalty)
         qualifies = rules.qualify_table(row)[value]
         rows[row] = candidate if qualifies.all() else candidate.take(qualifies)
     return Candidates(tuple(cards), rules, **rows)

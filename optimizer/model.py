@@ -13,6 +13,7 @@ from ortools.sat.python import cp_model
 
 from evaluator.rules import ROWS
 from optimizer.candidates import Candidates
+from optimizer.objective import Objective
 
 
 @dataclass
@@ -32,9 +33,10 @@ class SetModel:
         self.model.add_bool_or(differs)
 
 
-def build_model(cands: Candidates, need_stay: bool, floor: int | None = None,
-                hint: dict[str, int] | None = None) -> SetModel:
-    """A model whose solutions are exactly the legal sets of ``cands`` (staying if asked)."""
+def build_model(cands: Candidates, need_stay: bool, objective: Objective,
+                floor: int | None = None, hint: dict[str, int] | None = None) -> SetModel:
+    """A model whose solutions are exactly the legal sets of ``cands`` (staying if asked),
+    maximizing the objective's integer value."""
     model = cp_model.CpModel()
     picks = {row: [model.new_bool_var(f"{row}{i}") for i in range(len(cands.row(row)))]
              for row in ROWS}
@@ -71,8 +73,21 @@ def build_model(cands: Candidates, need_stay: bool, floor: int | None = None,
                    for i in np.flatnonzero(cands.row(row).stays).tolist()]
         model.add_bool_or(staying)
 
+    # Each row's value on its own scale (the 2-7 middle differs from its strength), for the
+    # objective's shared terms.
+    row_values = {}
+    for row in ROWS:
+        rc = cands.row(row)
+        if np.array_equal(rc.value, rc.strength):
+            row_values[row] = strength[row]
+        else:
+            var = model.new_int_var(int(rc.value.min()), int(rc.value.max()), f"{row}_value")
+            model.add(var == cp_model.LinearExpr.weighted_sum(picks[row], rc.value.tolist()))
+            row_values[row] = var
+
+    # The objective: the rows' weights plus whatever terms the rows share.
     value = sum(cp_model.LinearExpr.weighted_sum(picks[row], cands.row(row).weight.tolist())
-                for row in ROWS)
+                for row in ROWS) + objective.extend(model, row_values, cands)
     if floor is not None:
         model.add(value >= floor)
     model.maximize(value)

@@ -1,14 +1,18 @@
-"""What a set is worth: the objective the optimizer maximizes.
+"""What a set is worth: the objectives the optimizer maximizes.
 
-An objective gives every candidate row an integer *weight* (points times ``units``), so that a
-set's value before Fantasyland is the sum of its three rows' weights. The worth of staying,
-``fl_value`` points, is added outside the integer model: the solver finds the best set that
-stays and the best that does not, and compares them exactly in points.
+An objective gives every candidate row an integer *weight* (points times ``units``). A set's
+integer value is the sum of its rows' weights plus any terms the rows share (a scoop needs all
+three rows to win), which ``extend`` adds to the CP-SAT model and ``exact`` computes for one
+set. The worth of staying, ``fl_value`` points, is added outside the integer model: the solver
+finds the best set that stays and the best that does not, and compares them in points.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
+
+from ortools.sat.python import cp_model
 
 from evaluator.rules import ROWS
 from optimizer.candidates import Candidates
@@ -18,6 +22,36 @@ class ObjectiveError(ValueError):
     """An unknown objective name or a bad parameter."""
 
 
+class Objective(Protocol):
+    name: str
+    units: int
+    fl_value: float
+    #: Whether a set's value is just the sum of its rows' weights (no shared terms).
+    separable: bool
+
+    def weigh(self, cands: Candidates) -> Candidates:
+        """The candidates with ``weight`` and ``bound`` set."""
+
+    def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
+        """The integer value of one set, shared terms included."""
+
+    def extend(self, model: cp_model.CpModel, row_values: dict[str, cp_model.IntVar],
+               cands: Candidates) -> cp_model.LinearExprT:
+        """Add the shared terms to ``model``; return them as an expression (0 if none)."""
+
+    def points(self, weight: int, stays: bool) -> float:
+        """A set's value in points from its integer value and whether it stays."""
+
+
+def row_weight(cands: Candidates, masks: dict[str, int]) -> int:
+    """The sum of the three rows' weights of the set named by ``masks``."""
+    total = 0
+    for row in ROWS:
+        rc = cands.row(row)
+        total += int(rc.weight[(rc.masks == masks[row]).argmax()])
+    return total
+
+
 @dataclass(frozen=True)
 class Royalties:
     """Royalties plus ``fl_value`` for staying in Fantasyland."""
@@ -25,22 +59,32 @@ class Royalties:
     fl_value: float
     name: str = "royalties"
     units: int = 1
+    separable: bool = True
 
     def weigh(self, cands: Candidates) -> Candidates:
         return cands.replace(**{r: cands.row(r).with_weight(cands.row(r).royalty) for r in ROWS})
 
+    def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
+        return row_weight(cands, masks)
+
+    def extend(self, model, row_values, cands) -> int:
+        return 0
+
     def points(self, weight: int, stays: bool) -> float:
-        """A set's value in points from its integer weight and whether it stays."""
         return weight / self.units + (self.fl_value if stays else 0.0)
 
 
-OBJECTIVES = ("royalties",)
+OBJECTIVES = ("ev", "royalties")
 
 
-def make_objective(name: str, fl_value: float) -> Royalties:
+def check_fl_value(fl_value: float) -> float:
+    if not isinstance(fl_value, (int, float)) or not 0 <= fl_value < float("inf"):
+        raise ObjectiveError(f"bad fl_value {fl_value!r}: expected a finite number >= 0")
+    return float(fl_value)
+
+
+def check_name(name: str) -> str:
     if name not in OBJECTIVES:
         raise ObjectiveError(f"unknown objective {name!r}: expected one of "
                              + ", ".join(OBJECTIVES))
-    if not fl_value >= 0 or fl_value != fl_value or fl_value == float("inf"):
-        raise ObjectiveError(f"bad fl_value {fl_value!r}: expected a finite number >= 0")
-    return Royalties(float(fl_value))
+    return name

@@ -16,6 +16,7 @@ import numpy as np
 from evaluator.rules import ROW_SIZE, ROWS
 from optimizer.bounds import INF
 from optimizer.candidates import Candidates, subsets
+from optimizer.objective import Objective
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,7 @@ def greedy(cands: Candidates, row: str, index: int, tries: int = 24) -> Pick | N
 
 
 def incumbent(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
-              budget: int = 48) -> tuple[Pick | None, int, bool]:
+              objective: Objective, budget: int = 48) -> tuple[Pick | None, int, bool]:
     """The best set found by completing up to ``budget`` candidates, best bound first.
 
     Returns the pick (None if none was found), how many candidates were completed, and
@@ -216,6 +217,9 @@ def incumbent(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
         if row not in completers:
             completers[row] = Completer(cands, need_stay, row)
         pick = completers[row].best(candidate)
+        if pick is not None and not objective.separable:
+            # The completion maximized the rows' own weights; value it exactly.
+            pick = Pick(objective.exact(cands, pick.masks), pick.masks)
         if pick is not None and (best is None or pick.value > best.value):
             best = pick
     return best, tried, True
@@ -227,7 +231,8 @@ def first_in_tiebreak_order(cands: Candidates, value: int, need_stay: bool) -> P
     Bottoms are tried from the strongest (tie-break order) down; the first whose best
     completion reaches ``value`` holds the answer, and its completion already prefers the
     strongest middle, then top. ``cands`` must hold every candidate of every set worth
-    ``value`` (prune with floor ``value``), and no set may be worth more.
+    ``value`` (prune with floor ``value``), and no set may be worth more. Only for an
+    objective whose value is the sum of its rows' weights.
     """
     if any(len(cands.row(row)) == 0 for row in ROWS):
         return None

@@ -1,13 +1,10 @@
 """``solve``: the best Fantasyland set for a dealt hand, proved optimal by CP-SAT.
 
-The search runs in two *modes*: sets that stay in Fantasyland and sets that do not. Each mode
-has an integer objective (the rows' weights), so CP-SAT proves each exactly; the worth of
-staying is then added in points and the better mode wins. This also yields the decision a
-progressive-Pineapple player faces: the best set that stays against the best that does not.
-
-Equal values are broken by a fixed rule: the strongest bottom, then between equally strong
-bottoms the one whose cards are higher (compared from the highest card down, suits
-s > h > d > c), then the same for the middle, then the top.
+The search runs in two *modes* (see ``optimizer.mode``): sets that stay in Fantasyland and
+sets that do not. Each mode has an integer objective, so each is proved exactly; the worth of
+staying is then added in points and the better mode wins, ties going to the tie-break rule.
+This also yields the decision a progressive-Pineapple player faces: the best set that stays
+against the best that does not.
 """
 
 from __future__ import annotations
@@ -17,48 +14,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from ortools.sat.python import cp_model
 
-from evaluator.board import Board, BoardReport, Royalties, evaluate_board, row_strengths
+from evaluator.board import Board, BoardReport, evaluate_board, row_strengths
+from evaluator.board import Royalties as RoyaltyPoints
 from evaluator.cards import Card, CardError, parse_cards
 from evaluator.rules import ROW_SIZE, ROWS, Rules, find_rules
-from optimizer.bounds import INF, chain_bounds, set_bounds, tighten
-from optimizer.candidates import Candidates, enumerate_candidates, subsets
-from optimizer.model import build_model
-from optimizer.objective import Royalties as RoyaltiesObjective
-from optimizer.objective import ObjectiveError, make_objective
 from optimizer.alternatives import Alternative
 from optimizer.alternatives import alternatives as find_alternatives
-from optimizer.search import Pick, first_in_tiebreak_order, incumbent
+from optimizer.candidates import enumerate_candidates, subsets
+from optimizer.ev import ExpectedValue, OpponentField
+from optimizer.mode import ModeResult, solve_mode
+from optimizer.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
+                                 check_name)
 
 MIN_CARDS, MAX_CARDS = 13, 17
-
-
-@dataclass(frozen=True)
-class ModeResult:
-    """The best set of one mode (staying or not), as row masks over the dealt positions."""
-
-    stays: bool
-    weight: int  # integer objective value, before the worth of staying
-    points: float  # the value in points, the worth of staying included
-    masks: dict[str, int]
-    tiebreak: tuple[int, int, int]
-    proved: bool
-    bound: float  # best bound in points (equals ``points`` when proved)
-    stats: dict[str, float | int]
-    board: Board
-
-    @property
-    def royalties(self) -> int:
-        return self.board_report.royalties.total
-
-    @property
-    def board_report(self) -> BoardReport:
-        return self._report
-
-    def with_report(self, rules: Rules) -> ModeResult:
-        object.__setattr__(self, "_report", evaluate_board(self.board, rules))
-        return self
+DEFAULT_SAMPLES = 200  # opponent deals per solve with the EV objective
 
 
 @dataclass(frozen=True)
@@ -86,8 +56,10 @@ class Solution:
     def board(self) -> Board:
         return self.report.board
 
+    ev: ExpectedValue | None = None  # the EV objective's sample, when it was used
+
     @property
-    def royalties(self) -> Royalties:
+    def royalties(self) -> RoyaltyPoints:
         return self.report.royalties
 
     @property
@@ -129,92 +101,6 @@ def _dealt(cards: str | Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(dealt))  # canonical order: the answer cannot depend on input order
 
 
-def _solve_mode(cands: Candidates, need_stay: bool, objective: RoyaltiesObjective,
-                deadline: float) -> ModeResult | None:
-    """The best set of one mode, or None if the mode has no legal set.
-
-    1. Bound every candidate and complete the most promising ones for an incumbent.
-    2. Prove it: prune to candidates that could beat it, and let CP-SAT search what is left.
-       An empty remainder is a proof by the bounds alone; an infeasible model is a proof by
-       CP-SAT; a better set found by CP-SAT becomes the incumbent.
-    3. Among the sets worth the optimum, pick the tie-break's choice by exact enumeration.
-    """
-    stats: dict[str, float | int] = {}
-    clock = time.perf_counter()
-    if not need_stay:
-        cands = cands.without_stays()
-    elif not any(cands.row(r).stays.any() for r in ROWS):
-        return None
-    stats["candidates"] = sum(cands.sizes.values())
-    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
-    pick, tried, searched = incumbent(cands, bounds, need_stay)
-    stats["completed"] = tried
-    stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
-    if pick is None and searched:
-        return None
-    clock = time.perf_counter()
-    floor = pick.value + 1 if pick is not None else None
-    better = tighten(cands, need_stay, floor, stats) if floor is not None else cands
-    stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
-    stats["kept"] = sum(better.sizes.values())
-    proved, bound_weight = True, pick.value if pick is not None else None
-    if all(len(better.row(r)) for r in ROWS):
-        found, proved, bound_weight = _prove(better, need_stay, floor, deadline, stats)
-        if found is not None:
-            pick = found
-        elif pick is None:
-            return None
-    value = pick.value
-    clock = time.perf_counter()
-    tied = tighten(cands, need_stay, value)
-    choice = first_in_tiebreak_order(tied, value, need_stay) or pick
-    stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
-    tiebreak = tuple(int(_row_tiebreak(cands, row, choice.masks[row]))
-                     for row in ("bottom", "middle", "top"))
-    bound_points = objective.points(max(bound_weight, value), need_stay)
-    return ModeResult(need_stay, value, objective.points(value, need_stay), choice.masks,
-                      tiebreak, proved, bound_points, stats,
-                      _board_of(cands.cards, choice.masks)).with_report(cands.rules)
-
-
-def _board_of(dealt: tuple[Card, ...], masks: dict[str, int]) -> Board:
-    """The rows named by masks over the dealt positions, each from its highest card down."""
-    return Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt))) if masks[row] >> i & 1)
-                   for row in ROWS))
-
-
-def _row_tiebreak(cands: Candidates, row: str, mask: int) -> int:
-    rc = cands.row(row)
-    return int(rc.tiebreak[np.flatnonzero(rc.masks == mask)[0]])
-
-
-def _prove(cands: Candidates, need_stay: bool, floor: int | None, deadline: float,
-           stats: dict) -> tuple[Pick | None, bool, int]:
-    """Search ``cands`` for a set worth ``floor`` or more; return it (or None), whether the
-    search is complete, and the best bound on the mode's weight."""
-    clock = time.perf_counter()
-    set_model = build_model(cands, need_stay, floor)
-    stats["build_ms"] = (time.perf_counter() - clock) * 1e3
-    stats["literals"] = sum(len(p) for p in set_model.picks.values())
-    clock = time.perf_counter()
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # deterministic, and the machine has two cores
-    solver.parameters.random_seed = 0
-    solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
-    status = solver.solve(set_model.model)
-    stats["solve_ms"] = (time.perf_counter() - clock) * 1e3
-    stats["cp_sat_status"] = solver.status_name(status)
-    if status == cp_model.INFEASIBLE:
-        return None, True, floor - 1 if floor is not None else int(-INF)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, False, int(solver.best_objective_bound)
-    masks = {row: int(cands.row(row).masks[[solver.boolean_value(lit)
-                                             for lit in set_model.picks[row]].index(True)])
-             for row in ROWS}
-    weight = int(round(solver.objective_value))
-    return Pick(weight, masks), status == cp_model.OPTIMAL, int(solver.best_objective_bound)
-
-
 def _fouled_board(dealt: tuple[Card, ...]) -> Board:
     """When no legal set exists: the strongest rows from the bottom up (which still foul)."""
     left = list(dealt)
@@ -227,41 +113,71 @@ def _fouled_board(dealt: tuple[Card, ...]) -> Board:
     return Board(rows["top"], rows["middle"], rows["bottom"])
 
 
+def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: float | None,
+                   opponents: int = 1, samples: int = DEFAULT_SAMPLES, seed: int = 0
+                   ) -> Objective:
+    """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
+
+    ``fl_value`` defaults to the variant's ``repeat_value``. The EV objective draws a seeded
+    sample of ``samples`` deals of ``opponents`` opponent boards from the deck without the
+    dealt cards.
+    """
+    check_name(name)
+    fl = check_fl_value(rules.repeat_value if fl_value is None else fl_value)
+    if name == "royalties":
+        return Royalties(fl)
+    if opponents not in (1, 2, 3):
+        raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1, 2 or 3")
+    if not 1 <= samples <= 100_000:
+        raise ObjectiveError(f"bad samples count {samples!r}: expected 1 to 100000")
+    from optimizer.opponents import opponent_boards  # the bot's pool loads on first use
+
+    boards = opponent_boards(rules, tuple(dealt), samples, opponents, seed)
+    return ExpectedValue(OpponentField.from_boards(np.asarray(boards), rules), rules.scoring, fl)
+
+
 def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
-          time_limit: float = 10.0, alternatives: int = 0) -> Solution:
+          time_limit: float = 10.0, alternatives: int = 0, opponents: int = 1,
+          samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Solution:
     """The best set for ``cards`` (13 to 17) under ``variant``; see the module docstring.
 
-    ``fl_value`` is the worth of staying in Fantasyland in points; by default the variant's
-    ``repeat_value``. ``alternatives`` asks for that many next-best distinct sets.
+    ``objective`` is ``"royalties"`` (royalties + fl_value if the set stays) or ``"ev"``
+    (expected points against ``opponents`` opponents, estimated on ``samples`` seeded deals,
+    + fl_value if it stays). ``fl_value`` defaults to the variant's ``repeat_value``.
+    ``alternatives`` asks for that many next-best distinct sets.
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
-    ``ObjectiveError`` for a bad objective, fl_value, time limit or alternatives count.
+    ``ObjectiveError`` for a bad objective or parameter.
     """
     started = time.perf_counter()
     dealt = _dealt(cards)
     rules = find_rules(variant)
-    goal = make_objective(objective, rules.repeat_value if fl_value is None else fl_value)
     if not time_limit > 0:
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
         raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
+    goal = make_objective(objective, rules, dealt, fl_value, opponents, samples, seed)
     deadline = started + time_limit
     clock = time.perf_counter()
     cands = goal.weigh(enumerate_candidates(dealt, rules))
-    stats: dict[str, object] = {"enumerate_ms": (time.perf_counter() - clock) * 1e3,
+    stats: dict[str, object] = {"setup_ms": (time.perf_counter() - started) * 1e3,
+                                "enumerate_ms": (time.perf_counter() - clock) * 1e3,
                                 "candidates": {r: len(cands.row(r)) for r in ROWS}}
     # Both modes are solved in full: the player wants to see the best of each.
-    not_staying = _solve_mode(cands, False, goal, deadline)
-    staying = _solve_mode(cands, True, goal, deadline)
+    not_staying = solve_mode(cands, False, goal, deadline)
+    staying = solve_mode(cands, True, goal, deadline)
     results = [r for r in (not_staying, staying) if r is not None]
     for result in results:
         stats["stay" if result.stays else "no_stay"] = result.stats
+    ev = goal if isinstance(goal, ExpectedValue) else None
     if not results:
         board = _fouled_board(dealt)
-        stats["total_ms"] = (time.perf_counter() - started) * 1e3
+        report = evaluate_board(board, rules)
+        value = ev.fouled_points() if ev else 0.0
+        stats["solve_ms"] = stats["total_ms"] = (time.perf_counter() - started) * 1e3
         return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
-                        board.bottom, _discards(dealt, board), evaluate_board(board, rules),
-                        0.0, "fouled", 0.0, stats=stats)
+                        board.bottom, _discards(dealt, board), report, value, "fouled", value,
+                        ev=ev, stats=stats)
     best = max(results, key=lambda r: (r.points, r.tiebreak))
     stats["solve_ms"] = (time.perf_counter() - started) * 1e3
     others: tuple[Alternative, ...] = ()
@@ -275,7 +191,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
                     board.bottom, _discards(dealt, board), best.board_report, best.points,
                     "optimal" if proved else "feasible", max(r.bound for r in results),
-                    staying, not_staying, others, stats)
+                    staying, not_staying, others, stats, ev)
 
 
 def _discards(dealt: tuple[Card, ...], board: Board) -> tuple[Card, ...]:

@@ -1,0 +1,56 @@
+"""Many finished boards at once: the vectorized twin of ``evaluate_board``.
+
+Boards come as an ``(n, 13)`` array of card ids laid out top (3), middle (5), bottom (5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from evaluator.board import row_strengths, row_values
+from evaluator.rules import ROWS, Rules
+
+ROW_SLICES = {"top": slice(0, 3), "middle": slice(3, 8), "bottom": slice(8, 13)}
+
+
+@dataclass(frozen=True)
+class BoardArrays:
+    """Per-board results, each an array over the boards."""
+
+    values: dict[str, np.ndarray]  # each row's value on its own scale
+    strengths: dict[str, np.ndarray]  # each row's strength on the high scale
+    fouled: np.ndarray
+    royalties: dict[str, np.ndarray]  # zero on a fouled board
+    stays: np.ndarray
+    entry_cards: np.ndarray  # cards dealt on entering Fantasyland, 0 when not entering
+
+    @property
+    def royalty_total(self) -> np.ndarray:
+        return sum(self.royalties[row] for row in ROWS)
+
+
+def evaluate_boards(boards: np.ndarray, rules: Rules) -> BoardArrays:
+    """Fouls, royalties, staying and entry for every board of an ``(n, 13)`` array."""
+    boards = np.asarray(boards, dtype=np.int64).reshape(-1, 13)
+    values = {r: row_values(r, boards[:, ROW_SLICES[r]], rules) for r in ROWS}
+    strengths = {r: row_strengths(boards[:, ROW_SLICES[r]]) for r in ROWS}
+    fouled = np.zeros(len(boards), dtype=bool)
+    for stronger, weaker in rules.order_pairs:
+        fouled |= strengths[stronger] < strengths[weaker]
+    for row in ROWS:
+        fouled |= ~rules.qualify_table(row)[values[row]]
+    royalties = {r: np.where(fouled, 0, rules.royalty_table(r)[values[r]]) for r in ROWS}
+    stays = np.zeros(len(boards), dtype=bool)
+    for row in ROWS:
+        stays |= rules.stay_table(row)[values[row]]
+    stays &= ~fouled
+    entry = np.zeros(len(boards), dtype=np.int64)
+    for rung in rules.entry:
+        met = ~fouled
+        for requirement in rung.requires:
+            met &= values[requirement.row] >= requirement.spec.threshold(
+                rules.scale(requirement.row))
+        entry = np.where(met, np.maximum(entry, rung.cards), entry)
+    return BoardArrays(values, strengths, fouled, royalties, stays, entry)

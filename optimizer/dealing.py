@@ -1,0 +1,77 @@
+"""Dealing Fantasyland hands: how many cards, and which, from an explicit seed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from evaluator.cards import Card, CardError
+from evaluator.rules import Rules
+
+#: How often a progressive-Pineapple Fantasyland hand has 14, 15, 16 or 17 cards.
+#:
+#: An assumption, not a measurement (no public source gives these frequencies): entries split
+#: QQ 35%, KK 30%, AA 25%, trips 10% (each pair rank is about as easy to make on top, a player
+#: who holds QQ early often settles for it, and trips on top are rare), and about a fifth of
+#: all Fantasyland hands are 14-card repeats. So 14 cards = 0.2 + 0.8 * 0.35 ~ 0.45.
+PROGRESSIVE_MIX: Mapping[int, float] = {14: 0.45, 15: 0.25, 16: 0.20, 17: 0.10}
+
+
+class SizeError(CardError):
+    """A card count or a list of counts that cannot be dealt."""
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """Card counts from ``"15"``, ``"14-17"`` or ``"14,16"``.
+
+    >>> parse_sizes("14-16")
+    (14, 15, 16)
+    >>> parse_sizes("12")
+    Traceback (most recent call last):
+    ...
+    optimizer.dealing.SizeError: bad card count '12': expected 13 to 17, a range like 14-17 or a list like 14,16
+    """
+    sizes: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        try:
+            span = range(int(low), int(high or low) + 1)
+        except ValueError:
+            span = range(0)
+        if not span or not all(13 <= n <= 17 for n in span):
+            raise SizeError(f"bad card count {part.strip()!r}: expected 13 to 17, a range like "
+                            "14-17 or a list like 14,16")
+        sizes += [n for n in span if n not in sizes]
+    return tuple(sizes)
+
+
+def size_mix(rules: Rules, sizes: Sequence[int] | None = None) -> dict[int, float]:
+    """The frequency of each hand size the trainer deals.
+
+    Given ``sizes``, each is equally likely. Otherwise the variant's own sizes at the
+    ``PROGRESSIVE_MIX`` frequencies (renormalized), or equally likely if the mix does not
+    cover them all (a house variable-value Fantasyland with 13 cards, say).
+    """
+    if sizes:
+        return {n: 1 / len(sizes) for n in sizes}
+    counts = rules.dealt_counts or (13,)
+    if all(n in PROGRESSIVE_MIX for n in counts):
+        total = sum(PROGRESSIVE_MIX[n] for n in counts)
+        return {n: PROGRESSIVE_MIX[n] / total for n in counts}
+    return {n: 1 / len(counts) for n in counts}
+
+
+def pick_size(rng: random.Random, mix: Mapping[int, float]) -> int:
+    sizes = sorted(mix)
+    return rng.choices(sizes, weights=[mix[n] for n in sizes])[0]
+
+
+def deal(rng: random.Random, cards: int) -> tuple[Card, ...]:
+    """``cards`` distinct cards, sorted from the highest down."""
+    return tuple(sorted(rng.sample(range(52), cards), reverse=True))
+
+
+def seeded_hand(seed: int, cards: int, index: int) -> tuple[Card, ...]:
+    """Hand number ``index`` of ``cards`` cards for ``seed``: the same wherever it is dealt,
+    so that a simulation split across processes deals what a single process would."""
+    return deal(random.Random(f"{seed}:{cards}:{index}"), cards)

@@ -1,0 +1,268 @@
+"""Grading a player's set for a dealt hand against the optimal set.
+
+A grade says whether the set is legal, what it discards, what it is worth in the chosen
+objective, how much it gives up against the optimum (``ev_lost``), and where it ranks among
+all legal sets of the hand (``percentile``: the share of legal sets it beats or ties).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from evaluator.board import Board, BoardError, BoardReport, evaluate_board, parse_board
+from evaluator.cards import Card, CardError, card_name, parse_cards
+from evaluator.rules import ROWS, Rules, find_rules
+import optimizer as _optimizer
+from optimizer import objective as objectives
+from optimizer.objective import ObjectiveError
+from optimizer.percentile import Percentile, percentile
+from optimizer.solve import MAX_CARDS, MIN_CARDS, Solution, solve
+
+#: Two values closer than this are equal: a set worth the optimum is optimal.
+TOLERANCE = 1e-9
+
+
+class SetError(BoardError):
+    """A set that cannot be read, or that does not fit the dealt hand."""
+
+
+def require_objective(name: str) -> str:
+    """``name`` if the optimizer has that objective, else an ``ObjectiveError``.
+
+    The ``ev`` objective is being added to the optimizer; until it lands it is refused
+    with a message that says so rather than "unknown".
+    """
+    if name not in objectives.OBJECTIVES:
+        if name == "ev":
+            raise ObjectiveError("the ev objective is not available yet in this version: "
+                                 "use --objective royalties")
+        raise ObjectiveError(f"unknown objective {name!r}: expected one of "
+                             + ", ".join(objectives.OBJECTIVES))
+    return name
+
+
+def dealt_hand(cards: str | Sequence[Card]) -> tuple[Card, ...]:
+    """A Fantasyland hand (13 to 17 distinct cards), highest card first."""
+    dealt = parse_cards(cards) if isinstance(cards, str) else tuple(int(c) for c in cards)
+    if len(set(dealt)) != len(dealt) or not all(0 <= c < 52 for c in dealt):
+        raise CardError("a dealt hand needs distinct cards 0..51")
+    if not MIN_CARDS <= len(dealt) <= MAX_CARDS:
+        raise CardError(f"got {len(dealt)} cards: a Fantasyland hand has "
+                        f"{MIN_CARDS} to {MAX_CARDS}")
+    return tuple(sorted(dealt, reverse=True))
+
+
+def parse_set(text: str, dealt: Sequence[Card]) -> Board:
+    """Read a set typed for ``dealt``: ``"TOP / MIDDLE / BOTTOM"`` (``|`` also separates).
+
+    Forgiving: rows in any order of cards, suits as letters or symbols, ``10`` for ``T``;
+    13 cards with no separator are read as 3 / 5 / 5. Every card must have been dealt.
+
+    >>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 5h 5d 4c 3c 2c 2d")
+    >>> parse_set("Ks Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c", hand).format(ascii=True)
+    'Ks Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c'
+    >>> parse_set("Ah Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c", hand)
+    Traceback (most recent call last):
+    ...
+    optimizer.grading.SetError: the set uses 'Ah', which was not dealt
+    """
+    if not re.search(r"[/|]", text):
+        cards = parse_cards(text)
+        if len(cards) != 13:
+            raise SetError(f"got {len(cards)} cards in {text.strip()!r}: a set is 13 cards, "
+                           "typed as TOP / MIDDLE / BOTTOM (3 / 5 / 5)")
+        board = Board(cards[:3], cards[3:8], cards[8:])
+    else:
+        try:
+            board = parse_board(text)
+        except BoardError as error:
+            raise SetError(str(error)) from None
+    missing = [repr(card_name(c, ascii=True)) for c in board.cards if c not in set(dealt)]
+    if missing:
+        which = ", ".join(missing)
+        raise SetError(f"the set uses {which}, which {'was' if len(missing) == 1 else 'were'} "
+                       "not dealt")
+    return board
+
+
+def discards_of(dealt: Sequence[Card], board: Board) -> tuple[Card, ...]:
+    """The dealt cards the set leaves out, highest first."""
+    used = set(board.cards)
+    return tuple(c for c in sorted(dealt, reverse=True) if c not in used)
+
+
+@dataclass(frozen=True)
+class SetValue:
+    """What one set is worth in an objective: ``value`` includes fl_value when it stays."""
+
+    value: float
+    report: BoardReport
+    stays: bool
+
+
+def _royalty_value(board: Board, rules: Rules, fl_value: float) -> SetValue:
+    report = evaluate_board(board, rules)  # a fouled set scores 0 and cannot stay
+    return SetValue(report.royalties.total + (fl_value if report.stays else 0.0), report,
+                    report.stays)
+
+
+def value_of_set(cards: Sequence[Card], board: Board, rules: Rules, objective: str,
+                 fl_value: float, opponents: int = 1, seed: int = 0) -> SetValue:
+    """The optimizer's ``value_of_set`` where it exists; royalties alone otherwise."""
+    public = getattr(_optimizer, "value_of_set", None)
+    if public is not None:
+        return public(cards, board, rules, objective, fl_value, opponents=opponents, seed=seed)
+    require_objective(objective)
+    if objective != "royalties":
+        raise ObjectiveError(f"grading a set in the {objective!r} objective needs "
+                             "optimizer.value_of_set, which is not available yet")
+    return _royalty_value(board, rules, fl_value)
+
+
+def solve_options(objective: str, opponents: int, seed: int) -> dict[str, int]:
+    """Keyword arguments for ``solve`` that only the sampled objectives take."""
+    return {} if objective == "royalties" else {"opponents": opponents, "seed": seed}
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A player's set for a dealt hand, measured against the optimal set."""
+
+    cards: tuple[Card, ...]  # dealt, highest first
+    player: SetValue
+    discards: tuple[Card, ...]
+    solution: Solution
+    percentile: Percentile
+
+    @property
+    def rules(self) -> Rules:
+        return self.solution.rules
+
+    @property
+    def objective(self) -> str:
+        return self.solution.objective
+
+    @property
+    def fl_value(self) -> float:
+        return self.solution.fl_value
+
+    @property
+    def report(self) -> BoardReport:
+        return self.player.report
+
+    @property
+    def fouled(self) -> bool:
+        return self.report.fouled
+
+    @property
+    def ev_lost(self) -> float:
+        """The optimum's value minus the player's, in the objective's points (never < 0)."""
+        lost = self.solution.value - self.player.value
+        return lost if lost > TOLERANCE else 0.0
+
+    @property
+    def optimal(self) -> bool:
+        """Whether the set is worth the optimum (a different set of equal value counts)."""
+        return self.ev_lost == 0.0
+
+    @property
+    def unit(self) -> str:
+        return "royalty points" if self.objective == "royalties" else "points"
+
+    def own_value(self, value: float, stays: bool) -> float:
+        """A set's worth without the Fantasyland repeat."""
+        return value - (self.fl_value if stays else 0.0)
+
+    @property
+    def advice(self) -> tuple[str, ...]:
+        """Sentences on the mistake, when it is about a foul or about staying."""
+        if self.fouled:
+            return ("a fouled set scores no royalties and cannot stay in Fantasyland",)
+        if self.optimal or self.player.stays == self.solution.stays:
+            return ()
+        fl = _points(self.fl_value)
+        mine = self.own_value(self.player.value, self.player.stays)
+        best = self.own_value(self.solution.value, self.solution.stays)
+        if self.solution.stays:
+            if mine > best:
+                return (f"you took {_points(mine - best)} more {self.unit} but gave up a "
+                        f"Fantasyland repeat worth about {fl}",)
+            more = (f"also scores {_points(best - mine)} more {self.unit}" if best > mine
+                    else f"scores as many {self.unit}")
+            return (f"the optimal set stays in Fantasyland (a repeat worth about {fl}) and "
+                    f"{more}",)
+        return (f"you kept a Fantasyland repeat worth about {fl} but gave up "
+                f"{_points(best - mine)} {self.unit} for it",)
+
+
+def _points(value: float) -> str:
+    return f"{round(value, 1):g}"
+
+
+def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules = "pineapple",
+          objective: str = "royalties", fl_value: float | None = None, *,
+          time_limit: float = 10.0, opponents: int = 1, seed: int = 0,
+          solution: Solution | None = None) -> Grade:
+    """Grade the set ``played`` for the dealt ``cards``.
+
+    ``solution`` reuses an optimum already solved for the same hand and settings.
+    Raises ``CardError`` (``SetError``) for a hand or set that does not fit, ``RulesError``
+    and ``ObjectiveError`` as ``solve`` does.
+    """
+    dealt = dealt_hand(cards)
+    rules = find_rules(variant)
+    require_objective(objective)
+    board = parse_set(played, dealt) if isinstance(played, str) else played
+    if isinstance(played, Board):
+        parse_set(board.format(ascii=True), dealt)  # the same checks as typed text
+    if solution is None:
+        solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit,
+                         **solve_options(objective, opponents, seed))
+    player = value_of_set(dealt, board, rules, objective, solution.fl_value,
+                          opponents=opponents, seed=seed)
+    rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
+                      solution.fl_value, seed=seed,
+                      value_of=lambda other: value_of_set(dealt, other, rules, objective,
+                                                          solution.fl_value, opponents,
+                                                          seed).value)
+    return Grade(dealt, player, discards_of(dealt, board), solution, rank)
+
+
+def grade_record(g: Grade) -> dict:
+    """A grade as plain data: the ``check --json`` schema documented in the README."""
+    def rows(report: BoardReport) -> dict:
+        return {row: [card_name(c, ascii=True) for c in report.row(row).cards] for row in ROWS}
+
+    def royalties(report: BoardReport) -> dict:
+        r = report.royalties
+        return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
+
+    s = g.solution
+    return {
+        "cards": [card_name(c, ascii=True) for c in g.cards],
+        "variant": g.rules.name,
+        "objective": g.objective,
+        "fl_value": g.fl_value,
+        "set": rows(g.report),
+        "hands": {row: g.report.row(row).name for row in ROWS},
+        "fouled": g.fouled,
+        "foul_reasons": list(g.report.foul_reasons),
+        "discards": [card_name(c, ascii=True) for c in g.discards],
+        "royalties": royalties(g.report),
+        "value": g.player.value,
+        "stays": g.player.stays,
+        "optimal": {**rows(s.report), "discards": [card_name(c, ascii=True)
+                                                   for c in s.discards],
+                    "royalties": royalties(s.report), "value": s.value, "stays": s.stays,
+                    "status": s.status},
+        "ev_lost": g.ev_lost,
+        "is_optimal": g.optimal,
+        "percentile": {"percent": g.percentile.percent, "exact": g.percentile.exact,
+                       "legal_sets": g.percentile.legal_sets,
+                       "beaten_or_tied": g.percentile.beaten_or_tied,
+                       "stderr": g.percentile.stderr},
+        "advice": list(g.advice),
+    }
+
