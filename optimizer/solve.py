@@ -114,37 +114,47 @@ def _fouled_board(dealt: tuple[Card, ...]) -> Board:
 
 
 def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: float | None,
-                   opponents: int = 1, samples: int = DEFAULT_SAMPLES, seed: int = 0
-                   ) -> Objective:
+                   opponents: int = 1, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                   boards: np.ndarray | None = None) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
 
     ``fl_value`` defaults to the variant's ``repeat_value``. The EV objective draws a seeded
     sample of ``samples`` deals of ``opponents`` opponent boards from the deck without the
-    dealt cards.
+    dealt cards, unless ``boards`` gives the sample: an ``(samples, opponents, 13)`` array
+    of boards laid out top, middle, bottom.
     """
     check_name(name)
     fl = check_fl_value(rules.repeat_value if fl_value is None else fl_value)
     if name == "royalties":
         return Royalties(fl)
-    if opponents not in (1, 2, 3):
-        raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1, 2 or 3")
-    if not 1 <= samples <= 100_000:
-        raise ObjectiveError(f"bad samples count {samples!r}: expected 1 to 100000")
-    from optimizer.opponents import opponent_boards  # the bot's pool loads on first use
+    if boards is None:
+        if opponents not in (1, 2, 3):
+            raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1, 2 or 3")
+        if not 1 <= samples <= 100_000:
+            raise ObjectiveError(f"bad samples count {samples!r}: expected 1 to 100000")
+        from optimizer.opponents import opponent_boards  # the bot's pool loads on first use
 
-    boards = opponent_boards(rules, tuple(dealt), samples, opponents, seed)
-    return ExpectedValue(OpponentField.from_boards(np.asarray(boards), rules), rules.scoring, fl)
+        boards = opponent_boards(rules, tuple(dealt), samples, opponents, seed)
+    boards = np.asarray(boards, dtype=np.int64)
+    if boards.ndim != 3 or boards.shape[2] != 13 or boards.shape[0] < 1:
+        raise ObjectiveError(f"bad opponent boards of shape {boards.shape}: expected "
+                             "(samples, opponents, 13)")
+    if np.isin(boards, np.asarray(dealt)).any():
+        raise ObjectiveError("the opponent boards hold a card of the dealt hand")
+    return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring, fl)
 
 
 def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
           time_limit: float = 10.0, alternatives: int = 0, opponents: int = 1,
-          samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Solution:
+          samples: int = DEFAULT_SAMPLES, seed: int = 0,
+          boards: np.ndarray | None = None) -> Solution:
     """The best set for ``cards`` (13 to 17) under ``variant``; see the module docstring.
 
     ``objective`` is ``"royalties"`` (royalties + fl_value if the set stays) or ``"ev"``
     (expected points against ``opponents`` opponents, estimated on ``samples`` seeded deals,
-    + fl_value if it stays). ``fl_value`` defaults to the variant's ``repeat_value``.
+    + fl_value if it stays); ``boards`` may fix that sample instead (see ``make_objective``).
+    ``fl_value`` defaults to the variant's ``repeat_value``.
     ``alternatives`` asks for that many next-best distinct sets.
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
     ``ObjectiveError`` for a bad objective or parameter.
@@ -156,7 +166,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
         raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
-    goal = make_objective(objective, rules, dealt, fl_value, opponents, samples, seed)
+    goal = make_objective(objective, rules, dealt, fl_value, opponents, samples, seed, boards)
     deadline = started + time_limit
     clock = time.perf_counter()
     cands = goal.weigh(enumerate_candidates(dealt, rules))
