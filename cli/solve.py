@@ -14,13 +14,16 @@ from cli.render import any_of, board_table, cards_text, console
 from evaluator import ROWS, BoardReport, preset_names
 from evaluator.cards import ascii_names, sort_cards
 from optimizer import ObjectiveError, Solution, solve
-from optimizer.solve import ModeResult
+from optimizer.ev import breakdown
+from optimizer.mode import ModeResult
+from optimizer.solve import DEFAULT_SAMPLES
 
 VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
                 "rules file (see the README).")
 
 
 class Objective(str, Enum):
+    ev = "ev"
     royalties = "royalties"
 
 
@@ -67,11 +70,29 @@ def solution_dict(solution: Solution) -> dict:
         "alternatives": [{"value": alt.value, **_rows_dict(alt.report),
                           "royalties": _royalties_dict(alt.report), "stays": alt.report.stays}
                          for alt in solution.alternatives],
+        "ev": _ev_dict(solution),
     }
 
 
+def _ev_dict(solution: Solution) -> dict | None:
+    if solution.ev is None:
+        return None
+    parts = breakdown(solution.ev, solution.report)
+    return {"royalties": parts.royalties, "row_points": parts.row_points,
+            "scoops": parts.scoops, "opponent_fouls": parts.opponent_fouls,
+            "stay_value": parts.stay_value, "total": parts.total,
+            "standard_error": parts.standard_error, "samples": parts.samples,
+            "opponents": parts.opponents}
+
+
 def _points(value: float) -> str:
-    return f"{value:g}"
+    """Points to two decimals at most, without trailing zeros (``36``, ``13.82``)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".").replace("-0", "0") if value else "0"
+
+
+def _signed(value: float) -> str:
+    return "same value" if round(value, 9) == 0 else ("+" if value > 0 else "-") + _points(
+        abs(value))
 
 
 def _short(report: BoardReport) -> Text:
@@ -83,7 +104,7 @@ def _summary(solution: Solution) -> list[Text]:
     lines: list[Text] = []
 
     def line(label: str, *value: str | Text) -> None:
-        lines.append(Text.assemble((f"{label}:".ljust(12), "bold"), *value))
+        lines.append(Text.assemble(((f"{label}:" if label else "").ljust(12), "bold"), *value))
 
     line("Discards", cards_text(solution.discards) if solution.discards else "none")
     if solution.fouled:
@@ -98,7 +119,16 @@ def _summary(solution: Solution) -> list[Text]:
     else:
         line("Stays", "no")
     stay_part = f" + {_points(solution.fl_value)} for staying" if solution.stays else ""
-    line("Value", f"{_points(solution.value)} = {r.total} royalties{stay_part}")
+    if solution.ev is None:
+        line("Value", f"{_points(solution.value)} = {r.total} royalties{stay_part}")
+    else:
+        parts = breakdown(solution.ev, report)
+        line("EV", f"{parts.total:.2f} ± {parts.standard_error:.2f} points a hand against "
+                   f"{parts.opponents} opponent{'s' * (parts.opponents > 1)} "
+                   f"({parts.samples} sampled deals)")
+        line("", f"royalties {parts.royalties:+.2f}, rows {parts.row_points:+.2f}, "
+                 f"scoops {parts.scoops:+.2f}, opponents' fouls {parts.opponent_fouls:+.2f}, "
+                 f"staying {parts.stay_value:+.2f}")
     staying, not_staying = solution.best_staying, solution.best_not_staying
     if staying is not None and not_staying is not None:
         other = not_staying if solution.stays else staying
@@ -121,13 +151,20 @@ def command(
     variant: Annotated[str, typer.Option(
         help=VARIANT_HELP.format(presets=", ".join(preset_names())))] = "pineapple",
     objective: Annotated[Objective, typer.Option(
-        help="What to maximize: royalties plus fl-value if the set stays.")] = Objective.royalties,
+        help="What to maximize: ev (expected points won at the table) or royalties; "
+             "either adds fl-value if the set stays.")] = Objective.ev,
     fl_value: Annotated[float | None, typer.Option(
         "--fl-value", help="Worth of staying in Fantasyland, in points. Default: the "
                            "variant's repeat_value (see the README).", show_default=False)] = None,
     alternatives: Annotated[int, typer.Option(
         help="Also list this many next-best sets (distinct row strengths).", min=0,
         max=50)] = 0,
+    opponents: Annotated[int, typer.Option(
+        help="Opponents at the table, for ev: 1 (heads-up) or 2 (three-handed).",
+        min=1, max=3)] = 1,
+    samples: Annotated[int, typer.Option(
+        help="Sampled opponent deals, for ev.", min=1, max=100_000)] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option(help="Seed of the opponent sample, for ev.")] = 0,
     time_limit: Annotated[float, typer.Option(
         help="Give up proving after this many seconds and report the best set found.")] = 10.0,
     json_output: Annotated[bool, typer.Option(
@@ -136,12 +173,14 @@ def command(
     """Find the optimal set for a dealt Fantasyland hand, and whether it stays.
 
     Keeps 13 of the 13 to 17 cards, sets top, middle and bottom without fouling, and
-    maximizes royalties plus the worth of staying. The answer is proved optimal. Bad input
+    maximizes the expected points won against sampled opponents (or royalties) plus the
+    worth of staying. The answer is proved optimal for the sample. Bad input
     (a bad card, a duplicate, fewer than 13 or more than 17 cards) exits with code 2.
     """
     with reports_bad_input(ObjectiveError):
         solution = solve(" ".join(cards), variant=variant, objective=objective.value,
-                         fl_value=fl_value, time_limit=time_limit, alternatives=alternatives)
+                         fl_value=fl_value, time_limit=time_limit, alternatives=alternatives,
+                         opponents=opponents, samples=samples, seed=seed)
     if json_output:
         typer.echo(json.dumps(solution_dict(solution), indent=2, sort_keys=True))
         return
@@ -160,5 +199,5 @@ def command(
         console.print(Text("Alternatives:", style="bold"))
         for i, alt in enumerate(solution.alternatives, 1):
             console.print(Text.assemble(
-                f"  {i}. {_points(alt.value)} ({_points(alt.value - solution.value)}): ",
+                f"  {i}. {_points(alt.value)} ({_signed(alt.value - solution.value)}): ",
                 _short(alt.report)), soft_wrap=True)
