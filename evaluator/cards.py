@@ -28,6 +28,8 @@ _RANK_OF_TEXT["10"] = 8
 # A card is a rank (``10`` or one character) followed by a suit (letter or symbol).
 _TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;]+")
+# Emoji presentation selectors that phones append to suit symbols (``A♠️``) carry no meaning.
+_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
 class CardError(ValueError):
@@ -61,7 +63,7 @@ def parse_card(text: str) -> Card:
 def _tokens(text: str) -> list[str]:
     """Split text into card tokens, allowing run-together cards like ``AsKd7h``."""
     tokens: list[str] = []
-    for chunk in _SEPARATORS.split(text.strip()):
+    for chunk in _SEPARATORS.split(text.translate(_SELECTORS).strip()):
         if not chunk:
             continue
         position = 0

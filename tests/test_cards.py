@@ -124,3 +124,8 @@ def test_cards_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
     result = doctest.testmod(evaluator.cards)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_suit_symbols_pasted_with_emoji_presentation_selectors_parse():
+    from evaluator.cards import parse_cards as parse
+    assert parse("A\u2660\ufe0f K\u2665\ufe0f") == parse("As Kh")
