@@ -1,0 +1,64 @@
+"""``fantasyland deal``: reproducible random Fantasyland hands, one a line, for ``batch``."""
+
+from __future__ import annotations
+
+import os
+import sys
+from itertools import islice
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.errors import report_error, reports_bad_input
+from cli.render import any_of, err_console
+from cli.solve import VARIANT_HELP
+from evaluator import find_rules, preset_names
+from optimizer.batch import BatchError, deal_hands, hand_line, parse_sizes
+
+LINES_PER_WRITE = 4096
+
+
+def _write(lines, output: Path | None) -> None:
+    out = sys.stdout if output is None else open(output, "w", encoding="utf-8")
+    try:
+        while block := list(islice(lines, LINES_PER_WRITE)):
+            out.write("".join(line + "\n" for line in block))
+        out.flush()
+    except BrokenPipeError:  # `deal ... | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    finally:
+        if output is not None:
+            out.close()
+
+
+def command(
+    cards: Annotated[str | None, typer.Option(
+        help="Cards per hand: 13 to 17; 'mixed' for the variant's Fantasyland sizes at the "
+             "frequencies in the README; or counts with weights, like 14:8,15:4. Default: "
+             "mixed.", show_default=False)] = None,
+    count: Annotated[int, typer.Option(help="How many hands.", min=0)] = 1,
+    seed: Annotated[int, typer.Option(
+        help="Seed: the same seed, count and sizes deal the same hands, and a longer deal "
+             "starts with the hands of a shorter one.", min=0)] = 1,
+    variant: Annotated[str, typer.Option(
+        help=VARIANT_HELP.format(presets=", ".join(preset_names()))
+        + " It decides what 'mixed' deals.")] = "pineapple",
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Write to this file instead of stdout.",
+        show_default=False)] = None,
+) -> None:
+    """Deal random Fantasyland hands, one a line ("As Kd ..."), ready for `fantasyland batch`."""
+    with reports_bad_input(BatchError):
+        rules = find_rules(variant)
+        sizes = parse_sizes(cards or "mixed", rules)
+        odd = [str(n) for n in sorted(sizes) if n not in rules.dealt_counts]
+        if odd:
+            err_console.print(f"note: {rules.name} deals {any_of([str(n) for n in rules.dealt_counts])}"
+                              f" cards in Fantasyland, never {any_of(odd)}; dealt anyway",
+                              style="yellow", soft_wrap=True, highlight=False)
+        try:
+            _write((hand_line(h) for h in deal_hands(count, sizes, seed)), output)
+        except OSError as error:
+            report_error(f"cannot write {str(output)!r}: {error.strerror}")
+            raise typer.Exit(2) from None

@@ -1,0 +1,112 @@
+"""``fantasyland deal``: reproducible hands from a seed, the sizes asked for, bad options refused."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from evaluator import find_rules, parse_cards
+from optimizer.batch import SIZE_MIX, BatchError, deal_hands, parse_sizes, size_mix
+
+runner = CliRunner()
+
+
+def deal(*args: str) -> list[str]:
+    result = runner.invoke(app, ["deal", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+def test_the_same_seed_deals_the_same_hands():
+    assert deal("--cards", "14", "--count", "50", "--seed", "7") == \
+        deal("--cards", "14", "--count", "50", "--seed", "7")
+
+
+def test_another_seed_deals_other_hands():
+    assert deal("--cards", "14", "--count", "5", "--seed", "7") != \
+        deal("--cards", "14", "--count", "5", "--seed", "8")
+
+
+def test_a_longer_deal_starts_with_the_shorter_one():
+    assert deal("--cards", "mixed", "--variant", "progressive", "--count", "200")[:50] == \
+        deal("--cards", "mixed", "--variant", "progressive", "--count", "50")
+
+
+@pytest.mark.parametrize("cards", [13, 14, 17])
+def test_every_hand_has_the_count_asked_for_and_distinct_cards(cards):
+    lines = deal("--cards", str(cards), "--count", "300", "--seed", "3")
+    assert len(lines) == 300
+    for line in lines:
+        dealt = parse_cards(line, count=cards)  # refuses duplicates and wrong counts
+        assert list(dealt) == sorted(dealt, reverse=True)
+
+
+def test_count_zero_deals_nothing():
+    assert deal("--count", "0") == []
+
+
+def test_the_default_deals_the_variants_own_size():
+    assert {len(line.split()) for line in deal("--count", "20")} == {14}  # pineapple
+    assert {len(line.split()) for line in deal("--count", "20", "--variant", "standard")} == {13}
+
+
+def test_mixed_progressive_sizes_follow_the_documented_frequencies():
+    lines = deal("--cards", "mixed", "--variant", "progressive", "--count", "4000")
+    sizes = Counter(len(line.split()) for line in lines)
+    assert set(sizes) == {14, 15, 16, 17}
+    for size, share in SIZE_MIX.items():
+        assert sizes[size] / 4000 == pytest.approx(share, abs=0.03)
+    assert sizes[14] > sizes[15] > sizes[16] > sizes[17]  # QQ entries and repeats most often
+
+
+def test_mixed_covers_only_the_sizes_a_variant_deals():
+    assert size_mix(find_rules("pineapple")) == {14: 1.0}
+    assert set(size_mix(find_rules("deuce"))) == {14, 15}
+    assert size_mix(find_rules("standard")) == {13: 1.0}  # not in the table: equal shares
+    assert sum(size_mix(find_rules("ultimate")).values()) == pytest.approx(1.0)
+
+
+def test_weighted_sizes():
+    assert parse_sizes("14:3,17:1", find_rules("pineapple")) == {14: 0.75, 17: 0.25}
+    sizes = Counter(len(h) for h in deal_hands(2000, {14: 0.75, 17: 0.25}, 5))
+    assert sizes[14] / 2000 == pytest.approx(0.75, abs=0.04)
+
+
+def test_writes_to_a_file(tmp_path):
+    out = tmp_path / "hands.txt"
+    assert deal("--count", "3", "-o", str(out)) == []
+    assert out.read_text().splitlines() == deal("--count", "3")
+
+
+def test_a_size_the_variant_never_deals_is_dealt_with_a_note():
+    result = runner.invoke(app, ["deal", "--cards", "17", "--count", "1"])
+    assert result.exit_code == 0
+    assert len(result.stdout.split()) == 17
+    assert "never 17" in result.stderr
+
+
+@pytest.mark.parametrize("cards", ["12", "18", "x", "14:0", "14:1,14:2", "14:-1", "mixd"])
+def test_bad_card_counts_are_refused_with_exit_2(cards):
+    result = runner.invoke(app, ["deal", "--cards", cards])
+    assert result.exit_code == 2
+    assert f"bad --cards {cards!r}" in result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("option", [["--count", "-1"], ["--seed", "-3"]])
+def test_negative_count_or_seed_is_refused(option):
+    assert runner.invoke(app, ["deal", *option]).exit_code == 2
+
+
+def test_unknown_variant_is_refused():
+    result = runner.invoke(app, ["deal", "--variant", "holdem"])
+    assert result.exit_code == 2
+    assert "unknown variant 'holdem'" in result.stderr
+
+
+def test_deal_hands_refuses_a_negative_count():
+    with pytest.raises(BatchError):
+        list(deal_hands(-1, {14: 1.0}, 1))
