@@ -108,16 +108,27 @@ def _royalty_value(board: Board, rules: Rules, fl_value: float) -> SetValue:
                     report.stays)
 
 
+def _public_value_of_set():
+    """The optimizer's ``value_of_set``, once it has one (it values any objective)."""
+    return getattr(_optimizer, "value_of_set", None)
+
+
+def require_set_values(objective: str) -> None:
+    """Refuse an objective in which a single set cannot be valued yet."""
+    require_objective(objective)
+    if objective != "royalties" and _public_value_of_set() is None:
+        raise ObjectiveError(f"grading a set in the {objective!r} objective needs "
+                             "optimizer.value_of_set, which is not available yet: use "
+                             "--objective royalties")
+
+
 def value_of_set(cards: Sequence[Card], board: Board, rules: Rules, objective: str,
                  fl_value: float, opponents: int = 1, seed: int = 0) -> SetValue:
     """The optimizer's ``value_of_set`` where it exists; royalties alone otherwise."""
-    public = getattr(_optimizer, "value_of_set", None)
+    public = _public_value_of_set()
     if public is not None:
         return public(cards, board, rules, objective, fl_value, opponents=opponents, seed=seed)
-    require_objective(objective)
-    if objective != "royalties":
-        raise ObjectiveError(f"grading a set in the {objective!r} objective needs "
-                             "optimizer.value_of_set, which is not available yet")
+    require_set_values(objective)
     return _royalty_value(board, rules, fl_value)
 
 
@@ -213,7 +224,7 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
     """
     dealt = dealt_hand(cards)
     rules = find_rules(variant)
-    require_objective(objective)
+    require_set_values(objective)
     board = parse_set(played, dealt) if isinstance(played, str) else played
     if isinstance(played, Board):
         parse_set(board.format(ascii=True), dealt)  # the same checks as typed text

@@ -1,0 +1,144 @@
+"""``fantasyland check``: grade a player's set for a dealt hand against the optimal set."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from cli.errors import reports_bad_input
+from cli.render import any_of, board_table, cards_text, console
+from evaluator import ROWS, BoardReport, preset_names
+from optimizer import ObjectiveError
+from optimizer.grading import Grade, grade, grade_record
+
+
+class Objective(str, Enum):
+    """What a set is worth; ``ev`` needs the optimizer's expected-value objective."""
+
+    royalties = "royalties"
+    ev = "ev"
+
+
+VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
+                "rules file.").format(presets=", ".join(preset_names()))
+OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sampled "
+                  "opponents); either plus fl-value when it stays.")
+FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the variant's "
+                 "repeat_value (see `fantasyland value`).")
+
+
+def points(value: float) -> str:
+    """A value in points as the output shows it: at most two decimals, no trailing zeros."""
+    return f"{round(value, 2):g}"
+
+
+def short_set(report: BoardReport) -> Text:
+    return Text(" / ").join(cards_text(report.row(row).cards) for row in ROWS)
+
+
+def percentile_text(g: Grade) -> str:
+    p = g.percentile
+    if g.fouled:
+        return "0% (a fouled set ranks below every legal set)"
+    if p.exact:
+        return (f"{p.percent:.1f}%: beats or ties {p.beaten_or_tied:,} of the "
+                f"{p.legal_sets:,} legal sets (exact)")
+    return (f"about {p.percent:.1f}% ± {p.stderr:.1f}: beats or ties {p.beaten_or_tied:,} of "
+            f"{p.legal_sets:,} legal sets drawn at random (an estimate)")
+
+
+def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
+    """The verdict on a set, a labelled line each (but those labelled as in ``skip``)."""
+    lines: list[Text] = []
+    report = g.report
+
+    def line(label: str, *value: str | Text) -> None:
+        if label not in skip:
+            lines.append(Text.assemble((f"{label}:".ljust(12), "bold"), *value))
+
+    if g.fouled:
+        line("Legal", ("no, it fouls: ", "bold red"), "; ".join(report.foul_reasons))
+    else:
+        line("Legal", "yes")
+    line("Discards", cards_text(g.discards) if g.discards else "none")
+    r = report.royalties
+    line("Royalties", f"{r.total} (top {r.top}, middle {r.middle}, bottom {r.bottom})")
+    if g.player.stays:
+        line("Stays", "yes (" + any_of([f"{row}: {report.row(row).name}"
+                                       for row in report.stay_rows], "and") + ")")
+    else:
+        line("Stays", "no")
+    stay_part = f" + {points(g.fl_value)} for staying" if g.player.stays else ""
+    line("Value", f"{points(g.player.value)} ({g.objective}{stay_part})")
+    s = g.solution
+    status = "" if s.status == "optimal" else f" ({s.status}: time limit hit)"
+    line("Optimal", short_set(s.report), f"  worth {points(s.value)}"
+         f"{', stays' if s.stays else ''}{status}")
+    if g.optimal:
+        line("EV lost", ("0: your set is optimal", "bold green"))
+    else:
+        line("EV lost", (points(g.ev_lost), "bold red"), f" {g.unit}")
+    line("Percentile", percentile_text(g))
+    for sentence in g.advice:
+        line("Grade", sentence[0].upper() + sentence[1:] + ".")
+    return lines
+
+
+def side_by_side(g: Grade) -> Table:
+    """The player's set and the optimal set, row by row."""
+    table = Table()
+    table.add_column("Row")
+    table.add_column("Your set", no_wrap=True)
+    table.add_column("Hand")
+    table.add_column("Optimal", no_wrap=True)
+    table.add_column("Hand")
+    mine, best = g.report, g.solution.report
+    for row in ROWS:
+        table.add_row(row, cards_text(mine.row(row).cards), mine.row(row).name,
+                      cards_text(best.row(row).cards), best.row(row).name)
+    table.add_row("discards", cards_text(g.discards), "", cards_text(g.solution.discards), "")
+    table.add_row("value", "", points(g.player.value), "", points(g.solution.value))
+    return table
+
+
+def command(
+    cards: Annotated[list[str], typer.Argument(
+        help='The dealt cards, 13 to 17: "As Kd Qh ...". Quoting is optional.',
+        metavar="HAND", show_default=False)],
+    played: Annotated[str, typer.Option(
+        "--set", help='The set to grade: "TOP / MIDDLE / BOTTOM" (3 / 5 / 5 of the dealt '
+                      "cards, in any order within a row).", show_default=False)],
+    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "pineapple",
+    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
+    fl_value: Annotated[float | None, typer.Option(
+        "--fl-value", help=FL_VALUE_HELP, show_default=False)] = None,
+    opponents: Annotated[int, typer.Option(
+        help="Opponents in the ev objective.", min=1, max=2)] = 1,
+    seed: Annotated[int, typer.Option(
+        help="Seed of the sampled percentile (16+ cards) and of the ev objective.")] = 0,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds the optimizer may spend proving the optimum.")] = 10.0,
+    json_output: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object (schema in the README).")] = False,
+) -> None:
+    """Grade a set for a dealt hand: legal or fouled, value, EV lost and percentile.
+
+    Compares the set with the proved optimum in the chosen objective. A set with a card that
+    was not dealt, a wrong row size or a duplicate exits with code 2.
+    """
+    with reports_bad_input(ObjectiveError):
+        g = grade(" ".join(cards), played, variant, objective.value, fl_value,
+                  time_limit=time_limit, opponents=opponents, seed=seed)
+    if json_output:
+        typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
+        return
+    console.print(Text.assemble(("Dealt:".ljust(12), "bold"), cards_text(g.cards),
+                                f"  ({len(g.cards)} cards, {g.rules.name})"), soft_wrap=True)
+    console.print(board_table(g.report))
+    for text in grade_lines(g):
+        console.print(text, soft_wrap=True)
