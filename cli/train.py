@@ -1,0 +1,142 @@
+"""``fantasyland train``: deal hands, read the player's sets, grade them, keep the score.
+
+Reads one set a line, so it runs the same in a terminal and fed from a script. A line that
+cannot be read is reported and the same hand is asked for again.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+from rich.text import Text
+
+from cli.check import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective, grade_lines, \
+    points, side_by_side
+from cli.errors import report_error, reports_bad_input
+from cli.render import cards_text, console
+from evaluator import CardError
+from optimizer import ObjectiveError
+from optimizer.dealing import parse_sizes
+from optimizer.training import Score, Session
+
+HELP = ("Type the set as TOP / MIDDLE / BOTTOM, 3 / 5 / 5 of the dealt cards, in any order "
+        "within a row: 'Qs Qd 2c / 9h 9d 5h 5d 3c / As Ks Js Ts 8s'. Suits may be letters or "
+        "symbols, 10 is T. Cards you leave out are the discards. ? shows this, q quits.")
+QUIT = {"q", "quit", "exit"}
+
+
+def _score_text(score: Score, label: str = "Score") -> Text:
+    fouls = f"{score.fouls} foul" + ("" if score.fouls == 1 else "s")
+    return Text.assemble(
+        (f"{label}:".ljust(12), "bold"),
+        f"{score.hands} hand{'' if score.hands == 1 else 's'}, {score.optimal} optimal "
+        f"({score.optimal_share:.0%}), {fouls}, EV lost {points(score.ev_lost)} "
+        f"({points(score.mean_ev_lost)} a hand)")
+
+
+def _read(prompt: str, interactive: bool) -> str:
+    """One line of input; ``EOFError`` at the end of the input."""
+    if interactive:
+        return input(prompt)
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool:
+    """Deal, read sets until one can be graded, show the grade. False when the player quits."""
+    hand = session.deal()
+    console.print()
+    console.print(Text.assemble((f"Hand {hand.number}", "bold"),
+                                f" ({len(hand.cards)} cards): ", cards_text(hand.cards)),
+                  soft_wrap=True)
+    while True:
+        text = _read("set> ", interactive).strip()
+        if text.lower() in QUIT:
+            return False
+        if not text:
+            continue
+        if text in ("?", "help"):
+            console.print(HELP, soft_wrap=True)
+            continue
+        try:
+            g = session.play(text)
+        except CardError as error:
+            report_error(f"{error}; type the set again (? for help)")
+            continue
+        break
+    console.print(side_by_side(g))
+    for line in grade_lines(g, skip=("Discards", "Value", "Optimal")):  # in the table
+        console.print(line, soft_wrap=True)
+    console.print(_score_text(session.score), soft_wrap=True)
+    if log is not None:
+        log.write(json.dumps(session.hand_record(g), sort_keys=True) + "\n")
+        log.flush()
+    return True
+
+
+def command(
+    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "progressive",
+    cards: Annotated[str | None, typer.Option(
+        help="Card counts to deal, equally often: 15, 14-17 or 14,16. Default: the "
+             "variant's Fantasyland sizes at realistic frequencies (see the README).",
+        show_default=False)] = None,
+    rounds: Annotated[int | None, typer.Option(
+        help="Hands to play. Default: until q, the end of the input, or Ctrl-C.", min=1,
+        show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Seed of the deal, to replay a session. Default: a fresh one, printed.",
+        show_default=False)] = None,
+    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
+    fl_value: Annotated[float | None, typer.Option(
+        "--fl-value", help=FL_VALUE_HELP, show_default=False)] = None,
+    opponents: Annotated[int, typer.Option(
+        help="Opponents in the ev objective.", min=1, max=2)] = 1,
+    log: Annotated[Path | None, typer.Option(
+        help="Append the session to this JSON Lines file: a header, one line per hand, "
+             "and a summary.", show_default=False, dir_okay=False)] = None,
+) -> None:
+    """Practise Fantasyland sets: type a set for each dealt hand and see how it grades.
+
+    After each hand: your set beside the optimal one, the EV lost and the percentile, and
+    the running score (total EV lost, share of optimal sets, fouls). A summary ends the
+    session, also on Ctrl-C. Without a terminal, sets are read a line each from stdin.
+    """
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    with reports_bad_input(ObjectiveError):
+        sizes = parse_sizes(cards) if cards is not None else None
+        session = Session(variant, objective.value, fl_value, sizes, seed, opponents)
+    interactive = sys.stdin.isatty()
+    with ExitStack() as stack:
+        out = None
+        if log is not None:
+            try:
+                out = stack.enter_context(log.open("a", encoding="utf-8"))
+            except OSError as error:
+                report_error(f"cannot write the log {str(log)!r}: {error.strerror}")
+                raise typer.Exit(2) from None
+            out.write(json.dumps(session.header_record(), sort_keys=True) + "\n")
+        mix = ", ".join(f"{n} cards {p:.0%}" for n, p in sorted(session.mix.items()))
+        fl = session.rules.repeat_value if fl_value is None else fl_value
+        console.print(Text.assemble(
+            ("Training", "bold"), f": {session.rules.name}, {objective.value} objective "
+            f"(staying worth {points(fl)}), seed {seed}; deals {mix}."), soft_wrap=True)
+        console.print(HELP, soft_wrap=True)
+        try:
+            while rounds is None or session.score.hands < rounds:
+                if not _play_hand(session, interactive, out):
+                    break
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+        console.print()
+        console.print(_score_text(session.score, "Summary"), soft_wrap=True)
+        if out is not None:
+            out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")
