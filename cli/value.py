@@ -1,0 +1,164 @@
+"""``fantasyland value``: what a Fantasyland entry is worth, by simulating optimal play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.table import Table
+
+from cli.check import OBJECTIVE_HELP, VARIANT_HELP, Objective
+from cli.errors import report_error, reports_bad_input
+from cli.render import console, err_console
+from evaluator import find_rules
+from optimizer import ObjectiveError
+from optimizer.fl_value import DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate, \
+    worth_table
+
+
+def table_dict(table: WorthTable) -> dict:
+    """The ``value --json`` schema documented in the README."""
+    return {
+        "variant": table.rules.name, "objective": table.objective, "samples": table.samples,
+        "seed": table.seed, "opponents": table.opponents,
+        "repeat_value": table.repeat_value,
+        "sizes": [{
+            "cards": r.cards, "hands": r.hands, "fl_value": r.fl_value,
+            "royalties": r.royalties, "royalties_se": r.royalties_se,
+            "value": r.value, "value_se": r.value_se,
+            "stay_rate": r.stay_rate, "stay_rate_se": r.stay_rate_se,
+            "royalty_max_stay_rate": r.royalty_max_stay_rate,
+            "stay_possible": r.stay_possible, "worth": r.worth, "worth_se": r.worth_se,
+        } for r in table.rows],
+        "entries": [{"entry": entry, "cards": cards, "worth": worth}
+                    for entry, cards, worth in table.entries()],
+    }
+
+
+def _pm(value: float, se: float) -> str:
+    return f"{value:.1f} ± {se:.1f}"
+
+
+def _pct(value: float, se: float | None = None) -> str:
+    return f"{value:.1%}" + ("" if se is None else f" ± {se:.1%}")
+
+
+def render(table: WorthTable) -> None:
+    out = Table(title=f"{table.rules.name}: optimal play, {table.samples} hands a size, "
+                      f"seed {table.seed}, {table.objective} objective")
+    # In the royalties objective a hand's value is its royalties: one column says it.
+    own = table.objective != "royalties"
+    for name in ("Cards", "Royalties", *(("Hand value",) if own else ()), "Stays",
+                 "If F = 0", "Can stay", "Worth W"):
+        out.add_column(name, justify="right")
+    for r in table.rows:
+        out.add_row(str(r.cards), _pm(r.royalties, r.royalties_se),
+                    *((_pm(r.value, r.value_se),) if own else ()),
+                    _pct(r.stay_rate, r.stay_rate_se), _pct(r.royalty_max_stay_rate),
+                    _pct(r.stay_possible), _pm(r.worth, r.worth_se))
+    console.print(out)
+    entries = Table(title="Worth of an entry")
+    for name, justify in (("Entry", "left"), ("Cards", "right"), ("Worth W", "right")):
+        entries.add_column(name, justify=justify)
+    for entry, cards, worth in table.entries():
+        entries.add_row(entry, str(cards), _pm(worth, table.row(cards).worth_se))
+    console.print(entries)
+    repeat = table.rules.repeat_cards_after(min(r.cards for r in table.rows))
+    console.print(
+        f"Worth of staying (--fl-value): {table.repeat_value:.2f}, the worth W of a "
+        f"{repeat}-card repeat. W: this hand and every repeat it earns. Stays: the stay "
+        "rate of optimal play with that worth of staying; if F = 0: of maximizing royalties "
+        "alone; can stay: hands with any legal set that stays. ± one standard error.",
+        soft_wrap=True)
+
+
+def plot(table: WorthTable, path: Path) -> None:
+    """A PNG: the worth of each hand size with its error bar, and the stay rates."""
+    try:
+        import matplotlib
+    except ImportError:
+        report_error("--plot needs matplotlib: python3 -m pip install '.[plot]'")
+        raise typer.Exit(2) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cards = [r.cards for r in table.rows]
+    fig, left = plt.subplots(figsize=(7, 4.2), dpi=100)
+    left.bar(cards, [r.worth for r in table.rows], yerr=[r.worth_se for r in table.rows],
+             color="#4477aa", capsize=4, label="worth W of an entry (points)")
+    left.bar(cards, [r.value for r in table.rows], width=0.4, color="#99bbdd",
+             label="the hand alone")
+    left.set_xlabel("cards dealt in Fantasyland")
+    left.set_ylabel(f"points ({table.objective})")
+    left.set_xticks(cards)
+    right = left.twinx()
+    right.plot(cards, [100 * r.stay_rate for r in table.rows], "o-", color="#cc6677",
+               label="stay rate, %")
+    right.set_ylabel("stay rate (%)")
+    right.set_ylim(0, 100)
+    handles = left.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
+    left.legend(handles=handles, loc="upper left", fontsize="small")
+    left.set_title(f"{table.rules.name}: {table.samples} hands a size, seed {table.seed}")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, format="png")
+    except OSError as error:
+        report_error(f"cannot write {str(path)!r}: {error.strerror}")
+        raise typer.Exit(2) from None
+    finally:
+        plt.close(fig)
+
+
+def command(
+    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "progressive",
+    samples: Annotated[int, typer.Option(
+        help="Random hands solved for each Fantasyland size.", min=2)] = DEFAULT_SAMPLES,
+    seed: Annotated[int, typer.Option(help="Seed of the hands: the same seed, the same "
+                                           "numbers.")] = 0,
+    opponents: Annotated[int, typer.Option(
+        help="Opponents in the ev objective.", min=1, max=2)] = 1,
+    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
+    jobs: Annotated[int, typer.Option(
+        help="Processes to solve with; the numbers do not depend on it.", min=1)] = 1,
+    plot_file: Annotated[Path | None, typer.Option(
+        "--plot", help="Also draw the table as a PNG chart in this file (needs matplotlib).",
+        dir_okay=False, show_default=False)] = None,
+    json_output: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object (schema in the README).")] = False,
+) -> None:
+    """Estimate the worth of Fantasyland for each hand size, and of each entry.
+
+    Solves seeded random hands of every size the variant deals, then the recursion
+    W(n) = mean value + stay rate x W(repeat size). The worth of a repeat is the variant's
+    natural --fl-value. See "The worth of Fantasyland" in the README.
+    """
+    with reports_bad_input(ObjectiveError):
+        rules = find_rules(variant)
+        sizes = rules.dealt_counts
+        if not sizes:
+            report_error(f"{rules.name} has no Fantasyland: nothing to simulate")
+            raise typer.Exit(2)
+        columns = (TextColumn("solving"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+        with Progress(*columns, console=err_console, transient=True,
+                      disable=json_output) as bar:
+            task = bar.add_task("solving", total=samples * len(sizes))
+            outcomes = simulate(rules, samples, seed, objective.value, opponents, sizes, jobs,
+                                lambda done: bar.advance(task, done))
+        try:
+            table = worth_table(outcomes, rules, objective.value, seed, opponents)
+        except InfiniteWorth as error:
+            report_error(str(error))
+            raise typer.Exit(2) from None
+    if plot_file is not None:
+        plot(table, plot_file)
+    if json_output:
+        typer.echo(json.dumps(table_dict(table), indent=2, sort_keys=True))
+        return
+    render(table)
+    if plot_file is not None:
+        console.print(f"Chart written to {plot_file}", soft_wrap=True)

@@ -1,0 +1,131 @@
+"""The worth of Fantasyland: the recursion on known outcomes, the seeded simulation, and
+``fantasyland value``."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from evaluator import find_rules
+from optimizer import solve
+from optimizer.dealing import seeded_hand
+from optimizer.fl_value import (InfiniteWorth, Outcomes, fixed_point, simulate, worth_table,
+                                worths)
+
+runner = CliRunner()
+NONE = -math.inf
+
+
+def outcomes(cards: int, best, staying, tie=None) -> Outcomes:
+    best, staying = np.array(best, float), np.array(staying, float)
+    royalties = np.stack([np.where(np.isfinite(best), best, 0),
+                          np.where(np.isfinite(staying), staying, 0)], axis=1).astype(int)
+    tie = np.zeros(len(best), bool) if tie is None else np.array(tie)
+    return Outcomes(cards, best, staying, royalties, tie)
+
+
+# --- the recursion --------------------------------------------------------------------------
+
+def test_a_repeat_is_worth_the_fixed_point_of_optimal_play():
+    # Hand 2 stays once staying is worth more than 5: W = (10 + 5 + W) / 2, so W = 15.
+    hands = outcomes(14, [10, 10], [NONE, 5])
+    assert fixed_point(hands) == pytest.approx(15)
+    value, _, stays = hands.play(15)
+    assert stays.tolist() == [False, True] and value.mean() + stays.mean() * 15 == 15
+
+
+def test_an_entry_is_worth_its_hand_plus_a_repeat_when_it_stays():
+    rules = find_rules("progressive")  # a 15-card entry repeats with 14 cards
+    w = worths({14: outcomes(14, [10, 10], [NONE, 5]), 15: outcomes(15, [20, 30], [18, 0])},
+               rules)
+    assert w[14] == pytest.approx(15)
+    assert w[15] == pytest.approx((max(20, 18 + 15) + max(30, 0 + 15)) / 2)
+
+
+def test_a_repeat_of_the_same_size_is_a_geometric_run():
+    rules = find_rules("ultimate")  # repeats deal as many cards as the hand before
+    hands = {n: outcomes(n, [8, 8, 8, 8], [NONE, NONE, NONE, 6 + n]) for n in (14, 17)}
+    w = worths(hands, rules)
+    for n in (14, 17):  # W = E / (1 - P) with E the mean hand value and P the stay rate
+        assert w[n] == pytest.approx((8 * 3 + 6 + n) / 4 / (1 - 1 / 4))
+
+
+def test_certain_staying_has_no_finite_worth():
+    with pytest.raises(InfiniteWorth, match="no finite value"):
+        fixed_point(outcomes(14, [NONE, NONE], [3, 4]))
+
+
+def test_table_reports_stay_rates_and_standard_errors():
+    rules = find_rules("pineapple")
+    table = worth_table({14: outcomes(14, [10, 10, 12, 2], [NONE, 5, NONE, 1])}, rules, seed=1)
+    row = table.row(14)
+    assert row.worth == pytest.approx(table.repeat_value)
+    assert row.stay_possible == 0.5 and row.royalty_max_stay_rate == 0
+    assert row.stay_rate == 0.5 and row.stay_rate_se > 0 and row.worth_se > 0
+    assert table.entries() == [("QQ+ top", 14, row.worth)]
+
+
+# --- the simulation -------------------------------------------------------------------------
+
+def test_simulation_is_reproducible_and_independent_of_the_split():
+    one = simulate("pineapple", samples=4, seed=3)
+    again = simulate("pineapple", samples=4, seed=3)
+    split = simulate("pineapple", samples=4, seed=3, jobs=2)
+    other = simulate("pineapple", samples=4, seed=4)
+    for a in (again, split):
+        assert np.array_equal(one[14].best, a[14].best)
+        assert np.array_equal(one[14].best_staying, a[14].best_staying)
+    assert not np.array_equal(one[14].best, other[14].best)
+
+
+def test_simulated_choice_is_what_solve_plays():
+    hands = simulate("progressive", samples=3, seed=5, sizes=(15, 17))
+    for n, o in hands.items():
+        stays = o.choose(9.0)
+        for i in range(3):
+            solution = solve(seeded_hand(5, n, i), "progressive", fl_value=9.0)
+            assert solution.stays == stays[i]
+            assert o.play(9.0)[0][i] + 9.0 * stays[i] == pytest.approx(solution.value)
+
+
+def test_bad_sample_count_is_refused():
+    with pytest.raises(ValueError, match="bad samples"):
+        simulate("pineapple", samples=1)
+
+
+# --- the command ----------------------------------------------------------------------------
+
+def test_value_json_is_reproducible_with_a_seed():
+    args = ["value", "--variant", "pineapple", "--samples", "4", "--seed", "2", "--json"]
+    first, second = runner.invoke(app, args), runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert first.stdout == second.stdout
+    data = json.loads(first.stdout)
+    assert data["samples"] == 4 and data["sizes"][0]["cards"] == 14
+    assert data["repeat_value"] == data["sizes"][0]["worth"]
+    assert data["entries"] == [{"entry": "QQ+ top", "cards": 14,
+                                "worth": data["repeat_value"]}]
+
+
+def test_value_table_and_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    chart = tmp_path / "worth.png"
+    result = runner.invoke(app, ["value", "--samples", "2", "--seed", "1", "--plot",
+                                 str(chart)])
+    assert result.exit_code == 0, result.output
+    for text in ("progressive: optimal play, 2 hands a size", "Worth of an entry",
+                 "QQ+ top", "222+ top", "Worth of staying (--fl-value)"):
+        assert text in result.stdout
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_value_bad_input_exits_2():
+    result = runner.invoke(app, ["value", "--variant", "holdem"])
+    assert result.exit_code == 2 and "unknown variant 'holdem'" in result.stderr
+    result = runner.invoke(app, ["value", "--samples", "1"])
+    assert result.exit_code == 2
