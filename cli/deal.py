@@ -54,8 +54,9 @@ def command(
         sizes = parse_sizes(cards or "mixed", rules)
         odd = [str(n) for n in sorted(sizes) if n not in rules.dealt_counts]
         if odd:
-            err_console.print(f"note: {rules.name} deals {any_of([str(n) for n in rules.dealt_counts])}"
-                              f" cards in Fantasyland, never {any_of(odd)}; dealt anyway",
+            usual = any_of([str(n) for n in rules.dealt_counts])
+            err_console.print(f"note: {rules.name} deals {usual} cards in Fantasyland, never "
+                              f"{any_of(odd)}; dealt anyway",
                               style="yellow", soft_wrap=True, highlight=False)
         try:
             _write((hand_line(h) for h in deal_hands(count, sizes, seed)), output)

@@ -216,12 +216,12 @@ class Reader:
 
     def read(self, lines: Iterable[str]) -> Iterator[Hand | BadLine]:
         for number, raw in enumerate(lines, 1):
-            text = raw.strip()
-            if text and not text.startswith("#"):
-                yield self.parse(number, text)
+            if (text := raw.strip()) and not text.startswith("#"):
+                yield self.parse(number, raw.rstrip("\r\n"))
 
-    def parse(self, number: int, text: str) -> Hand | BadLine:
-        hand_id: str | None = None
+    def parse(self, number: int, raw: str) -> Hand | BadLine:
+        """One line, without its line ending; a bad line keeps it as it was."""
+        text, hand_id = raw.strip(), None
         try:
             if text.startswith("{"):
                 hand_id, cards, variant = _json_hand(text)
@@ -231,9 +231,9 @@ class Reader:
             dealt = parse_cards(cards, count=range(MIN_CARDS, MAX_CARDS + 1))
             rules = self._rules_index(variant)
         except (CardError, RulesError, BatchError) as error:
-            return BadLine(number, hand_id, text, str(error))
+            return BadLine(number, hand_id, raw, str(error))
         if hand_id in self._seen:
-            return BadLine(number, hand_id, text, f"duplicate id {hand_id!r}: each hand needs "
+            return BadLine(number, hand_id, raw, f"duplicate id {hand_id!r}: each hand needs "
                                                   "its own id (a line number when none is given)")
         self._seen.add(hand_id)
         return Hand(number, hand_id, dealt, rules)
@@ -672,6 +672,13 @@ def check_settings(settings: Settings, variant: str | Rules = "pineapple") -> No
 
 # --- the benchmark -------------------------------------------------------------------------
 
+class _Failures(Events):
+    first: str | None = None
+
+    def bad_line(self, bad: BadLine) -> None:
+        self.first = self.first or bad.message
+
+
 @dataclass(frozen=True)
 class BenchRow:
     cards: int
@@ -707,10 +714,12 @@ def benchmark(record: Callable[[Solution], Mapping[str, Any]], objectives: Seque
                         out = Path(scratch, f"{count}-{cards}-{objective}.jsonl")
                         run_batch(warm, out.with_suffix(".warm"), settings, engine, variant,
                                   total=len(warm))
+                        failures = _Failures()
                         summary = run_batch(dealt, out, settings, engine, variant,
-                                            total=len(dealt))
+                                            total=len(dealt), events=failures)
                         if summary.solved != hands:
-                            raise RuntimeError(f"benchmark: {summary.failed} hands failed")
+                            raise BatchError(f"benchmark: {summary.failed} of {hands} hands "
+                                             f"failed, the first with: {failures.first}")
                         rows.append(BenchRow(cards, objective, count, hands, summary.seconds))
                         if progress:
                             progress(rows[-1])

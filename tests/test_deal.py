@@ -1,4 +1,4 @@
-"""``fantasyland deal``: reproducible hands from a seed, the sizes asked for, bad options refused."""
+"""``fantasyland deal``: the same hands from the same seed, the sizes asked for, bad options."""
 
 from __future__ import annotations
 

@@ -1,0 +1,207 @@
+"""``fantasyland batch``: solve a file of hands into JSON lines, in parallel and resumably."""
+
+from __future__ import annotations
+
+import os
+import platform
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task,
+                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+from rich.table import Table
+from rich.text import Text
+
+from cli.errors import report_error, reports_bad_input
+from cli.render import console, err_console
+from cli.solve import VARIANT_HELP, solution_dict
+from evaluator import preset_names
+from optimizer import ObjectiveError
+from optimizer.batch import (BadLine, BatchError, Events, Settings, Summary, WorkerError,
+                             benchmark, check_settings, count_hand_lines, open_engine,
+                             open_input, run_batch)
+from optimizer.objective import OBJECTIVES
+
+#: Bad lines printed on stderr before the rest go to the errors file only.
+SHOWN_ERRORS = 20
+
+#: Exit code when some lines failed (the batch itself ran to the end).
+LINES_FAILED = 1
+
+
+class _Rate(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed:.1f} hands/s" if task.speed else "- hands/s", style="cyan")
+
+
+class _Bar(Events):
+    """The progress bar, and the bad lines above it."""
+
+    def __init__(self, progress: Progress | None, errors: Path):
+        self.progress, self.errors, self.shown = progress, errors, 0
+        self.task = None
+
+    def start(self, total: int | None) -> None:
+        if self.progress is not None:
+            self.task = self.progress.add_task("solving", total=total)
+
+    def advance(self, count: int) -> None:
+        if self.progress is not None and count:
+            self.progress.advance(self.task, count)
+
+    def bad_line(self, bad: BadLine) -> None:
+        self.shown += 1
+        if self.shown <= SHOWN_ERRORS:
+            where = f"line {bad.line}" + (f" (id {bad.id})" if bad.id != str(bad.line) else "")
+            report_error(f"{where}: {bad.message}")
+        elif self.shown == SHOWN_ERRORS + 1:
+            report_error(f"more bad lines: see {self.errors}")
+
+
+def _progress(enabled: bool) -> Progress | None:
+    if not enabled:
+        return None
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    _Rate(), TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"),
+                    TimeRemainingColumn(), console=err_console)
+
+
+def _print_summary(summary: Summary, output: Path, errors: Path) -> None:
+    lines = [f"Hands:      {summary.hands} ({summary.solved} solved now, {summary.skipped} "
+             f"already in {output}, {summary.failed} failed)",
+             f"Mean value: {summary.mean_value:.3f} (hands solved now)",
+             f"Stay rate:  {summary.stay_rate:.1%}",
+             f"Wall time:  {summary.seconds:.1f} s ({summary.rate:.1f} hands/s)"]
+    if summary.failed:
+        lines.append(f"Failures:   {summary.failed}, listed in {errors}")
+    if summary.unknown_ids:
+        lines.append(f"Note:       {summary.unknown_ids} records in {output} have ids that are "
+                     "not in this input")
+    for line in lines:
+        err_console.print(Text(line), soft_wrap=True)
+
+
+def _machine() -> str:
+    model = platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            model = next((line.split(":", 1)[1].strip() for line in info
+                          if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def _bench(workers: int, hands: int, variant: str, objectives: Sequence[str]) -> None:
+    console.print(f"Machine: {_machine()}", soft_wrap=True)
+    counts = sorted({1, workers})
+    table = Table(title=f"batch throughput: {variant}, {hands} seeded random hands per row")
+    for name in ("Cards", "Objective", "Workers", "Seconds", "Hands/s", "Of ideal"):
+        table.add_column(name, justify="left" if name == "Objective" else "right")
+    single: dict[tuple[int, str], float] = {}
+
+    def show(row) -> None:
+        err_console.print(f"{row.cards} cards, {row.objective}, {row.workers} worker(s): "
+                          f"{row.rate:.1f} hands/s", highlight=False)
+
+    rows = benchmark(solution_dict, objectives, counts, hands=hands, variant=variant,
+                     progress=show)
+    for row in rows:
+        if row.workers == 1:
+            single[row.cards, row.objective] = row.rate
+    for row in sorted(rows, key=lambda r: (r.cards, r.objective, r.workers)):
+        ideal = row.workers * single[row.cards, row.objective]
+        table.add_row(str(row.cards), row.objective, str(row.workers), f"{row.seconds:.2f}",
+                      f"{row.rate:.1f}", f"{row.rate / ideal:.0%}")
+    console.print(table)
+
+
+def command(
+    input_file: Annotated[str | None, typer.Argument(
+        help="Hands, one a line: cards with an optional id first (text), or JSON objects with "
+             "id, cards and optionally variant. - reads stdin.", metavar="INPUT",
+        show_default=False)] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The JSONL file to write; if it exists, the hands whose ids it "
+                               "holds are skipped (resume).", show_default=False)] = None,
+    workers: Annotated[int | None, typer.Option(
+        help="Worker processes. Default: the number of cores.", min=1,
+        show_default=False)] = None,
+    variant: Annotated[str, typer.Option(
+        help=VARIANT_HELP.format(presets=", ".join(preset_names()))
+        + " A JSON line's own variant wins.")] = "pineapple",
+    objective: Annotated[str | None, typer.Option(
+        help="What to maximize: " + ", ".join(OBJECTIVES) + ". Default: royalties (with "
+             "--bench: each in turn).", show_default=False)] = None,
+    fl_value: Annotated[float | None, typer.Option(
+        "--fl-value", help="Worth of staying in Fantasyland, in points. Default: the "
+                           "variant's repeat_value.", show_default=False)] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds to prove one hand before settling for the best set found.")] = 10.0,
+    errors: Annotated[Path | None, typer.Option(
+        help="Where bad lines go, one JSON object each. Default: OUTPUT.errors.",
+        show_default=False)] = None,
+    cluster: Annotated[str | None, typer.Option(
+        help="Run on a Dask distributed scheduler at this address (tcp://host:8786) instead "
+             "of local processes. Needs: pip install 'fantasyland[cluster]'.",
+        show_default=False)] = None,
+    progress: Annotated[bool, typer.Option(
+        help="Show a progress bar on stderr.")] = True,
+    bench: Annotated[bool, typer.Option(
+        "--bench", help="Measure hands/s for 14 and 17 cards, every objective, 1 worker "
+                        "against --workers, and print them; needs no INPUT.")] = False,
+    bench_hands: Annotated[int, typer.Option(
+        help="Hands per --bench measurement.", min=1)] = 400,
+) -> None:
+    """Solve many hands into a JSONL file: one `solve --json` record per hand, plus its id.
+
+    Output is in input order, written a whole line at a time, so a killed run can be rerun
+    with the same output file to finish it. Bad lines are reported with their line number,
+    skipped and listed in the errors file; the exit code is then 1 (2 for bad options).
+    """
+    workers = workers or os.cpu_count() or 1
+    if bench:
+        with reports_bad_input(ObjectiveError, BatchError):
+            _bench(workers, bench_hands, variant, [objective] if objective else OBJECTIVES)
+        return
+    if input_file is None or output is None:
+        report_error("batch needs INPUT and -o OUTPUT (or --bench)")
+        raise typer.Exit(2)
+    errors = errors or output.with_name(output.name + ".errors")
+    settings = Settings(solution_dict, objective or "royalties", fl_value, time_limit)
+    if input_file != "-" and Path(input_file).resolve() == output.resolve():
+        report_error(f"INPUT and OUTPUT are the same file: {output}")
+        raise typer.Exit(2)
+    with reports_bad_input(ObjectiveError, BatchError):
+        check_settings(settings, variant)
+        try:
+            total = None if input_file == "-" else count_hand_lines(input_file)
+        except OSError as error:
+            raise BatchError(f"cannot read {input_file!r}: {error.strerror}") from None
+        bar = _progress(progress)
+        events = _Bar(bar, errors)
+        try:
+            with open_input(input_file) as lines, open_engine(workers, cluster) as engine:
+                if bar is not None:
+                    bar.start()
+                try:
+                    summary = run_batch(lines, output, settings, engine, variant, errors,
+                                        total, events)
+                finally:
+                    if bar is not None:
+                        bar.stop()
+        except OSError as error:
+            raise BatchError(f"{error.filename or output}: {error.strerror}") from None
+        except WorkerError as error:
+            report_error(f"{error}; {output} holds every hand finished so far: run the same "
+                         "command again to go on")
+            raise typer.Exit(LINES_FAILED) from None
+        except KeyboardInterrupt:
+            report_error(f"interrupted: {output} holds every hand finished so far; run the "
+                         "same command again to go on")
+            raise typer.Exit(130) from None
+    _print_summary(summary, output, errors)
+    if summary.failed:
+        raise typer.Exit(LINES_FAILED)

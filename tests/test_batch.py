@@ -1,0 +1,370 @@
+"""``fantasyland batch``: inputs, ids, bad lines, order, resume after SIGKILL, and workers.
+
+Records carry ``solve_ms``, a timing, so runs are compared with it masked: everything else
+must match byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from cli.solve import solution_dict
+from optimizer.batch import (BadLine, Engine, Hand, Reader, Settings, deal_hands, hand_line,
+                             record_line, run_batch, split_id)
+
+runner = CliRunner()
+REPO = Path(__file__).resolve().parent.parent
+
+#: The worked Ivey set's 13 cards plus one, dealt as a 14-card Fantasyland hand.
+HAND = "6s 6c 4h Td Ts 9c Qs 8c 3h 3d 3s 2h 2d Ah"
+
+
+def batch(*args: str, stdin: str | None = None):
+    return runner.invoke(app, ["batch", *args, "--no-progress"], input=stdin)
+
+
+def stable(text: str) -> str:
+    """Output text with the one timing field masked."""
+    return re.sub(r'"solve_ms":[0-9.e+-]+', '"solve_ms":0', text)
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def dealt(count: int, seed: int, cards: int = 14) -> list[str]:
+    return [hand_line(h) for h in deal_hands(count, {cards: 1.0}, seed)]
+
+
+def mixed_input(count: int) -> list[str]:
+    """Seeded hands, with an id, JSON lines, a comment, a blank and bad lines among them."""
+    lines = dealt(count, 11)
+    lines[2] = "hand-3 " + lines[2]
+    lines[4] = json.dumps({"id": "json-5", "cards": lines[4].split(), "variant": "prog"})
+    lines.insert(6, "As Kd Qh")  # wrong count
+    lines.insert(9, "# a comment")
+    lines.insert(10, "")
+    lines.insert(13, "hand-3 " + lines[0])  # duplicate id
+    return lines
+
+
+@pytest.fixture
+def hands_file(tmp_path) -> Path:
+    path = tmp_path / "hands.txt"
+    path.write_text("\n".join(dealt(12, 5)) + "\n")
+    return path
+
+
+# --- input and output ----------------------------------------------------------------------
+
+def test_text_lines_give_one_record_each_in_input_order_with_line_numbers_as_ids(
+        hands_file, tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    got = records(out)
+    assert [r["id"] for r in got] == [str(n) for n in range(1, 13)]
+    for line, record in zip(hands_file.read_text().splitlines(), got):
+        assert sorted(record["cards"]) == sorted(line.split())
+
+
+def test_a_record_is_the_solve_json_schema_plus_id(tmp_path):
+    (tmp_path / "one.txt").write_text(HAND + "\n")
+    out = tmp_path / "out.jsonl"
+    assert batch(str(tmp_path / "one.txt"), "-o", str(out), "--workers", "1").exit_code == 0
+    record = records(out)[0]
+    solved = runner.invoke(app, ["solve", HAND, "--json", "--objective", "royalties"])
+    solved = json.loads(solved.stdout)
+    assert record.pop("id") == "1"
+    record.pop("solve_ms"), solved.pop("solve_ms")
+    assert record == solved
+    assert out.read_text().startswith('{"id":"1",')  # id first, one compact line
+
+
+def test_text_ids_come_first_when_they_are_not_cards(tmp_path):
+    lines = dealt(3, 2)
+    (tmp_path / "in.txt").write_text(f"h1 {lines[0]}\n42,{lines[1]}\n\t{lines[2]}\n")
+    out = tmp_path / "out.jsonl"
+    assert batch(str(tmp_path / "in.txt"), "-o", str(out), "--workers", "1").exit_code == 0
+    assert [r["id"] for r in records(out)] == ["h1", "42", "3"]
+
+
+def test_jsonl_input_with_ids_card_lists_and_a_variant_per_line(tmp_path):
+    lines = dealt(3, 4)
+    (tmp_path / "in.jsonl").write_text("\n".join([
+        json.dumps({"id": "a", "cards": lines[0]}),
+        json.dumps({"id": 7, "cards": lines[1].split()}),
+        json.dumps({"cards": lines[2], "variant": "progressive", "note": "ignored"}),
+    ]) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    got = records(out)
+    assert [r["id"] for r in got] == ["a", "7", "3"]
+    assert [r["variant"] for r in got] == ["pineapple", "pineapple", "progressive"]
+
+
+def test_dash_reads_stdin(hands_file, tmp_path):
+    from_file, from_stdin = tmp_path / "file.jsonl", tmp_path / "stdin.jsonl"
+    assert batch(str(hands_file), "-o", str(from_file), "--workers", "1").exit_code == 0
+    result = batch("-", "-o", str(from_stdin), "--workers", "1", stdin=hands_file.read_text())
+    assert result.exit_code == 0, result.output
+    assert stable(from_stdin.read_text()) == stable(from_file.read_text())
+
+
+def test_options_reach_the_solver(hands_file, tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1", "--variant", "prog",
+                   "--fl-value", "3.5", "--objective", "royalties")
+    assert result.exit_code == 0, result.output
+    assert {(r["variant"], r["fl_value"], r["objective"]) for r in records(out)} == \
+        {("progressive", 3.5, "royalties")}
+
+
+def test_summary_gives_hands_failures_mean_value_stay_rate_and_wall_time(hands_file, tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1")
+    got = records(out)
+    mean = sum(r["value"] for r in got) / len(got)
+    stays = sum(r["stays"] for r in got) / len(got)
+    assert "Hands:      12 (12 solved now, 0 already in" in result.stderr
+    assert f"Mean value: {mean:.3f}" in result.stderr
+    assert f"Stay rate:  {stays:.1%}" in result.stderr
+    assert re.search(r"Wall time:  [0-9.]+ s \([0-9.]+ hands/s\)", result.stderr)
+    assert result.stdout == ""
+
+
+def test_progress_bar_shows_the_rate_on_stderr(hands_file, tmp_path):
+    result = runner.invoke(app, ["batch", str(hands_file), "-o", str(tmp_path / "o.jsonl"),
+                                 "--workers", "1"])
+    assert result.exit_code == 0
+    assert "hands/s" in result.stderr and "12/12" in result.stderr
+
+
+# --- bad lines -----------------------------------------------------------------------------
+
+def test_bad_lines_are_reported_with_line_numbers_skipped_and_listed(tmp_path):
+    good = dealt(3, 9)
+    bad = {2: "As Kd Qh Xx 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",  # bad card
+           4: "As Kd Qh Jc",  # wrong count
+           5: "As As " + " ".join(good[0].split()[2:]),  # duplicate card
+           7: "dup " + good[1],
+           8: "dup " + good[2],  # duplicate id
+           9: '{"id": "j", "cards": ',  # bad JSON
+           10: json.dumps({"cards": good[2], "variant": "holdem"})}
+    lines = [good[0], bad[2], good[1], bad[4], bad[5], good[2], bad[7], bad[8], bad[9], bad[10]]
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.txt"), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1
+    assert [r["id"] for r in records(out)] == ["1", "3", "6", "dup"]
+    errors = records(Path(str(out) + ".errors"))
+    assert [e["line"] for e in errors] == [2, 4, 5, 8, 9, 10]
+    assert [e["text"] for e in errors] == [bad[n] for n in (2, 4, 5, 8, 9, 10)]
+    assert errors[3]["id"] == "dup" and "duplicate id 'dup'" in errors[3]["message"]
+    assert "bad card 'Xx'" in errors[0]["message"]
+    assert "got 4 cards" in errors[1]["message"]
+    assert "duplicate card 'As'" in errors[2]["message"]
+    assert "bad JSON" in errors[4]["message"]
+    assert "unknown variant 'holdem'" in errors[5]["message"]
+    for e in errors:
+        assert f"error: line {e['line']}" in result.stderr
+    assert "(id dup)" in result.stderr
+    assert "6 failed" in result.stderr
+
+
+def test_a_mistyped_first_card_is_a_bad_card_not_an_id():
+    assert split_id("Ax Kd Qh")[0] is None
+    assert split_id("Zs Kd Qh")[0] is None
+    assert split_id("AsKdQx Jh")[0] is None
+    assert split_id("12 As")[0] == "12"
+    assert split_id("game-7 As")[0] == "game-7"
+
+
+def test_reader_counts_blank_and_comment_lines_in_line_numbers():
+    items = list(Reader("pineapple").read(["", "# note", HAND, "  ", "As"]))
+    assert isinstance(items[0], Hand) and items[0].line == 3 and items[0].id == "3"
+    assert isinstance(items[1], BadLine) and items[1].line == 5
+
+
+def test_errors_file_option_and_no_stale_errors_after_a_clean_run(hands_file, tmp_path):
+    errors, out = tmp_path / "bad.jsonl", tmp_path / "out.jsonl"
+    errors.write_text('{"line": 99}\n')
+    assert batch(str(hands_file), "-o", str(out), "--errors", str(errors),
+                 "--workers", "1").exit_code == 0
+    assert not errors.exists()
+
+
+def _explode_on_sixes(solution):
+    if 16 in solution.cards:  # 6c
+        raise ZeroDivisionError("boom")
+    return solution_dict(solution)
+
+
+def test_a_hand_that_fails_in_the_solver_is_reported_and_the_batch_goes_on(tmp_path):
+    lines = dealt(20, 1)
+    out = tmp_path / "out.jsonl"
+    summary = run_batch(lines, out, Settings(_explode_on_sixes), Engine())
+    failed = [n for n, line in enumerate(lines, 1) if "6c" in line.split()]
+    assert 0 < summary.failed == len(failed) and summary.solved == 20 - len(failed)
+    errors = records(Path(str(out) + ".errors"))
+    assert [e["line"] for e in errors] == failed
+    assert "ZeroDivisionError: boom" in errors[0]["message"] and "traceback" in errors[0]
+
+
+# --- resume --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict[str, Path]:
+    """One input, solved uninterrupted by one worker and by two."""
+    base = tmp_path_factory.mktemp("reference")
+    inp = base / "in.txt"
+    inp.write_text("\n".join(mixed_input(150)) + "\n")
+    outputs = {"input": inp}
+    for workers in ("1", "2"):
+        out = base / f"w{workers}.jsonl"
+        result = batch(str(inp), "-o", str(out), "--workers", workers)
+        assert result.exit_code == 1, result.output  # the input has bad lines
+        outputs[workers] = out
+    return outputs
+
+
+def test_two_workers_write_what_one_writes(reference):
+    one, two = reference["1"], reference["2"]
+    assert stable(two.read_text()) == stable(one.read_text())
+    assert Path(f"{two}.errors").read_text() == Path(f"{one}.errors").read_text()
+    assert len(one.read_text().splitlines()) == 150  # every dealt hand; two bad lines
+
+
+def test_rerun_of_a_finished_output_adds_nothing(reference, tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_text(reference["1"].read_text())
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1  # the bad lines are bad again
+    assert out.read_text() == reference["1"].read_text()
+    assert "0 solved now, 150 already in" in result.stderr
+
+
+def test_rerun_cuts_a_partial_last_line_and_finishes_without_duplicates_or_gaps(
+        reference, tmp_path):
+    whole = reference["1"].read_text()
+    lines = whole.splitlines(keepends=True)
+    out = tmp_path / "out.jsonl"
+    out.write_text("".join(lines[:40]) + lines[40][:57])  # killed mid-line
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1
+    assert stable(out.read_text()) == stable(whole)
+    assert "already in" in result.stderr and "40 already in" in result.stderr
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether any process of the group is still running (zombies do not count)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            return True
+    return False
+
+
+def test_sigkill_midway_then_rerun_equals_an_uninterrupted_run(reference, tmp_path):
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "cli.main", "batch", str(reference["input"]), "-o",
+               str(out), "--workers", "2", "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get(
+        "PYTHONPATH", "")])}
+    run = subprocess.Popen(command, cwd=tmp_path, env=env, start_new_session=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and run.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 10:
+                break
+            time.sleep(0.01)
+        os.kill(run.pid, signal.SIGKILL)  # the main process only: its workers must notice
+        run.wait(timeout=10)
+        written = out.read_bytes().count(b"\n")
+        assert 10 <= written < 150, "the run was not killed midway"
+        if Path("/proc").is_dir():
+            deadline = time.monotonic() + 10
+            while _group_alive(run.pid) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not _group_alive(run.pid), "worker processes outlived the killed batch"
+    finally:
+        if run.poll() is None or _group_alive(run.pid):
+            os.killpg(run.pid, signal.SIGKILL)
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "2")
+    assert result.exit_code == 1, result.output
+    assert stable(out.read_text()) == stable(reference["1"].read_text())
+    assert Path(f"{out}.errors").read_text() == Path(f"{reference['1']}.errors").read_text()
+
+
+# --- refusals ------------------------------------------------------------------------------
+
+def test_an_output_of_another_objective_is_refused(hands_file, tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_text(record_line("1", {"objective": "other"}))
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 2
+    assert "holds 'other' results" in result.stderr
+
+
+def test_an_output_that_is_not_batch_records_is_refused(hands_file, tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_text("some notes\n")
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 2
+    assert "line 1 is not a batch record" in result.stderr
+    assert out.read_text() == "some notes\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--variant", "holdem"], "unknown variant 'holdem'"),
+    (["--objective", "money"], "unknown objective 'money'"),
+    (["--fl-value", "-1"], "bad fl_value"),
+    (["--time-limit", "0"], "bad time limit"),
+])
+def test_bad_options_exit_2_before_solving(hands_file, tmp_path, args, message):
+    out = tmp_path / "out.jsonl"
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert not out.exists()
+
+
+def test_missing_input_or_output_or_the_same_file_exit_2(hands_file, tmp_path):
+    assert batch(str(tmp_path / "nope.txt"), "-o", str(tmp_path / "o")).exit_code == 2
+    assert batch(str(hands_file)).exit_code == 2
+    same = batch(str(hands_file), "-o", str(hands_file))
+    assert same.exit_code == 2 and "same file" in same.stderr
+
+
+# --- benchmark -----------------------------------------------------------------------------
+
+def test_bench_prints_hands_per_second_for_14_and_17_cards():
+    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "2", "--workers", "1",
+                                 "--objective", "royalties"])
+    assert result.exit_code == 0, result.output
+    assert "Machine:" in result.stdout and "Hands/s" in result.stdout
+    assert re.search(r"│\s+14 │ royalties", result.stdout)
+    assert re.search(r"│\s+17 │ royalties", result.stdout)
+
+
+def test_bench_says_why_a_hand_failed():
+    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "1", "--workers", "1",
+                                 "--objective", "money"])
+    assert result.exit_code == 2
+    assert "unknown objective 'money'" in result.stderr
