@@ -140,6 +140,15 @@ def command(
                            "variant's repeat_value.", show_default=False)] = None,
     time_limit: Annotated[float, typer.Option(
         help="Seconds to prove one hand before settling for the best set found.")] = 10.0,
+    opponents: Annotated[int | None, typer.Option(
+        help="For ev: opponents at the table (solve's default if not given).",
+        show_default=False)] = None,
+    samples: Annotated[int | None, typer.Option(
+        help="For ev: sampled opponent deals per hand (solve's default if not given).",
+        show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="For ev: seed of each hand's opponent sample (solve's default if not given).",
+        show_default=False)] = None,
     errors: Annotated[Path | None, typer.Option(
         help="Where bad lines go, one JSON object each. Default: OUTPUT.errors.",
         show_default=False)] = None,
@@ -170,7 +179,9 @@ def command(
         report_error("batch needs INPUT and -o OUTPUT (or --bench)")
         raise typer.Exit(2)
     errors = errors or output.with_name(output.name + ".errors")
-    settings = Settings(solution_dict, objective or "royalties", fl_value, time_limit)
+    given = {"opponents": opponents, "samples": samples, "seed": seed}
+    settings = Settings(solution_dict, objective or "royalties", fl_value, time_limit,
+                        tuple((k, v) for k, v in given.items() if v is not None))
     if input_file != "-" and Path(input_file).resolve() == output.resolve():
         report_error(f"INPUT and OUTPUT are the same file: {output}")
         raise typer.Exit(2)

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from evaluator.cards import RANK_CHARS, Card, CardError, ascii_names, parse_card, parse_cards
 from evaluator.rules import Rules, RulesError, find_rules
+from optimizer.dealing import deal, pick_size, size_mix
 from optimizer.solve import MAX_CARDS, MIN_CARDS, Solution, solve
 
 
@@ -45,24 +46,6 @@ class WorkerError(RuntimeError):
 
 # --- dealing -------------------------------------------------------------------------------
 
-#: How often a Fantasyland hand has 14, 15, 16 or 17 cards in progressive Pineapple.
-#: An assumption, as no public source counts them: entries split QQ 35%, KK 30%, AA 25%,
-#: trips 10% (each pair rank is about as easy to make on top, a player holding QQ often
-#: settles for it, trips are rare), and a fifth of all Fantasyland hands are 14-card repeats;
-#: so 14 cards ~ 0.2 + 0.8 * 0.35, rounded to a mix that sums to 1.
-SIZE_MIX: Mapping[int, float] = {14: 0.45, 15: 0.25, 16: 0.20, 17: 0.10}
-
-
-def size_mix(rules: Rules) -> dict[int, float]:
-    """The sizes ``rules`` deals in Fantasyland at ``SIZE_MIX`` frequencies (renormalized);
-    equally often if the table does not cover them all."""
-    counts = rules.dealt_counts
-    if all(n in SIZE_MIX for n in counts):
-        total = sum(SIZE_MIX[n] for n in counts)
-        return {n: SIZE_MIX[n] / total for n in counts}
-    return {n: 1 / len(counts) for n in counts}
-
-
 def parse_sizes(text: str, rules: Rules) -> dict[int, float]:
     """Hand sizes and their weights from ``"14"``, ``"mixed"`` or ``"14:8,15:4,16:2,17:1"``.
 
@@ -73,7 +56,7 @@ def parse_sizes(text: str, rules: Rules) -> dict[int, float]:
     ...
     optimizer.batch.BatchError: bad --cards '12': expected a count from 13 to 17, 'mixed', or counts with weights like 14:8,15:4
     """
-    if text.strip().lower() == "mixed":
+    if text.strip().lower() == "mixed":  # the trainer's assumption, README "Solving many hands"
         return size_mix(rules)
     weights: dict[int, float] = {}
     for part in text.split(","):
@@ -97,10 +80,8 @@ def deal_hands(count: int, sizes: Mapping[int, float], seed: int) -> Iterator[tu
     if count < 0 or seed < 0:
         raise BatchError(f"bad count {count} or seed {seed}: expected numbers >= 0")
     rng = random.Random(seed)
-    choices, weights = sorted(sizes), [sizes[n] for n in sorted(sizes)]
     for _ in range(count):
-        n = choices[0] if len(choices) == 1 else rng.choices(choices, weights)[0]
-        yield tuple(sorted(rng.sample(range(52), n), reverse=True))
+        yield deal(rng, next(iter(sizes)) if len(sizes) == 1 else pick_size(rng, sizes))
 
 
 def hand_line(cards: Sequence[Card]) -> str:
@@ -347,12 +328,14 @@ class _Appender:
 @dataclass(frozen=True)
 class Settings:
     """What every hand of a batch is solved with; ``record`` turns a solution into the
-    output record (the ``solve --json`` schema), in the worker."""
+    output record (the ``solve --json`` schema), in the worker. ``options`` are more
+    keyword arguments of ``solve`` (``samples``, ``opponents``, ``seed`` for ``ev``)."""
 
     record: Callable[[Solution], Mapping[str, Any]]
     objective: str = "royalties"
     fl_value: float | None = None
     time_limit: float = 10.0
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 class Task(NamedTuple):
@@ -385,7 +368,7 @@ def solve_chunk(tasks: Sequence[Task], rules: Mapping[int, Rules],
         task_rules = _WORKER_RULES.setdefault(rules[task.rules], rules[task.rules])
         try:
             solution = solve(task.cards, task_rules, settings.objective, settings.fl_value,
-                             settings.time_limit)
+                             settings.time_limit, **dict(settings.options))
             text = record_line(task.id, settings.record(solution))
             results.append(Result(task.seq, text, solution.value, solution.stays))
         except ValueError as error:
@@ -667,7 +650,8 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
 def check_settings(settings: Settings, variant: str | Rules = "pineapple") -> None:
     """Raise now, not once per hand, for an unknown variant or objective or a bad fl_value
     or time limit: by solving one hand, as ``solve`` is what decides what is valid."""
-    solve(range(13), variant, settings.objective, settings.fl_value, settings.time_limit)
+    solve(range(13), variant, settings.objective, settings.fl_value, settings.time_limit,
+          **dict(settings.options))
 
 
 # --- the benchmark -------------------------------------------------------------------------

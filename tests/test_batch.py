@@ -368,3 +368,10 @@ def test_bench_says_why_a_hand_failed():
                                  "--objective", "money"])
     assert result.exit_code == 2
     assert "unknown objective 'money'" in result.stderr
+
+
+def test_more_solve_options_reach_every_hand(tmp_path):
+    out = tmp_path / "out.jsonl"
+    settings = Settings(solution_dict, options=(("alternatives", 2),))
+    assert run_batch(dealt(3, 8), out, settings, Engine()).solved == 3
+    assert all(len(r["alternatives"]) == 2 for r in records(out))

@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from evaluator import find_rules, parse_cards
-from optimizer.batch import SIZE_MIX, BatchError, deal_hands, parse_sizes, size_mix
+from optimizer.batch import BatchError, deal_hands, parse_sizes
+from optimizer.dealing import PROGRESSIVE_MIX, size_mix
 
 runner = CliRunner()
 
@@ -57,7 +58,7 @@ def test_mixed_progressive_sizes_follow_the_documented_frequencies():
     lines = deal("--cards", "mixed", "--variant", "progressive", "--count", "4000")
     sizes = Counter(len(line.split()) for line in lines)
     assert set(sizes) == {14, 15, 16, 17}
-    for size, share in SIZE_MIX.items():
+    for size, share in PROGRESSIVE_MIX.items():
         assert sizes[size] / 4000 == pytest.approx(share, abs=0.03)
     assert sizes[14] > sizes[15] > sizes[16] > sizes[17]  # QQ entries and repeats most often
 
