@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task,
-                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+                           TextColumn, TimeElapsedColumn)
 from rich.table import Table
 from rich.text import Text
 
@@ -34,6 +34,17 @@ LINES_FAILED = 1
 class _Rate(ProgressColumn):
     def render(self, task: Task) -> Text:
         return Text(f"{task.speed:.1f} hands/s" if task.speed else "- hands/s", style="cyan")
+
+
+class _Eta(ProgressColumn):
+    """The time left, or ``-`` while it is unknown (from stdin there is no total)."""
+
+    def render(self, task: Task) -> Text:
+        left = task.time_remaining
+        if left is None:
+            return Text("ETA -")
+        minutes, seconds = divmod(int(left), 60)
+        return Text(f"ETA {minutes // 60}:{minutes % 60:02d}:{seconds:02d}", style="cyan")
 
 
 class _Bar(Events):
@@ -64,15 +75,16 @@ def _progress(enabled: bool) -> Progress | None:
     if not enabled:
         return None
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    _Rate(), TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"),
-                    TimeRemainingColumn(), console=err_console)
+                    _Rate(), TextColumn("elapsed"), TimeElapsedColumn(), _Eta(),
+                    console=err_console)
 
 
 def _print_summary(summary: Summary, output: Path, errors: Path) -> None:
+    solved = summary.solved > 0
     lines = [f"Hands:      {summary.hands} ({summary.solved} solved now, {summary.skipped} "
              f"already in {output}, {summary.failed} failed)",
-             f"Mean value: {summary.mean_value:.3f} (hands solved now)",
-             f"Stay rate:  {summary.stay_rate:.1%}",
+             "Mean value: " + (f"{summary.mean_value:.3f} (hands solved now)" if solved else "-"),
+             "Stay rate:  " + (f"{summary.stay_rate:.1%}" if solved else "-"),
              f"Wall time:  {summary.seconds:.1f} s ({summary.rate:.1f} hands/s)"]
     if summary.failed:
         lines.append(f"Failures:   {summary.failed}, listed in {errors}")
@@ -188,7 +200,9 @@ def command(
     with reports_bad_input(ObjectiveError, BatchError):
         check_settings(settings, variant)
         try:
-            total = None if input_file == "-" else count_hand_lines(input_file)
+            # Counting a pipe or stdin would consume it: their total stays unknown.
+            total = (count_hand_lines(input_file)
+                     if input_file != "-" and Path(input_file).is_file() else None)
         except OSError as error:
             raise BatchError(f"cannot read {input_file!r}: {error.strerror}") from None
         bar = _progress(progress)

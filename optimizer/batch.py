@@ -307,12 +307,15 @@ class _Appender:
     def __init__(self, path: Path, truncate: bool = False):
         self.path, self._truncate, self._fd = path, truncate, None
 
-    def write(self, lines: Sequence[str]) -> None:
-        if not lines:
-            return
+    def open(self) -> None:
         if self._fd is None:
             flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if self._truncate else os.O_APPEND)
             self._fd = os.open(self.path, flags, 0o666)
+
+    def write(self, lines: Sequence[str]) -> None:
+        if not lines:
+            return
+        self.open()
         data = memoryview("".join(lines).encode("utf-8"))
         while data:
             data = data[os.write(self._fd, data):]
@@ -590,13 +593,17 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
     events = events or Events()
     batch = _Batch(settings, engine, reader, _Appender(output), _Appender(errors, truncate=True),
                    events)
+    batch.out.open()  # an output that cannot be written fails now, not after the first chunk
     errors.unlink(missing_ok=True)  # a stale errors file would describe an earlier run
     events.start(None if total is None else max(total - len(done_ids), 0))
-    chunk_size = engine.max_chunk
-    if total is not None:  # small batches: enough chunks to keep every slot busy
-        chunk_size = max(1, min(chunk_size, (total - len(done_ids)) // (4 * engine.slots)))
     max_pending = 4 * engine.slots
-    max_ready = 2 * max_pending * chunk_size
+    max_ready = 2 * max_pending * engine.max_chunk
+
+    def chunk_size() -> int:
+        # Enough chunks to keep every slot busy in a small batch: sized from the total when
+        # it is known, else growing with the hands read so far.
+        left = total - len(done_ids) - batch.summary.skipped if total is not None else seq
+        return max(1, min(engine.max_chunk, left // max_pending))
     pending: set[Any] = set()
     chunk: list[Task] = []
     seq = 0
@@ -632,7 +639,7 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
             else:
                 batch.lines[seq] = item
                 chunk.append(Task(seq, item.line, item.id, item.cards, item.rules))
-                if len(chunk) >= chunk_size:
+                if len(chunk) >= chunk_size():
                     submit()
             seq += 1
             batch.flush()

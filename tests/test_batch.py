@@ -375,3 +375,10 @@ def test_more_solve_options_reach_every_hand(tmp_path):
     settings = Settings(solution_dict, options=(("alternatives", 2),))
     assert run_batch(dealt(3, 8), out, settings, Engine()).solved == 3
     assert all(len(r["alternatives"]) == 2 for r in records(out))
+
+
+def test_an_output_in_a_missing_directory_fails_before_solving(hands_file, tmp_path):
+    result = batch(str(hands_file), "-o", str(tmp_path / "nope" / "out.jsonl"), "--workers", "1")
+    assert result.exit_code == 2
+    assert "No such file or directory" in result.stderr
+    assert "Hands:" not in result.stderr
