@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from enum import Enum
 from typing import Annotated
 
@@ -45,10 +46,17 @@ def percentile_text(g: Grade) -> str:
     p = g.percentile
     if g.fouled:
         return "0% (a fouled set ranks below every legal set)"
+    # Rounded down, so that a set some legal set beats never shows as 100.0%.
+    shown = f"{math.floor(p.percent * 10) / 10:.1f}%"
     if p.exact:
-        return (f"{p.percent:.1f}%: beats or ties {p.beaten_or_tied:,} of the "
-                f"{p.legal_sets:,} legal sets (exact)")
-    return (f"about {p.percent:.1f}% ± {p.stderr:.1f}: beats or ties {p.beaten_or_tied:,} of "
+        return (f"{shown}: beats or ties {p.beaten_or_tied:,} of the {p.legal_sets:,} legal "
+                "sets (exact)")
+    if p.beaten_or_tied == p.legal_sets and not g.optimal:
+        # No sampled set beat it (so the standard error says 0), yet the optimum does: with
+        # thousands of samples and none better, fewer than 0.1% of legal sets can be.
+        return (f"above 99.9% (an estimate): beats or ties all {p.legal_sets:,} legal sets "
+                "drawn at random, but not the optimum")
+    return (f"about {shown} ± {p.stderr:.2f}: beats or ties {p.beaten_or_tied:,} of "
             f"{p.legal_sets:,} legal sets drawn at random (an estimate)")
 
 

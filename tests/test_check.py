@@ -255,3 +255,20 @@ def test_board_passed_in_code_is_checked_like_typed_text():
     board = parse_board("4c 2d 2h / 9h 9d 9c 5h 5d / As Ks Qs Js Ts")
     with pytest.raises(SetError, match="'2h', which was not dealt"):
         grade(HAND, board, "pineapple")
+
+
+def test_check_17_cards_labels_the_percentile_an_estimate():
+    hand = STAY_HAND + " 5h 5d 7c"
+    result = check(hand, "--set", "Ad 3c Jd / Kc Jc Tc Ac 2c / 8s 8h 8c 3s 3h", "--variant",
+                   "progressive")
+    assert result.exit_code == 0, result.output
+    assert "legal sets drawn at random (an estimate)" in result.stdout
+    result = check(hand, "--set", GREEDY, "--variant", "progressive")
+    assert "above 99.9% (an estimate)" in result.stdout and "but not the optimum" in \
+        result.stdout
+
+
+def test_check_never_shows_100_percent_for_a_set_that_is_beaten():
+    result = check(STAY_HAND, "--set", GREEDY, "--fl-value", "9.6")
+    assert "Percentile: 99.9%: beats or ties 337,339 of the 337,342 legal sets (exact)" in \
+        result.stdout
