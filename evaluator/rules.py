@@ -79,6 +79,8 @@ class Rules:
     repeat_cards: int | None  # None: a repeat deals as many cards as the hand that stayed
     scoring: Scoring = field(default_factory=Scoring)
     repeat_value: float = 0.0  # estimated worth of staying, in points: the default fl_value
+    # The same by the size of the hand that stays, where it differs (``ultimate``).
+    repeat_values: tuple[tuple[int, float], ...] = ()
     aliases: tuple[str, ...] = ()
 
     def scale(self, row: str) -> Scale:
@@ -152,6 +154,10 @@ class Rules:
 
     def repeat_cards_after(self, dealt: int) -> int:
         return dealt if self.repeat_cards is None else self.repeat_cards
+
+    def repeat_value_after(self, dealt: int) -> float:
+        """The worth of staying in Fantasyland from a hand of ``dealt`` cards, in points."""
+        return dict(self.repeat_values).get(dealt, self.repeat_value)
 
 
 # --- reading rules files -------------------------------------------------------------------
@@ -301,6 +307,28 @@ def _scoring(doc: dict[str, Any], source: str) -> Scoring:
         winner_only)
 
 
+def _points(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1000:
+        raise RulesError(f"{where}: expected points from 0 to 1000, got {value!r}")
+    return float(value)
+
+
+def _repeat_value(doc: dict[str, Any], source: str) -> tuple[float, tuple]:
+    """``repeat_value``: points, or a table of points by the size of the hand that stays."""
+    where = f"{source}: fantasyland.repeat_value"
+    value = doc.get("fantasyland", {}).get("repeat_value", 0.0)
+    if not isinstance(value, dict):
+        return _points(value, where), ()
+    by_size = {}
+    for size, points in value.items():
+        if not str(size).isdigit() or not 13 <= int(size) <= 17:
+            raise RulesError(f"{where}.{size}: expected a card count from 13 to 17")
+        by_size[int(size)] = _points(points, f"{where}.{size}")
+    if not by_size:
+        raise RulesError(f"{where}: expected points or a table such as {{ 14 = 13.7 }}")
+    return by_size[min(by_size)], tuple(sorted(by_size.items()))
+
+
 def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     """Build rules from a parsed TOML document (after any ``base`` has been merged in)."""
     _check_keys(doc, source)
@@ -310,11 +338,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     qualify = _requirements(doc.get("foul", {}).get("qualify", {}), f"{source}: foul.qualify",
                             row_scales)
     entry, stay, repeat = _fantasyland(doc, source, row_scales)
-    repeat_value = doc.get("fantasyland", {}).get("repeat_value", 0.0)
-    if isinstance(repeat_value, bool) or not isinstance(repeat_value, (int, float)) \
-            or not 0 <= repeat_value < 1000:
-        raise RulesError(f"{source}: fantasyland.repeat_value: expected points from 0 to 1000, "
-                         f"got {repeat_value!r}")
+    repeat_value, repeat_values = _repeat_value(doc, source)
     aliases = doc.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise RulesError(f"{source}: aliases must be a list of names")
@@ -323,7 +347,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         description=str(doc.get("description", "")),
         scales=scales, order=order, qualify=qualify, royalties=_royalties(doc, source, row_scales),
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
-        aliases=tuple(aliases), repeat_value=float(repeat_value),
+        aliases=tuple(aliases), repeat_value=repeat_value, repeat_values=repeat_values,
     )
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time
         try:

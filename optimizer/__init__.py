@@ -4,6 +4,8 @@ Knows nothing of the command line.
 """
 
 from optimizer.objective import ObjectiveError
-from optimizer.solve import ModeResult, Solution, solve
+from optimizer.mode import ModeResult
+from optimizer.solve import SetValue, Solution, make_objective, solve, value_of_set
 
-__all__ = ["ModeResult", "ObjectiveError", "Solution", "solve"]
+__all__ = ["ModeResult", "ObjectiveError", "SetValue", "Solution", "make_objective", "solve",
+           "value_of_set"]

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board, row_strengths
+from evaluator.board import Board, BoardReport, evaluate_board, parse_board, row_strengths
 from evaluator.board import Royalties as RoyaltyPoints
-from evaluator.cards import Card, CardError, parse_cards
+from evaluator.cards import Card, CardError, format_cards, parse_cards
 from evaluator.rules import ROW_SIZE, ROWS, Rules, find_rules
 from optimizer.alternatives import Alternative
 from optimizer.alternatives import alternatives as find_alternatives
 from optimizer.candidates import enumerate_candidates, subsets
-from optimizer.ev import ExpectedValue, OpponentField
+from optimizer.ev import Breakdown, ExpectedValue, OpponentField, breakdown
 from optimizer.mode import ModeResult, solve_mode
 from optimizer.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
                                  check_name)
@@ -118,13 +118,14 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
                    boards: np.ndarray | None = None) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
 
-    ``fl_value`` defaults to the variant's ``repeat_value``. The EV objective draws a seeded
+    ``fl_value`` defaults to the variant's ``repeat_value`` for this many cards. The EV
+    objective draws a seeded
     sample of ``samples`` deals of ``opponents`` opponent boards from the deck without the
     dealt cards, unless ``boards`` gives the sample: an ``(samples, opponents, 13)`` array
     of boards laid out top, middle, bottom.
     """
     check_name(name)
-    fl = check_fl_value(rules.repeat_value if fl_value is None else fl_value)
+    fl = check_fl_value(rules.repeat_value_after(len(dealt)) if fl_value is None else fl_value)
     if name == "royalties":
         return Royalties(fl)
     if boards is None:
@@ -202,6 +203,48 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
                     board.bottom, _discards(dealt, board), best.board_report, best.points,
                     "optimal" if proved else "feasible", max(r.bound for r in results),
                     staying, not_staying, others, stats, ev)
+
+
+@dataclass(frozen=True)
+class SetValue:
+    """What one given set of a dealt hand is worth under an objective."""
+
+    value: float  # points; a fouled set: 0 (royalties) or what the foul costs (ev)
+    report: BoardReport
+    ev: Breakdown | None  # with the EV objective
+
+    @property
+    def stays(self) -> bool:
+        return self.report.stays
+
+
+def value_of_set(cards: str | Sequence[Card], board: str | Board,
+                 variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
+                 fl_value: float | None = None, opponents: int = 1,
+                 samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                 boards: np.ndarray | None = None) -> SetValue:
+    """The value of ``board`` for the dealt ``cards``, on the same terms as ``solve``.
+
+    With the same arguments, the optimal board's value equals ``solve(...).value``. An
+    ``Objective`` made once by ``make_objective`` may be passed to value many sets against
+    the same sample. Raises ``CardError`` if the board holds a card that was not dealt.
+    """
+    dealt = _dealt(cards)
+    rules = find_rules(variant)
+    board = parse_board(board) if isinstance(board, str) else board
+    missing = [c for c in board.cards if c not in set(dealt)]
+    if missing:
+        raise CardError(f"the set uses {format_cards(missing[:1], ascii=True)!r}, which was "
+                        "not dealt")
+    goal = objective if not isinstance(objective, str) else make_objective(
+        objective, rules, dealt, fl_value, opponents, samples, seed, boards)
+    report = evaluate_board(board, rules)
+    if isinstance(goal, ExpectedValue):
+        parts = breakdown(goal, report)
+        return SetValue(parts.total, report, parts)
+    points = 0.0 if report.fouled else report.royalties.total + (
+        goal.fl_value if report.stays else 0.0)
+    return SetValue(points, report, None)
 
 
 def _discards(dealt: tuple[Card, ...], board: Board) -> tuple[Card, ...]:
