@@ -18,8 +18,8 @@ Comparing two sets of *equally many* distinct card ids card by card from the hig
 the same as comparing the integers ``sum(1 << id)``: at the first place where the sorted lists
 differ, the larger card ``a`` is in one set only, every card above ``a`` is in both or neither,
 and ``1 << a`` outweighs all the smaller bits together. The vectorized step below uses these
-integers; the final choice among bottoms compares the sorted tuples themselves, and
-``tests/test_reference.py`` checks that the two agree.
+integers within a chunk of bottoms; the choice between the chunks' winners compares the sorted
+tuples themselves, and ``tests/test_reference.py`` checks that the two orders agree.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import numpy as np
 
 from evaluator.board import Board
 from evaluator.cards import Card, parse_cards
-from evaluator.rules import Rules, find_rules
 from evaluator.handspec import Scale
+from evaluator.rules import Rules, find_rules
 from evaluator.strength import lowball_array, rank3_array, rank5_array
 
 
@@ -74,7 +74,7 @@ def _positions(mask: int) -> list[int]:
     return [p for p in range(mask.bit_length()) if mask >> p & 1]
 
 
-_CHUNK = 1 << 15  # (bottom, middle, top) triples scored at once: about 50 MB of temporaries
+_CHUNK = 1 << 15  # (bottom, middle, top) triples scored at once; small chunks stay in cache
 
 
 class _RowTable:
