@@ -19,8 +19,8 @@ from cli.render import console, err_console
 from cli.solve import VARIANT_HELP, solution_dict
 from evaluator import preset_names
 from optimizer import ObjectiveError
-from optimizer.batch import (BadLine, BatchError, Events, Settings, Summary, WorkerError,
-                             benchmark, check_settings, count_hand_lines, open_engine,
+from optimizer.batch import (BadLine, BatchError, BenchRow, Events, Settings, Summary,
+                             WorkerError, benchmark, check_settings, count_hand_lines, open_engine,
                              open_input, run_batch)
 from optimizer.objective import OBJECTIVES
 
@@ -106,28 +106,36 @@ def _machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def _load() -> str:
+    try:
+        with open("/proc/loadavg", encoding="utf-8") as load:
+            return " ".join(load.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 def _bench(workers: int, hands: int, variant: str, objectives: Sequence[str]) -> None:
     console.print(f"Machine: {_machine()}", soft_wrap=True)
-    counts = sorted({1, workers})
+    console.print(f"Load average before: {_load()}", soft_wrap=True)
     table = Table(title=f"batch throughput: {variant}, {hands} seeded random hands per row")
-    for name in ("Cards", "Objective", "Workers", "Seconds", "Hands/s", "Of ideal"):
+    for name in ("Cards", "Objective", "Workers", "Seconds", "Hands/s", "Of ideal",
+                 "CPU ms/hand"):
         table.add_column(name, justify="left" if name == "Objective" else "right")
-    single: dict[tuple[int, str], float] = {}
 
-    def show(row) -> None:
+    def show(row: BenchRow) -> None:
         err_console.print(f"{row.cards} cards, {row.objective}, {row.workers} worker(s): "
                           f"{row.rate:.1f} hands/s", highlight=False)
 
-    rows = benchmark(solution_dict, objectives, counts, hands=hands, variant=variant,
-                     progress=show)
-    for row in rows:
-        if row.workers == 1:
-            single[row.cards, row.objective] = row.rate
+    rows = benchmark(solution_dict, objectives, sorted({1, workers}), hands=hands,
+                     variant=variant, progress=show)
+    single = {(r.cards, r.objective): r.rate for r in rows if r.workers == 1}
     for row in sorted(rows, key=lambda r: (r.cards, r.objective, r.workers)):
         ideal = row.workers * single[row.cards, row.objective]
         table.add_row(str(row.cards), row.objective, str(row.workers), f"{row.seconds:.2f}",
-                      f"{row.rate:.1f}", f"{row.rate / ideal:.0%}")
+                      f"{row.rate:.1f}", f"{row.rate / ideal:.0%}", f"{row.cpu_ms:.2f}")
     console.print(table)
+    # Other work on the machine lowers the hands/s; the CPU time per hand stays put.
+    console.print(f"Load average after: {_load()}", soft_wrap=True)
 
 
 def command(

@@ -354,6 +354,7 @@ class Result(NamedTuple):
     text: str | None  # the output line, or None when the hand failed
     value: float
     stays: bool
+    cpu: float = 0.0  # CPU seconds the worker spent on the hand
     error: str | None = None
     detail: str | None = None
 
@@ -369,17 +370,19 @@ def solve_chunk(tasks: Sequence[Task], rules: Mapping[int, Rules],
     for task in tasks:
         # One instance per distinct rules in this process, so that their tables are built once.
         task_rules = _WORKER_RULES.setdefault(rules[task.rules], rules[task.rules])
+        cpu = time.process_time()
         try:
             solution = solve(task.cards, task_rules, settings.objective, settings.fl_value,
                              settings.time_limit, **dict(settings.options))
             text = record_line(task.id, settings.record(solution))
-            results.append(Result(task.seq, text, solution.value, solution.stays))
+            results.append(Result(task.seq, text, solution.value, solution.stays,
+                                  time.process_time() - cpu))
         except ValueError as error:
-            results.append(Result(task.seq, None, 0.0, False, str(error)))
+            results.append(Result(task.seq, None, 0.0, False, error=str(error)))
         except Exception as error:  # noqa: BLE001 -- a bug, kept with its traceback
             results.append(Result(task.seq, None, 0.0, False,
-                                  f"solve failed: {type(error).__name__}: {error}",
-                                  traceback.format_exc()))
+                                  error=f"solve failed: {type(error).__name__}: {error}",
+                                  detail=traceback.format_exc()))
     return results
 
 
@@ -489,6 +492,7 @@ class Summary:
     value_sum: float = 0.0
     stays: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the workers' CPU time on the hands solved
     unknown_ids: int = 0  # records in the output whose id is not in this input
 
     @property
@@ -560,6 +564,7 @@ class _Batch:
                 self.summary.solved += 1
                 self.summary.value_sum += item.value
                 self.summary.stays += item.stays
+                self.summary.cpu_seconds += item.cpu
             else:
                 if isinstance(item, Result):
                     item = BadLine(hand.line, hand.id, hand_line(hand.cards), item.error or "",
@@ -677,10 +682,15 @@ class BenchRow:
     workers: int
     hands: int
     seconds: float
+    cpu_seconds: float  # the workers' CPU time: what the hands cost, however busy the machine
 
     @property
     def rate(self) -> float:
         return self.hands / self.seconds
+
+    @property
+    def cpu_ms(self) -> float:
+        return self.cpu_seconds / self.hands * 1e3
 
 
 def benchmark(record: Callable[[Solution], Mapping[str, Any]], objectives: Sequence[str],
@@ -711,7 +721,8 @@ def benchmark(record: Callable[[Solution], Mapping[str, Any]], objectives: Seque
                         if summary.solved != hands:
                             raise BatchError(f"benchmark: {summary.failed} of {hands} hands "
                                              f"failed, the first with: {failures.first}")
-                        rows.append(BenchRow(cards, objective, count, hands, summary.seconds))
+                        rows.append(BenchRow(cards, objective, count, hands, summary.seconds,
+                                             summary.cpu_seconds))
                         if progress:
                             progress(rows[-1])
     return rows
