@@ -453,7 +453,15 @@ class DaskEngine(Engine):
             self._client = distributed.Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as error:
             raise BatchError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
-        self.slots = max(sum(self._client.nthreads().values()), 1)
+        self._slots, self._counted = 1, -float("inf")
+
+    @property
+    def slots(self) -> int:
+        """The cluster's worker threads, counted again every 10 s: workers may join late."""
+        if time.monotonic() - self._counted > 10:
+            self._slots = max(sum(self._client.nthreads().values()), 1)
+            self._counted = time.monotonic()
+        return self._slots
 
     def submit(self, tasks, rules, settings):
         return self._client.submit(solve_chunk, tasks, rules, settings, pure=False)
@@ -601,14 +609,20 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
     batch.out.open()  # an output that cannot be written fails now, not after the first chunk
     errors.unlink(missing_ok=True)  # a stale errors file would describe an earlier run
     events.start(None if total is None else max(total - len(done_ids), 0))
-    max_pending = 4 * engine.slots
-    max_ready = 2 * max_pending * engine.max_chunk
+    # Chunks in flight and results waiting for an earlier one are bounded, so memory does
+    # not grow with the input; a cluster's bounds follow its workers as they come and go.
+    def max_pending() -> int:
+        return 4 * engine.slots
+
+    def max_ready() -> int:
+        return 2 * max_pending() * engine.max_chunk
 
     def chunk_size() -> int:
         # Enough chunks to keep every slot busy in a small batch: sized from the total when
         # it is known, else growing with the hands read so far.
         left = total - len(done_ids) - batch.summary.skipped if total is not None else seq
-        return max(1, min(engine.max_chunk, left // max_pending))
+        return max(1, min(engine.max_chunk, left // max_pending()))
+
     pending: set[Any] = set()
     chunk: list[Task] = []
     seq = 0
@@ -625,9 +639,9 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
         # slow one before them (lines after a hand still being gathered count too).
         nonlocal pending
         while True:
-            if len(batch.ready) > max_ready:
+            if len(batch.ready) > max_ready():
                 submit()
-            if not pending or (len(pending) <= limit and len(batch.ready) <= max_ready):
+            if not pending or (len(pending) <= limit and len(batch.ready) <= max_ready()):
                 return
             done, pending = engine.wait(pending)
             batch.collect(done)
@@ -648,7 +662,7 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
                     submit()
             seq += 1
             batch.flush()
-            drain(max_pending - 1)
+            drain(max_pending() - 1)
         submit()
         drain(0)
     finally:
