@@ -1,20 +1,29 @@
 """The heuristic opponent: plays one ordinary (non-Fantasyland) hand of a variant.
 
-Each decision enumerates every legal way to place the new cards (which card to discard, and
-which row takes each kept card). Every placement is scored by Monte Carlo: ``samples`` random
-completions fill the empty slots with cards the bot has not seen, and each finished board is
-worth its royalties plus ``fl_bonus`` when it enters Fantasyland, or ``-foul_penalty`` when it
-fouls. The bot plays the placement with the best mean, ties broken by the seeded generator.
-All placements of one decision share the same random completions (common random numbers), so
-they are compared on the same luck.
+Each decision lists every legal way to place the new cards (which card to throw away, and
+which row takes each kept card) and plays the one worth most, ties broken by the seeded
+generator. A finished board is worth its royalties plus ``fl_bonus`` when it enters
+Fantasyland, or ``-foul_penalty`` when it fouls.
 
-A random completion ignores the choice the bot will have later (in Pineapple it keeps two of
-every three cards), so it underrates draws; ``draw_credit`` makes up for that by completing
-each row from more cards than it has slots (the best ``n`` of ``n + extra`` for the row's
-hand), which is how future choice shows up in the final board. Everything the bot knows is
-its own cards: it plays the same whatever the other players hold, and it reads the variant
-only through ``Rules`` (its royalty, foul, qualify and entry tables), so one bot serves every
-rule set, 2-7 included.
+* Last decision: every placement is scored exactly.
+* One round from the end: each placement is scored over ``samples`` random deals of the last
+  round, each played in its best way (an exact one-round look-ahead).
+* Two rounds from the end: the ``lookahead`` placements that the estimate below likes best
+  are searched two rounds deep: ``lookahead_samples`` deals of the next round, each played
+  in its best way by the one-round look-ahead over as many deals of the last round.
+* Earlier (and to pick the placements worth searching): each placement is scored over ``samples`` random futures (shuffles of the cards
+  the bot has not seen; every placement of a decision shares them). In a future each row
+  draws a pool: the first ``draw_credit`` (``top_credit`` for the top) future cards that
+  help it (pair one of its ranks, or continue a one-suit five-card row), then cards of its
+  own for the rest of its empty slots. From its pool each row keeps its best and its worst
+  completion, and the future is worth the best legal board among those ``2 x 2 x 2``
+  choices. The pools stand for the choice the player will have (steering useful cards to
+  the row that wants them); the worst completions stand for safe play.
+
+The bot knows only its own cards, so it plays the same whatever the other players hold. It
+reads the variant only through ``Rules`` (royalty, foul, qualify and entry tables), so one
+bot serves every rule set, 2-7 included (on a 2-7 row a useful card is a low one that pairs
+nothing).
 """
 
 from __future__ import annotations
@@ -22,12 +31,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 
 import numpy as np
 
 from evaluator.board import row_strengths, row_values
+from evaluator.board_arrays import evaluate_boards
 from evaluator.cards import Card
+from evaluator.handspec import Scale
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 
 #: Slot ranges of the rows in a 13-card layout: top 0-2, middle 3-7, bottom 8-12.
@@ -68,10 +79,13 @@ DEALINGS = {d.name: d for d in (ONE_AT_A_TIME, THREE_KEEP_TWO)}
 class BotParams:
     """The bot's knobs; the defaults are the calibrated ones quoted in the README."""
 
-    fl_bonus: float = 12.0  # worth of entering Fantasyland, in points
-    foul_penalty: float = 6.0  # cost of a foul, in points (royalties are lost as well)
-    samples: int = 24  # random completions per placement
-    draw_credit: int = 1  # extra cards a row completes from, per empty slot (see above)
+    fl_bonus: float = 14.0  # worth of entering Fantasyland, in points
+    foul_penalty: float = 5.0  # cost of a foul, in points (its royalties are lost as well)
+    samples: int = 48  # random futures per placement
+    draw_credit: int = 2  # useful future cards the middle and bottom may draw from
+    top_credit: int = 2  # useful future cards the top may draw from
+    lookahead: int = 6  # placements searched two rounds deep, two rounds from the end
+    lookahead_samples: int = 12  # deals of each of those two rounds
 
 
 @dataclass(frozen=True)
@@ -82,54 +96,22 @@ class PlayedHand:
     discards: tuple[Card, ...]
 
 
-# --- finished boards, vectorized -------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Outcomes:
-    """What the rules make of an ``(n, 13)`` array of boards, as parallel arrays."""
-
-    fouled: np.ndarray  # bool
-    royalties: np.ndarray  # int, 0 when fouled
-    entry_cards: np.ndarray  # int, 0 when the board does not enter Fantasyland
-    values: dict[str, np.ndarray]  # each row on its own scale
-
-
 @cache
 def _tables(rules: Rules):
+    """Royalty and qualify tables by row, and the entry rungs as (row, threshold) pairs."""
     entry = tuple((tuple((req.row, req.spec.threshold(rules.scale(req.row)))
                          for req in rung.requires), rung.cards) for rung in rules.entry)
     return ({row: rules.royalty_table(row) for row in ROWS},
             {row: rules.qualify_table(row) for row in ROWS}, entry)
 
 
-def board_outcomes(rules: Rules, boards: np.ndarray) -> Outcomes:
-    """Fouls, royalties and Fantasyland entry of finished boards (unchecked)."""
-    boards = np.asarray(boards, dtype=np.int64).reshape(-1, 13)
-    royalty, qualify, entry = _tables(rules)
-    cards = {row: boards[:, ROW_SLOTS[row].start:ROW_SLOTS[row].stop] for row in ROWS}
-    values = {row: row_values(row, cards[row], rules) for row in ROWS}
-    fouled = np.zeros(len(boards), dtype=bool)
-    if rules.order_pairs:
-        strengths = {row: row_strengths(cards[row]) for row in set(rules.order)}
-        for stronger, weaker in rules.order_pairs:
-            fouled |= strengths[stronger] < strengths[weaker]
-    for row in ROWS:
-        fouled |= ~qualify[row][values[row]]
-    royalties = sum(royalty[row][values[row]] for row in ROWS)
-    royalties = np.where(fouled, 0, royalties)
-    entry_cards = np.zeros(len(boards), dtype=np.int64)
-    for requires, count in entry:
-        met = ~fouled
-        for row, threshold in requires:
-            met = met & (values[row] >= threshold)
-        entry_cards = np.where(met, np.maximum(entry_cards, count), entry_cards)
-    return Outcomes(fouled, royalties, entry_cards, values)
-
-
 # --- one decision ----------------------------------------------------------------------------
 
 def _placements(layout: np.ndarray, new: Sequence[Card], keep: int) -> np.ndarray:
-    """Every layout reachable by keeping ``keep`` of ``new`` and placing them in rows."""
+    """Every layout reachable by keeping ``keep`` of ``new`` and placing them in rows.
+
+    Placed cards fill a row's slots from its first one, so a row's empties come last.
+    """
     free = {row: [s for s in ROW_SLOTS[row] if layout[s] == EMPTY] for row in ROWS}
     out = []
     for kept in combinations(new, keep):
@@ -137,7 +119,7 @@ def _placements(layout: np.ndarray, new: Sequence[Card], keep: int) -> np.ndarra
             if any(rows.count(row) > len(free[row]) for row in ROWS):
                 continue
             placed = layout.copy()
-            used = {row: 0 for row in ROWS}
+            used = dict.fromkeys(ROWS, 0)
             for card, row in zip(kept, rows):
                 placed[free[row][used[row]]] = card
                 used[row] += 1
@@ -147,80 +129,236 @@ def _placements(layout: np.ndarray, new: Sequence[Card], keep: int) -> np.ndarra
 
 @cache
 def _subsets(pool: int, take: int) -> np.ndarray:
-    return np.array(list(combinations(range(pool), take)), dtype=np.int64).reshape(-1, take)
+    subsets = list(combinations(range(pool), take))
+    return np.array(subsets, dtype=np.int64).reshape(len(subsets), take)
 
 
-def _fill_row(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray) -> np.ndarray:
-    """Fill a row: ``fixed`` is ``(G, f)`` placed cards, ``pool`` is ``(K, p)`` candidates.
+@dataclass(frozen=True)
+class _Options:
+    """Completions of distinct row contents: ``(R, K, 3)`` arrays over contents, samples and
+    the three options kept per sample (see ``_row_options``)."""
 
-    Returns ``(G, K, size)``: each group's row completed with the best ``size - f`` cards of
-    each pool for that row alone (on the row's own scale).
+    strength: np.ndarray  # on the high scale (the foul order)
+    royalty: np.ndarray
+    legal: np.ndarray  # passes the row's qualify hand
+    meets: dict[int, np.ndarray]  # entry threshold -> whether the option reaches it
+
+    def take(self, index) -> _Options:
+        return _Options(self.strength[index], self.royalty[index], self.legal[index],
+                        {t: m[index] for t, m in self.meets.items()})
+
+
+def _completions(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray):
+    """Every completion of ``R`` rows (``fixed`` placed cards) from pools ``(R, K, p)``: the
+    cards ``(R, K, S, size)`` and their values on the row's scale ``(R, K, S)``."""
+    size = ROW_SIZE[row]
+    picks = pool[:, :, _subsets(pool.shape[2], size - fixed.shape[1])]  # (R, K, S, need)
+    shape = picks.shape[:3]
+    rows = np.concatenate([np.broadcast_to(fixed[:, None, None, :], shape + fixed.shape[1:]),
+                           picks], axis=3)
+    return rows, row_values(row, rows.reshape(-1, size), rules).reshape(shape)
+
+
+def _straight_windows() -> np.ndarray:
+    """``(10, 13)``: the ranks of each straight, the wheel (A-2-3-4-5) first."""
+    windows = np.zeros((10, 13), dtype=bool)
+    windows[0, [12, 0, 1, 2, 3]] = True
+    for high in range(4, 13):
+        windows[high - 3, high - 4:high + 1] = True
+    return windows
+
+
+_WINDOWS = _straight_windows()
+
+
+def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np.ndarray:
+    """``(R, K, D)``: which future cards help each row. On a high row: a card that pairs one
+    of its ranks, or, on a five-card row of three cards or more, continues its flush (one
+    suit so far) or its straight (distinct ranks inside one straight so far). On a 2-7 row:
+    a card of rank 8 or lower that pairs none of its ranks."""
+    ranks, suits = fixed >> 2, fixed & 3
+    has_rank = np.zeros((len(fixed), 13), dtype=bool)
+    np.put_along_axis(has_rank, ranks, True, axis=1)
+    future_rank = future >> 2
+    pairs = has_rank[:, future_rank]  # (R, K, D)
+    if rules.scale(row) is not Scale.HIGH:
+        return ~pairs & (future_rank <= 6)[None]
+    if ROW_SIZE[row] < 5 or fixed.shape[1] < 3:
+        return pairs
+    suited = (suits == suits[:, :1]).all(axis=1)
+    flush = suited[:, None, None] & ((future & 3)[None] == suits[:, :1, None])
+    distinct = has_rank.sum(axis=1) == fixed.shape[1]
+    fits = ~(has_rank[:, None, :] & ~_WINDOWS[None]).any(axis=2) & distinct[:, None]
+    connects = (fits[:, :, None] & _WINDOWS[None]).any(axis=1) & ~has_rank  # (R, 13)
+    return pairs | flush | connects[:, future_rank]
+
+
+def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
+                 filler: np.ndarray, reach: int, thresholds: Sequence[int]) -> _Options:
+    """The best and the worst completion of each of ``R`` rows in each of ``K`` futures.
+
+    A row completes from a pool: the first ``reach`` cards of the future that help it
+    (``_useful``), then the rest of the future in order, plus ``filler``, cards of its own
+    for the slots that nothing useful fills.
     """
-    groups, placed = fixed.shape
-    samples, p = pool.shape
-    need = ROW_SIZE[row] - placed
-    picks = pool[:, _subsets(p, need)]  # (K, S, need)
-    subsets = picks.shape[1]
-    rows = np.concatenate([np.broadcast_to(fixed[:, None, None, :], (groups, samples, subsets,
-                                                                     placed)),
-                           np.broadcast_to(picks[None], (groups, samples, subsets, need))],
-                          axis=3)
-    if subsets == 1:
-        return rows[:, :, 0]
-    value = row_values(row, rows.reshape(-1, ROW_SIZE[row]), rules).reshape(
-        groups, samples, subsets)
-    best = value.argmax(axis=2)
-    return np.take_along_axis(rows, best[:, :, None, None], axis=2)[:, :, 0]
+    size = ROW_SIZE[row]
+    contents = len(fixed)
+    own = np.broadcast_to(filler[None], (contents,) + filler.shape)
+    if future.shape[1] and fixed.shape[1] < size and reach:
+        useful = _useful(rules, row, fixed, future)
+        order = np.argsort(~useful, axis=2, kind="stable")[:, :, :reach]
+        targeted = np.take_along_axis(np.broadcast_to(future[None], useful.shape), order,
+                                      axis=2)
+        own = np.concatenate([targeted, own], axis=2)
+    rows, value = _completions(rules, row, fixed, own)
+    chosen = np.stack([value.argmax(axis=2), value.argmin(axis=2)], axis=2)
+    kept = np.take_along_axis(rows, chosen[..., None], axis=2)  # (R, K, 2, size)
+    flat = kept.reshape(-1, size)
+    value = np.take_along_axis(value, chosen, axis=2)
+    strength = row_strengths(flat).reshape(value.shape) if row in rules.order else value
+    royalty, qualify, _ = _tables(rules)
+    return _Options(strength, royalty[row][value], qualify[row][value],
+                    {t: value >= t for t in thresholds})
 
 
-def _complete(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, params: BotParams,
-              rng: np.random.Generator) -> np.ndarray:
-    """``(C, K, 13)`` completions of ``C`` layouts, ``K = params.samples``.
+def _best_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -> np.ndarray:
+    """``(C, K)``: the most each sample is worth over the ``2 x 2 x 2`` choices of rows."""
+    axes = {"top": (..., slice(None), None, None), "middle": (..., None, slice(None), None),
+            "bottom": (..., None, None, slice(None))}
+    grid = {row: o.take(axes[row]) for row, o in options.items()}
+    fouled = ~(grid["top"].legal & grid["middle"].legal & grid["bottom"].legal)
+    for stronger, weaker in rules.order_pairs:
+        fouled = fouled | (grid[stronger].strength < grid[weaker].strength)
+    entered = np.zeros((), dtype=bool)
+    for requires, _cards in _tables(rules)[2]:
+        met = np.ones((), dtype=bool)
+        for row, threshold in requires:
+            met = met & grid[row].meets[threshold]
+        entered = entered | met
+    points = grid["top"].royalty + grid["middle"].royalty + grid["bottom"].royalty \
+        + params.fl_bonus * entered
+    worth = np.where(fouled, -params.foul_penalty, points)
+    return worth.reshape(worth.shape[:2] + (-1,)).max(axis=2)
 
-    Each row with empty slots draws its own pool of random unseen cards, ``draw_credit``
-    more than it has empty slots, and keeps the best for itself. Every layout uses the same
-    ``K`` shuffles of the unseen cards.
-    """
+
+def _evaluate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+              rounds_left: int, params: BotParams, rng: np.random.Generator) -> np.ndarray:
+    """Mean worth of each layout over ``params.samples`` random futures (see the module
+    docstring). Rows are completed once per distinct content, so layouts that share a row
+    share its completions."""
     empty = layouts == EMPTY
-    if not empty.any():
-        return layouts[:, None, :]
-    k = params.samples
-    shuffles = rng.permuted(np.broadcast_to(unseen, (k, len(unseen))), axis=1)
-    counts = np.stack([empty[:, ROW_SLOTS[row]].sum(axis=1) for row in ROWS], axis=1)
-    boards = np.empty((len(layouts), k, 13), dtype=np.int64)
-    for signature in np.unique(counts, axis=0):
-        members = np.flatnonzero((counts == signature).all(axis=1))
-        start = 0
-        for row, missing in zip(ROWS, signature.tolist()):
-            slots = ROW_SLOTS[row]
-            rows = layouts[members][:, slots.start:slots.stop]
-            fixed = rows[:, :ROW_SIZE[row] - missing]  # placed cards come first in a row
-            if missing == 0:
-                boards[members, :, slots.start:slots.stop] = fixed[:, None, :]
-                continue
-            size = missing + params.draw_credit
-            pool = shuffles[:, start:start + size]
-            start += size
-            boards[members, :, slots.start:slots.stop] = _fill_row(rules, row, fixed, pool)
-    return boards
+    samples = params.samples if empty.any() else 1
+    shuffles = rng.permuted(np.broadcast_to(unseen, (samples, len(unseen))), axis=1)
+    coming = rounds_left * dealing.per_round
+    future = shuffles[:, :coming]
+    entry = _tables(rules)[2]
+    options, index = {}, {}
+    start = coming
+    for row in ROWS:
+        slots = ROW_SLOTS[row]
+        contents, index[row] = np.unique(layouts[:, slots.start:slots.stop], axis=0,
+                                         return_inverse=True)
+        thresholds = sorted({t for requires, _ in entry for name, t in requires if name == row})
+        missing = (contents == EMPTY).sum(axis=1)
+        parts = [None] * len(contents)
+        reach = params.top_credit if row == "top" else params.draw_credit
+        for count in np.unique(missing).tolist():
+            members = np.flatnonzero(missing == count)
+            fixed = contents[members, :len(slots) - count]
+            part = _row_options(rules, row, fixed, future, shuffles[:, start:start + count],
+                                min(reach, coming), thresholds)
+            for i, m in enumerate(members):
+                parts[m] = part.take(i)
+        start += int(missing.max())
+        options[row] = _Options(np.stack([p.strength for p in parts]),
+                                np.stack([p.royalty for p in parts]),
+                                np.stack([p.legal for p in parts]),
+                                {t: np.stack([p.meets[t] for p in parts]) for t in thresholds})
+    chosen = {row: options[row].take(index[row].reshape(-1)) for row in ROWS}
+    return _best_worth(rules, chosen, params).mean(axis=1)
+
+
+def _finish(rules: Rules, layouts: np.ndarray, deals: np.ndarray, dealing: Dealing,
+            params: BotParams) -> np.ndarray:
+    """``(N,)``: the mean over ``deals`` ``(N, K, per_round)`` of the last round of each
+    layout played in its best way, the finished boards scored exactly."""
+    count, samples = deals.shape[:2]
+    slots = np.nonzero(layouts == EMPTY)[1].reshape(count, dealing.keep)
+    orders = np.array(list(permutations(range(dealing.per_round), dealing.keep)),
+                      dtype=np.int64)
+    boards = np.broadcast_to(layouts[:, None, None, :], (count, samples, len(orders),
+                                                           13)).copy()
+    c, k, a = np.ix_(np.arange(count), np.arange(samples), np.arange(len(orders)))
+    boards[c[..., None], k[..., None], a[..., None], slots[:, None, None, :]] = \
+        deals[:, :, orders]
+    return _worth(rules, boards, params).max(axis=2).mean(axis=1)
+
+
+def _last_round(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+                params: BotParams, rng: np.random.Generator) -> np.ndarray:
+    """Mean worth of layouts one round from the end: each of ``samples`` random deals of
+    the last round is played in its best way (an exact one-round look-ahead)."""
+    deals = rng.permuted(np.broadcast_to(unseen, (params.samples, len(unseen))),
+                         axis=1)[:, :dealing.per_round]
+    return _finish(rules, layouts, np.broadcast_to(deals[None], (len(layouts),) + deals.shape),
+                   dealing, params)
+
+
+def _two_rounds(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+                params: BotParams, rng: np.random.Generator) -> np.ndarray:
+    """Mean worth of layouts two rounds from the end: the ``lookahead`` best by
+    ``_evaluate`` are searched two rounds deep (``lookahead_samples`` deals of the next
+    round, each played in its best way by ``_finish`` over as many deals of the last); the
+    others keep their ``_evaluate`` worth, less a margin that ranks them below."""
+    worth = _evaluate(rules, layouts, unseen, dealing, 2, params, rng)
+    if params.lookahead <= 0:
+        return worth
+    picked = np.argsort(-worth, kind="stable")[:params.lookahead]
+    k1 = k2 = params.lookahead_samples
+    per_round = dealing.per_round
+    children, owners, deals = [], [], []
+    for i in picked.tolist():
+        shuffles = rng.permuted(np.broadcast_to(unseen, (k1, len(unseen))), axis=1)
+        for k in range(k1):
+            placed = _placements(layouts[i], shuffles[k, :per_round].tolist(), dealing.keep)
+            rest = shuffles[k, per_round:per_round * (k2 + 1)].reshape(k2, per_round)
+            children.append(placed)
+            owners.append(np.full(len(placed), i * k1 + k))
+            deals.append(np.broadcast_to(rest[None], (len(placed), k2, per_round)))
+    value = _finish(rules, np.concatenate(children), np.concatenate(deals), dealing, params)
+    owners = np.concatenate(owners)
+    best = np.full(len(layouts) * k1, -np.inf)
+    np.maximum.at(best, owners, value)
+    searched = best.reshape(len(layouts), k1)[picked].mean(axis=1)
+    out = worth - 1e6
+    out[picked] = searched
+    return out
 
 
 def _worth(rules: Rules, boards: np.ndarray, params: BotParams) -> np.ndarray:
-    shape = boards.shape[:-1]
-    out = board_outcomes(rules, boards.reshape(-1, 13))
+    """What finished boards are worth to the bot (see the module docstring)."""
+    out = evaluate_boards(boards.reshape(-1, 13), rules)
     points = np.where(out.fouled, -params.foul_penalty,
-                      out.royalties + params.fl_bonus * (out.entry_cards > 0))
-    return points.reshape(shape)
+                      out.royalty_total + params.fl_bonus * (out.entry_cards > 0))
+    return points.reshape(boards.shape[:-1])
 
 
-def choose(rules: Rules, layout: np.ndarray, new: Sequence[Card], keep: int,
-           seen: np.ndarray, params: BotParams, rng: np.random.Generator) -> np.ndarray:
+def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card], keep: int,
+           seen: np.ndarray, rounds_left: int, params: BotParams,
+           rng: np.random.Generator) -> np.ndarray:
     """The layout the bot plays after being dealt ``new`` onto ``layout``."""
     options = _placements(layout, new, keep)
     unseen = np.flatnonzero(~seen)
-    worth = _worth(rules, _complete(rules, options, unseen, params, rng), params).mean(axis=1)
+    if rounds_left == 0:
+        worth = _worth(rules, options, params)
+    elif rounds_left == 1:
+        worth = _last_round(rules, options, unseen, dealing, params, rng)
+    elif rounds_left == 2 and dealing.per_round * (params.lookahead_samples + 1) <= len(unseen):
+        worth = _two_rounds(rules, options, unseen, dealing, params, rng)
+    else:
+        worth = _evaluate(rules, options, unseen, dealing, rounds_left, params, rng)
     best = np.flatnonzero(worth >= worth.max() - 1e-9)
-    return options[best[rng.integers(len(best))]] if len(best) > 1 else options[best[0]]
+    return options[best[rng.integers(len(best))] if len(best) > 1 else best[0]]
 
 
 def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: BotParams,
@@ -230,13 +368,14 @@ def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: Bot
         raise ValueError(f"{dealing.name} deals {dealing.seen} cards, got {len(cards)}")
     layout = np.full(13, EMPTY, dtype=np.int64)
     seen = np.zeros(52, dtype=bool)
+    rounds = [(dealing.first, dealing.first)] + [(dealing.per_round, dealing.keep)] \
+        * dealing.rounds
     position = 0
-    for count, keep in [(dealing.first, dealing.first)] + [(dealing.per_round, dealing.keep)] \
-            * dealing.rounds:
+    for index, (count, keep) in enumerate(rounds):
         new = list(cards[position:position + count])
         position += count
         seen[new] = True
-        layout = choose(rules, layout, new, keep, seen, params, rng)
+        layout = choose(rules, dealing, layout, new, keep, seen, len(rounds) - 1 - index, params, rng)
     discards = tuple(sorted(set(cards) - set(layout.tolist())))
     board = tuple(c for row in ROWS for c in sorted(layout[ROW_SLOTS[row]].tolist(),
                                                      reverse=True))
