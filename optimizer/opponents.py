@@ -1,0 +1,400 @@
+"""Opponent boards for the expected-value objective: a seeded sample, with card removal.
+
+A *pool* is a file of boards that the heuristic bot (``optimizer.bot``) played from a full
+deck, each with the cards its player saw and threw away; it ships in ``optimizer/data/``.
+At solve time ``opponent_boards`` draws from the pool the boards that are consistent with the
+Fantasyland player's dealt cards: boards whose player *saw* none of them, after relabelling
+suits. The bot treats suits alike and every pool board was given a random suit relabelling
+when the pool was built, so each of the 24 relabellings of a pool board is as likely as the
+board itself, and the relabelled boards that avoid the dealt cards are draws from the bot's
+play from the reduced deck (the bot never knows the other players' cards, so its play from
+the reduced deck is its play from the full deck, given that it never sees a dealt card).
+When too few boards qualify, the draw falls back to boards whose *placed* 13 cards avoid the
+dealt ones (their discards may not), and then to drawing with replacement; the README gives
+the measured error of the fallback.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+
+from evaluator.cards import CardError
+from evaluator.rules import ROWS, Rules
+from evaluator.board import Board, BoardReport, evaluate_board, row_strengths
+from evaluator.board_arrays import ROW_SLICES, evaluate_boards
+from evaluator.scoring import settle
+from evaluator.strength import CLASS_OF_STRENGTH
+from optimizer.bot import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing, play_hand
+
+
+class OpponentModelError(ValueError):
+    """Rules that no shipped pool serves, or bad arguments; the message says which."""
+
+
+#: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
+PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
+_INVERSE = np.argsort(PERMUTATIONS, axis=1)
+
+CHUNK = 500  # hands per seeded chunk when a pool is built: the result ignores ``workers``
+
+
+def dealing_for(rules: Rules) -> Dealing:
+    """The dealing style of the ordinary hands under ``rules``.
+
+    Rules files name no dealing style, so it is read from the Fantasyland sizes: a variant
+    that deals more than 13 cards in Fantasyland is played Pineapple style (5 cards, then
+    rounds of 3 keeping 2), as every such variant in the seeds is; one that deals 13 is
+    classic OFC (5 cards, then one at a time).
+    """
+    return THREE_KEEP_TWO if max(rules.dealt_counts, default=13) > 13 else ONE_AT_A_TIME
+
+
+def foul_signature(rules: Rules) -> str:
+    """What a pool must share with the rules it serves: row scales, foul order, qualify."""
+    return json.dumps({
+        "scales": {row: scale.value for row, scale in rules.scales},
+        "order": list(rules.order),
+        "qualify": {q.row: q.spec.threshold(rules.scale(q.row)) for q in rules.qualify},
+    }, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Boards the bot played (top 3, middle 5, bottom 5) and what each player threw away."""
+
+    boards: np.ndarray  # (n, 13) card ids
+    discards: np.ndarray  # (n, d) card ids
+    meta: dict
+
+    @property
+    def dealing(self) -> Dealing:
+        return DEALINGS[self.meta["dealing"]]
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+    @property
+    def masks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bitmasks (uint64) of the placed cards and of every card seen."""
+        return _masks(self)
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, boards=self.boards.astype(np.uint8),
+                            discards=self.discards.astype(np.uint8),
+                            meta=np.array(json.dumps(self.meta, sort_keys=True)))
+
+
+_MASK_CACHE: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _bits(cards: np.ndarray) -> np.ndarray:
+    return np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards.astype(np.uint64)), axis=1) \
+        if cards.shape[1] else np.zeros(len(cards), dtype=np.uint64)
+
+
+def _masks(pool: Pool) -> tuple[np.ndarray, np.ndarray]:
+    key = id(pool.boards)
+    if key not in _MASK_CACHE:
+        placed = _bits(pool.boards)
+        _MASK_CACHE[key] = (placed, placed | _bits(pool.discards))
+    return _MASK_CACHE[key]
+
+
+def load_pool(path: str | Path) -> Pool:
+    with np.load(path) as data:
+        return Pool(data["boards"].astype(np.int64), data["discards"].astype(np.int64),
+                    json.loads(str(data["meta"])))
+
+
+@cache
+def shipped_pools() -> tuple[Pool, ...]:
+    """Every pool in the package data, in file-name order."""
+    files = sorted((f for f in resources.files("optimizer.data").iterdir()
+                    if f.name.endswith(".npz")), key=lambda f: f.name)
+    pools = []
+    for entry in files:
+        with resources.as_file(entry) as path:
+            pools.append(load_pool(path))
+    return tuple(pools)
+
+
+def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
+    """The pool that serves ``rules``: same dealing style and same foul rules.
+
+    Royalty and Fantasyland tables may differ (a house-rules file uses the pool of its base):
+    the caller scores the boards under its own rules.
+    """
+    pools = shipped_pools() if pools is None else pools
+    dealing, signature = dealing_for(rules), foul_signature(rules)
+    for pool in pools:
+        if pool.meta["dealing"] == dealing.name and pool.meta["foul_signature"] == signature:
+            return pool
+    built = ", ".join(f"{p.meta['rules']} ({p.meta['dealing']})" for p in pools) or "none"
+    raise OpponentModelError(
+        f"no opponent pool for the rules {rules.name!r} (dealing {dealing.name}, foul rules "
+        f"{signature}); the shipped pools are built for: {built}. Build one with "
+        f"`fantasyland opponents --regenerate --variant {rules.name}` if the bot supports them")
+
+
+# --- drawing boards --------------------------------------------------------------------------
+
+def _check_dealt(dealt: Sequence[int]) -> np.ndarray:
+    cards = np.asarray(list(dealt), dtype=np.int64)
+    if cards.ndim != 1 or len(set(cards.tolist())) != len(cards) \
+            or (len(cards) and (cards.min() < 0 or cards.max() > 51)):
+        raise CardError(f"dealt cards must be distinct ids 0..51, got {list(dealt)!r}")
+    return cards
+
+
+def _relabel(cards: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """Apply suit relabellings ``perm`` (one row per board) to ``cards`` (one row per board)."""
+    return (cards & ~3) | np.take_along_axis(perm, cards & 3, axis=1)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Boards drawn for one dealt hand, and how they were found."""
+
+    boards: np.ndarray  # (samples, opponents, 13)
+    exact: int  # (board, relabelling) pairs whose player saw no dealt card
+    relaxed: int  # pairs whose placed cards avoid the dealt ones (discards may not)
+    tier: str  # "exact", "relaxed" or "with replacement"
+
+
+def candidate_pairs(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pool boards under suit relabellings, as ``board * 24 + relabelling``, that avoid the
+    dealt cards: those whose player saw none of them (exact), and those whose placed cards
+    avoid them but whose discards do not (relaxed)."""
+    placed, seen = pool.masks
+    exact_pairs, relaxed_pairs = [], []
+    for p, inverse in enumerate(_INVERSE):
+        # sigma(board) avoids the dealt cards iff the board avoids sigma^-1(dealt).
+        moved = (dealt & ~3) | inverse[dealt & 3]
+        mask = np.bitwise_or.reduce(np.left_shift(np.uint64(1), moved.astype(np.uint64))) \
+            if len(moved) else np.uint64(0)
+        clear = (placed & mask) == 0
+        exact = clear & ((seen & mask) == 0)
+        exact_pairs.append(np.flatnonzero(exact) * 24 + p)
+        relaxed_pairs.append(np.flatnonzero(clear & ~exact) * 24 + p)
+    return np.concatenate(exact_pairs), np.concatenate(relaxed_pairs)
+
+
+def pair_boards(pool: Pool, pairs: np.ndarray) -> np.ndarray:
+    """The boards that ``board * 24 + relabelling`` names."""
+    return _relabel(pool.boards[pairs // 24], PERMUTATIONS[pairs % 24])
+
+
+def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int) -> Draw:
+    """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring)."""
+    exact_pairs, relaxed_pairs = candidate_pairs(pool, dealt)
+    rng = np.random.default_rng(seed)
+    if len(exact_pairs) >= count:
+        chosen, tier = rng.choice(exact_pairs, count, replace=False), "exact"
+    elif len(exact_pairs) + len(relaxed_pairs) >= count:
+        extra = rng.choice(relaxed_pairs, count - len(exact_pairs), replace=False)
+        chosen, tier = rng.permutation(np.concatenate([exact_pairs, extra])), "relaxed"
+    else:
+        every = np.concatenate([exact_pairs, relaxed_pairs])
+        if len(every) == 0:
+            raise OpponentModelError("no pool board avoids the dealt cards")
+        chosen, tier = rng.choice(every, count, replace=True), "with replacement"
+    return Draw(pair_boards(pool, chosen), len(exact_pairs), len(relaxed_pairs), tier)
+
+
+def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents: int,
+                    seed: int) -> np.ndarray:
+    """``(samples, opponents, 13)`` int64 card ids; each board laid out top(3) middle(5)
+    bottom(5).
+
+    Deterministic for the same arguments. Boards never contain a dealt card; fouled boards
+    are included at the bot's natural rate. Each opponent's board is drawn on its own from
+    the same pool (see the README on three-handed play).
+    """
+    cards = _check_dealt(dealt)
+    if samples < 1 or opponents < 1:
+        raise OpponentModelError(f"need samples >= 1 and opponents >= 1, got {samples} and "
+                                 f"{opponents}")
+    draw = draw_boards(pool_for(rules), cards, samples * opponents, seed)
+    return draw.boards.reshape(samples, opponents, 13)
+
+
+# --- statistics and building pools -----------------------------------------------------------
+
+def board_stats(rules: Rules, boards: np.ndarray) -> dict:
+    """Foul rate, Fantasyland-entry rate and mean royalties (fouls count 0) of boards."""
+    out = evaluate_boards(boards, rules)
+    n = len(boards)
+    entered = out.entry_cards > 0
+    royalties = out.royalty_total
+    return {
+        "boards": n,
+        "foul_rate": float(out.fouled.mean()),
+        "fantasyland_rate": float(entered.mean()),
+        "mean_royalties": float(royalties.mean()),
+        "royalties_when_not_fouled": float(royalties[~out.fouled].mean())
+        if (~out.fouled).any() else 0.0,
+        # binomial standard errors, so a reader can tell noise from a difference
+        "foul_rate_se": float(np.sqrt(out.fouled.mean() * (1 - out.fouled.mean()) / n)),
+        "fantasyland_rate_se": float(np.sqrt(entered.mean() * (1 - entered.mean()) / n)),
+        "mean_royalties_se": float(royalties.std() / np.sqrt(n)),
+        "row_royalties": {row: float(out.royalties[row].mean()) for row in ROWS},
+    }
+
+
+def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
+    """Calibration figures of the opponent model under ``rules``.
+
+    By default from ``boards`` boards drawn (seeded, without card removal) from the pool that
+    serves ``rules``; with ``live`` from ``boards`` hands the bot plays now (slow: tens of
+    milliseconds a hand). ``source`` in the result says which.
+    """
+    if boards < 1:
+        raise OpponentModelError(f"need boards >= 1, got {boards}")
+    if live:
+        played = play_hands(rules, dealing_for(rules), boards, seed)
+        stats = board_stats(rules, played.boards)
+        return stats | {"source": "live", "dealing": dealing_for(rules).name}
+    pool = pool_for(rules)
+    rng = np.random.default_rng(seed)
+    index = rng.choice(len(pool), boards, replace=boards > len(pool))
+    return board_stats(rules, pool.boards[index]) | {
+        "source": "pool", "dealing": pool.dealing.name, "pool_size": len(pool),
+        "pool_rules": pool.meta["rules"]}
+
+
+def _chunk(args) -> tuple[np.ndarray, np.ndarray]:
+    rules, dealing, seed, index, hands, params, removed = args
+    rng = np.random.default_rng([seed, index])
+    deck = np.setdiff1d(np.arange(52), removed)
+    boards, discards = [], []
+    for _ in range(hands):
+        cards = rng.permutation(deck)[:dealing.seen]
+        hand = play_hand(rules, dealing, cards.tolist(), params, rng)
+        perm = PERMUTATIONS[rng.integers(24)] if not len(removed) else np.arange(4)
+        boards.append(_relabel(np.array([hand.board]), perm[None])[0])
+        discards.append(_relabel(np.array([hand.discards], dtype=np.int64).reshape(1, -1),
+                                 perm[None])[0])
+    return np.array(boards, dtype=np.int64), np.array(discards, dtype=np.int64).reshape(
+        hands, dealing.seen - 13)
+
+
+def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
+               params: BotParams = BotParams(), removed: Sequence[int] = (),
+               workers: int = 1, progress: Callable[[int], None] | None = None) -> Pool:
+    """Let the bot play ``hands`` hands from the deck without ``removed``, in seeded chunks.
+
+    From the full deck each hand is given a random suit relabelling (see the module
+    docstring). The result depends on ``seed`` only, not on ``workers``.
+    """
+    removed = np.asarray(list(removed), dtype=np.int64)
+    jobs = [(rules, dealing, seed, i, min(CHUNK, hands - start), params, removed)
+            for i, start in enumerate(range(0, hands, CHUNK))]
+    started = time.perf_counter()
+    if workers > 1:
+        from multiprocessing import Pool as Processes
+        with Processes(workers) as processes:
+            results = []
+            for result in processes.imap(_chunk, jobs):
+                results.append(result)
+                if progress:
+                    progress(len(result[0]))
+    else:
+        results = []
+        for job in jobs:
+            results.append(_chunk(job))
+            if progress:
+                progress(len(results[-1][0]))
+    boards = np.concatenate([r[0] for r in results]) if results else np.zeros((0, 13), int)
+    discards = np.concatenate([r[1] for r in results]) if results else np.zeros((0, 0), int)
+    meta = {"rules": rules.name, "dealing": dealing.name, "foul_signature":
+            foul_signature(rules), "seed": seed, "hands": hands,
+            "params": params.__dict__, "seconds": round(time.perf_counter() - started, 1)}
+    return Pool(boards, discards, meta)
+
+
+#: Hands in each shipped pool, by dealing style: enough for the exact draw (see the README).
+POOL_HANDS = {THREE_KEEP_TWO.name: 24_000, ONE_AT_A_TIME.name: 8_000}
+POOL_SEED = 2024
+
+
+def pool_file_name(rules: Rules) -> str:
+    return f"{dealing_for(rules).name}-{rules.name}.npz"
+
+
+def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,
+               workers: int = 1, progress: Callable[[int], None] | None = None) -> Pool:
+    """A fresh pool for ``rules`` (the shipped ones are ``build_pool(find_rules(name))``)."""
+    dealing = dealing_for(rules)
+    hands = POOL_HANDS[dealing.name] if hands is None else hands
+    if hands < 1:
+        raise OpponentModelError(f"need hands >= 1, got {hands}")
+    return play_hands(rules, dealing, hands, seed, workers=workers, progress=progress)
+
+
+# --- measuring the card-removal error --------------------------------------------------------
+
+def _class_shares(boards: np.ndarray) -> dict[str, np.ndarray]:
+    strengths = {row: row_strengths(boards[:, ROW_SLICES[row]]) for row in ROWS}
+    return {row: np.bincount(CLASS_OF_STRENGTH[s], minlength=9) / len(boards)
+            for row, s in strengths.items()}
+
+
+def _points_against(rules: Rules, ours: BoardReport, boards: np.ndarray) -> np.ndarray:
+    return np.array([settle(ours, evaluate_board(Board(tuple(b[:3]), tuple(b[3:8]),
+                                                       tuple(b[8:])), rules))
+                     for b in boards.tolist()], dtype=float)
+
+
+def removal_check(rules: Rules, dealt: Sequence[int], hands: int, seed: int,
+                  workers: int = 1) -> dict:
+    """How far the pool's draws for ``dealt`` are from the bot's live play without them.
+
+    ``hands`` live hands from the reduced deck are compared with as many boards drawn from
+    the pool three ways: ``exact`` (boards whose player saw no dealt card: what
+    ``opponent_boards`` uses while there are enough), ``placed_only`` (boards whose 13 placed
+    cards avoid the dealt ones, discards ignored: the fallback) and ``no_removal`` (the pool
+    as it is, for scale). For each: the calibration figures, the total variation distance of
+    each row's hand-class shares from live play, and the mean points that the best-royalty
+    set of ``dealt`` wins against the boards (1-6 scoring of ``rules``).
+    """
+    from optimizer.solve import solve  # the solver imports this module's callers
+
+    cards = _check_dealt(dealt)
+    pool = pool_for(rules)
+    live = play_hands(rules, dealing_for(rules), hands, seed, removed=cards,
+                      workers=workers).boards
+    ours = solve(tuple(cards.tolist()), rules, "royalties").report
+    exact_pairs, relaxed_pairs = candidate_pairs(pool, cards)
+    rng = np.random.default_rng(seed)
+    samples = {
+        "exact": exact_pairs,
+        "placed_only": np.concatenate([exact_pairs, relaxed_pairs]),
+        "no_removal": np.arange(len(pool)) * 24,
+    }
+    live_shares = _class_shares(live)
+    live_points = _points_against(rules, ours, live)
+    result = {"dealt": len(cards), "hands": hands, "set": ours.board.format(ascii=True),
+              "exact_pairs": len(exact_pairs), "relaxed_pairs": len(relaxed_pairs),
+              "live": board_stats(rules, live) | {
+                  "points": float(live_points.mean()),
+                  "points_se": float(live_points.std() / np.sqrt(hands))}}
+    for name, pairs in samples.items():
+        chosen = rng.choice(pairs, min(hands, len(pairs)), replace=False)
+        boards = pair_boards(pool, chosen)
+        shares = _class_shares(boards)
+        points = _points_against(rules, ours, boards)
+        result[name] = board_stats(rules, boards) | {
+            "points": float(points.mean()),
+            "points_se": float(points.std() / np.sqrt(len(points))),
+            "class_tvd": {row: float(np.abs(shares[row] - live_shares[row]).sum() / 2)
+                          for row in ROWS}}
+    return result
