@@ -1,0 +1,117 @@
+"""``fantasyland opponents``: the opponent model's figures, its pools, and its card removal."""
+
+from __future__ import annotations
+
+import json
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from cli.errors import reports_bad_input
+from cli.render import console, err_console
+from evaluator import find_rules, parse_cards, preset_names
+from optimizer.opponents import (POOL_SEED, OpponentModelError, bot_stats, build_pool,
+                                 dealing_for, pool_file_name, removal_check)
+
+VARIANT_HELP = "Rules: a preset ({presets}) or one of its aliases, or a .toml rules file."
+
+
+def _stats_table(title: str, stats: dict) -> Table:
+    table = Table(title=title)
+    table.add_column("Figure")
+    table.add_column("Value", justify="right")
+    table.add_row("boards", str(stats["boards"]))
+    table.add_row("foul rate", f"{stats['foul_rate']:.1%} ± {stats['foul_rate_se']:.1%}")
+    table.add_row("Fantasyland rate",
+                  f"{stats['fantasyland_rate']:.1%} ± {stats['fantasyland_rate_se']:.1%}")
+    table.add_row("mean royalties",
+                  f"{stats['mean_royalties']:.2f} ± {stats['mean_royalties_se']:.2f}")
+    table.add_row("royalties when not fouled", f"{stats['royalties_when_not_fouled']:.2f}")
+    return table
+
+
+def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path | None,
+                quiet: bool) -> None:
+    target = output or Path(str(resources.files("optimizer.data") / pool_file_name(rules)))
+    started = time.perf_counter()
+    with Progress(console=err_console, transient=True, disable=quiet) as bar:
+        task = bar.add_task(f"playing {dealing_for(rules).name} hands", total=hands)
+        pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n))
+    pool.save(target)
+    console.print(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules {rules.name}, "
+                  f"seed {seed}) to {target} in {time.perf_counter() - started:.0f} s")
+
+
+def _check(rules, cards: str, boards: int, seed: int, workers: int, json_output: bool) -> None:
+    result = removal_check(rules, parse_cards(cards), boards, seed, workers)
+    if json_output:
+        typer.echo(json.dumps(result, indent=2, sort_keys=True))
+        return
+    console.print(f"Dealt {result['dealt']} cards; set {result['set']}; pool pairs: "
+                  f"{result['exact_pairs']} exact, {result['relaxed_pairs']} placed-only")
+    table = Table(title=f"card removal against {boards} live hands")
+    for name in ("Source", "Boards", "Fouls", "FL", "Royalties", "Points", "TVD top/mid/bot"):
+        table.add_column(name, justify="left" if name == "Source" else "right")
+    for name in ("live", "exact", "placed_only", "no_removal"):
+        s = result[name]
+        tvd = "/".join(f"{s['class_tvd'][row]:.3f}" for row in ("top", "middle", "bottom")) \
+            if "class_tvd" in s else "-"
+        table.add_row(name, str(s["boards"]), f"{s['foul_rate']:.1%}",
+                      f"{s['fantasyland_rate']:.1%}", f"{s['mean_royalties']:.2f}",
+                      f"{s['points']:+.2f} ± {s['points_se']:.2f}", tvd)
+    console.print(table)
+
+
+def command(
+    stats: Annotated[bool, typer.Option(
+        "--stats", help="Print the calibration figures (the default action).")] = False,
+    regenerate: Annotated[bool, typer.Option(
+        "--regenerate", help="Rebuild the variant's pool of bot boards (package data).")] = False,
+    check: Annotated[str | None, typer.Option(
+        "--check", metavar="CARDS", show_default=False,
+        help="Measure the card-removal error for these dealt cards against live play.")] = None,
+    variant: Annotated[str, typer.Option(
+        help=VARIANT_HELP.format(presets=", ".join(preset_names())))] = "pineapple",
+    boards: Annotated[int, typer.Option(
+        help="Boards for --stats, live hands for --check.", min=1)] = 5000,
+    seed: Annotated[int, typer.Option(help="Seed (of the sample, or of the pool).")] = 1,
+    live: Annotated[bool, typer.Option(
+        "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
+    hands: Annotated[int | None, typer.Option(
+        help="Hands in a regenerated pool (default: the shipped size).", min=1,
+        show_default=False)] = None,
+    pool_seed: Annotated[int, typer.Option(
+        "--pool-seed", help="Seed of a regenerated pool.")] = POOL_SEED,
+    workers: Annotated[int, typer.Option(
+        help="Processes for --regenerate, --check and --live.", min=1)] = 1,
+    output: Annotated[Path | None, typer.Option(
+        help="Where --regenerate writes (default: the package's pool file).",
+        show_default=False)] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The opponent model behind the EV objective: its figures, its pools, its card removal.
+
+    `--stats` prints the foul rate, Fantasyland-entry rate and mean royalties of the bot's
+    boards (from the shipped pool, or `--live`). `--regenerate` rebuilds the pool the
+    variant uses. `--check CARDS` compares the pool's boards for those dealt cards with the
+    bot's live play from the deck without them.
+    """
+    with reports_bad_input(OpponentModelError):
+        rules = find_rules(variant)
+        if regenerate:
+            _regenerate(rules, hands, pool_seed, workers, output, json_output)
+            return
+        if check is not None:
+            _check(rules, check, boards, seed, workers, json_output)
+            return
+        figures = bot_stats(rules, boards, seed, live=live)
+    if json_output:
+        typer.echo(json.dumps(figures | {"variant": rules.name}, indent=2, sort_keys=True))
+        return
+    console.print(_stats_table(f"{rules.name}: opponent bot ({figures['source']}, "
+                               f"{figures['dealing']} dealing)", figures))

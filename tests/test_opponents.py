@@ -1,0 +1,211 @@
+"""The opponent model: the bot's legal play, the shipped pools, card removal, the figures."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from evaluator import find_rules, load_rules, parse_cards
+from evaluator.rules import ROW_SIZE, ROWS
+from optimizer.bot import (EMPTY, ONE_AT_A_TIME, ROW_SLOTS, THREE_KEEP_TWO, BotParams,
+                           _placements, play_hand)
+from optimizer.opponents import (OpponentModelError, bot_stats, candidate_pairs, dealing_for,
+                                 draw_boards, opponent_boards, play_hands, pool_for,
+                                 shipped_pools)
+
+runner = CliRunner()
+
+#: A cheap bot for tests that only check legality: few samples, no two-round search.
+QUICK = BotParams(samples=4, lookahead=0)
+
+DEALT_14 = parse_cards("As Ks Qs Js Ts 9h 9d 7c 7d 5h 4c 3s 2d 2h")
+DEALT_17 = parse_cards("Ac Ad Ah Kc Kd Qc Qh Jd Js Tc Th 9s 8s 8c 6d 5d 4h")
+
+
+def _assert_board(board, cards=None):
+    board = [int(c) for c in board]
+    assert len(board) == 13 and len(set(board)) == 13
+    assert all(0 <= c <= 51 for c in board)
+    if cards is not None:
+        assert set(board) <= set(cards)
+
+
+# --- the bot ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("keep,new", [(5, 5), (2, 3), (1, 1)])
+def test_bot_never_places_more_than_a_row_holds(keep, new):
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        layout = np.full(13, EMPTY, dtype=np.int64)
+        cards = rng.permutation(52)
+        placed = 0 if keep == 5 else int(rng.integers(0, 12))
+        # fill rows from their first slot, as the bot does, up to random heights
+        heights = {"top": 0, "middle": 0, "bottom": 0}
+        for card in cards[:placed]:
+            row = [r for r in ROWS if heights[r] < ROW_SIZE[r]][int(rng.integers(0, 3)) % len(
+                [r for r in ROWS if heights[r] < ROW_SIZE[r]])]
+            layout[ROW_SLOTS[row].start + heights[row]] = card
+            heights[row] += 1
+        if 13 - placed < keep:
+            continue
+        options = _placements(layout, cards[placed:placed + new].tolist(), keep)
+        assert len(options)
+        for option in options:
+            for row in ROWS:
+                slots = option[ROW_SLOTS[row].start:ROW_SLOTS[row].stop]
+                filled = slots != EMPTY
+                assert filled.sum() <= ROW_SIZE[row]
+                assert not (~filled[:-1] & filled[1:]).any()  # a row fills from its start
+            assert (option != EMPTY).sum() == placed + keep
+
+
+@pytest.mark.parametrize("variant,dealing", [("pineapple", THREE_KEEP_TWO),
+                                             ("standard", ONE_AT_A_TIME),
+                                             ("deuce", THREE_KEEP_TWO)])
+def test_bot_plays_a_legal_hand_from_the_cards_it_is_dealt(variant, dealing):
+    rules = find_rules(variant)
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        cards = rng.permutation(52)[:dealing.seen].tolist()
+        hand = play_hand(rules, dealing, cards, QUICK, rng)
+        _assert_board(hand.board, cards)
+        assert len(hand.discards) == dealing.seen - 13
+        assert set(hand.board) | set(hand.discards) == set(cards)
+
+
+def test_play_hands_is_deterministic_per_seed_and_avoids_removed_cards():
+    rules = find_rules("pineapple")
+    removed = DEALT_14
+    first = play_hands(rules, THREE_KEEP_TWO, 4, seed=5, params=QUICK, removed=removed)
+    again = play_hands(rules, THREE_KEEP_TWO, 4, seed=5, params=QUICK, removed=removed)
+    other = play_hands(rules, THREE_KEEP_TWO, 4, seed=6, params=QUICK, removed=removed)
+    assert (first.boards == again.boards).all() and (first.discards == again.discards).all()
+    assert not (first.boards == other.boards).all()
+    seen = np.concatenate([first.boards, first.discards], axis=1)
+    assert not np.isin(seen, removed).any()
+
+
+# --- pools -----------------------------------------------------------------------------------
+
+def test_pools_load_from_package_data():
+    pools = shipped_pools()
+    assert {p.meta["dealing"] for p in pools} >= {"three-keep-two", "one-at-a-time"}
+    for pool in pools:
+        assert pool.boards.shape == (pool.meta["hands"], 13)
+        assert pool.discards.shape == (pool.meta["hands"], pool.dealing.seen - 13)
+
+
+@pytest.mark.parametrize("variant,dealing", [
+    ("standard", "one-at-a-time"), ("pineapple", "three-keep-two"),
+    ("progressive", "three-keep-two"), ("ultimate", "three-keep-two")])
+def test_each_preset_gets_the_pool_of_its_dealing_style(variant, dealing):
+    rules = find_rules(variant)
+    assert dealing_for(rules).name == dealing
+    assert pool_for(rules).meta["dealing"] == dealing
+
+
+def test_a_house_rules_file_gets_the_pool_of_its_base(tmp_path):
+    house = tmp_path / "house.toml"
+    house.write_text('base = "pineapple"\n[royalties.middle]\ntrips = 0\nstraight = 4\n',
+                     encoding="utf-8")
+    assert pool_for(load_rules(house)) is pool_for(find_rules("pineapple"))
+
+
+def test_deuce_without_a_pool_is_a_clear_error():
+    if any(p.meta["rules"] == "deuce" for p in shipped_pools()):
+        pytest.skip("a deuce pool ships")
+    with pytest.raises(OpponentModelError, match="no opponent pool for the rules 'deuce'"):
+        opponent_boards(find_rules("deuce"), DEALT_14, 10, 1, 0)
+
+
+def test_pool_boards_are_legal_layouts_with_their_discards():
+    for pool in shipped_pools():
+        seen = np.concatenate([pool.boards, pool.discards], axis=1)
+        assert seen.min() >= 0 and seen.max() <= 51
+        ordered = np.sort(seen, axis=1)
+        assert (np.diff(ordered, axis=1) > 0).all()  # 13 placed + discards, all distinct
+
+
+# --- opponent_boards -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dealt", [DEALT_14, DEALT_17])
+@pytest.mark.parametrize("variant", ["pineapple", "standard", "progressive"])
+def test_opponent_boards_never_hold_a_dealt_card(variant, dealt):
+    boards = opponent_boards(find_rules(variant), dealt, 300, 2, seed=4)
+    assert boards.shape == (300, 2, 13) and boards.dtype == np.int64
+    assert not np.isin(boards, dealt).any()
+    for board in boards.reshape(-1, 13)[:50]:
+        _assert_board(board)
+
+
+def test_opponent_boards_are_deterministic_per_seed():
+    rules = find_rules("pineapple")
+    first = opponent_boards(rules, DEALT_14, 200, 1, seed=9)
+    assert (first == opponent_boards(rules, DEALT_14, 200, 1, seed=9)).all()
+    assert not (first == opponent_boards(rules, DEALT_14, 200, 1, seed=10)).all()
+
+
+def test_a_14_card_hand_draws_exactly_from_boards_whose_player_saw_no_dealt_card():
+    pool = pool_for(find_rules("pineapple"))
+    dealt = np.array(DEALT_14)
+    draw = draw_boards(pool, dealt, 400, seed=1)
+    assert draw.tier == "exact" and draw.exact >= 400
+    exact, _ = candidate_pairs(pool, dealt)
+    seen = np.concatenate([pool.boards, pool.discards], axis=1)[exact // 24]
+    from optimizer.opponents import PERMUTATIONS, _relabel
+    moved = _relabel(seen, PERMUTATIONS[exact % 24])
+    assert not np.isin(moved, dealt).any()
+
+
+def test_bad_arguments_are_refused():
+    rules = find_rules("pineapple")
+    with pytest.raises(ValueError, match="distinct"):
+        opponent_boards(rules, [1, 1, 2], 10, 1, 0)
+    with pytest.raises(OpponentModelError, match="samples"):
+        opponent_boards(rules, DEALT_14, 0, 1, 0)
+
+
+# --- calibration -----------------------------------------------------------------------------
+
+def test_pineapple_figures_sit_in_the_calibrated_bands():
+    # From the pool with a fixed seed, so deterministic; the bands are the README's figures
+    # with room for the sample (5,000 boards: about 0.6 points of rate, 0.1 of royalties).
+    stats = bot_stats(find_rules("pineapple"), 5000, seed=1)
+    assert stats["source"] == "pool"
+    assert 0.15 <= stats["foul_rate"] <= 0.30
+    assert 0.13 <= stats["fantasyland_rate"] <= 0.25
+    assert 2.7 <= stats["mean_royalties"] <= 5.0
+
+
+def test_progressive_scores_the_pineapple_pool_under_its_own_entry_rungs():
+    pineapple = bot_stats(find_rules("pineapple"), 2000, seed=1)
+    progressive = bot_stats(find_rules("progressive"), 2000, seed=1)
+    assert progressive["fantasyland_rate"] == pineapple["fantasyland_rate"]  # QQ+ both
+
+
+# --- the command -----------------------------------------------------------------------------
+
+def test_stats_json_has_the_documented_keys():
+    result = runner.invoke(app, ["opponents", "--stats", "--json", "--boards", "500"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert {"foul_rate", "fantasyland_rate", "mean_royalties", "boards"} <= set(figures)
+    assert figures["boards"] == 500
+
+
+def test_stats_table_names_the_figures():
+    result = runner.invoke(app, ["opponents", "--variant", "standard", "--boards", "300"])
+    assert result.exit_code == 0, result.output
+    assert "foul rate" in result.stdout and "Fantasyland rate" in result.stdout
+
+
+def test_unserved_rules_exit_2_with_one_line():
+    if any(p.meta["rules"] == "deuce" for p in shipped_pools()):
+        pytest.skip("a deuce pool ships")
+    result = runner.invoke(app, ["opponents", "--variant", "deuce"])
+    assert result.exit_code == 2
+    assert "no opponent pool" in result.output and "Traceback" not in result.output
