@@ -25,6 +25,8 @@ def _stats_table(title: str, stats: dict) -> Table:
     table = Table(title=title)
     table.add_column("Figure")
     table.add_column("Value", justify="right")
+    table.add_row("source", stats["source"])
+    table.add_row("dealing", stats["dealing"])
     table.add_row("boards", str(stats["boards"]))
     table.add_row("foul rate", f"{stats['foul_rate']:.1%} ± {stats['foul_rate_se']:.1%}")
     table.add_row("Fantasyland rate",
@@ -113,5 +115,4 @@ def command(
     if json_output:
         typer.echo(json.dumps(figures | {"variant": rules.name}, indent=2, sort_keys=True))
         return
-    console.print(_stats_table(f"{rules.name}: opponent bot ({figures['source']}, "
-                               f"{figures['dealing']} dealing)", figures))
+    console.print(_stats_table(f"{rules.name}: the opponent bot", figures))
