@@ -106,25 +106,31 @@ class ExpectedValue:
             rows[row] = rc.with_weight(weight, weight + extra)
         return cands.replace(**rows)
 
-    def _shared(self, values: dict[str, int]) -> int:
-        """The scoop and majority points of one set, from its rows' values."""
+    def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
+        """The scoop and majority points of many sets, from their rows' values."""
         field, scoring = self.field, self.scoring
-        won = np.zeros(len(field.standing), dtype=np.int64)
-        lost = np.zeros(len(field.standing), dtype=np.int64)
-        for row in ROWS:
-            theirs = field.values[row][field.standing]
-            won += values[row] > theirs
-            lost += values[row] < theirs
-        points = scoring.scoop_bonus * (int((won == 3).sum()) - int((lost == 3).sum()))
-        points += scoring.majority_bonus * (int((won >= 2).sum()) - int((lost >= 2).sum()))
-        return points
+        total = np.zeros(len(values["top"]), dtype=np.int64)
+        # In chunks, so that sets x boards stays small.
+        for start in range(0, len(total), 2048):
+            part = slice(start, start + 2048)
+            won = lost = 0
+            for row in ROWS:
+                ours = np.asarray(values[row][part])[:, None]
+                theirs = field.values[row][field.standing][None, :]
+                won = won + (ours > theirs)
+                lost = lost + (ours < theirs)
+            points = scoring.scoop_bonus * ((won == 3).sum(axis=1) - (lost == 3).sum(axis=1))
+            points += scoring.majority_bonus * ((won >= 2).sum(axis=1)
+                                                - (lost >= 2).sum(axis=1))
+            total[part] = points
+        return total
 
     def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
         values = {}
         for row in ROWS:
             rc = cands.row(row)
-            values[row] = int(rc.value[(rc.masks == masks[row]).argmax()])
-        return row_weight(cands, masks) + self._shared(values)
+            values[row] = rc.value[(rc.masks == masks[row]).argmax():][:1]
+        return row_weight(cands, masks) + int(self.shared(values)[0])
 
     def extend(self, model: cp_model.CpModel, row_values: dict[str, cp_model.IntVar],
                cands: Candidates) -> cp_model.LinearExprT:

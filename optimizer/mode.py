@@ -5,9 +5,10 @@ Within a mode the objective is an integer, so the optimum is exact:
 2. Prove it: prune to the candidates that could beat it and let CP-SAT search what is left.
    An empty remainder is a proof by the bounds alone, an infeasible model a proof by CP-SAT,
    and a better set found by CP-SAT becomes the answer.
-3. Among the sets worth the optimum, pick the one the tie-break rule prefers: the strongest
-   bottom, then between equally strong bottoms the one with the higher cards (compared from
-   the highest card down, suits s > h > d > c); then the same for the middle, then the top.
+3. Among the sets worth the optimum, pick by exact enumeration the one the tie-break rule
+   prefers: the strongest bottom, then between equally strong bottoms the one with the
+   higher cards (compared from the highest card down, suits s > h > d > c); then the same
+   for the middle, then the top.
 """
 
 from __future__ import annotations
@@ -95,26 +96,6 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
             int(solver.best_objective_bound))
 
 
-def _tiebreak_by_cp_sat(cands: Candidates, need_stay: bool, objective: Objective, value: int,
-                        fallback: Pick, deadline: float) -> Pick:
-    """The tie-break's choice among sets worth exactly ``value``, one row at a time."""
-    set_model = build_model(cands, need_stay, objective)
-    model = set_model.model
-    model.add(set_model.value == value)
-    chosen = fallback.masks
-    for row in TIEBREAK_ROWS:
-        rank = cp_model.LinearExpr.weighted_sum(set_model.picks[row],
-                                                cands.row(row).tiebreak.tolist())
-        model.maximize(rank)
-        solver = _solver(deadline)
-        status = solver.solve(model)
-        if status != cp_model.OPTIMAL:
-            return Pick(value, chosen) if status == cp_model.FEASIBLE else fallback
-        chosen = _chosen(solver, set_model, cands)
-        model.add(rank == int(round(solver.objective_value)))
-    return Pick(value, chosen)
-
-
 def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
                deadline: float) -> ModeResult | None:
     """The best set of one mode, or None if the mode has no legal set."""
@@ -146,10 +127,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     value = pick.value
     clock = time.perf_counter()
     tied = tighten(cands, need_stay, value)
-    if objective.separable:
-        choice = first_in_tiebreak_order(tied, value, need_stay) or pick
-    else:
-        choice = _tiebreak_by_cp_sat(tied, need_stay, objective, value, pick, deadline)
+    choice = first_in_tiebreak_order(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(int(cands.row(row).tiebreak[np.flatnonzero(
         cands.row(row).masks == choice.masks[row])[0]]) for row in TIEBREAK_ROWS)

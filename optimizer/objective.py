@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from evaluator.rules import ROWS
@@ -34,6 +35,9 @@ class Objective(Protocol):
 
     def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
         """The integer value of one set, shared terms included."""
+
+    def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
+        """The shared terms of many sets, from each row's values (arrays over the sets)."""
 
     def extend(self, model: cp_model.CpModel, row_values: dict[str, cp_model.IntVar],
                cands: Candidates) -> cp_model.LinearExprT:
@@ -66,6 +70,9 @@ class Royalties:
 
     def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
         return row_weight(cands, masks)
+
+    def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
+        return np.zeros(len(values["top"]), dtype=np.int64)
 
     def extend(self, model, row_values, cands) -> int:
         return 0

@@ -97,15 +97,16 @@ class Completer:
                 ok &= strength <= known[stronger]
         return ok
 
-    def best(self, fixed_index: int) -> Pick | None:
+    def completions(self, fixed_index: int) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
+        """Every legal completion of one candidate: each row's candidate index and the rows'
+        summed weight, as flat arrays (None if there is none)."""
         cands = self.cands
         fc, c1, c2 = cands.row(self.fixed), cands.row(self.first), cands.row(self.second)
         mask = int(fc.masks[fixed_index])
         deposit = _depositor(self.all_positions[(mask >> self.all_positions & 1) == 0])
         first = self.lookup[self.first][deposit(self.local_first)]
-        fixed_strength = {self.fixed: fc.strength[fixed_index]}
         ok = first >= 0
-        ok[ok] = self._fits(self.first, first[ok], fixed_strength)
+        ok[ok] = self._fits(self.first, first[ok], {self.fixed: fc.strength[fixed_index]})
         rows = np.flatnonzero(ok)
         if len(rows) == 0:
             return None
@@ -118,21 +119,30 @@ class Completer:
         valid &= self._fits(self.second, safe, known)
         if self.need_stay and not fc.stays[fixed_index]:
             valid &= c1.stays[first][:, None] | c2.stays[safe]
-        if not valid.any():
+        i, j = np.nonzero(valid)
+        if len(i) == 0:
             return None
-        value = np.where(valid, fc.weight[fixed_index] + c1.weight[first][:, None]
-                         + c2.weight[safe], -INF)
-        top_value = value.max()
-        # Among equal values prefer the tie-break order, so that the incumbent is often
-        # already the answer: bottom, then middle, then top.
-        tb = {self.fixed: np.int64(fc.tiebreak[fixed_index]),
-              self.first: c1.tiebreak[first][:, None], self.second: c2.tiebreak[safe]}
-        key = (tb["bottom"] << 26) + (tb["middle"] << 13) + tb["top"]
-        key = np.where(value == top_value, key, -1)
-        i, j = np.unravel_index(int(np.argmax(key)), key.shape)
-        masks = {self.fixed: mask, self.first: int(c1.masks[first[i]]),
-                 self.second: int(c2.masks[second[i, j]])}
-        return Pick(int(top_value), masks)
+        index = {self.fixed: np.full(len(i), fixed_index), self.first: first[i],
+                 self.second: second[i, j]}
+        weight = sum(cands.row(row).weight[index[row]] for row in ROWS)
+        return index, weight
+
+    def best(self, fixed_index: int) -> Pick | None:
+        """The completion of highest weight, the tie-break's choice among equals."""
+        found = self.completions(fixed_index)
+        if found is None:
+            return None
+        index, weight = found
+        return _preferred(self.cands, index, weight == weight.max(), int(weight.max()))
+
+
+def _preferred(cands: Candidates, index: dict[str, np.ndarray], among: np.ndarray,
+               value: int) -> Pick:
+    """Of the sets ``among`` marks, the one the tie-break prefers: bottom, middle, top."""
+    tb = {row: cands.row(row).tiebreak[index[row]] for row in ROWS}
+    key = np.where(among, (tb["bottom"] << 26) + (tb["middle"] << 13) + tb["top"], -1)
+    best = int(np.argmax(key))
+    return Pick(value, {row: int(cands.row(row).masks[index[row][best]]) for row in ROWS})
 
 
 def _branches(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
@@ -157,42 +167,6 @@ def _branches(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
     index_all = np.concatenate(index)
     order = np.lexsort((np.concatenate(tiebreak), np.concatenate(bound)))[::-1]
     return [(names[i], int(index_all[i])) for i in order.tolist()]
-
-
-def _compatible(cands: Candidates, row: str, strength: int, other: str) -> np.ndarray:
-    """Which candidates of ``other`` may stand with a ``row`` of ``strength`` in the order."""
-    chain = cands.rules.order
-    oc = cands.row(other)
-    if row not in chain or other not in chain:
-        return np.ones(len(oc), dtype=bool)
-    if chain.index(row) < chain.index(other):
-        return oc.strength <= strength
-    return oc.strength >= strength
-
-
-def greedy(cands: Candidates, row: str, index: int, tries: int = 24) -> Pick | None:
-    """A good (not always best) completion of one candidate: try the heaviest few candidates
-    of one other row, each with the heaviest fitting candidate of the last row."""
-    first, second = [r for r in ("bottom", "middle", "top") if r != row]
-    mask = int(cands.row(row).masks[index])
-    strength = int(cands.row(row).strength[index])
-    fc, sc = cands.row(first), cands.row(second)
-    fits = ((fc.masks & mask) == 0) & _compatible(cands, row, strength, first)
-    options = np.flatnonzero(fits)
-    options = options[np.lexsort((fc.tiebreak[options], fc.weight[options]))[::-1][:tries]]
-    best: Pick | None = None
-    second_fits = ((sc.masks & mask) == 0) & _compatible(cands, row, strength, second)
-    for f in options.tolist():
-        ok = second_fits & ((sc.masks & fc.masks[f]) == 0)
-        ok &= _compatible(cands, first, int(fc.strength[f]), second)
-        if not ok.any():
-            continue
-        pool = np.flatnonzero(ok)
-        s = pool[np.lexsort((sc.tiebreak[pool], sc.weight[pool]))[-1]]
-        value = int(cands.row(row).weight[index] + fc.weight[f] + sc.weight[s])
-        if best is None or value > best.value:
-            best = Pick(value, {row: mask, first: int(fc.masks[f]), second: int(sc.masks[s])})
-    return best
 
 
 def incumbent(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
@@ -225,20 +199,32 @@ def incumbent(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
     return best, tried, True
 
 
-def first_in_tiebreak_order(cands: Candidates, value: int, need_stay: bool) -> Pick | None:
-    """The set of weight ``value`` that the tie-break rule prefers, by exact enumeration.
+def first_in_tiebreak_order(cands: Candidates, value: int, need_stay: bool,
+                            objective: Objective) -> Pick | None:
+    """The set worth exactly ``value`` that the tie-break rule prefers, by exact enumeration.
 
-    Bottoms are tried from the strongest (tie-break order) down; the first whose best
-    completion reaches ``value`` holds the answer, and its completion already prefers the
-    strongest middle, then top. ``cands`` must hold every candidate of every set worth
-    ``value`` (prune with floor ``value``), and no set may be worth more. Only for an
-    objective whose value is the sum of its rows' weights.
+    Bottoms are tried from the strongest (tie-break order) down; the first with a completion
+    worth ``value`` holds the answer, the strongest middle and then top among those.
+    ``cands`` must hold every candidate of every set worth ``value`` (prune with floor
+    ``value``), and no set may be worth more. Shared terms (scoops) are computed exactly,
+    only for the completions whose bound can reach ``value``.
     """
     if any(len(cands.row(row)) == 0 for row in ROWS):
         return None
     completer = Completer(cands, need_stay, "bottom")
     for bottom in np.argsort(cands.bottom.tiebreak)[::-1]:
-        pick = completer.best(int(bottom))
-        if pick is not None and pick.value == value:
-            return pick
+        found = completer.completions(int(bottom))
+        if found is None:
+            continue
+        index, weight = found
+        if not objective.separable:
+            cap = sum(cands.row(row).bound[index[row]] - cands.row(row).weight[index[row]]
+                      for row in ROWS)
+            close = np.flatnonzero(weight + cap >= value)
+            index = {row: idx[close] for row, idx in index.items()}
+            weight = weight[close] + objective.shared(
+                {row: cands.row(row).value[index[row]] for row in ROWS})
+        hits = weight == value
+        if hits.any():
+            return _preferred(cands, index, hits, value)
     return None
