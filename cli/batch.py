@@ -16,7 +16,8 @@ from rich.text import Text
 
 from cli.errors import report_error, reports_bad_input
 from cli.render import console, err_console
-from cli.solve import VARIANT_HELP, solution_dict
+from cli.solve import VARIANT_HELP
+from optimizer.record import solution_record as solution_dict
 from evaluator import preset_names
 from optimizer import ObjectiveError
 from optimizer.batch import (BadLine, BatchError, BenchRow, Events, Settings, Summary,

@@ -12,10 +12,10 @@ from rich.text import Text
 from cli.errors import reports_bad_input
 from cli.render import any_of, board_table, cards_text, console
 from evaluator import ROWS, BoardReport, preset_names
-from evaluator.cards import ascii_names, sort_cards
+from evaluator.cards import sort_cards
 from optimizer import ObjectiveError, Solution, solve
 from optimizer.ev import breakdown
-from optimizer.mode import ModeResult
+from optimizer.record import solution_record as solution_dict
 from optimizer.solve import DEFAULT_SAMPLES
 
 VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
@@ -25,64 +25,6 @@ VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path 
 class Objective(str, Enum):
     ev = "ev"
     royalties = "royalties"
-
-
-def _rows_dict(report: BoardReport) -> dict:
-    return {row: ascii_names(report.row(row).cards) for row in ROWS}
-
-
-def _royalties_dict(report: BoardReport) -> dict:
-    r = report.royalties
-    return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
-
-
-def _mode_dict(mode: ModeResult | None) -> dict | None:
-    if mode is None:
-        return None
-    report = mode.board_report
-    return {"value": mode.points, **_rows_dict(report), "royalties": _royalties_dict(report),
-            "stays": report.stays}
-
-
-def solution_dict(solution: Solution) -> dict:
-    """A solved hand as plain data: the ``solve --json`` schema documented in the README."""
-    report = solution.report
-    return {
-        "cards": ascii_names(sort_cards(solution.cards)),
-        "variant": solution.rules.name,
-        "objective": solution.objective,
-        "fl_value": solution.fl_value,
-        **_rows_dict(report),
-        "hands": {row: report.row(row).name for row in ROWS},
-        "discards": ascii_names(solution.discards),
-        "royalties": _royalties_dict(report),
-        "value": solution.value,
-        "stays": solution.stays,
-        "stay_rows": list(solution.stay_rows),
-        "fantasyland_cards_next": solution.fantasyland_cards_next,
-        "fouled": solution.fouled,
-        "status": solution.status,
-        "bound": solution.bound,
-        "usual_count": solution.usual_count,
-        "solve_ms": round(float(solution.stats.get("solve_ms", 0.0)), 3),
-        "best_staying": _mode_dict(solution.best_staying),
-        "best_not_staying": _mode_dict(solution.best_not_staying),
-        "alternatives": [{"value": alt.value, **_rows_dict(alt.report),
-                          "royalties": _royalties_dict(alt.report), "stays": alt.report.stays}
-                         for alt in solution.alternatives],
-        "ev": _ev_dict(solution),
-    }
-
-
-def _ev_dict(solution: Solution) -> dict | None:
-    if solution.ev is None:
-        return None
-    parts = breakdown(solution.ev, solution.report)
-    return {"royalties": parts.royalties, "row_points": parts.row_points,
-            "scoops": parts.scoops, "opponent_fouls": parts.opponent_fouls,
-            "stay_value": parts.stay_value, "total": parts.total,
-            "standard_error": parts.standard_error, "samples": parts.samples,
-            "opponents": parts.opponents}
 
 
 def _points(value: float) -> str:
@@ -100,7 +42,7 @@ def _short(report: BoardReport) -> Text:
 
 
 def _summary(solution: Solution) -> list[Text]:
-    report, rules = solution.report, solution.rules
+    report = solution.report
     lines: list[Text] = []
 
     def line(label: str, *value: str | Text) -> None:
