@@ -17,12 +17,12 @@ from rich.text import Text
 from cli.errors import report_error, reports_bad_input
 from cli.render import console, err_console
 from cli.solve import VARIANT_HELP
-from optimizer.record import solution_record as solution_dict
 from evaluator import preset_names
 from optimizer import ObjectiveError
-from optimizer.batch import (BadLine, BatchError, BenchRow, Events, Settings, Summary,
-                             WorkerError, benchmark, check_settings, count_hand_lines, open_engine,
-                             open_input, run_batch)
+from optimizer.batch import (BenchRow, Events, Summary, benchmark, check_settings, run_batch)
+from optimizer.batch_io import BadLine, BatchError, WorkerError, count_hand_lines, open_input
+from optimizer.engines import Settings, open_engine
+from optimizer.record import solution_record as solution_dict
 from optimizer.objective import OBJECTIVES
 
 #: Bad lines printed on stderr before the rest go to the errors file only.

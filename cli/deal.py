@@ -14,7 +14,8 @@ from cli.errors import report_error, reports_bad_input
 from cli.render import any_of, err_console
 from cli.solve import VARIANT_HELP
 from evaluator import find_rules, preset_names
-from optimizer.batch import BatchError, deal_hands, hand_line, parse_sizes
+from optimizer.batch import deal_hands, hand_line, parse_sizes
+from optimizer.batch_io import BatchError
 
 LINES_PER_WRITE = 4096
 

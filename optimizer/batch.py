@@ -9,39 +9,22 @@ Input lines that cannot be solved go to an errors file instead, in input order t
 
 from __future__ import annotations
 
-import concurrent.futures
-import dataclasses
-import io
 import json
-import multiprocessing
-import os
 import random
-import re
-import signal
-import sys
 import tempfile
-import threading
 import time
-import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from evaluator.cards import RANK_CHARS, Card, CardError, ascii_names, parse_card, parse_cards
-from evaluator.rules import Rules, RulesError, find_rules
+from evaluator.cards import Card, ascii_names
+from evaluator.rules import Rules
 from optimizer.dealing import deal, pick_size, size_mix
+from optimizer.batch_io import (Appender, BadLine, BatchError, Hand, Reader, WorkerError,
+                                finished_ids)
+from optimizer.engines import Engine, Result, Settings, Task, open_engine
 from optimizer.solve import MAX_CARDS, MIN_CARDS, Solution, solve
-
-
-class BatchError(ValueError):
-    """An option, input or output file the batch cannot use (as opposed to one bad line)."""
-
-
-class WorkerError(RuntimeError):
-    """A worker process or the cluster failed (not a hand): the run stops, and a rerun
-    goes on from what was written."""
 
 
 # --- dealing -------------------------------------------------------------------------------
@@ -86,406 +69,6 @@ def deal_hands(count: int, sizes: Mapping[int, float], seed: int) -> Iterator[tu
 
 def hand_line(cards: Sequence[Card]) -> str:
     return " ".join(ascii_names(cards))
-
-
-# --- reading input -------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Hand:
-    """One readable input line: its cards and the rules it is solved under."""
-
-    line: int  # 1-based line number in the input
-    id: str
-    cards: tuple[Card, ...]
-    rules: int  # index into the reader's rules table
-
-
-@dataclass(frozen=True)
-class BadLine:
-    """An input line that was not solved, and why."""
-
-    line: int
-    id: str | None
-    text: str
-    message: str
-    detail: str | None = None  # a traceback, for a failure that is a bug rather than input
-
-    def record(self) -> dict[str, Any]:
-        """The errors-file record."""
-        rec = {"line": self.line, "id": self.id, "text": self.text, "message": self.message}
-        return rec | ({"traceback": self.detail} if self.detail else {})
-
-
-_SUITS = "cdhs♣♦♥♠♧♢♡♤"
-_FIRST_FIELD = re.compile(r"(\S+?)[\s,;]+(.*)", re.DOTALL)
-
-
-def _starts_like_a_card(field_: str) -> bool:
-    """Whether a first field is (mistyped) cards rather than an id: it starts with a card,
-    or it is 2 or 3 characters that start with a rank or end with a suit (``Ax``, ``Zs``)."""
-    for size in (2, 3):
-        try:
-            parse_card(field_[:size])
-            return True
-        except CardError:
-            pass
-    if field_.isdigit() or not 2 <= len(field_) <= 3:
-        return False
-    return (field_[0].upper() in RANK_CHARS or field_.startswith("10")
-            or field_[-1].lower() in _SUITS)
-
-
-def split_id(text: str) -> tuple[str | None, str]:
-    """A text line's id (or None) and its cards: the first field is an id unless it looks
-    like cards (see ``_starts_like_a_card``); numbers are always ids.
-
-    >>> split_id("h7 As Kd Qh")
-    ('h7', 'As Kd Qh')
-    >>> split_id("42,AsKdQh")
-    ('42', 'AsKdQh')
-    >>> split_id("As Kd Qh")
-    (None, 'As Kd Qh')
-    """
-    match = _FIRST_FIELD.fullmatch(text)
-    if match is None or _starts_like_a_card(match.group(1)):
-        return None, text
-    return match.group(1), match.group(2)
-
-
-def _json_hand(text: str) -> tuple[str | None, Any, str | None]:
-    """The id, cards and variant of a JSON line; raises ValueError naming what is wrong."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BatchError(f"bad JSON: {error.msg} at column {error.colno}") from None
-    if not isinstance(doc, dict):
-        raise BatchError("bad JSON line: expected an object with 'cards' and optionally "
-                         "'id' and 'variant'")
-    hand_id, variant = doc.get("id"), doc.get("variant")
-    if hand_id is not None and (isinstance(hand_id, bool) or not isinstance(hand_id, (str, int))):
-        raise BatchError(f"bad id {hand_id!r}: expected a string or a whole number")
-    if variant is not None and not isinstance(variant, str):
-        raise BatchError(f"bad variant {variant!r}: expected a string")
-    cards = doc.get("cards")
-    if not isinstance(cards, str) and not (
-            isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
-        raise BatchError("bad or missing 'cards': expected a string like \"As Kd ...\" or "
-                         "a list of strings")
-    return None if hand_id is None else str(hand_id), cards, variant
-
-
-class Reader:
-    """Turns input lines into ``Hand``s and ``BadLine``s, and keeps the rules they name.
-
-    A line is JSON when it starts with ``{``, otherwise text: cards, optionally after an id.
-    A line without an id gets its line number. Blank lines and ``#`` comments are skipped.
-    """
-
-    def __init__(self, default_variant: str | Rules):
-        default = find_rules(default_variant)  # an unknown default is the caller's error
-        self.rules: list[Rules] = [_portable(default)]
-        self._index: dict[str, int] = {}
-        self._seen: set[str] = set()
-
-    def _rules_index(self, variant: str | None) -> int:
-        if variant is None:
-            return 0
-        if variant not in self._index:
-            self._index[variant] = len(self.rules)
-            self.rules.append(_portable(find_rules(variant)))
-        return self._index[variant]
-
-    def read(self, lines: Iterable[str]) -> Iterator[Hand | BadLine]:
-        for number, raw in enumerate(lines, 1):
-            if (text := raw.strip()) and not text.startswith("#"):
-                yield self.parse(number, raw.rstrip("\r\n"))
-
-    def parse(self, number: int, raw: str) -> Hand | BadLine:
-        """One line, without its line ending; a bad line keeps it as it was."""
-        text, hand_id = raw.strip(), None
-        try:
-            if text.startswith("{"):
-                hand_id, cards, variant = _json_hand(text)
-            else:
-                (hand_id, cards), variant = split_id(text), None
-            hand_id = str(number) if hand_id is None else hand_id
-            dealt = parse_cards(cards, count=range(MIN_CARDS, MAX_CARDS + 1))
-            rules = self._rules_index(variant)
-        except (CardError, RulesError, BatchError) as error:
-            return BadLine(number, hand_id, raw, str(error))
-        if hand_id in self._seen:
-            return BadLine(number, hand_id, raw, f"duplicate id {hand_id!r}: each hand needs "
-                                                  "its own id (a line number when none is given)")
-        self._seen.add(hand_id)
-        return Hand(number, hand_id, dealt, rules)
-
-
-def _portable(rules: Rules) -> Rules:
-    """The same rules without their cached tables, so that they pickle small."""
-    return dataclasses.replace(rules)
-
-
-def count_hand_lines(path: str | Path) -> int:
-    """Lines that are not blank or ``#`` comments: the hands a file holds, bad ones included."""
-    count = 0
-    with open(path, "rb") as data:
-        for raw in data:
-            text = raw.strip()
-            count += bool(text) and not text.startswith(b"#")
-    return count
-
-
-@contextmanager
-def open_input(name: str) -> Iterator[Iterable[str]]:
-    """The lines of a file, or of stdin for ``-``, as UTF-8 (a byte-order mark is dropped)."""
-    if name == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
-        try:
-            yield stream
-        finally:
-            stream.detach()  # stdin stays open for whoever owns it
-        return
-    try:
-        data = open(name, encoding="utf-8-sig", errors="replace")
-    except OSError as error:
-        raise BatchError(f"cannot read {name!r}: {error.strerror}") from None
-    with data:
-        yield data
-
-
-# --- the output file -----------------------------------------------------------------------
-
-def record_line(hand_id: str, record: Mapping[str, Any]) -> str:
-    """One output line: ``id`` first (so that a resume reads it cheaply), then the record's
-    keys sorted, compact, and a newline."""
-    body = json.dumps(record, sort_keys=True, separators=(",", ":"))
-    return '{"id":' + json.dumps(hand_id) + ("," + body[1:] if len(body) > 2 else "}") + "\n"
-
-
-def _line_id(line: bytes, number: int, path: Path) -> str:
-    text = line.decode("utf-8", errors="replace")
-    try:
-        if text.startswith('{"id":'):
-            hand_id = json.JSONDecoder().raw_decode(text, 6)[0]
-        else:
-            hand_id = json.loads(text)["id"]
-    except (ValueError, KeyError, TypeError):
-        hand_id = None
-    if not isinstance(hand_id, str):
-        raise BatchError(f"{str(path)!r} line {number} is not a batch record with an id; "
-                         "use a new output file")
-    return hand_id
-
-
-def finished_ids(path: Path) -> tuple[set[str], str | None]:
-    """The ids already in an output file, and the first record's objective.
-
-    Cuts off a partial last line (a run killed mid-write) so that appending continues
-    with whole lines.
-    """
-    ids: set[str] = set()
-    objective = None
-    if not path.exists():
-        return ids, objective
-    with open(path, "r+b") as data:
-        whole = 0
-        for number, line in enumerate(data, 1):
-            if not line.endswith(b"\n"):
-                break
-            ids.add(_line_id(line, number, path))
-            if objective is None:
-                objective = json.loads(line).get("objective")
-            whole += len(line)
-        data.truncate(whole)
-    return ids, objective
-
-
-class _Appender:
-    """Appends whole lines with one ``os.write`` each call, unbuffered: a killed process
-    leaves what it wrote in the file, and at most one partial line."""
-
-    def __init__(self, path: Path, truncate: bool = False):
-        self.path, self._truncate, self._fd = path, truncate, None
-
-    def open(self) -> None:
-        if self._fd is None:
-            flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if self._truncate else os.O_APPEND)
-            self._fd = os.open(self.path, flags, 0o666)
-
-    def write(self, lines: Sequence[str]) -> None:
-        if not lines:
-            return
-        self.open()
-        data = memoryview("".join(lines).encode("utf-8"))
-        while data:
-            data = data[os.write(self._fd, data):]
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-
-# --- workers -------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Settings:
-    """What every hand of a batch is solved with; ``record`` turns a solution into the
-    output record (the ``solve --json`` schema), in the worker. ``options`` are more
-    keyword arguments of ``solve`` (``samples``, ``opponents``, ``seed`` for ``ev``)."""
-
-    record: Callable[[Solution], Mapping[str, Any]]
-    objective: str = "royalties"
-    fl_value: float | None = None
-    time_limit: float = 10.0
-    options: tuple[tuple[str, Any], ...] = ()
-
-
-class Task(NamedTuple):
-    seq: int  # position among the lines this run handles
-    line: int
-    id: str
-    cards: tuple[Card, ...]
-    rules: int
-
-
-class Result(NamedTuple):
-    seq: int
-    text: str | None  # the output line, or None when the hand failed
-    value: float
-    stays: bool
-    cpu: float = 0.0  # CPU seconds the worker spent on the hand
-    error: str | None = None
-    detail: str | None = None
-
-
-_WORKER_RULES: dict[Rules, Rules] = {}
-
-
-def solve_chunk(tasks: Sequence[Task], rules: Mapping[int, Rules],
-                settings: Settings) -> list[Result]:
-    """Solve tasks in a worker. A hand that fails is reported, never raised: one hand must
-    not stop a run of millions."""
-    results = []
-    for task in tasks:
-        # One instance per distinct rules in this process, so that their tables are built once.
-        task_rules = _WORKER_RULES.setdefault(rules[task.rules], rules[task.rules])
-        cpu = time.process_time()
-        try:
-            solution = solve(task.cards, task_rules, settings.objective, settings.fl_value,
-                             settings.time_limit, **dict(settings.options))
-            text = record_line(task.id, settings.record(solution))
-            results.append(Result(task.seq, text, solution.value, solution.stays,
-                                  time.process_time() - cpu))
-        except ValueError as error:
-            results.append(Result(task.seq, None, 0.0, False, error=str(error)))
-        except Exception as error:  # noqa: BLE001 -- a bug, kept with its traceback
-            results.append(Result(task.seq, None, 0.0, False,
-                                  error=f"solve failed: {type(error).__name__}: {error}",
-                                  detail=traceback.format_exc()))
-    return results
-
-
-def _watch_parent(parent: int) -> None:
-    # A worker whose batch was killed (SIGKILL leaves no time to stop the pool) exits on its
-    # own instead of running on; checked once a second.
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(1)
-
-
-def _init_worker(parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-
-
-class Engine:
-    """Runs ``solve_chunk`` calls: here, in a process pool, or on a cluster."""
-
-    slots = 1  # chunks that run at once
-    max_chunk = 16  # hands per chunk: enough to make the cost of a call negligible
-
-    def submit(self, tasks: list[Task], rules: dict[int, Rules], settings: Settings) -> Any:
-        future: concurrent.futures.Future = concurrent.futures.Future()
-        future.set_result(solve_chunk(tasks, rules, settings))
-        return future
-
-    def wait(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
-        """Block until at least one of ``pending`` is done; return (done, not done)."""
-        done, rest = concurrent.futures.wait(pending, return_when="FIRST_COMPLETED")
-        return set(done), set(rest)
-
-    def close(self, wait: bool = True) -> None:
-        pass
-
-
-class PoolEngine(Engine):
-    """Worker processes, started fresh (``spawn``) so that none inherits the parent's threads
-    or open files; each imports the solver once and lives for the whole batch."""
-
-    def __init__(self, workers: int):
-        self.slots = workers
-        self._pool = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_worker, initargs=(os.getpid(),))
-
-    def submit(self, tasks, rules, settings):
-        return self._pool.submit(solve_chunk, tasks, rules, settings)
-
-    def close(self, wait: bool = True) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=True)
-
-
-class DaskEngine(Engine):
-    """A Dask distributed cluster: each chunk is one task. The workers need this package
-    installed (the same version), and run best with one thread per worker process."""
-
-    max_chunk = 64  # a task costs the scheduler about a millisecond
-
-    def __init__(self, address: str, timeout: float = 30.0):
-        try:
-            import distributed
-        except ImportError:
-            raise BatchError("--cluster needs Dask distributed: pip install "
-                             "'fantasyland[cluster]'") from None
-        self._distributed = distributed
-        try:
-            self._client = distributed.Client(address, timeout=timeout, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as error:
-            raise BatchError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
-        self._slots, self._counted = 1, -float("inf")
-
-    @property
-    def slots(self) -> int:
-        """The cluster's worker threads, counted again every 10 s: workers may join late."""
-        if time.monotonic() - self._counted > 10:
-            self._slots = max(sum(self._client.nthreads().values()), 1)
-            self._counted = time.monotonic()
-        return self._slots
-
-    def submit(self, tasks, rules, settings):
-        return self._client.submit(solve_chunk, tasks, rules, settings, pure=False)
-
-    def wait(self, pending):
-        done, rest = self._distributed.wait(list(pending), return_when="FIRST_COMPLETED")
-        return set(done), set(rest)
-
-    def close(self, wait: bool = True) -> None:
-        self._client.close()
-
-
-@contextmanager
-def open_engine(workers: int = 1, cluster: str | None = None) -> Iterator[Engine]:
-    """The engine for ``--workers`` / ``--cluster``: one worker runs in this process."""
-    if workers < 1:
-        raise BatchError(f"bad --workers {workers}: expected 1 or more")
-    engine = DaskEngine(cluster) if cluster else PoolEngine(workers) if workers > 1 else Engine()
-    try:
-        yield engine
-    except BaseException:
-        engine.close(wait=False)  # interrupted: do not wait for the chunks still running
-        raise
-    engine.close()
 
 
 # --- the batch -----------------------------------------------------------------------------
@@ -540,8 +123,8 @@ class _Batch:
     settings: Settings
     engine: Engine
     reader: Reader
-    out: _Appender
-    errors: _Appender
+    out: Appender
+    errors: Appender
     events: Events
     summary: Summary = field(default_factory=Summary)
     ready: dict[int, Result | BadLine] = field(default_factory=dict)
@@ -604,7 +187,7 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
         raise BatchError(f"{str(output)!r} holds {objective!r} results, not "
                          f"{settings.objective!r}: use another output file")
     events = events or Events()
-    batch = _Batch(settings, engine, reader, _Appender(output), _Appender(errors, truncate=True),
+    batch = _Batch(settings, engine, reader, Appender(output), Appender(errors, truncate=True),
                    events)
     batch.out.open()  # an output that cannot be written fails now, not after the first chunk
     errors.unlink(missing_ok=True)  # a stale errors file would describe an earlier run
@@ -740,3 +323,4 @@ def benchmark(record: Callable[[Solution], Mapping[str, Any]], objectives: Seque
                         if progress:
                             progress(rows[-1])
     return rows
+

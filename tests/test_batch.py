@@ -20,8 +20,9 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from cli.solve import solution_dict
-from optimizer.batch import (BadLine, Engine, Hand, Reader, Settings, deal_hands, hand_line,
-                             record_line, run_batch, split_id)
+from optimizer.batch import deal_hands, hand_line, run_batch
+from optimizer.batch_io import BadLine, Hand, Reader, record_line, split_id
+from optimizer.engines import Engine, Settings
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent

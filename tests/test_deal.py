@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from evaluator import find_rules, parse_cards
-from optimizer.batch import BatchError, deal_hands, parse_sizes
+from optimizer.batch import deal_hands, parse_sizes
+from optimizer.batch_io import BatchError
 from optimizer.dealing import PROGRESSIVE_MIX, size_mix
 
 runner = CliRunner()
