@@ -79,11 +79,11 @@ DEALINGS = {d.name: d for d in (ONE_AT_A_TIME, THREE_KEEP_TWO)}
 class BotParams:
     """The bot's knobs; the defaults are the calibrated ones quoted in the README."""
 
-    fl_bonus: float = 14.0  # worth of entering Fantasyland, in points
+    fl_bonus: float = 22.0  # worth of entering Fantasyland, in points
     foul_penalty: float = 5.0  # cost of a foul, in points (its royalties are lost as well)
     samples: int = 48  # random futures per placement
     draw_credit: int = 2  # useful future cards the middle and bottom may draw from
-    top_credit: int = 2  # useful future cards the top may draw from
+    top_credit: int = 1  # useful future cards the top may draw from
     lookahead: int = 6  # placements searched two rounds deep, two rounds from the end
     lookahead_samples: int = 12  # deals of each of those two rounds
 

@@ -115,11 +115,23 @@ def test_a_house_rules_file_gets_the_pool_of_its_base(tmp_path):
     assert pool_for(load_rules(house)) is pool_for(find_rules("pineapple"))
 
 
-def test_deuce_without_a_pool_is_a_clear_error():
-    if any(p.meta["rules"] == "deuce" for p in shipped_pools()):
-        pytest.skip("a deuce pool ships")
-    with pytest.raises(OpponentModelError, match="no opponent pool for the rules 'deuce'"):
-        opponent_boards(find_rules("deuce"), DEALT_14, 10, 1, 0)
+def test_deuce_gets_its_own_pool():
+    pool = pool_for(find_rules("deuce"))
+    assert pool.meta["rules"] == "deuce" and pool.meta["dealing"] == "three-keep-two"
+    assert pool is not pool_for(find_rules("pineapple"))
+
+
+def _unserved(tmp_path):
+    # Pineapple with a middle that must hold a pair: no pool was built for those foul rules.
+    path = tmp_path / "pair-middle.toml"
+    path.write_text('base = "pineapple"\n[foul]\nqualify = { middle = "pair" }\n',
+                    encoding="utf-8")
+    return path
+
+
+def test_rules_without_a_pool_are_a_clear_error(tmp_path):
+    with pytest.raises(OpponentModelError, match="no opponent pool for the rules 'pair-middle'"):
+        opponent_boards(load_rules(_unserved(tmp_path)), DEALT_14, 10, 1, 0)
 
 
 def test_pool_boards_are_legal_layouts_with_their_discards():
@@ -133,7 +145,7 @@ def test_pool_boards_are_legal_layouts_with_their_discards():
 # --- opponent_boards -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dealt", [DEALT_14, DEALT_17])
-@pytest.mark.parametrize("variant", ["pineapple", "standard", "progressive"])
+@pytest.mark.parametrize("variant", ["pineapple", "standard", "progressive", "deuce"])
 def test_opponent_boards_never_hold_a_dealt_card(variant, dealt):
     boards = opponent_boards(find_rules(variant), dealt, 300, 2, seed=4)
     assert boards.shape == (300, 2, 13) and boards.dtype == np.int64
@@ -172,13 +184,17 @@ def test_bad_arguments_are_refused():
 # --- calibration -----------------------------------------------------------------------------
 
 def test_pineapple_figures_sit_in_the_calibrated_bands():
-    # From the pool with a fixed seed, so deterministic; the bands are the README's figures
-    # with room for the sample (5,000 boards: about 0.6 points of rate, 0.1 of royalties).
+    # From the pool with a fixed seed, so deterministic. The targets are decent bots'
+    # heads-up Pineapple figures: 20-30% fouls, 20-25% entries, 4-5 royalties a hand. The
+    # bot meets the foul band and, counting hands that do not foul, the royalty band; it
+    # enters a little less often (18.7% over the whole pool), so that band is widened to
+    # what the README reports. 5,000 boards: about 0.6 points of rate, 0.1 of royalties.
     stats = bot_stats(find_rules("pineapple"), 5000, seed=1)
     assert stats["source"] == "pool"
-    assert 0.15 <= stats["foul_rate"] <= 0.30
-    assert 0.13 <= stats["fantasyland_rate"] <= 0.25
-    assert 2.7 <= stats["mean_royalties"] <= 5.0
+    assert 0.20 <= stats["foul_rate"] <= 0.31
+    assert 0.17 <= stats["fantasyland_rate"] <= 0.25
+    assert 4.0 <= stats["royalties_when_not_fouled"] <= 5.0
+    assert 2.8 <= stats["mean_royalties"] <= 5.0
 
 
 def test_progressive_scores_the_pineapple_pool_under_its_own_entry_rungs():
@@ -203,9 +219,7 @@ def test_stats_table_names_the_figures():
     assert "foul rate" in result.stdout and "Fantasyland rate" in result.stdout
 
 
-def test_unserved_rules_exit_2_with_one_line():
-    if any(p.meta["rules"] == "deuce" for p in shipped_pools()):
-        pytest.skip("a deuce pool ships")
-    result = runner.invoke(app, ["opponents", "--variant", "deuce"])
+def test_unserved_rules_exit_2_with_one_line(tmp_path):
+    result = runner.invoke(app, ["opponents", "--variant", str(_unserved(tmp_path))])
     assert result.exit_code == 2
     assert "no opponent pool" in result.output and "Traceback" not in result.output
