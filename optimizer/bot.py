@@ -11,11 +11,12 @@ Fantasyland, or ``-foul_penalty`` when it fouls.
 * Two rounds from the end: the ``lookahead`` placements that the estimate below likes best
   are searched two rounds deep: ``lookahead_samples`` deals of the next round, each played
   in its best way by the one-round look-ahead over as many deals of the last round.
-* Earlier (and to pick the placements worth searching): each placement is scored over ``samples`` random futures (shuffles of the cards
-  the bot has not seen; every placement of a decision shares them). In a future each row
-  draws a pool: the first ``draw_credit`` (``top_credit`` for the top) future cards that
-  help it (pair one of its ranks, or continue a one-suit five-card row), then cards of its
-  own for the rest of its empty slots. From its pool each row keeps its best and its worst
+* Earlier (and to pick the placements worth searching): each placement is scored over
+  ``samples`` random futures (shuffles of the cards the bot has not seen; every placement of
+  a decision shares them). In a future each row draws a pool: the first ``draw_credit``
+  (``top_credit`` for the top) future cards that help it (``_useful``: pair one of its
+  ranks, or continue a one-suit or straight five-card row), then cards of its own for the
+  rest of its empty slots. From its pool each row keeps its best and its worst
   completion, and the future is worth the best legal board among those ``2 x 2 x 2``
   choices. The pools stand for the choice the player will have (steering useful cards to
   the row that wants them); the worst completions stand for safe play.
@@ -77,7 +78,7 @@ DEALINGS = {d.name: d for d in (ONE_AT_A_TIME, THREE_KEEP_TWO)}
 
 @dataclass(frozen=True)
 class BotParams:
-    """The bot's knobs; the defaults are the calibrated ones quoted in the README."""
+    """The bot's knobs; the defaults are the Pineapple calibration quoted in the README."""
 
     fl_bonus: float = 22.0  # worth of entering Fantasyland, in points
     foul_penalty: float = 5.0  # cost of a foul, in points (its royalties are lost as well)
@@ -135,8 +136,8 @@ def _subsets(pool: int, take: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Options:
-    """Completions of distinct row contents: ``(R, K, 3)`` arrays over contents, samples and
-    the three options kept per sample (see ``_row_options``)."""
+    """Completions of distinct row contents: ``(R, K, 2)`` arrays over contents, samples and
+    the two options kept per sample, the best and the worst (see ``_row_options``)."""
 
     strength: np.ndarray  # on the high scale (the foul order)
     royalty: np.ndarray
