@@ -81,6 +81,9 @@ class Rules:
     repeat_value: float = 0.0  # estimated worth of staying, in points: the default fl_value
     # The same by the size of the hand that stays, where it differs (``ultimate``).
     repeat_values: tuple[tuple[int, float], ...] = ()
+    # How ordinary (non-Fantasyland) hands are dealt: "one-at-a-time" (classic OFC) or
+    # "three-keep-two" (Pineapple). The opponent model plays opponents' hands this way.
+    dealing: str = "one-at-a-time"
     aliases: tuple[str, ...] = ()
 
     def scale(self, row: str) -> Scale:
@@ -162,8 +165,9 @@ class Rules:
 
 # --- reading rules files -------------------------------------------------------------------
 
-_TOP_KEYS = {"name", "aliases", "description", "base", "rows", "foul", "royalties",
+_TOP_KEYS = {"name", "aliases", "description", "base", "dealing", "rows", "foul", "royalties",
              "fantasyland", "scoring"}
+DEALINGS = ("one-at-a-time", "three-keep-two")
 _SECTION_KEYS = {
     "rows": set(ROWS),
     "foul": {"order", "qualify"},
@@ -339,6 +343,10 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
                             row_scales)
     entry, stay, repeat = _fantasyland(doc, source, row_scales)
     repeat_value, repeat_values = _repeat_value(doc, source)
+    dealing = doc.get("dealing", "one-at-a-time")
+    if dealing not in DEALINGS:
+        raise RulesError(f"{source}: dealing: unknown style {dealing!r}; expected "
+                         + " or ".join(map(repr, DEALINGS)))
     aliases = doc.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise RulesError(f"{source}: aliases must be a list of names")
@@ -348,6 +356,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         scales=scales, order=order, qualify=qualify, royalties=_royalties(doc, source, row_scales),
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases), repeat_value=repeat_value, repeat_values=repeat_values,
+        dealing=dealing,
     )
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time
         try:

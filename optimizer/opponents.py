@@ -48,14 +48,9 @@ CHUNK = 500  # hands per seeded chunk when a pool is built: the result ignores `
 
 
 def dealing_for(rules: Rules) -> Dealing:
-    """The dealing style of the ordinary hands under ``rules``.
-
-    Rules files name no dealing style, so it is read from the Fantasyland sizes: a variant
-    that deals more than 13 cards in Fantasyland is played Pineapple style (5 cards, then
-    rounds of 3 keeping 2), as every such variant in the seeds is; one that deals 13 is
-    classic OFC (5 cards, then one at a time).
-    """
-    return THREE_KEEP_TWO if max(rules.dealt_counts, default=13) > 13 else ONE_AT_A_TIME
+    """The dealing style of the ordinary hands under ``rules``: the rules file's ``dealing``
+    key (presets set it; a house file inherits its base's)."""
+    return DEALINGS[rules.dealing]
 
 
 def foul_signature(rules: Rules) -> str:
