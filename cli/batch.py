@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import platform
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -16,6 +15,7 @@ from rich.text import Text
 
 from cli.errors import report_error, reports_bad_input
 from cli.render import console, err_console
+from cli.bench import machine
 from cli.solve import VARIANT_HELP
 from evaluator import preset_names
 from optimizer import ObjectiveError
@@ -96,17 +96,6 @@ def _print_summary(summary: Summary, output: Path, errors: Path) -> None:
         err_console.print(Text(line), soft_wrap=True)
 
 
-def _machine() -> str:
-    model = platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            model = next((line.split(":", 1)[1].strip() for line in info
-                          if line.startswith("model name")), model)
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
-
 def _load() -> str:
     try:
         with open("/proc/loadavg", encoding="utf-8") as load:
@@ -116,7 +105,7 @@ def _load() -> str:
 
 
 def _bench(workers: int, hands: int, variant: str, objectives: Sequence[str]) -> None:
-    console.print(f"Machine: {_machine()}", soft_wrap=True)
+    console.print(f"Machine: {machine()}", soft_wrap=True)
     console.print(f"Load average before: {_load()}", soft_wrap=True)
     table = Table(title=f"batch throughput: {variant}, {hands} seeded random hands per row")
     for name in ("Cards", "Objective", "Workers", "Seconds", "Hands/s", "Of ideal",

@@ -18,7 +18,8 @@ from optimizer import ObjectiveError
 from optimizer.benchmark import Timings, time_ranking, time_solving
 
 
-def _machine() -> str:
+def machine() -> str:
+    """The processor model, its cores and the Python version, for benchmark headers."""
     model = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as info:
@@ -77,7 +78,7 @@ def command(
                                    lambda _c, _i: bar.advance(task))
     if json_output:
         typer.echo(json.dumps({
-            "machine": _machine(), "variant": variant, "objective": objective.value,
+            "machine": machine(), "variant": variant, "objective": objective.value,
             "seed": seed, "hands": hands,
             "ranking": {"median_ms": ranking.median, "p95_ms": ranking.p95,
                         "max_ms": ranking.max},
@@ -85,7 +86,7 @@ def command(
                                              "max_ms": t.max} for t in solving},
         }, indent=2))
         return
-    console.print(f"Machine: {_machine()}")
+    console.print(f"Machine: {machine()}")
     table = Table(title=f"{variant}, objective {objective.value}, seed {seed}")
     for name in ("What", "Runs", "Median ms", "p95 ms", "Max ms"):
         table.add_column(name, justify="left" if name == "What" else "right")
