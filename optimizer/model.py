@@ -34,7 +34,7 @@ class SetModel:
 
 
 def build_model(cands: Candidates, need_stay: bool, objective: Objective,
-                floor: int | None = None, hint: dict[str, int] | None = None) -> SetModel:
+                floor: int | None = None) -> SetModel:
     """A model whose solutions are exactly the legal sets of ``cands`` (staying if asked),
     maximizing the objective's integer value."""
     model = cp_model.CpModel()
@@ -91,8 +91,4 @@ def build_model(cands: Candidates, need_stay: bool, objective: Objective,
     if floor is not None:
         model.add(value >= floor)
     model.maximize(value)
-    if hint:
-        for row in ROWS:
-            for i, literal in enumerate(picks[row]):
-                model.add_hint(literal, i == hint[row])
     return SetModel(model, picks, value, strength)
