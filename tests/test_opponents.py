@@ -19,8 +19,8 @@ from optimizer.opponents import (OpponentModelError, bot_stats, candidate_pairs,
 
 runner = CliRunner()
 
-#: A cheap bot for tests that only check legality: few samples, no two-round search.
-QUICK = BotParams(samples=4, lookahead=0)
+#: A cheap bot for tests that only check legality: few samples, no second look.
+QUICK = BotParams(samples=4, refine=0)
 
 DEALT_14 = parse_cards("As Ks Qs Js Ts 9h 9d 7c 7d 5h 4c 3s 2d 2h")
 DEALT_17 = parse_cards("Ac Ad Ah Kc Kd Qc Qh Jd Js Tc Th 9s 8s 8c 6d 5d 4h")
@@ -186,15 +186,15 @@ def test_bad_arguments_are_refused():
 def test_pineapple_figures_sit_in_the_calibrated_bands():
     # From the pool with a fixed seed, so deterministic. The targets are decent bots'
     # heads-up Pineapple figures: 20-30% fouls, 20-25% entries, 4-5 royalties a hand. The
-    # bot meets the foul band and, counting hands that do not foul, the royalty band; it
-    # enters a little less often (18.7% over the whole pool), so that band is widened to
-    # what the README reports. 5,000 boards: about 0.6 points of rate, 0.1 of royalties.
+    # bot meets both rate bands and, counting the hands that do not foul, the royalty band;
+    # with fouls counted as 0 it averages 3.5 (the README says so), so that floor is the
+    # bot's own figure less four standard errors. 5,000 boards: about 0.6 points of rate.
     stats = bot_stats(find_rules("pineapple"), 5000, seed=1)
     assert stats["source"] == "pool"
-    assert 0.20 <= stats["foul_rate"] <= 0.31
-    assert 0.17 <= stats["fantasyland_rate"] <= 0.25
+    assert 0.20 <= stats["foul_rate"] <= 0.30
+    assert 0.20 <= stats["fantasyland_rate"] <= 0.25
     assert 4.0 <= stats["royalties_when_not_fouled"] <= 5.0
-    assert 2.8 <= stats["mean_royalties"] <= 5.0
+    assert 3.3 <= stats["mean_royalties"] <= 5.0
 
 
 def test_progressive_scores_the_pineapple_pool_under_its_own_entry_rungs():
