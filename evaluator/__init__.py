@@ -7,8 +7,8 @@ from evaluator.board import (Board, BoardError, BoardReport, Royalties, RowRepor
                              evaluate_board, parse_board)
 from evaluator.cards import Card, CardError, format_cards, parse_card, parse_cards
 from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
-from evaluator.rules import (ROW_SIZE, ROWS, EntryRung, Requirement, Rules, RulesError, Scoring,
-                             find_rules, load_rules, preset_names)
+from evaluator.rules import ROW_SIZE, ROWS, EntryRung, Requirement, Rules, RulesError, Scoring
+from evaluator.rules_files import find_rules, load_rules, preset_names
 from evaluator.scoring import TableResult, score_table, settle
 from evaluator.strength import (CLASS_NAMES, class_name, hand_name, lowball_of, rank3_array,
                                 rank5_array, strength_of)

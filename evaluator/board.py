@@ -13,7 +13,8 @@ import numpy as np
 
 from evaluator.cards import Card, CardError, format_cards, parse_cards
 from evaluator.handspec import Scale
-from evaluator.rules import ROW_SIZE, ROWS, Rules, find_rules
+from evaluator.rules import ROW_SIZE, ROWS, Rules
+from evaluator.rules_files import find_rules
 from evaluator.strength import (class_name, hand_name, lowball_array, lowball_name,
                                 rank3_array, rank5_array)
 

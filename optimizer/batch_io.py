@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from evaluator.cards import RANK_CHARS, Card, CardError, parse_card, parse_cards
-from evaluator.rules import Rules, RulesError, find_rules
+from evaluator.rules import Rules, RulesError
+from evaluator.rules_files import find_rules
 from optimizer.solve import MAX_CARDS, MIN_CARDS
 
 

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.rules import Rules, find_rules
+from evaluator.rules import Rules
+from evaluator.rules_files import find_rules
 from optimizer.dealing import seeded_hand
 from optimizer.grading import require_objective, solve_options
 from optimizer.solve import ModeResult, Solution, solve

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from evaluator.board import Board, BoardError, BoardReport, evaluate_board, parse_board
 from evaluator.cards import Card, CardError, card_name, parse_cards
-from evaluator.rules import ROWS, Rules, find_rules
+from evaluator.rules import ROWS, Rules
+from evaluator.rules_files import find_rules
 import optimizer as _optimizer
 from optimizer import objective as objectives
 from optimizer.objective import ObjectiveError

@@ -18,7 +18,8 @@ import numpy as np
 from evaluator.board import Board, BoardReport, evaluate_board, parse_board, row_strengths
 from evaluator.board import Royalties as RoyaltyPoints
 from evaluator.cards import Card, CardError, format_cards, parse_cards
-from evaluator.rules import ROW_SIZE, ROWS, Rules, find_rules
+from evaluator.rules import ROW_SIZE, ROWS, Rules
+from evaluator.rules_files import find_rules
 from optimizer.alternatives import Alternative
 from optimizer.alternatives import alternatives as find_alternatives
 from optimizer.candidates import enumerate_candidates, subsets

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from evaluator.cards import Card
-from evaluator.rules import Rules, find_rules
+from evaluator.rules import Rules
+from evaluator.rules_files import find_rules
 from optimizer.dealing import deal, pick_size, size_mix
 from optimizer.grading import Grade, grade, grade_record, parse_set, require_set_values, \
     solve_options

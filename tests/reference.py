@@ -34,7 +34,8 @@ import numpy as np
 from evaluator.board import Board
 from evaluator.cards import Card, parse_cards
 from evaluator.handspec import Scale
-from evaluator.rules import Rules, find_rules
+from evaluator.rules import Rules
+from evaluator.rules_files import find_rules
 from evaluator.strength import lowball_array, rank3_array, rank5_array
 
 

@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import evaluator.rules
+import evaluator.rules_files
 from evaluator.board import row_values
 from evaluator.cards import parse_cards
 from evaluator.handspec import Scale
-from evaluator.rules import ROWS, Rules, RulesError, Scoring, find_rules, load_rules, preset_names
+from evaluator.rules import ROWS, Rules, RulesError, Scoring
+from evaluator.rules_files import find_rules, load_rules, preset_names
 
 HOUSE = Path(__file__).resolve().parent.parent / "fixtures" / "house"
 PRESETS = ("deuce", "pineapple", "progressive", "standard", "ultimate")
@@ -304,5 +305,5 @@ def test_house_variable_value_fantasyland():
 
 def test_rules_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
-    result = doctest.testmod(evaluator.rules)
+    result = doctest.testmod(evaluator.rules_files)
     assert result.attempted > 0 and result.failed == 0

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import evaluator.scoring
 from evaluator.board import Board, evaluate_board
-from evaluator.rules import Scoring, load_rules
+from evaluator.rules import Scoring
+from evaluator.rules_files import load_rules
 from evaluator.scoring import row_results, score_table, settle
 
 HOUSE = Path(__file__).resolve().parent.parent / "fixtures" / "house"

@@ -1,0 +1,317 @@
+"""Reading rules: the preset registry and rules files in TOML.
+
+Presets ship as TOML files in ``evaluator/presets/``; a house-rules file has the same form and
+may start from a preset with ``base = "pineapple"``. The file format is documented in the
+README.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
+from evaluator.rules import (DEALINGS, ROWS, SCORING_SYSTEMS, EntryRung, Requirement, Rules,
+                             RulesError, Scoring)
+
+# --- checking a document -------------------------------------------------------------------
+
+_TOP_KEYS = {"name", "aliases", "description", "base", "dealing", "rows", "foul", "royalties",
+             "fantasyland", "scoring"}
+_SECTION_KEYS = {
+    "rows": set(ROWS),
+    "foul": {"order", "qualify"},
+    "royalties": set(ROWS),
+    "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value"},
+    "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only"},
+}
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """A rules document over its base: each key of a section replaces the base's key."""
+    merged = copy.deepcopy(base)
+    for key in ("name", "aliases", "description"):
+        merged.pop(key, None)
+    for key, value in override.items():
+        if key in _SECTION_KEYS and isinstance(value, dict):
+            merged.setdefault(key, {}).update(copy.deepcopy(value))
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def _spec(value: Any, where: str, scale: Scale) -> HandSpec:
+    try:
+        spec = parse_spec(str(value))
+        spec.threshold(scale)  # a spec can parse yet name no hand on the row's scale
+        return spec
+    except HandSpecError as error:
+        raise RulesError(f"{where}: {error}") from None
+
+
+def _row(value: Any, where: str) -> str:
+    if value not in ROWS:
+        raise RulesError(f"{where}: unknown row {value!r}; expected top, middle or bottom")
+    return value
+
+
+def _int(value: Any, where: str, low: int = 0, high: int = 10**6) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RulesError(f"{where}: expected a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def _requirements(table: Any, where: str,
+                  scales: dict[str, Scale]) -> tuple[Requirement, ...]:
+    if not isinstance(table, dict):
+        raise RulesError(f"{where}: expected a table of row = hand, got {table!r}")
+    return tuple(Requirement(_row(row, f"{where}.{row}"),
+                             _spec(spec, f"{where}.{row}", scales[row]))
+                 for row, spec in table.items())
+
+
+def _check_keys(doc: dict[str, Any], source: str) -> None:
+    for key, value in doc.items():
+        if key not in _TOP_KEYS:
+            raise RulesError(f"{source}: unknown key {key!r}; expected one of "
+                             + ", ".join(sorted(_TOP_KEYS)))
+        if key in _SECTION_KEYS:
+            if not isinstance(value, dict):
+                raise RulesError(f"{source}: [{key}] must be a table")
+            for sub in value:
+                if sub not in _SECTION_KEYS[key]:
+                    raise RulesError(f"{source}: unknown key '{key}.{sub}'; expected one of "
+                                     + ", ".join(sorted(_SECTION_KEYS[key])))
+
+
+def _scales(doc: dict[str, Any], source: str) -> tuple[tuple[str, Scale], ...]:
+    scales = []
+    for row in ROWS:
+        value = doc.get("rows", {}).get(row, "high")
+        try:
+            scales.append((row, Scale(value)))
+        except ValueError:
+            raise RulesError(f"{source}: rows.{row}: unknown scale {value!r}; expected "
+                             + " or ".join(repr(s.value) for s in Scale)) from None
+    if dict(scales)["top"] is not Scale.HIGH:
+        raise RulesError(f"{source}: rows.top: a 3-card top row is ranked high only")
+    return tuple(scales)
+
+
+def _order(doc: dict[str, Any], scales: dict[str, Scale], source: str) -> tuple[str, ...]:
+    order = doc.get("foul", {}).get("order", ["bottom", "middle", "top"])
+    if not isinstance(order, list):
+        raise RulesError(f"{source}: foul.order must be a list of rows, strongest first")
+    rows = tuple(_row(r, f"{source}: foul.order") for r in order)
+    if len(set(rows)) != len(rows):
+        raise RulesError(f"{source}: foul.order names a row twice: {order!r}")
+    for row in rows:
+        if len(rows) > 1 and scales[row] is not Scale.HIGH:
+            raise RulesError(f"{source}: foul.order: the {row} row is ranked "
+                             f"{scales[row].value}, so it cannot be ordered against others; "
+                             "give it a foul.qualify hand instead")
+    return rows
+
+
+def _royalties(doc: dict[str, Any], source: str, scales: dict[str, Scale]) -> tuple:
+    tables = []
+    for row in ROWS:
+        table = doc.get("royalties", {}).get(row, {})
+        if not isinstance(table, dict):
+            raise RulesError(f"{source}: royalties.{row} must be a table of hand = points")
+        entries = tuple(
+            (_spec(spec, f"{source}: royalties.{row}.{spec}", scales[row]),
+             _int(points, f"{source}: royalties.{row}.{spec}"))
+            for spec, points in table.items())
+        tables.append((row, entries))
+    return tuple(tables)
+
+
+def _fantasyland(doc: dict[str, Any], source: str, scales: dict[str, Scale]):
+    fl = doc.get("fantasyland", {})
+    entry = []
+    for i, rung in enumerate(fl.get("entry", [])):
+        where = f"{source}: fantasyland.entry[{i}]"
+        if not isinstance(rung, dict) or "cards" not in rung:
+            raise RulesError(f"{where}: expected {{ top = \"QQ\", cards = 14 }}")
+        rest = {k: v for k, v in rung.items() if k != "cards"}
+        entry.append(EntryRung(_requirements(rest, where, scales),
+                               _int(rung["cards"], where, 13, 17)))
+    stay = _requirements(fl.get("stay", {}), f"{source}: fantasyland.stay", scales)
+    repeat = fl.get("repeat_cards", 13)
+    repeat = None if repeat == "same" else _int(repeat, f"{source}: fantasyland.repeat_cards"
+                                                 " (or \"same\")", 13, 17)
+    return tuple(entry), stay, repeat
+
+
+def _scoring(doc: dict[str, Any], source: str) -> Scoring:
+    section = dict(doc.get("scoring", {}))
+    system = section.pop("system", "1-6")
+    if system not in SCORING_SYSTEMS:
+        raise RulesError(f"{source}: scoring.system: unknown system {system!r}; expected "
+                         + " or ".join(map(repr, SCORING_SYSTEMS)))
+    base = SCORING_SYSTEMS[system]
+    winner_only = section.get("royalties_to_row_winner_only", False)
+    if not isinstance(winner_only, bool):
+        raise RulesError(f"{source}: scoring.royalties_to_row_winner_only: expected true/false")
+    return Scoring(
+        _int(section.get("scoop_bonus", base.scoop_bonus), f"{source}: scoring.scoop_bonus"),
+        _int(section.get("majority_bonus", base.majority_bonus),
+             f"{source}: scoring.majority_bonus"),
+        winner_only)
+
+
+def _points(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1000:
+        raise RulesError(f"{where}: expected points from 0 to 1000, got {value!r}")
+    return float(value)
+
+
+def _repeat_value(doc: dict[str, Any], source: str) -> tuple[float, tuple]:
+    """``repeat_value``: points, or a table of points by the size of the hand that stays."""
+    where = f"{source}: fantasyland.repeat_value"
+    value = doc.get("fantasyland", {}).get("repeat_value", 0.0)
+    if not isinstance(value, dict):
+        return _points(value, where), ()
+    by_size = {}
+    for size, points in value.items():
+        if not str(size).isdigit() or not 13 <= int(size) <= 17:
+            raise RulesError(f"{where}.{size}: expected a card count from 13 to 17")
+        by_size[int(size)] = _points(points, f"{where}.{size}")
+    if not by_size:
+        raise RulesError(f"{where}: expected points or a table such as {{ 14 = 13.7 }}")
+    return by_size[min(by_size)], tuple(sorted(by_size.items()))
+
+
+def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
+    """Build rules from a parsed TOML document (after any ``base`` has been merged in)."""
+    _check_keys(doc, source)
+    scales = _scales(doc, source)
+    row_scales = dict(scales)
+    order = _order(doc, row_scales, source)
+    qualify = _requirements(doc.get("foul", {}).get("qualify", {}), f"{source}: foul.qualify",
+                            row_scales)
+    entry, stay, repeat = _fantasyland(doc, source, row_scales)
+    repeat_value, repeat_values = _repeat_value(doc, source)
+    dealing = doc.get("dealing", "one-at-a-time")
+    if dealing not in DEALINGS:
+        raise RulesError(f"{source}: dealing: unknown style {dealing!r}; expected "
+                         + " or ".join(map(repr, DEALINGS)))
+    aliases = doc.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise RulesError(f"{source}: aliases must be a list of names")
+    rules = Rules(
+        name=str(doc.get("name", Path(source).stem)),
+        description=str(doc.get("description", "")),
+        scales=scales, order=order, qualify=qualify, royalties=_royalties(doc, source, row_scales),
+        entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
+        aliases=tuple(aliases), repeat_value=repeat_value, repeat_values=repeat_values,
+        dealing=dealing,
+    )
+    for row in ROWS:  # resolve every spec now, so that a bad one fails at load time
+        try:
+            rules.royalty_table(row), rules.stay_table(row), rules.qualify_table(row)
+        except HandSpecError as error:
+            raise RulesError(f"{source}: {error}") from None
+    return rules
+
+
+def _read_toml(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesError(f"{source}: not valid TOML: {error}") from None
+
+
+def _resolve(doc: dict[str, Any], source: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    base = doc.get("base")
+    if base is None:
+        return doc
+    if not isinstance(base, str):
+        raise RulesError(f"{source}: base must be a preset name, got {base!r}")
+    if base in seen:
+        raise RulesError(f"{source}: base {base!r} refers back to itself")
+    base_doc = _resolve(_preset_documents().get(_canonical(base), {}) or _unknown(base, source),
+                        base, seen + (base,))
+    merged = _merge(base_doc, {k: v for k, v in doc.items() if k != "base"})
+    return merged
+
+
+# --- the preset registry --------------------------------------------------------------------
+
+def _preset_documents() -> dict[str, dict[str, Any]]:
+    if not _PRESET_DOCS:
+        for entry in sorted(resources.files("evaluator.presets").iterdir(), key=lambda p: p.name):
+            if entry.name.endswith(".toml"):
+                doc = _read_toml(entry.read_text(encoding="utf-8"), entry.name)
+                _PRESET_DOCS[doc.get("name", entry.name[:-5])] = doc
+    return _PRESET_DOCS
+
+
+_PRESET_DOCS: dict[str, dict[str, Any]] = {}
+_PRESETS: dict[str, Rules] = {}
+
+
+def _aliases() -> dict[str, str]:
+    names = {}
+    for name, doc in _preset_documents().items():
+        names[name] = name
+        for alias in doc.get("aliases", []):
+            names[alias.lower()] = name
+    return names
+
+
+def _canonical(name: str) -> str:
+    return _aliases().get(name.strip().lower(), name)
+
+
+def _unknown(name: str, source: str | None = None) -> dict[str, Any]:
+    where = f"{source}: base: " if source else ""  # a rules file's base, or find_rules' name
+    raise RulesError(f"{where}unknown variant {name!r}: expected one of "
+                     + ", ".join(preset_names()) + " or a path to a .toml rules file")
+
+
+def preset_names() -> tuple[str, ...]:
+    return tuple(_preset_documents())
+
+
+def load_rules(path: str | Path) -> Rules:
+    """Load a rules file (TOML); ``base = "preset"`` starts it from a preset."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RulesError(f"cannot read rules file {str(path)!r}: {error.strerror}") from None
+    doc = _read_toml(text, path.name)
+    _check_keys(doc, path.name)
+    return rules_from_document(_resolve(doc, path.name) | {"name": doc.get("name", path.stem)},
+                               path.name)
+
+
+def find_rules(name: str | Rules) -> Rules:
+    """A preset by name or alias (``"pineapple"``, ``"prog"``), or a rules file by path.
+
+    >>> find_rules("prog").name
+    'progressive'
+    >>> find_rules("holdem")
+    Traceback (most recent call last):
+    ...
+    evaluator.rules.RulesError: unknown variant 'holdem': expected one of deuce, pineapple, progressive, standard, ultimate or a path to a .toml rules file
+    """
+    if isinstance(name, Rules):
+        return name
+    canonical = _canonical(name)
+    if canonical in _preset_documents():
+        if canonical not in _PRESETS:
+            doc = _preset_documents()[canonical]
+            resolved = _resolve(doc, canonical) | {
+                k: doc[k] for k in ("name", "aliases", "description") if k in doc}
+            _PRESETS[canonical] = rules_from_document(resolved, canonical)
+        return _PRESETS[canonical]
+    if name.endswith(".toml") or Path(name).is_file():
+        return load_rules(name)
+    _unknown(name)
+    raise AssertionError  # unreachable: _unknown raises
