@@ -38,6 +38,12 @@ def label(cards, variant, fl_value) -> str:
     return f"{format_cards(cards, ascii=True)} ({variant}, fl_value {fl_value:g})"
 
 
+def solved(problem):
+    """The set ``solve`` makes of a drawn problem, and the label that names it in failures."""
+    cards, variant, fl_value = problem
+    return solve(cards, variant=variant, fl_value=fl_value), label(cards, variant, fl_value)
+
+
 def rows_of(sol) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(getattr(sol, row))) for row in ROWS)
 
@@ -57,8 +63,7 @@ def random_sets(cards, rng: random.Random, count: int):
 @given(problems)
 def test_uses_exactly_the_dealt_cards_less_the_discards(problem):
     cards, variant, fl_value = problem
-    sol = solve(cards, variant=variant, fl_value=fl_value)
-    where = label(cards, variant, fl_value)
+    sol, where = solved(problem)
     assert (len(sol.top), len(sol.middle), len(sol.bottom)) == (3, 5, 5), where
     assert len(sol.discards) == len(cards) - 13, where
     used = sol.top + sol.middle + sol.bottom + sol.discards
@@ -70,8 +75,7 @@ def test_uses_exactly_the_dealt_cards_less_the_discards(problem):
 @given(problems)
 def test_never_fouls_and_is_worth_its_royalties_plus_the_stay(problem):
     cards, variant, fl_value = problem
-    sol = solve(cards, variant=variant, fl_value=fl_value)
-    where = label(cards, variant, fl_value)
+    sol, where = solved(problem)
     report = evaluate_board(Board(sol.top, sol.middle, sol.bottom), variant)
     assert report.fouled == sol.fouled, where
     if sol.fouled:
@@ -86,7 +90,7 @@ def test_never_fouls_and_is_worth_its_royalties_plus_the_stay(problem):
 @given(problems, st.integers(0, 2**32 - 1))
 def test_no_sampled_legal_set_is_worth_more(problem, seed):
     cards, variant, fl_value = problem
-    sol = solve(cards, variant=variant, fl_value=fl_value)
+    sol, _ = solved(problem)
     rng = random.Random(seed)
     for board in random_sets(cards, rng, SAMPLES):
         report = evaluate_board(board, variant)
