@@ -95,7 +95,7 @@ class BotParams:
     draw_credit: int = 2  # useful future cards the middle and bottom may draw from
     top_credit: int = 1  # useful future cards the top may draw from
     refine: int = 4  # placements the second look rescores
-    refine_samples: int = 256  # second look one round from the end: deals of the last round
+    refine_samples: int = 256  # second look where there is no search: more deals or futures
     search_deals: int = 12  # second look earlier: deals of the next round searched
     search_samples: int = 32  # first-look samples that judge each play of those deals
     search_from: int = 3  # rounds left at which the search starts
