@@ -13,17 +13,16 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.table import Table
 from rich.text import Text
 
-from cli.errors import report_error, reports_bad_input
-from cli.render import console, err_console
 from cli.bench import machine
-from cli.solve import VARIANT_HELP
-from evaluator import preset_names
+from cli.errors import report_error, reports_bad_input
+from cli.options import FL_VALUE_HELP, VARIANT_HELP
+from cli.render import console, err_console
 from optimizer import ObjectiveError
-from optimizer.batch import (BenchRow, Events, Summary, benchmark, check_settings, run_batch)
+from optimizer.batch import BenchRow, Events, Summary, benchmark, check_settings, run_batch
 from optimizer.batch_io import BadLine, BatchError, WorkerError, count_hand_lines, open_input
 from optimizer.engines import Settings, open_engine
-from optimizer.record import solution_record as solution_dict
 from optimizer.objective import OBJECTIVES
+from optimizer.record import solution_record as solution_dict
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
 SHOWN_ERRORS = 20
@@ -140,14 +139,13 @@ def command(
         help="Worker processes. Default: the number of cores.", min=1,
         show_default=False)] = None,
     variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP.format(presets=", ".join(preset_names()))
+        help=VARIANT_HELP
         + " A JSON line's own variant wins.")] = "pineapple",
     objective: Annotated[str | None, typer.Option(
         help="What to maximize: " + ", ".join(OBJECTIVES) + ". Default: royalties (with "
              "--bench: each in turn).", show_default=False)] = None,
     fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help="Worth of staying in Fantasyland, in points. Default: the "
-                           "variant's repeat_value.", show_default=False)] = None,
+        "--fl-value", help=FL_VALUE_HELP, show_default=False)] = None,
     time_limit: Annotated[float, typer.Option(
         help="Seconds to prove one hand before settling for the best set found.")] = 10.0,
     opponents: Annotated[int | None, typer.Option(

@@ -12,8 +12,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from cli.errors import reports_bad_input
+from cli.options import FL_VALUE_HELP, Objective
 from cli.render import console, err_console
-from cli.solve import Objective
 from optimizer import ObjectiveError
 from optimizer.benchmark import Timings, time_ranking, time_solving
 
@@ -60,7 +60,7 @@ def command(
     variant: Annotated[str, typer.Option(help="Preset name or rules file.")] = "pineapple",
     objective: Annotated[Objective, typer.Option(help="What to maximize.")] = Objective.royalties,
     fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help="Worth of staying; default the variant's repeat_value.",
+        "--fl-value", help=FL_VALUE_HELP,
         show_default=False)] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from enum import Enum
 from typing import Annotated
 
 import typer
@@ -12,25 +11,11 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.errors import reports_bad_input
+from cli.options import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective
 from cli.render import any_of, board_table, cards_text, console
-from evaluator import ROWS, BoardReport, preset_names
+from evaluator import ROWS, BoardReport
 from optimizer import ObjectiveError
 from optimizer.grading import Grade, grade, grade_record
-
-
-class Objective(str, Enum):
-    """What a set is worth; ``ev`` needs the optimizer's expected-value objective."""
-
-    royalties = "royalties"
-    ev = "ev"
-
-
-VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
-                "rules file.").format(presets=", ".join(preset_names()))
-OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sampled "
-                  "opponents); either plus fl-value when it stays.")
-FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the variant's "
-                 "repeat_value (see `fantasyland value`).")
 
 
 def points(value: float) -> str:

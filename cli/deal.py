@@ -11,9 +11,9 @@ from typing import Annotated
 import typer
 
 from cli.errors import report_error, reports_bad_input
+from cli.options import VARIANT_HELP
 from cli.render import any_of, err_console
-from cli.solve import VARIANT_HELP
-from evaluator import find_rules, preset_names
+from evaluator import find_rules
 from optimizer.batch import deal_hands, hand_line, parse_sizes
 from optimizer.batch_io import BatchError
 
@@ -43,7 +43,7 @@ def command(
         help="Seed: the same seed, count and sizes deal the same hands, and a longer deal "
              "starts with the hands of a shorter one.", min=0)] = 1,
     variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP.format(presets=", ".join(preset_names()))
+        help=VARIANT_HELP
         + " It decides what 'mixed' deals.")] = "pineapple",
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Write to this file instead of stdout.",

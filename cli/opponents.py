@@ -13,12 +13,11 @@ from rich.progress import Progress
 from rich.table import Table
 
 from cli.errors import reports_bad_input
+from cli.options import VARIANT_HELP
 from cli.render import console, err_console
-from evaluator import find_rules, parse_cards, preset_names
+from evaluator import find_rules, parse_cards
 from optimizer.opponents import (POOL_SEED, OpponentModelError, bot_stats, build_pool,
                                  dealing_for, pool_file_name, removal_check)
-
-VARIANT_HELP = "Rules: a preset ({presets}) or one of its aliases, or a .toml rules file."
 
 
 def _stats_table(title: str, stats: dict) -> Table:
@@ -78,7 +77,7 @@ def command(
         "--check", metavar="CARDS", show_default=False,
         help="Measure the card-removal error for these dealt cards against live play.")] = None,
     variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP.format(presets=", ".join(preset_names())))] = "pineapple",
+        help=VARIANT_HELP)] = "pineapple",
     boards: Annotated[int, typer.Option(
         help="Boards for --stats, live hands for --check.", min=1)] = 5000,
     seed: Annotated[int, typer.Option(help="Seed (of the sample, or of the pool).")] = 1,

@@ -9,11 +9,9 @@ import typer
 from rich.text import Text
 
 from cli.errors import reports_bad_input
+from cli.options import VARIANT_HELP
 from cli.render import any_of, board_table, console, report_dict
-from evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules, preset_names
-
-VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
-                "rules file (see the README).")
+from evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules
 
 
 def _entry_needs(rules: Rules) -> str:
@@ -72,7 +70,7 @@ def command(
              " or suit symbols.",
         metavar="BOARD", show_default=False)],
     variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP.format(presets=", ".join(preset_names())))] = "standard",
+        help=VARIANT_HELP)] = "standard",
     json_output: Annotated[bool, typer.Option(
         "--json", help="Print one JSON object (schema in the README) instead of a table.")] = False,
 ) -> None:

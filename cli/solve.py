@@ -3,28 +3,20 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
 from typing import Annotated
 
 import typer
 from rich.text import Text
 
 from cli.errors import reports_bad_input
+from cli.options import FL_VALUE_HELP, VARIANT_HELP, Objective
 from cli.render import any_of, board_table, cards_text, console
-from evaluator import ROWS, BoardReport, preset_names
+from evaluator import ROWS, BoardReport
 from evaluator.cards import sort_cards
 from optimizer import ObjectiveError, Solution, solve
 from optimizer.ev import breakdown
 from optimizer.record import solution_record as solution_dict
 from optimizer.solve import DEFAULT_SAMPLES
-
-VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
-                "rules file (see the README).")
-
-
-class Objective(str, Enum):
-    ev = "ev"
-    royalties = "royalties"
 
 
 def _points(value: float) -> str:
@@ -91,13 +83,12 @@ def command(
              " together (AsKd), use 10, lower case or suit symbols.",
         metavar="CARDS", show_default=False)],
     variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP.format(presets=", ".join(preset_names())))] = "pineapple",
+        help=VARIANT_HELP)] = "pineapple",
     objective: Annotated[Objective, typer.Option(
         help="What to maximize: ev (expected points won at the table) or royalties; "
              "either adds fl-value if the set stays.")] = Objective.ev,
     fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help="Worth of staying in Fantasyland, in points. Default: the "
-                           "variant's repeat_value (see the README).", show_default=False)] = None,
+        "--fl-value", help=FL_VALUE_HELP, show_default=False)] = None,
     alternatives: Annotated[int, typer.Option(
         help="Also list this many next-best sets (distinct row strengths).", min=0,
         max=50)] = 0,

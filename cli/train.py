@@ -16,9 +16,9 @@ from typing import IO, Annotated
 import typer
 from rich.text import Text
 
-from cli.check import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective, grade_lines, \
-    points, side_by_side
+from cli.check import grade_lines, points, side_by_side
 from cli.errors import report_error, reports_bad_input
+from cli.options import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective
 from cli.render import cards_text, console
 from evaluator import CardError
 from optimizer import ObjectiveError
@@ -125,7 +125,7 @@ def command(
                 raise typer.Exit(2) from None
             out.write(json.dumps(session.header_record(), sort_keys=True) + "\n")
         mix = ", ".join(f"{n} cards {p:.0%}" for n, p in sorted(session.mix.items()))
-        fl = session.rules.repeat_value if fl_value is None else fl_value
+        fl = session.staying_worth
         console.print(Text.assemble(
             ("Training", "bold"), f": {session.rules.name}, {objective.value} objective "
             f"(staying worth {points(fl)}), seed {seed}; deals {mix}."), soft_wrap=True)

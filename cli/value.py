@@ -11,7 +11,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 
-from cli.check import OBJECTIVE_HELP, VARIANT_HELP, Objective
+from cli.options import OBJECTIVE_HELP, VARIANT_HELP, Objective
 from cli.errors import report_error, reports_bad_input
 from cli.render import console, err_console
 from evaluator import find_rules
@@ -68,9 +68,14 @@ def render(table: WorthTable) -> None:
         entries.add_row(entry, str(cards), _pm(worth, table.row(cards).worth_se))
     console.print(entries)
     repeat = table.rules.repeat_cards_after(min(r.cards for r in table.rows))
+    if table.objective == "ev":
+        key = (f"per opponent {table.repeat_value / table.opponents:.2f}: the rules "
+               "file's ev_repeat_value")
+    else:
+        key = "the rules file's repeat_value"
     console.print(
         f"Worth of staying (--fl-value): {table.repeat_value:.2f}, the worth W of a "
-        f"{repeat}-card repeat. W: this hand and every repeat it earns. Stays: the stay "
+        f"{repeat}-card repeat ({key}). W: this hand and every repeat it earns. Stays: the stay "
         "rate of optimal play with that worth of staying; if F = 0: of maximizing royalties "
         "alone; can stay: hands with any legal set that stays. ± one standard error.",
         soft_wrap=True)

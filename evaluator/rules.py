@@ -75,9 +75,14 @@ class Rules:
     stay: tuple[Requirement, ...]
     repeat_cards: int | None  # None: a repeat deals as many cards as the hand that stayed
     scoring: Scoring = field(default_factory=Scoring)
-    repeat_value: float = 0.0  # estimated worth of staying, in points: the default fl_value
-    # The same by the size of the hand that stays, where it differs (``ultimate``).
+    # The estimated worth of staying, by the size of the hand that stays (``repeat_values``,
+    # where it differs from ``repeat_value``, as in ``ultimate``): the default fl_value.
+    # In royalty points for the royalties objective; for the ev objective (``ev_...``) in
+    # points won at the table from one opponent, None where the rules do not give it.
+    repeat_value: float = 0.0
     repeat_values: tuple[tuple[int, float], ...] = ()
+    ev_repeat_value: float | None = None
+    ev_repeat_values: tuple[tuple[int, float], ...] = ()
     # How ordinary (non-Fantasyland) hands are dealt: "one-at-a-time" (classic OFC) or
     # "three-keep-two" (Pineapple). The opponent model plays opponents' hands this way.
     dealing: str = "one-at-a-time"
@@ -156,5 +161,14 @@ class Rules:
         return dealt if self.repeat_cards is None else self.repeat_cards
 
     def repeat_value_after(self, dealt: int) -> float:
-        """The worth of staying in Fantasyland from a hand of ``dealt`` cards, in points."""
+        """The worth of staying in Fantasyland from a hand of ``dealt`` cards, in royalty
+        points."""
         return dict(self.repeat_values).get(dealt, self.repeat_value)
+
+    def ev_repeat_value_after(self, dealt: int) -> float:
+        """The same in points won at the table from one opponent; where the rules do not
+        give it, the worth in royalty points stands in (the two measure alike, see the
+        README)."""
+        if self.ev_repeat_value is None:
+            return self.repeat_value_after(dealt)
+        return dict(self.ev_repeat_values).get(dealt, self.ev_repeat_value)

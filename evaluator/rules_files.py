@@ -25,7 +25,7 @@ _SECTION_KEYS = {
     "rows": set(ROWS),
     "foul": {"order", "qualify"},
     "royalties": set(ROWS),
-    "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value"},
+    "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value", "ev_repeat_value"},
     "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only"},
 }
 
@@ -170,10 +170,14 @@ def _points(value: Any, where: str) -> float:
     return float(value)
 
 
-def _repeat_value(doc: dict[str, Any], source: str) -> tuple[float, tuple]:
-    """``repeat_value``: points, or a table of points by the size of the hand that stays."""
-    where = f"{source}: fantasyland.repeat_value"
-    value = doc.get("fantasyland", {}).get("repeat_value", 0.0)
+def _repeat_value(doc: dict[str, Any], source: str, key: str = "repeat_value",
+                  ) -> tuple[float | None, tuple]:
+    """``repeat_value`` (or ``ev_repeat_value``): points, or a table of points by the size of
+    the hand that stays; None where the rules do not give it."""
+    where = f"{source}: fantasyland.{key}"
+    value = doc.get("fantasyland", {}).get(key)
+    if value is None:
+        return None, ()
     if not isinstance(value, dict):
         return _points(value, where), ()
     by_size = {}
@@ -196,6 +200,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
                             row_scales)
     entry, stay, repeat = _fantasyland(doc, source, row_scales)
     repeat_value, repeat_values = _repeat_value(doc, source)
+    ev_repeat_value, ev_repeat_values = _repeat_value(doc, source, "ev_repeat_value")
     dealing = doc.get("dealing", "one-at-a-time")
     if dealing not in DEALINGS:
         raise RulesError(f"{source}: dealing: unknown style {dealing!r}; expected "
@@ -208,7 +213,8 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         description=str(doc.get("description", "")),
         scales=scales, order=order, qualify=qualify, royalties=_royalties(doc, source, row_scales),
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
-        aliases=tuple(aliases), repeat_value=repeat_value, repeat_values=repeat_values,
+        aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
+        ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
         dealing=dealing,
     )
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time

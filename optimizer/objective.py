@@ -15,7 +15,7 @@ from typing import Protocol
 import numpy as np
 from ortools.sat.python import cp_model
 
-from evaluator.rules import ROWS
+from evaluator.rules import ROWS, Rules
 from optimizer.candidates import Candidates
 
 
@@ -88,6 +88,16 @@ def check_fl_value(fl_value: float) -> float:
     if not isinstance(fl_value, (int, float)) or not 0 <= fl_value < float("inf"):
         raise ObjectiveError(f"bad fl_value {fl_value!r}: expected a finite number >= 0")
     return float(fl_value)
+
+
+def default_fl_value(rules: Rules, objective: str, dealt: int, opponents: int = 1) -> float:
+    """The worth of staying when the user gives none, in the objective's points: the rules'
+    ``repeat_value`` for a hand of ``dealt`` cards under the royalties objective; under ev,
+    their ``ev_repeat_value`` (points from one opponent) times the opponents, since a
+    Fantasyland hand wins from each opponent alike."""
+    if check_name(objective) == "royalties":
+        return rules.repeat_value_after(dealt)
+    return rules.ev_repeat_value_after(dealt) * opponents
 
 
 def check_name(name: str) -> str:

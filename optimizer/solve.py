@@ -26,7 +26,7 @@ from optimizer.candidates import enumerate_candidates, subsets
 from optimizer.ev import Breakdown, ExpectedValue, OpponentField, breakdown
 from optimizer.mode import ModeResult, solve_mode
 from optimizer.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
-                                 check_name)
+                                 check_name, default_fl_value)
 
 MIN_CARDS, MAX_CARDS = 13, 17
 DEFAULT_SAMPLES = 200  # opponent deals per solve with the EV objective
@@ -119,16 +119,16 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
                    boards: np.ndarray | None = None) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
 
-    ``fl_value`` defaults to the variant's ``repeat_value`` for this many cards. The EV
-    objective draws a seeded
+    ``fl_value`` defaults to ``default_fl_value``: the variant's worth of staying for this
+    many cards and this table. The EV objective draws a seeded
     sample of ``samples`` deals of ``opponents`` opponent boards from the deck without the
     dealt cards, unless ``boards`` gives the sample: an ``(samples, opponents, 13)`` array
     of boards laid out top, middle, bottom.
     """
     check_name(name)
-    fl = check_fl_value(rules.repeat_value_after(len(dealt)) if fl_value is None else fl_value)
     if name == "royalties":
-        return Royalties(fl)
+        return Royalties(check_fl_value(
+            default_fl_value(rules, name, len(dealt)) if fl_value is None else fl_value))
     if boards is None:
         if opponents not in (1, 2, 3):
             raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1, 2 or 3")
@@ -143,7 +143,10 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
                              "(samples, opponents, 13)")
     if np.isin(boards, np.asarray(dealt)).any():
         raise ObjectiveError("the opponent boards hold a card of the dealt hand")
-    return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring, fl)
+    fl = default_fl_value(rules, name, len(dealt), boards.shape[1]) if fl_value is None \
+        else fl_value
+    return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
+                         check_fl_value(fl))
 
 
 def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
@@ -156,7 +159,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     ``objective`` is ``"royalties"`` (royalties + fl_value if the set stays) or ``"ev"``
     (expected points against ``opponents`` opponents, estimated on ``samples`` seeded deals,
     + fl_value if it stays); ``boards`` may fix that sample instead (see ``make_objective``).
-    ``fl_value`` defaults to the variant's ``repeat_value``.
+    ``fl_value`` defaults to the variant's worth of staying (``default_fl_value``).
     ``alternatives`` asks for that many next-best distinct sets.
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
     ``ObjectiveError`` for a bad objective or parameter.

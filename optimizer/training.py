@@ -16,7 +16,7 @@ from evaluator.rules_files import find_rules
 from optimizer.dealing import deal, pick_size, size_mix
 from optimizer.grading import Grade, grade, grade_record, parse_set, require_set_values, \
     solve_options
-from optimizer.objective import ObjectiveError
+from optimizer.objective import ObjectiveError, default_fl_value
 from optimizer.solve import Solution, solve
 
 
@@ -105,6 +105,14 @@ class Session:
         return self._solution
 
     @property
+    def staying_worth(self) -> float:
+        """The worth of staying the grades use: ``fl_value``, or by default the variant's
+        for this objective and table and the smallest size dealt."""
+        if self.fl_value is not None:
+            return self.fl_value
+        return default_fl_value(self.rules, self.objective, min(self.mix), self.opponents)
+
+    @property
     def _hand_seed(self) -> int:
         return self.seed * 1000 + self._dealt
 
@@ -125,8 +133,7 @@ class Session:
     def header_record(self) -> dict:
         """The first line of a session log: what was dealt and how it is graded."""
         return {"session": {"variant": self.rules.name, "objective": self.objective,
-                            "fl_value": (self.rules.repeat_value if self.fl_value is None
-                                         else self.fl_value),
+                            "fl_value": self.staying_worth,
                             "seed": self.seed, "sizes": {str(n): round(p, 6) for n, p in
                                                          sorted(self.mix.items())}}}
 

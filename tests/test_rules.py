@@ -147,6 +147,10 @@ def write(tmp_path: Path, text: str, name: str = "house.toml") -> Path:
     ('base = "standard"\n[fantasyland]\nentry = [{ side = "QQ", cards = 14 }]\n',
      r"fantasyland.entry\[0\].side: unknown row 'side'"),
     ('base = "standard"\n[fantasyland]\nrepeat_cards = "again"\n', "fantasyland.repeat_cards"),
+    ('base = "standard"\n[fantasyland]\nev_repeat_value = -2\n',
+     "fantasyland.ev_repeat_value: expected points from 0 to 1000, got -2"),
+    ('base = "standard"\n[fantasyland]\nev_repeat_value = { 12 = 4.0 }\n',
+     "fantasyland.ev_repeat_value.12: expected a card count from 13 to 17"),
     ('base = "standard"\n[foul]\norder = ["bottom", "centre"]\n', "foul.order: unknown row"),
     ('base = "standard"\n[foul]\norder = "bottom"\n', "foul.order must be a list"),
     ('base = "standard"\n[foul]\norder = ["top", "top"]\n', "foul.order names a row twice"),
@@ -187,6 +191,20 @@ def test_other_sections_merge_key_by_key(tmp_path):
     progressive = find_rules("progressive")
     assert rules.repeat_cards == 15
     assert rules.entry == progressive.entry and rules.stay == progressive.stay
+
+
+def test_the_worth_of_staying_under_ev_is_its_own_key_by_size(tmp_path):
+    rules = load_rules(write(tmp_path, 'base = "progressive"\n[fantasyland]\n'
+                                       'ev_repeat_value = { 14 = 12.5, 16 = 30 }\n'))
+    assert rules.repeat_value_after(16) == find_rules("progressive").repeat_value_after(16)
+    assert [rules.ev_repeat_value_after(n) for n in (14, 15, 16)] == [12.5, 12.5, 30.0]
+
+
+def test_without_a_worth_under_ev_the_royalty_worth_stands_in(tmp_path):
+    rules = load_rules(write(tmp_path, "[fantasyland]\nrepeat_value = { 13 = 9, 15 = 20 }\n",
+                             name="bare.toml"))
+    assert rules.ev_repeat_value is None
+    assert [rules.ev_repeat_value_after(n) for n in (13, 15)] == [9.0, 20.0]
 
 
 def test_a_file_without_a_base_starts_from_nothing(tmp_path):

@@ -16,6 +16,7 @@ from optimizer import solve
 from optimizer.dealing import seeded_hand
 from optimizer.fl_value import (InfiniteWorth, Outcomes, fixed_point, simulate, worth_table,
                                 worths)
+from optimizer.opponents import opponent_boards
 
 runner = CliRunner()
 NONE = -math.inf
@@ -129,3 +130,35 @@ def test_value_bad_input_exits_2():
     assert result.exit_code == 2 and "unknown variant 'holdem'" in result.stderr
     result = runner.invoke(app, ["value", "--samples", "1"])
     assert result.exit_code == 2
+
+
+# --- the default worth of staying ----------------------------------------------------------
+
+def test_the_default_worth_of_staying_follows_the_objective_and_the_table():
+    hand, rules = seeded_hand(2, 14, 0), find_rules("pineapple")
+    assert solve(hand, rules, "royalties").fl_value == rules.repeat_value == 13.7
+    for opponents in (1, 2):
+        solution = solve(hand, rules, "ev", opponents=opponents, samples=10)
+        assert solution.fl_value == pytest.approx(opponents * rules.ev_repeat_value)
+    boards = opponent_boards(rules, hand, samples=10, opponents=2, seed=0)
+    assert solve(hand, rules, "ev", boards=boards).fl_value == pytest.approx(2 * 13.9)
+    assert solve(hand, rules, "ev", fl_value=5.0).fl_value == 5.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, cards", [("standard", 13), ("pineapple", 14), ("deuce", 14)])
+def test_presets_worth_of_staying_under_ev_is_what_the_value_command_measures(variant, cards):
+    # A fresh seed, so the preset's figure (seed 0, 1000 hands) is checked, not repeated.
+    rules = find_rules(variant)
+    table = worth_table(simulate(variant, samples=300, seed=11, objective="ev", jobs=2,
+                                 sizes=(cards,)), rules, "ev", seed=11)
+    row = table.row(cards)
+    assert abs(row.worth - rules.ev_repeat_value_after(cards)) < 3 * row.worth_se + 0.05
+
+
+@pytest.mark.slow
+def test_the_worth_of_staying_under_ev_is_linear_in_the_opponents():
+    hands = {n: simulate("pineapple", samples=100, seed=12, objective="ev", opponents=n,
+                         jobs=2) for n in (1, 2)}
+    heads_up, three_handed = (worths(hands[n], find_rules("pineapple"))[14] for n in (1, 2))
+    assert three_handed == pytest.approx(2 * heads_up, rel=0.05)

@@ -1,0 +1,23 @@
+"""The options several commands share: their choices and their help."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from evaluator import preset_names
+
+
+class Objective(str, Enum):
+    """What a set is worth (see the README's "Expected value")."""
+
+    royalties = "royalties"
+    ev = "ev"
+
+
+VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
+                "rules file (see the README).").format(presets=", ".join(preset_names()))
+OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sampled "
+                  "opponents); either plus fl-value when it stays.")
+FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the variant's "
+                 "repeat_value, or under ev its ev_repeat_value times the opponents (see "
+                 "`fantasyland value`).")
