@@ -11,8 +11,8 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 
-from cli.options import OBJECTIVE_HELP, VARIANT_HELP, Objective
 from cli.errors import report_error, reports_bad_input
+from cli.options import OBJECTIVE_HELP, VARIANT_HELP, Objective
 from cli.render import console, err_console
 from evaluator import find_rules
 from optimizer import ObjectiveError
@@ -75,9 +75,10 @@ def render(table: WorthTable) -> None:
         key = "the rules file's repeat_value"
     console.print(
         f"Worth of staying (--fl-value): {table.repeat_value:.2f}, the worth W of a "
-        f"{repeat}-card repeat ({key}). W: this hand and every repeat it earns. Stays: the stay "
-        "rate of optimal play with that worth of staying; if F = 0: of maximizing royalties "
-        "alone; can stay: hands with any legal set that stays. ± one standard error.",
+        f"{repeat}-card repeat ({key}). W: this hand and every repeat it earns. Stays: "
+        "the stay rate of optimal play with that worth of staying; if F = 0: of maximizing "
+        "royalties alone; can stay: hands with any legal set that stays. ± one standard "
+        "error.",
         soft_wrap=True)
 
 

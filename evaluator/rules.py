@@ -166,9 +166,9 @@ class Rules:
         return dict(self.repeat_values).get(dealt, self.repeat_value)
 
     def ev_repeat_value_after(self, dealt: int) -> float:
-        """The same in points won at the table from one opponent; where the rules do not
-        give it, the worth in royalty points stands in (the two measure alike, see the
-        README)."""
+        """The same in points won at the table from one opponent. Where the rules do not
+        give it, the worth in royalty points stands in: the same order of size, though the
+        presets show they can differ by a third (see the README)."""
         if self.ev_repeat_value is None:
             return self.repeat_value_after(dealt)
         return dict(self.ev_repeat_values).get(dealt, self.ev_repeat_value)

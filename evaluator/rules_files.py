@@ -170,8 +170,7 @@ def _points(value: Any, where: str) -> float:
     return float(value)
 
 
-def _repeat_value(doc: dict[str, Any], source: str, key: str = "repeat_value",
-                  ) -> tuple[float | None, tuple]:
+def _repeat_value(doc: dict[str, Any], source: str, key: str) -> tuple[float | None, tuple]:
     """``repeat_value`` (or ``ev_repeat_value``): points, or a table of points by the size of
     the hand that stays; None where the rules do not give it."""
     where = f"{source}: fantasyland.{key}"
@@ -199,7 +198,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     qualify = _requirements(doc.get("foul", {}).get("qualify", {}), f"{source}: foul.qualify",
                             row_scales)
     entry, stay, repeat = _fantasyland(doc, source, row_scales)
-    repeat_value, repeat_values = _repeat_value(doc, source)
+    repeat_value, repeat_values = _repeat_value(doc, source, "repeat_value")
     ev_repeat_value, ev_repeat_values = _repeat_value(doc, source, "ev_repeat_value")
     dealing = doc.get("dealing", "one-at-a-time")
     if dealing not in DEALINGS:
