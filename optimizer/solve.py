@@ -126,9 +126,13 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
     of boards laid out top, middle, bottom.
     """
     check_name(name)
+
+    def staying(opponents: int) -> float:
+        return check_fl_value(default_fl_value(rules, name, len(dealt), opponents)
+                              if fl_value is None else fl_value)
+
     if name == "royalties":
-        return Royalties(check_fl_value(
-            default_fl_value(rules, name, len(dealt)) if fl_value is None else fl_value))
+        return Royalties(staying(1))
     if boards is None:
         if opponents not in (1, 2, 3):
             raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1, 2 or 3")
@@ -143,10 +147,8 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
                              "(samples, opponents, 13)")
     if np.isin(boards, np.asarray(dealt)).any():
         raise ObjectiveError("the opponent boards hold a card of the dealt hand")
-    fl = default_fl_value(rules, name, len(dealt), boards.shape[1]) if fl_value is None \
-        else fl_value
     return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
-                         check_fl_value(fl))
+                         staying(boards.shape[1]))
 
 
 def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
