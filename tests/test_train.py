@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from cli.main import app
 from evaluator import CardError, find_rules, format_cards
 from optimizer.dealing import PROGRESSIVE_MIX, SizeError, parse_sizes, pick_size, size_mix
+from optimizer.objective import ObjectiveError
 from optimizer.training import Session
 
 runner = CliRunner()
@@ -59,6 +60,16 @@ def test_bad_card_counts_are_refused(text):
 
 
 # --- the session ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fl_value", [-1.0, float("inf"), float("nan"), "12"])
+def test_a_bad_worth_of_staying_is_refused_before_any_hand_is_dealt(fl_value):
+    with pytest.raises(ObjectiveError, match="bad fl_value"):
+        Session("progressive", fl_value=fl_value)
+
+
+def test_a_given_worth_of_staying_is_kept_as_a_float():
+    assert Session("progressive", fl_value=12).fl_value == 12.0
+
 
 def test_same_seed_deals_the_same_hands_whatever_is_typed():
     first, second = Session("progressive", seed=7), Session("progressive", seed=7)
