@@ -48,14 +48,14 @@ def make_card(rank: int, suit: int) -> Card:
     return rank * 4 + suit
 
 
+_EXPECTED = "expected a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠)"
+
+
 def parse_card(text: str) -> Card:
     """Parse one card such as ``As``, ``10h``, ``td`` or ``K♥``."""
     match = _TOKEN.fullmatch(text.strip())
     if match is None:
-        raise CardError(
-            f"bad card {text.strip()!r}: expected a rank (2-9, T or 10, J, Q, K, A) "
-            "followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠)"
-        )
+        raise CardError(f"bad card {text.strip()!r}: {_EXPECTED}")
     rank_text, suit_text = match.groups()
     return make_card(_RANK_OF_TEXT[rank_text.upper()], _SUIT_OF_CHAR[suit_text.lower()])
 
@@ -69,11 +69,11 @@ def _tokens(text: str) -> list[str]:
         position = 0
         while position < len(chunk):
             match = _TOKEN.match(chunk, position)
-            if match is None:
-                # Quote the whole chunk so that the user sees what we could not read.
-                bad = chunk if position == 0 else chunk[position:]
-                tokens.append(bad)
+            if match is None and position == 0:
+                tokens.append(chunk)  # parse_card names it
                 break
+            if match is None:  # run-together cards: quote the word as typed, and the rest
+                raise CardError(f"bad card {chunk[position:]!r} in {chunk!r}: {_EXPECTED}")
             tokens.append(match.group(0))
             position = match.end()
     return tokens

@@ -92,6 +92,17 @@ def test_bad_token_raises_card_error_quoting_the_token(text, token):
     assert "expected a rank" in str(raised.value)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("2dd", "bad card 'd' in '2dd'"),
+    ("As-Kd", "bad card '-Kd' in 'As-Kd'"),
+    ("Qs AsKdZ", "bad card 'Z' in 'AsKdZ'"),
+])
+def test_a_bad_tail_of_run_together_cards_is_quoted_with_the_word_it_ends(text, message):
+    with pytest.raises(CardError) as raised:
+        parse_cards(text)
+    assert str(raised.value).startswith(message + ": expected a rank")
+
+
 def test_duplicate_card_raises_card_error_quoting_the_token():
     with pytest.raises(CardError, match="duplicate card 'as'"):
         parse_cards("As Kd as")
