@@ -29,6 +29,8 @@ def short_set(report: BoardReport) -> Text:
 
 def percentile_text(g: Grade) -> str:
     p = g.percentile
+    if g.solution.status == "fouled":
+        return "none: every set of these cards fouls, so there is no legal set to rank"
     if g.fouled:
         return "0% (a fouled set ranks below every legal set)"
     # Rounded down, so that a set some legal set beats never shows as 100.0%.
@@ -41,7 +43,7 @@ def percentile_text(g: Grade) -> str:
         # thousands of samples and none better, fewer than 0.1% of legal sets can be.
         return (f"above 99.9% (an estimate): beats or ties all {p.legal_sets:,} legal sets "
                 "drawn at random, but not the optimum")
-    return (f"about {shown} ± {p.stderr:.2f}: beats or ties {p.beaten_or_tied:,} of "
+    return (f"about {shown} ± {p.stderr:.1f}%: beats or ties {p.beaten_or_tied:,} of "
             f"{p.legal_sets:,} legal sets drawn at random (an estimate)")
 
 
@@ -69,10 +71,13 @@ def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
     stay_part = f" + {points(g.fl_value)} for staying" if g.player.stays else ""
     line("Value", f"{points(g.player.value)} ({g.objective}{stay_part})")
     s = g.solution
-    status = "" if s.status == "optimal" else f" ({s.status}: time limit hit)"
+    status = {"optimal": "", "fouled": " (every set of these cards fouls)"}.get(
+        s.status, " (time limit hit: not proved optimal)")
     line("Optimal", short_set(s.report), f"  worth {points(s.value)}"
          f"{', stays' if s.stays else ''}{status}")
-    if g.optimal:
+    if g.optimal and s.status == "fouled":
+        line("EV lost", "0: every set of these cards fouls, so no set does better")
+    elif g.optimal:
         line("EV lost", ("0: your set is optimal", "bold green"))
     else:
         line("EV lost", (points(g.ev_lost), "bold red"), f" {g.unit}")

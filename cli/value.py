@@ -18,6 +18,7 @@ from evaluator import find_rules
 from optimizer import ObjectiveError
 from optimizer.fl_value import DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate, \
     worth_table
+from optimizer.objective import check_objective
 
 
 def table_dict(table: WorthTable) -> dict:
@@ -144,6 +145,7 @@ def command(
     """
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
+        check_objective(rules, objective.value)
         sizes = rules.dealt_counts
         if not sizes:
             report_error(f"{rules.name} has no Fantasyland: nothing to simulate")

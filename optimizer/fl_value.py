@@ -30,7 +30,8 @@ import numpy as np
 from evaluator.rules import Rules
 from evaluator.rules_files import find_rules
 from optimizer.dealing import seeded_hand
-from optimizer.grading import require_objective, solve_options
+from optimizer.grading import solve_options
+from optimizer.objective import check_objective
 from optimizer.solve import ModeResult, Solution, solve
 
 DEFAULT_SAMPLES = 500
@@ -101,7 +102,7 @@ def simulate(variant: str | Rules, samples: int = DEFAULT_SAMPLES, seed: int = 0
     processes give the same numbers as one. ``progress`` is called with hands just solved.
     """
     rules = find_rules(variant)
-    require_objective(objective)
+    check_objective(rules, objective)
     if samples < 2:
         raise ValueError(f"bad samples {samples!r}: expected 2 or more hands per size")
     sizes = tuple(sizes or rules.dealt_counts)

@@ -11,15 +11,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaluator.board import Board, BoardError, BoardReport, evaluate_board, parse_board
+from evaluator.board import Board, BoardError, BoardReport, parse_board
 from evaluator.cards import Card, CardError, card_name, parse_cards
 from evaluator.rules import ROWS, Rules
 from evaluator.rules_files import find_rules
-import optimizer as _optimizer
-from optimizer import objective as objectives
-from optimizer.objective import ObjectiveError
+from optimizer.objective import check_objective
 from optimizer.percentile import Percentile, percentile
-from optimizer.solve import MAX_CARDS, MIN_CARDS, Solution, solve
+from optimizer.solve import MAX_CARDS, MIN_CARDS, SetValue, Solution, make_objective, solve, \
+    value_of_set
 
 #: Two values closer than this are equal: a set worth the optimum is optimal.
 TOLERANCE = 1e-9
@@ -27,21 +26,6 @@ TOLERANCE = 1e-9
 
 class SetError(BoardError):
     """A set that cannot be read, or that does not fit the dealt hand."""
-
-
-def require_objective(name: str) -> str:
-    """``name`` if the optimizer has that objective, else an ``ObjectiveError``.
-
-    The ``ev`` objective is being added to the optimizer; until it lands it is refused
-    with a message that says so rather than "unknown".
-    """
-    if name not in objectives.OBJECTIVES:
-        if name == "ev":
-            raise ObjectiveError("the ev objective is not available yet in this version: "
-                                 "use --objective royalties")
-        raise ObjectiveError(f"unknown objective {name!r}: expected one of "
-                             + ", ".join(objectives.OBJECTIVES))
-    return name
 
 
 def dealt_hand(cards: str | Sequence[Card]) -> tuple[Card, ...]:
@@ -92,45 +76,6 @@ def discards_of(dealt: Sequence[Card], board: Board) -> tuple[Card, ...]:
     """The dealt cards the set leaves out, highest first."""
     used = set(board.cards)
     return tuple(c for c in sorted(dealt, reverse=True) if c not in used)
-
-
-@dataclass(frozen=True)
-class SetValue:
-    """What one set is worth in an objective: ``value`` includes fl_value when it stays."""
-
-    value: float
-    report: BoardReport
-    stays: bool
-
-
-def _royalty_value(board: Board, rules: Rules, fl_value: float) -> SetValue:
-    report = evaluate_board(board, rules)  # a fouled set scores 0 and cannot stay
-    return SetValue(report.royalties.total + (fl_value if report.stays else 0.0), report,
-                    report.stays)
-
-
-def _public_value_of_set():
-    """The optimizer's ``value_of_set``, once it has one (it values any objective)."""
-    return getattr(_optimizer, "value_of_set", None)
-
-
-def require_set_values(objective: str) -> None:
-    """Refuse an objective in which a single set cannot be valued yet."""
-    require_objective(objective)
-    if objective != "royalties" and _public_value_of_set() is None:
-        raise ObjectiveError(f"grading a set in the {objective!r} objective needs "
-                             "optimizer.value_of_set, which is not available yet: use "
-                             "--objective royalties")
-
-
-def value_of_set(cards: Sequence[Card], board: Board, rules: Rules, objective: str,
-                 fl_value: float, opponents: int = 1, seed: int = 0) -> SetValue:
-    """The optimizer's ``value_of_set`` where it exists; royalties alone otherwise."""
-    public = _public_value_of_set()
-    if public is not None:
-        return public(cards, board, rules, objective, fl_value, opponents=opponents, seed=seed)
-    require_set_values(objective)
-    return _royalty_value(board, rules, fl_value)
 
 
 def solve_options(objective: str, opponents: int, seed: int) -> dict[str, int]:
@@ -225,20 +170,19 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
     """
     dealt = dealt_hand(cards)
     rules = find_rules(variant)
-    require_set_values(objective)
+    check_objective(rules, objective)
     board = parse_set(played, dealt) if isinstance(played, str) else played
     if isinstance(played, Board):
         parse_set(board.format(ascii=True), dealt)  # the same checks as typed text
     if solution is None:
         solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit,
                          **solve_options(objective, opponents, seed))
-    player = value_of_set(dealt, board, rules, objective, solution.fl_value,
-                          opponents=opponents, seed=seed)
+    # one objective (one sample of opponents) values the player's set and every set ranked
+    goal = make_objective(objective, rules, dealt, solution.fl_value, opponents, seed=seed)
+    player = value_of_set(dealt, board, rules, goal)
     rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
                       solution.fl_value, seed=seed,
-                      value_of=lambda other: value_of_set(dealt, other, rules, objective,
-                                                          solution.fl_value, opponents,
-                                                          seed).value)
+                      value_of=lambda other: value_of_set(dealt, other, rules, goal).value)
     return Grade(dealt, player, discards_of(dealt, board), solution, rank)
 
 

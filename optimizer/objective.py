@@ -105,3 +105,14 @@ def check_name(name: str) -> str:
         raise ObjectiveError(f"unknown objective {name!r}: expected one of "
                              + ", ".join(OBJECTIVES))
     return name
+
+
+def check_objective(rules: Rules, name: str) -> str:
+    """``name``, once it is known that hands under ``rules`` can be solved for it: the ev
+    objective needs opponent boards played under their foul rules (``OpponentModelError``
+    otherwise). Commands call it before they start work."""
+    if check_name(name) == "ev":
+        from optimizer.opponents import pool_for  # the pools load on first use
+
+        pool_for(rules)
+    return name

@@ -34,10 +34,12 @@ from evaluator.board_arrays import ROW_SLICES, evaluate_boards
 from evaluator.scoring import settle
 from evaluator.strength import CLASS_OF_STRENGTH
 from optimizer.bot import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing, play_hand
+from optimizer.objective import ObjectiveError
 
 
-class OpponentModelError(ValueError):
-    """Rules that no shipped pool serves, or bad arguments; the message says which."""
+class OpponentModelError(ObjectiveError):
+    """Rules that no shipped pool serves, or bad arguments; the message says which. It is an
+    ``ObjectiveError``: without a pool the ev objective cannot be built."""
 
 
 #: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
@@ -125,9 +127,10 @@ def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
             return pool
     built = ", ".join(f"{p.meta['rules']} ({p.meta['dealing']})" for p in pools) or "none"
     raise OpponentModelError(
-        f"no opponent pool for the rules {rules.name!r} (dealing {dealing.name}, foul rules "
-        f"{signature}); the shipped pools are built for: {built}. `fantasyland opponents "
-        f"--regenerate --variant` with these rules builds one")
+        f"no opponent pool for the rules {rules.name!r}: the ev objective needs boards played "
+        f"with their dealing ({dealing.name}) and their foul rules (row order and qualifying "
+        f"hands), and the pools are built for {built}; use --objective royalties, or build a "
+        f"pool with `fantasyland opponents --regenerate --variant FILE`")
 
 
 # --- drawing boards --------------------------------------------------------------------------

@@ -134,8 +134,9 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
     if name == "royalties":
         return Royalties(staying(1))
     if boards is None:
-        if opponents not in (1, 2, 3):
-            raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1, 2 or 3")
+        if opponents not in (1, 2):
+            raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1 (heads-up) "
+                                 "or 2 (three-handed)")
         if not 1 <= samples <= 100_000:
             raise ObjectiveError(f"bad samples count {samples!r}: expected 1 to 100000")
         from optimizer.opponents import opponent_boards  # the bot's pool loads on first use

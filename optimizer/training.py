@@ -14,9 +14,8 @@ from evaluator.cards import Card
 from evaluator.rules import Rules
 from evaluator.rules_files import find_rules
 from optimizer.dealing import deal, pick_size, size_mix
-from optimizer.grading import Grade, grade, grade_record, parse_set, require_set_values, \
-    solve_options
-from optimizer.objective import check_fl_value, default_fl_value
+from optimizer.grading import Grade, grade, grade_record, parse_set, solve_options
+from optimizer.objective import check_fl_value, check_objective, default_fl_value
 from optimizer.solve import Solution, solve
 
 
@@ -75,9 +74,9 @@ class Session:
 
     def __post_init__(self) -> None:
         self.rules: Rules = find_rules(self.variant)
-        require_set_values(self.objective)
         if self.fl_value is not None:
             self.fl_value = check_fl_value(self.fl_value)
+        check_objective(self.rules, self.objective)  # now, not after the first hand
         self.mix = size_mix(self.rules, self.sizes)
         self._rng = random.Random(f"train:{self.seed}")
         self.current: Deal | None = None

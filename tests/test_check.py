@@ -9,13 +9,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import optimizer
 from cli.main import app
 from evaluator import evaluate_board, find_rules, parse_board, parse_cards
 from evaluator.board import row_strengths, row_values
 from evaluator.rules import ROWS
-from optimizer.grading import SetError, grade, parse_set, require_set_values
-from optimizer.objective import OBJECTIVES, ObjectiveError
+from optimizer.grading import SetError, grade, parse_set
+from optimizer.objective import ObjectiveError
 from optimizer.percentile import exact_counts, percentile, sampled_counts
 
 runner = CliRunner()
@@ -118,13 +117,9 @@ def test_keeping_a_repeat_that_costs_more_than_it_is_worth_is_said_in_words():
                         "points for it",)
 
 
-def test_ev_objective_is_refused_until_the_optimizer_can_value_a_set_in_it():
-    if hasattr(optimizer, "value_of_set"):
-        pytest.skip("the optimizer values sets in every objective")
-    with pytest.raises(ObjectiveError, match="not available yet"):
-        require_set_values("ev")
+def test_an_unknown_objective_is_refused_naming_it():
     with pytest.raises(ObjectiveError, match="unknown objective 'chips'"):
-        require_set_values("chips")
+        grade(HAND, OPTIMAL, "pineapple", "chips")
 
 
 # --- percentile -----------------------------------------------------------------------------
@@ -237,18 +232,29 @@ def test_check_bad_set_exits_2_naming_the_problem(played, message):
     assert message in result.stderr and result.stdout == ""
 
 
+def test_a_hand_where_every_set_fouls_is_said_so_not_blamed_on_the_time_limit():
+    # 2-7: a middle must be T-high or better and no lower than the top; 13 high cards can't.
+    hand = "As Ah Ks Kh Qs Qh Js Jh Ts Th 9s 9h 8s"
+    result = check(hand, "--variant", "deuce",
+                   "--set", "As Ah Ks / Kh Qs Qh Js Jh / Ts Th 9s 9h 8s")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "worth 0 (every set of these cards fouls)" in out and "time limit" not in out
+    assert "EV lost: 0: every set of these cards fouls" in out and "optimal" not in out.split(
+        "EV lost")[1]
+    assert "Percentile: none: every set of these cards fouls" in out
+
+
 def test_check_bad_hand_exits_2():
     result = check("As Ks Qs", "--set", OPTIMAL)
     assert result.exit_code == 2 and "got 3 cards" in result.stderr
 
 
-def test_check_ev_objective_runs_or_says_it_is_not_available_yet():
+def test_check_grades_under_the_ev_objective_too():
     result = check(HAND, "--set", OPTIMAL, "--objective", "ev", "--json")
-    if "ev" in OBJECTIVES and hasattr(optimizer, "value_of_set"):
-        assert result.exit_code == 0, result.output
-        assert "ev_lost" in json.loads(result.stdout)
-    else:
-        assert result.exit_code == 2 and "not available yet" in result.stderr
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["objective"] == "ev" and record["ev_lost"] >= 0
 
 
 def test_board_passed_in_code_is_checked_like_typed_text():

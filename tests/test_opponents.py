@@ -219,7 +219,20 @@ def test_stats_table_names_the_figures():
     assert "foul rate" in result.stdout and "Fantasyland rate" in result.stdout
 
 
-def test_unserved_rules_exit_2_with_one_line(tmp_path):
-    result = runner.invoke(app, ["opponents", "--variant", str(_unserved(tmp_path))])
-    assert result.exit_code == 2
-    assert "no opponent pool" in result.output and "Traceback" not in result.output
+HAND_14 = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
+
+
+@pytest.mark.parametrize("args", [
+    ["opponents"],
+    ["solve", HAND_14],  # ev is solve's default
+    ["check", HAND_14, "--set", "Kd Qd Qh / Ts 5s 4s 3s 2s / Ac Ah As 7c 7h", "--objective",
+     "ev"],
+    ["value", "--objective", "ev", "--samples", "10"],
+    ["train", "--objective", "ev"],  # before the first hand is dealt
+    ["bench", "--objective", "ev", "--hands", "1"],
+], ids=lambda args: args[0])
+def test_unserved_rules_exit_2_with_one_line(tmp_path, args):
+    result = runner.invoke(app, [*args, "--variant", str(_unserved(tmp_path))], input="q\n")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: no opponent pool for the rules 'pair-middle'")
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
