@@ -12,10 +12,12 @@ from rich.progress import Progress
 from rich.table import Table
 
 from cli.errors import reports_bad_input
-from cli.options import FL_VALUE_HELP, Objective
+from cli.options import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective, card_counts
 from cli.render import console, err_console
+from evaluator import find_rules
 from optimizer import ObjectiveError
 from optimizer.benchmark import Timings, time_ranking, time_solving
+from optimizer.objective import check_objective
 
 
 def machine() -> str:
@@ -32,21 +34,6 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def _parse_counts(text: str) -> list[int]:
-    counts = []
-    for part in text.split(","):
-        low, _, high = part.strip().partition("-")
-        try:
-            counts += list(range(int(low), int(high or low) + 1))
-        except ValueError:
-            raise typer.BadParameter(f"bad card count {part.strip()!r}: expected numbers "
-                                     "like 14, 13-17 or 14,17") from None
-    for count in counts:
-        if not 13 <= count <= 17:
-            raise typer.BadParameter(f"bad card count {count}: expected 13 to 17")
-    return counts
-
-
 def _row(timing: Timings) -> list[str]:
     return [timing.label, str(len(timing.ms)), f"{timing.median:.1f}", f"{timing.p95:.1f}",
             f"{timing.max:.1f}"]
@@ -54,11 +41,12 @@ def _row(timing: Timings) -> list[str]:
 
 def command(
     cards: Annotated[str, typer.Option(
-        help="Card counts to solve: 13-17, or a list like 14,17.")] = "13-17",
+        help="Card counts to solve: 15, a range like 13-17 or a list like 14,17.",
+        callback=card_counts)] = "13-17",
     hands: Annotated[int, typer.Option(help="Random hands per card count.", min=1)] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
-    variant: Annotated[str, typer.Option(help="Preset name or rules file.")] = "pineapple",
-    objective: Annotated[Objective, typer.Option(help="What to maximize.")] = Objective.royalties,
+    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "pineapple",
+    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
     fl_value: Annotated[float | None, typer.Option(
         "--fl-value", help=FL_VALUE_HELP,
         show_default=False)] = None,
@@ -69,8 +57,9 @@ def command(
     Every hand is solved to proved optimality. Compare figures from one run: the machine's
     load moves them.
     """
-    counts = _parse_counts(cards)
+    counts = list(cards)  # parsed by card_counts
     with reports_bad_input(ObjectiveError):
+        check_objective(find_rules(variant), objective.value)
         ranking = time_ranking(seed=seed)
         with Progress(console=err_console, transient=True, disable=json_output) as bar:
             task = bar.add_task("solving", total=len(counts) * hands)

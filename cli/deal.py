@@ -12,7 +12,7 @@ import typer
 
 from cli.errors import report_error, reports_bad_input
 from cli.options import VARIANT_HELP
-from cli.render import any_of, err_console
+from cli.render import err_console, never_dealt_note
 from evaluator import find_rules
 from optimizer.batch import deal_hands, hand_line, parse_sizes
 from optimizer.batch_io import BatchError
@@ -53,12 +53,9 @@ def command(
     with reports_bad_input(BatchError):
         rules = find_rules(variant)
         sizes = parse_sizes(cards or "mixed", rules)
-        odd = [str(n) for n in sorted(sizes) if n not in rules.dealt_counts]
-        if odd:
-            usual = any_of([str(n) for n in rules.dealt_counts])
-            err_console.print(f"note: {rules.name} deals {usual} cards in Fantasyland, never "
-                              f"{any_of(odd)}; dealt anyway",
-                              style="yellow", soft_wrap=True, highlight=False)
+        note = never_dealt_note(rules, list(sizes), "dealt anyway")
+        if note is not None:
+            err_console.print(note, soft_wrap=True, highlight=False)
         try:
             _write((hand_line(h) for h in deal_hands(count, sizes, seed)), output)
         except OSError as error:

@@ -8,16 +8,50 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from importlib import metadata
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 import cli
+from cli.errors import report_error
+
+#: Click's exception classes by name, reached through Typer's public ``BadParameter``: recent
+#: Typers carry their own copy of Click, whose errors ``click.ClickException`` would miss.
+_CLICK = {kind.__name__: kind for kind in typer.BadParameter.__mro__}
+
+
+class OneLineErrors(TyperGroup):
+    """The group that reports a mistyped command line in one line, as the library's own
+    input errors are (``cli/errors.py``): ``error: <what>, see `fantasyland solve --help```,
+    exit code 2, instead of Click's boxed usage text."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _CLICK["ClickException"] as error:
+            if type(error).__name__ == "NoArgsIsHelpError":  # a bare command: its help
+                error.show()
+                sys.exit(error.exit_code)
+            where = error.ctx.command_path if getattr(error, "ctx", None) else "fantasyland"
+            report_error(f"{error.format_message().rstrip('.')} (see `{where} --help`)")
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            report_error("aborted")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
     name="fantasyland",
-    help="Open-Face Chinese Poker: score finished sets under a variant's rules.",
+    cls=OneLineErrors,
+    help="Open-Face Chinese Poker: the best Fantasyland set, proved optimal, and the tools "
+         "around it.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",
@@ -43,7 +77,9 @@ def main(
         "--version", callback=_print_version, is_eager=True,
         help="Print the version and exit.")] = False,
 ) -> None:
-    """Open-Face Chinese Poker: score finished sets under a variant's rules.
+    """Open-Face Chinese Poker: the best Fantasyland set, proved optimal, and the tools
+    around it: solve a hand, check a set, train, score boards, and measure the opponents
+    and the worth of staying.
 
     Variants are presets (standard, pineapple, progressive, ultimate, deuce) or house
     rules in a TOML file; see the README.

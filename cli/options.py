@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from enum import Enum
 
+import typer
+
 from evaluator import preset_names
+from optimizer.dealing import SizeError, parse_sizes
 
 
 class Objective(str, Enum):
@@ -21,3 +24,12 @@ OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sam
 FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the variant's "
                  "repeat_value, or under ev its ev_repeat_value times the opponents (see "
                  "`fantasyland value`).")
+
+
+def card_counts(text: str | None) -> tuple[int, ...] | None:
+    """``--cards`` of train and bench: counts from 13 to 17 as ``15``, ``14-17`` or ``14,16``
+    (``deal`` adds weights). A callback, so that an error names the option."""
+    try:
+        return None if text is None else parse_sizes(text)
+    except SizeError as error:
+        raise typer.BadParameter(str(error)) from None

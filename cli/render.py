@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from evaluator import ROWS, BoardReport, Card
+from evaluator import ROWS, BoardReport, Card, Rules
 from evaluator.cards import ascii_names, card_name, suit_of
 
 # Results go to stdout and diagnostics to stderr, so that ``--json`` output stays clean.
@@ -57,6 +57,17 @@ def any_of(items: Sequence[str], word: str = "or") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def never_dealt_note(rules: Rules, sizes: Sequence[int], then: str) -> Text | None:
+    """``note: pineapple deals 14 cards in Fantasyland, never 13; <then>``, or None when the
+    variant deals every one of ``sizes``."""
+    odd = [str(n) for n in sorted(set(sizes)) if n not in rules.dealt_counts]
+    if not odd:
+        return None
+    usual = any_of([str(n) for n in rules.dealt_counts])
+    return Text(f"note: {rules.name} deals {usual} cards in Fantasyland, never {any_of(odd)}; "
+                f"{then}", style="yellow")
 
 
 def report_dict(report: BoardReport) -> dict:

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from cli.errors import reports_bad_input
 from cli.options import FL_VALUE_HELP, VARIANT_HELP, Objective
-from cli.render import any_of, board_table, cards_text, console
+from cli.render import any_of, board_table, cards_text, console, never_dealt_note
 from evaluator import ROWS, BoardReport
 from evaluator.cards import sort_cards
 from optimizer import ObjectiveError, Solution, solve
@@ -71,7 +71,9 @@ def _summary(solution: Solution) -> list[Text]:
         line("Decision", f"the best set that {what} is worth {_points(other.points)} "
                          f"({other.royalties} royalties), {_points(diff)} less: ",
              _short(other.board_report))
-    status = "optimal (proved)" if solution.status == "optimal" else (
+    status = {"optimal": "optimal (proved)",
+              "fouled": "proved: every set of these cards fouls"}.get(
+        solution.status,
         f"feasible (time limit hit; the best possible is at most {_points(solution.bound)})")
     line("Status", f"{status} in {solution.stats.get('solve_ms', 0.0):.0f} ms")
     return lines
@@ -121,10 +123,9 @@ def command(
     console.print(Text.assemble(
         ("Dealt:".ljust(12), "bold"), cards_text(sort_cards(solution.cards)),
         f"  ({len(solution.cards)} cards, {rules.name})"), soft_wrap=True)
-    if not solution.usual_count:
-        dealt = any_of([str(n) for n in rules.dealt_counts])
-        console.print(f"note: {rules.name} deals {dealt} cards in Fantasyland, never "
-                      f"{len(solution.cards)}; solved anyway", style="yellow", soft_wrap=True)
+    note = never_dealt_note(rules, [len(solution.cards)], "solved anyway")
+    if note is not None:
+        console.print(note, soft_wrap=True)
     console.print(board_table(solution.report))
     for text in _summary(solution):
         console.print(text, soft_wrap=True)

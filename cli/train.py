@@ -18,11 +18,10 @@ from rich.text import Text
 
 from cli.check import grade_lines, points, side_by_side
 from cli.errors import report_error, reports_bad_input
-from cli.options import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective
-from cli.render import cards_text, console
+from cli.options import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective, card_counts
+from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError
 from optimizer import ObjectiveError
-from optimizer.dealing import parse_sizes
 from optimizer.training import Score, Session
 
 HELP = ("Type the set as TOP / MIDDLE / BOTTOM, 3 / 5 / 5 of the dealt cards, in any order "
@@ -85,9 +84,9 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
 def command(
     variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "progressive",
     cards: Annotated[str | None, typer.Option(
-        help="Card counts to deal, equally often: 15, 14-17 or 14,16. Default: the "
-             "variant's Fantasyland sizes at realistic frequencies (see the README).",
-        show_default=False)] = None,
+        help="Card counts to deal, equally often: 15, a range like 14-17 or a list like "
+             "14,16. Default: the variant's Fantasyland sizes at realistic frequencies (see "
+             "the README).", show_default=False, callback=card_counts)] = None,
     rounds: Annotated[int | None, typer.Option(
         help="Hands to play. Default: until q, the end of the input, or Ctrl-C.", min=1,
         show_default=False)] = None,
@@ -112,8 +111,10 @@ def command(
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     with reports_bad_input(ObjectiveError):
-        sizes = parse_sizes(cards) if cards is not None else None
-        session = Session(variant, objective.value, fl_value, sizes, seed, opponents)
+        session = Session(variant, objective.value, fl_value, cards, seed, opponents)
+    note = never_dealt_note(session.rules, cards or (), "dealt anyway")
+    if note is not None:
+        console.print(note, soft_wrap=True)
     interactive = sys.stdin.isatty()
     with ExitStack() as stack:
         out = None

@@ -1,0 +1,39 @@
+"""The command line as a whole: a mistyped command line is one line on stderr, exit code 2."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["solve"], "error: Missing argument 'CARDS' (see `fantasyland solve --help`)"),
+    (["solve", "As Ks", "--samples", "0"], "error: Invalid value for '--samples'"),
+    (["solve", "As Ks", "--bogus"], "error: No such option: --bogus"),
+    (["check", "As Ks", "--set", "x", "--opponents", "3"], "error: Invalid value for "
+                                                            "'--opponents'"),
+    (["bench", "--cards", "12"], "error: Invalid value for '--cards': bad card count '12'"),
+    (["shuffle"], "error: No such command 'shuffle' (see `fantasyland --help`)"),
+])
+def test_a_mistyped_command_line_is_one_line_naming_the_problem(args, message):
+    result = runner.invoke(app, args, prog_name="fantasyland")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+def test_the_bare_command_prints_the_help_listing_every_command():
+    result = runner.invoke(app, [], prog_name="fantasyland")
+    assert result.exit_code == 2  # Click's code for "no command given"
+    for command in ("solve", "check", "train", "batch", "deal", "score", "value", "opponents",
+                    "bench"):
+        assert command in result.output
+
+
+def test_version_and_help_still_exit_0():
+    assert runner.invoke(app, ["--version"]).exit_code == 0
+    assert runner.invoke(app, ["solve", "--help"]).exit_code == 0
