@@ -11,13 +11,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from evaluator.board import Board, BoardReport, evaluate_board
 from evaluator.rules import ROWS
 from optimizer.candidates import Candidates
 from optimizer.bounds import tighten
-from optimizer.model import build_model
+from optimizer.model import SetModel, build_model
 from optimizer.objective import Objective
 
 
@@ -31,23 +32,42 @@ class Alternative:
         return self.report.board
 
 
+#: One found set: its points, its rows (card masks), their strengths (top, middle, bottom)
+#: and their tie-break ranks (bottom, middle, top: higher is preferred).
+Found = tuple[float, dict[str, int], tuple[int, int, int], tuple[int, int, int]]
+
+
 def _board(cands: Candidates, masks: dict[str, int]) -> Board:
     return Board(*(tuple(sorted(cands.cards_of(masks[row]), reverse=True)) for row in ROWS))
 
 
+def _tiebreak_score(cands: Candidates, set_model: SetModel) -> cp_model.LinearExpr:
+    """The tie-break rule as one number to maximize: the bottom's rank first, then the
+    middle's, then the top's (dense ranks, so the weights stay small)."""
+    ranks = {row: np.unique(cands.row(row).tiebreak, return_inverse=True)[1] for row in ROWS}
+    scale = {"top": 1, "middle": int(ranks["top"].max()) + 1}
+    scale["bottom"] = scale["middle"] * (int(ranks["middle"].max()) + 1)
+    return sum(cp_model.LinearExpr.weighted_sum(set_model.picks[row],
+                                                (ranks[row] * scale[row]).tolist())
+               for row in ROWS)
+
+
 def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weight: int,
-                      objective: Objective, deadline: float) -> list[tuple[float, dict[str, int], tuple[int, int, int]]]:
-    """Up to ``count`` best sets of one mode with distinct row strengths, best first."""
+                      objective: Objective, deadline: float) -> list[Found]:
+    """Up to ``count`` best sets of one mode with distinct row strengths, best first, and
+    among sets of equal value in the order of the tie-break rule (README, "Ties")."""
     cands = cands if need_stay else cands.without_stays()
-    found: list[tuple[float, dict[str, int], tuple[int, int, int]]] = []
-    gap, total = max(objective.units, 1) * 4, sum(cands.sizes.values())
+    found: list[Found] = []
+    # The floor starts at the optimum itself (its ties first, a small model), then drops.
+    gap, step, total = 0, max(objective.units, 1), sum(cands.sizes.values())
     while time.perf_counter() < deadline:
         floor = best_weight - gap
         pruned = tighten(cands, need_stay, floor)
         if all(len(pruned.row(r)) for r in ROWS):
             set_model = build_model(pruned, need_stay, objective, floor)
-            for _, _, strengths in found:
+            for _, _, strengths, _ in found:
                 set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"), strengths)))
+            preference = _tiebreak_score(pruned, set_model)
             solver = cp_model.CpSolver()
             solver.parameters.num_workers = 1
             solver.parameters.random_seed = 0
@@ -56,17 +76,27 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
                 status = solver.solve(set_model.model)
                 if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                     break
-                masks = {row: int(pruned.row(row).masks[
-                    [solver.boolean_value(lit) for lit in set_model.picks[row]].index(True)])
-                    for row in ROWS}
-                strengths = {row: solver.value(set_model.strength[row]) for row in ROWS}
                 weight = int(round(solver.objective_value))
+                # Among the sets worth ``weight``, the one the tie-break rule prefers.
+                tied = set_model.model.clone()
+                tied.add(set_model.value == weight)
+                tied.maximize(preference)
+                solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
+                status = solver.solve(tied)
+                if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    break
+                picked = {row: [solver.boolean_value(lit) for lit in set_model.picks[row]]
+                          .index(True) for row in ROWS}
+                masks = {row: int(pruned.row(row).masks[picked[row]]) for row in ROWS}
+                strengths = {row: solver.value(set_model.strength[row]) for row in ROWS}
                 found.append((objective.points(weight, need_stay), masks,
-                              tuple(strengths[r] for r in ("top", "middle", "bottom"))))
+                              tuple(strengths[r] for r in ("top", "middle", "bottom")),
+                              tuple(int(pruned.row(r).tiebreak[picked[r]])
+                                    for r in ("bottom", "middle", "top"))))
                 set_model.exclude_strengths(strengths)
         if len(found) >= count or sum(pruned.sizes.values()) == total:
             break
-        gap *= 2
+        gap = max(2 * gap, step)
     return found[:count]
 
 
@@ -80,6 +110,8 @@ def alternatives(cands: Candidates, modes: list[tuple[bool, int]], count: int,
         pooled += mode_alternatives(cands, need_stay, count + 1, best_weight, objective,
                                     deadline)
     pooled = [item for item in pooled if item[2] != chosen]
-    pooled.sort(key=lambda item: -item[0])  # stable: ties keep the modes' own order
+    # Best first; sets of equal value (to the last few digits, as the two modes add the
+    # worth of staying in points) in tie-break order.
+    pooled.sort(key=lambda item: (-round(item[0], 9), tuple(-rank for rank in item[3])))
     return [Alternative(points, evaluate_board(_board(cands, masks), cands.rules))
-            for points, masks, _ in pooled[:count]]
+            for points, masks, _, _ in pooled[:count]]

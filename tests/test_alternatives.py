@@ -1,0 +1,48 @@
+"""``--alternatives``: the next-best sets, checked against every set of small hands."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from evaluator.board import Board, evaluate_board
+from evaluator.rules_files import find_rules
+from optimizer import solve
+from tests.reference import card_key
+
+FL_VALUE = 12.0
+
+
+def ranked_sets(dealt, rules) -> list[tuple[float, Board]]:
+    """Every legal set of 13 dealt cards, one per triple of row strengths (the best by the
+    tie-break rule), best first: value, then bottom, middle and top by strength and cards."""
+    best: dict[tuple, tuple] = {}
+    for bottom in combinations(dealt, 5):
+        rest = [c for c in dealt if c not in bottom]
+        for middle in combinations(rest, 5):
+            top = tuple(c for c in rest if c not in middle)
+            board = Board(card_key(top), card_key(middle), card_key(bottom))
+            report = evaluate_board(board, rules)
+            if report.fouled:
+                continue
+            key = (report.royalties.total + FL_VALUE * report.stays,
+                   report.bottom.strength, board.bottom, report.middle.strength, board.middle,
+                   report.top.strength, board.top)
+            strengths = (report.top.strength, report.middle.strength, report.bottom.strength)
+            if strengths not in best or key > best[strengths][0]:
+                best[strengths] = (key, board)
+    ordered = sorted(best.values(), key=lambda item: item[0], reverse=True)
+    return [(key[0], board) for key, board in ordered]
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_alternatives_are_the_next_sets_in_value_then_tie_break_order(seed):
+    rules = find_rules("pineapple")
+    dealt = random.Random(seed).sample(range(52), 13)
+    expected = ranked_sets(dealt, rules)[:6]
+    solution = solve(dealt, rules, "royalties", FL_VALUE, alternatives=5)
+    got = [(solution.value, solution.board)] + [(a.value, a.board) for a in solution.alternatives]
+    assert [value for value, _ in got] == pytest.approx([value for value, _ in expected])
+    assert [board for _, board in got] == [board for _, board in expected]
