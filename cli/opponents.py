@@ -12,7 +12,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from cli.errors import reports_bad_input
+from cli.errors import BAD_INPUT, report_error, reports_bad_input
 from cli.options import VARIANT_HELP
 from cli.render import console, err_console
 from evaluator import find_rules, parse_cards
@@ -80,7 +80,9 @@ def command(
         help=VARIANT_HELP)] = "pineapple",
     boards: Annotated[int, typer.Option(
         help="Boards for --stats, live hands for --check.", min=1)] = 5000,
-    seed: Annotated[int, typer.Option(help="Seed (of the sample, or of the pool).")] = 1,
+    seed: Annotated[int, typer.Option(
+        help="Seed of the boards --stats draws, or of the hands --check and --live play "
+             "(a regenerated pool takes --pool-seed).")] = 1,
     live: Annotated[bool, typer.Option(
         "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
     hands: Annotated[int | None, typer.Option(
@@ -102,6 +104,11 @@ def command(
     variant uses. `--check CARDS` compares the pool's boards for those dealt cards with the
     bot's live play from the deck without them.
     """
+    actions = [name for name, given in (("--stats", stats), ("--regenerate", regenerate),
+                                         ("--check", check is not None)) if given]
+    if len(actions) > 1:
+        report_error(f"{' and '.join(actions)} given together: choose one action")
+        raise typer.Exit(BAD_INPUT)
     with reports_bad_input(OpponentModelError):
         rules = find_rules(variant)
         if regenerate:

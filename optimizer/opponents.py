@@ -253,8 +253,12 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
         stats = board_stats(rules, played.boards)
         return stats | {"source": "live", "dealing": dealing_for(rules).name}
     pool = pool_for(rules)
+    if boards > len(pool):  # drawn again, boards would count twice and the errors shrink
+        raise OpponentModelError(f"bad boards {boards}: the {pool.meta['rules']} pool holds "
+                                 f"{len(pool)}; ask for at most that many, or play fresh "
+                                 "hands with --live")
     rng = np.random.default_rng(seed)
-    index = rng.choice(len(pool), boards, replace=boards > len(pool))
+    index = rng.choice(len(pool), boards, replace=False)
     return board_stats(rules, pool.boards[index]) | {
         "source": "pool", "dealing": pool.dealing.name, "pool_size": len(pool),
         "pool_rules": pool.meta["rules"]}

@@ -236,3 +236,14 @@ def test_unserved_rules_exit_2_with_one_line(tmp_path, args):
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: no opponent pool for the rules 'pair-middle'")
     assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--stats", "--regenerate"], "--stats and --regenerate given together"),
+    (["--regenerate", "--check", HAND_14], "--regenerate and --check given together"),
+    (["--boards", "24001"], "bad boards 24001: the pineapple pool holds 24000"),
+])
+def test_opponents_refuses_two_actions_or_more_boards_than_the_pool(args, message):
+    result = runner.invoke(app, ["opponents", *args])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1
