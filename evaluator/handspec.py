@@ -13,12 +13,13 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from itertools import combinations_with_replacement
 
 import numpy as np
 
 from evaluator.cards import RANK_CHARS
 from evaluator.strength import (CLASS_NAMES, DESCRIPTORS, HIGH_CARD, LOW_DESCRIPTORS, PAIR,
-                                STRAIGHT_FLUSH, TRIPS)
+                                STRAIGHT_FLUSH, TRIPS, describe)
 
 
 class Scale(str, Enum):
@@ -67,6 +68,11 @@ class HandSpec:
         """The weakest hand of the category on ``scale`` (high strength or lowball goodness)."""
         return _threshold(self, scale)
 
+    def card_counts(self, scale: Scale) -> tuple[int, ...]:
+        """How many cards the category's hands hold on ``scale``: a row of 3 cards makes
+        ``QQ`` or ``AKQ`` but never a straight or ``75432``, and a row of 5 never ``AKQ``."""
+        return _card_counts(self, scale)
+
     def __str__(self) -> str:
         return self.text
 
@@ -78,6 +84,23 @@ def _threshold(spec: HandSpec, scale: Scale) -> int:
     if len(hits) == 0:
         raise HandSpecError(f"hand spec {spec.text!r} names no hand on the {scale.value} scale")
     return int(hits[0])  # both tables run from the weakest hand to the best
+
+
+@cache
+def _cards_of(scale: Scale) -> np.ndarray:
+    """The number of cards (3 or 5) of the hand behind every value on ``scale``."""
+    if scale is not Scale.HIGH:
+        return np.full(len(LOW_DESCRIPTORS), 5)  # 2-7 lowball ranks 5-card rows only
+    # The 3-card descriptors are generated as strength.py generates them; every other hand
+    # on the shared scale has 5 cards (no descriptor is both: the zeros tell them apart).
+    three = {describe(ranks[::-1]) for ranks in combinations_with_replacement(range(13), 3)}
+    return np.array([3 if tuple(d) in three else 5 for d in DESCRIPTORS.tolist()])
+
+
+@cache
+def _card_counts(spec: HandSpec, scale: Scale) -> tuple[int, ...]:
+    table = DESCRIPTORS if scale is Scale.HIGH else LOW_DESCRIPTORS
+    return tuple(sorted(set(_cards_of(scale)[spec.matches(table)].tolist())))
 
 
 @cache

@@ -79,6 +79,8 @@ class Rules:
     # where it differs from ``repeat_value``, as in ``ultimate``): the default fl_value.
     # In royalty points for the royalties objective; for the ev objective (``ev_...``) in
     # points won at the table from one opponent, None where the rules do not give it.
+    # A table by size lists every size in ``dealt_counts`` (a rules file that leaves one out
+    # is refused); ``repeat_value`` is then its smallest size's, for a count never dealt.
     repeat_value: float = 0.0
     repeat_values: tuple[tuple[int, float], ...] = ()
     ev_repeat_value: float | None = None
@@ -162,7 +164,7 @@ class Rules:
 
     def repeat_value_after(self, dealt: int) -> float:
         """The worth of staying in Fantasyland from a hand of ``dealt`` cards, in royalty
-        points."""
+        points. A count the variant never deals (a what-if) takes the smallest size's."""
         return dict(self.repeat_values).get(dealt, self.repeat_value)
 
     def ev_repeat_value_after(self, dealt: int) -> float:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import copy
 import tomllib
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
-from evaluator.rules import (DEALINGS, ROWS, SCORING_SYSTEMS, EntryRung, Requirement, Rules,
-                             RulesError, Scoring)
+from evaluator.rules import (DEALINGS, ROW_SIZE, ROWS, SCORING_SYSTEMS, EntryRung, Requirement,
+                             Rules, RulesError, Scoring)
 
 # --- checking a document -------------------------------------------------------------------
 
@@ -43,18 +44,32 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _spec(value: Any, where: str, scale: Scale) -> HandSpec:
+def _spec(value: Any, where: str, row: str, scale: Scale) -> HandSpec:
+    """The hand ``value`` names, bound to ``row``: a hand the row can never make is refused
+    here, for royalty tables, qualify, entry and stay alike."""
+    if not isinstance(value, str):
+        raise RulesError(f"{where}: expected a hand in quotes such as \"QQ\", got {value!r}")
     try:
-        spec = parse_spec(str(value))
+        spec = parse_spec(value)
         spec.threshold(scale)  # a spec can parse yet name no hand on the row's scale
-        return spec
     except HandSpecError as error:
         raise RulesError(f"{where}: {error}") from None
+    counts = spec.card_counts(scale)
+    if ROW_SIZE[row] not in counts:  # as "or better" it would pay for other hands, or never
+        raise RulesError(f"{where}: the {row} row holds {ROW_SIZE[row]} cards, so it can never "
+                         f"make {spec.text!r}, a {counts[0]}-card hand")
+    return spec
 
 
 def _row(value: Any, where: str) -> str:
     if value not in ROWS:
         raise RulesError(f"{where}: unknown row {value!r}; expected top, middle or bottom")
+    return value
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RulesError(f"{where}: expected text in quotes, got {value!r}")
     return value
 
 
@@ -69,7 +84,7 @@ def _requirements(table: Any, where: str,
     if not isinstance(table, dict):
         raise RulesError(f"{where}: expected a table of row = hand, got {table!r}")
     return tuple(Requirement(_row(row, f"{where}.{row}"),
-                             _spec(spec, f"{where}.{row}", scales[row]))
+                             _spec(spec, f"{where}.{row}", row, scales[row]))
                  for row, spec in table.items())
 
 
@@ -80,7 +95,7 @@ def _check_keys(doc: dict[str, Any], source: str) -> None:
                              + ", ".join(sorted(_TOP_KEYS)))
         if key in _SECTION_KEYS:
             if not isinstance(value, dict):
-                raise RulesError(f"{source}: [{key}] must be a table")
+                raise RulesError(f"{source}: [{key}] must be a table, got {value!r}")
             for sub in value:
                 if sub not in _SECTION_KEYS[key]:
                     raise RulesError(f"{source}: unknown key '{key}.{sub}'; expected one of "
@@ -121,9 +136,10 @@ def _royalties(doc: dict[str, Any], source: str, scales: dict[str, Scale]) -> tu
     for row in ROWS:
         table = doc.get("royalties", {}).get(row, {})
         if not isinstance(table, dict):
-            raise RulesError(f"{source}: royalties.{row} must be a table of hand = points")
+            raise RulesError(f"{source}: royalties.{row} must be a table of hand = points, "
+                             f"got {table!r}")
         entries = tuple(
-            (_spec(spec, f"{source}: royalties.{row}.{spec}", scales[row]),
+            (_spec(spec, f"{source}: royalties.{row}.{spec}", row, scales[row]),
              _int(points, f"{source}: royalties.{row}.{spec}"))
             for spec, points in table.items())
         tables.append((row, entries))
@@ -132,31 +148,38 @@ def _royalties(doc: dict[str, Any], source: str, scales: dict[str, Scale]) -> tu
 
 def _fantasyland(doc: dict[str, Any], source: str, scales: dict[str, Scale]):
     fl = doc.get("fantasyland", {})
+    rungs = fl.get("entry", [])
+    if not isinstance(rungs, list):
+        raise RulesError(f"{source}: fantasyland.entry: expected a list of rungs such as "
+                         f"[{{ top = \"QQ\", cards = 14 }}], got {rungs!r}")
     entry = []
-    for i, rung in enumerate(fl.get("entry", [])):
+    for i, rung in enumerate(rungs):
         where = f"{source}: fantasyland.entry[{i}]"
         if not isinstance(rung, dict) or "cards" not in rung:
-            raise RulesError(f"{where}: expected {{ top = \"QQ\", cards = 14 }}")
+            raise RulesError(f"{where}: expected {{ top = \"QQ\", cards = 14 }}, got {rung!r}")
         rest = {k: v for k, v in rung.items() if k != "cards"}
         entry.append(EntryRung(_requirements(rest, where, scales),
-                               _int(rung["cards"], where, 13, 17)))
+                               _int(rung["cards"], f"{where}.cards", 13, 17)))
     stay = _requirements(fl.get("stay", {}), f"{source}: fantasyland.stay", scales)
     repeat = fl.get("repeat_cards", 13)
-    repeat = None if repeat == "same" else _int(repeat, f"{source}: fantasyland.repeat_cards"
-                                                 " (or \"same\")", 13, 17)
-    return tuple(entry), stay, repeat
+    if repeat != "same" and (isinstance(repeat, bool) or not isinstance(repeat, int)
+                             or not 13 <= repeat <= 17):
+        raise RulesError(f"{source}: fantasyland.repeat_cards: expected a whole number from "
+                         f"13 to 17 or \"same\", got {repeat!r}")
+    return tuple(entry), stay, None if repeat == "same" else repeat
 
 
 def _scoring(doc: dict[str, Any], source: str) -> Scoring:
     section = dict(doc.get("scoring", {}))
     system = section.pop("system", "1-6")
-    if system not in SCORING_SYSTEMS:
+    if not isinstance(system, str) or system not in SCORING_SYSTEMS:
         raise RulesError(f"{source}: scoring.system: unknown system {system!r}; expected "
                          + " or ".join(map(repr, SCORING_SYSTEMS)))
     base = SCORING_SYSTEMS[system]
     winner_only = section.get("royalties_to_row_winner_only", False)
     if not isinstance(winner_only, bool):
-        raise RulesError(f"{source}: scoring.royalties_to_row_winner_only: expected true/false")
+        raise RulesError(f"{source}: scoring.royalties_to_row_winner_only: expected true or "
+                         f"false, got {winner_only!r}")
     return Scoring(
         _int(section.get("scoop_bonus", base.scoop_bonus), f"{source}: scoring.scoop_bonus"),
         _int(section.get("majority_bonus", base.majority_bonus),
@@ -165,14 +188,15 @@ def _scoring(doc: dict[str, Any], source: str) -> Scoring:
 
 
 def _points(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1000:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1000:
         raise RulesError(f"{where}: expected points from 0 to 1000, got {value!r}")
     return float(value)
 
 
 def _repeat_value(doc: dict[str, Any], source: str, key: str) -> tuple[float | None, tuple]:
     """``repeat_value`` (or ``ev_repeat_value``): points, or a table of points by the size of
-    the hand that stays; None where the rules do not give it."""
+    the hand that stays; None where the rules do not give it. The points stand for every size
+    a table leaves out (only sizes the rules never deal: see ``_check_sizes``)."""
     where = f"{source}: fantasyland.{key}"
     value = doc.get("fantasyland", {}).get(key)
     if value is None:
@@ -189,6 +213,23 @@ def _repeat_value(doc: dict[str, Any], source: str, key: str) -> tuple[float | N
     return by_size[min(by_size)], tuple(sorted(by_size.items()))
 
 
+def _check_sizes(rules: Rules, source: str) -> None:
+    """A worth of staying given by size must give it for every size the rules deal: a hand
+    of a size the table left out would otherwise be worth some other size's."""
+    for key, table in (("repeat_value", rules.repeat_values),
+                       ("ev_repeat_value", rules.ev_repeat_values)):
+        missing = [str(n) for n in rules.dealt_counts if table and n not in dict(table)]
+        if missing:
+            raise RulesError(f"{source}: fantasyland.{key}: no worth given for "
+                             f"{_any_of(missing)} cards, which these rules deal in "
+                             "Fantasyland; expected one for each of "
+                             + ", ".join(map(str, rules.dealt_counts)))
+
+
+def _any_of(words: list[str]) -> str:
+    return " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+
+
 def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     """Build rules from a parsed TOML document (after any ``base`` has been merged in)."""
     _check_keys(doc, source)
@@ -201,27 +242,42 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     repeat_value, repeat_values = _repeat_value(doc, source, "repeat_value")
     ev_repeat_value, ev_repeat_values = _repeat_value(doc, source, "ev_repeat_value")
     dealing = doc.get("dealing", "one-at-a-time")
-    if dealing not in DEALINGS:
+    if not isinstance(dealing, str) or dealing not in DEALINGS:
         raise RulesError(f"{source}: dealing: unknown style {dealing!r}; expected "
                          + " or ".join(map(repr, DEALINGS)))
     aliases = doc.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-        raise RulesError(f"{source}: aliases must be a list of names")
+        raise RulesError(f"{source}: aliases must be a list of names, got {aliases!r}")
     rules = Rules(
-        name=str(doc.get("name", Path(source).stem)),
-        description=str(doc.get("description", "")),
+        name=_text(doc.get("name", Path(source).stem), f"{source}: name"),
+        description=_text(doc.get("description", ""), f"{source}: description"),
         scales=scales, order=order, qualify=qualify, royalties=_royalties(doc, source, row_scales),
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
         dealing=dealing,
     )
+    _check_sizes(rules, source)
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time
         try:
             rules.royalty_table(row), rules.stay_table(row), rules.qualify_table(row)
         except HandSpecError as error:
             raise RulesError(f"{source}: {error}") from None
     return rules
+
+
+def _read_text(path: Path | Traversable, shown: str) -> str:
+    """The text of a rules file: TOML is UTF-8, so other bytes are refused with their line."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise RulesError(f"cannot read rules file {shown!r}: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise RulesError(f"cannot read rules file {shown!r}: byte 0x{data[error.start]:02x} on "
+                         f"line {line} is not UTF-8; expected a UTF-8 TOML file") from None
 
 
 def _read_toml(text: str, source: str) -> dict[str, Any]:
@@ -251,7 +307,7 @@ def _preset_documents() -> dict[str, dict[str, Any]]:
     if not _PRESET_DOCS:
         for entry in sorted(resources.files("evaluator.presets").iterdir(), key=lambda p: p.name):
             if entry.name.endswith(".toml"):
-                doc = _read_toml(entry.read_text(encoding="utf-8"), entry.name)
+                doc = _read_toml(_read_text(entry, entry.name), entry.name)
                 _PRESET_DOCS[doc.get("name", entry.name[:-5])] = doc
     return _PRESET_DOCS
 
@@ -286,11 +342,7 @@ def preset_names() -> tuple[str, ...]:
 def load_rules(path: str | Path) -> Rules:
     """Load a rules file (TOML); ``base = "preset"`` starts it from a preset."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise RulesError(f"cannot read rules file {str(path)!r}: {error.strerror}") from None
-    doc = _read_toml(text, path.name)
+    doc = _read_toml(_read_text(path, str(path)), path.name)
     _check_keys(doc, path.name)
     return rules_from_document(_resolve(doc, path.name) | {"name": doc.get("name", path.stem)},
                                path.name)

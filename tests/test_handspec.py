@@ -124,6 +124,26 @@ def test_thresholds_lie_on_their_scales():
                                      "full house", "quads", "straight flush")]) > 0)
 
 
+@pytest.mark.parametrize("spec, high, deuce", [
+    ("pair", (3, 5), (5,)), ("QQ", (3, 5), (5,)), ("222", (3, 5), (5,)),
+    ("trips", (3, 5), (5,)), ("T-high", (3, 5), (5,)), ("high card", (3, 5), (5,)),
+    ("AKQ", (3,), ()),                      # exactly A-K-Q: only a 3-card hand
+    ("75432", (5,), (5,)), ("two pair", (5,), (5,)), ("straight", (5,), (5,)),
+    ("flush", (5,), (5,)), ("full house", (5,), (5,)), ("quads", (5,), (5,)),
+    ("straight flush", (5,), (5,)), ("royal flush", (5,), (5,)),
+])
+def test_card_counts_say_which_rows_can_make_a_spec(spec, high, deuce):
+    assert parse_spec(spec).card_counts(Scale.HIGH) == high
+    assert parse_spec(spec).card_counts(Scale.DEUCE_TO_SEVEN) == deuce
+
+
+def test_the_high_scale_holds_one_value_per_three_card_rank_multiset():
+    # 286 no-pair, 13 x 12 pairs and 13 trips: C(13 + 2, 3) = 455 three-card hands
+    counts = np.bincount(evaluator.handspec._cards_of(Scale.HIGH))
+    assert (counts[3], counts[5]) == (455, len(DESCRIPTORS) - 455)
+    assert strength("Qs Qh 7d") in np.flatnonzero(evaluator.handspec._cards_of(Scale.HIGH) == 3)
+
+
 def test_handspec_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
     result = doctest.testmod(evaluator.handspec)

@@ -143,10 +143,11 @@ def write(tmp_path: Path, text: str, name: str = "house.toml") -> Path:
      "fantasyland.stay.middle: bad hand spec 'boat'"),
     ('base = "standard"\n[fantasyland]\nentry = [{ top = "QQ" }]\n', r"fantasyland.entry\[0\]"),
     ('base = "standard"\n[fantasyland]\nentry = [{ top = "QQ", cards = 12 }]\n',
-     r"fantasyland.entry\[0\]: expected a whole number from 13 to 17"),
+     r"fantasyland.entry\[0\].cards: expected a whole number from 13 to 17, got 12"),
     ('base = "standard"\n[fantasyland]\nentry = [{ side = "QQ", cards = 14 }]\n',
      r"fantasyland.entry\[0\].side: unknown row 'side'"),
-    ('base = "standard"\n[fantasyland]\nrepeat_cards = "again"\n', "fantasyland.repeat_cards"),
+    ('base = "standard"\n[fantasyland]\nrepeat_cards = "again"\n',
+     "fantasyland.repeat_cards: expected a whole number from 13 to 17 or \"same\", got 'again'"),
     ('base = "standard"\n[fantasyland]\nev_repeat_value = -2\n',
      "fantasyland.ev_repeat_value: expected points from 0 to 1000, got -2"),
     ('base = "standard"\n[fantasyland]\nev_repeat_value = { 12 = 4.0 }\n',
@@ -175,6 +176,132 @@ def test_malformed_rules_file_raises_rules_error_naming_the_bad_key(tmp_path, te
     assert str(raised.value).startswith("house.toml: ")
 
 
+@pytest.mark.parametrize("text, message", [
+    ('name = 5\nbase = "standard"\n', "name: expected text in quotes, got 5"),
+    ('name = true\nbase = "standard"\n', "name: expected text in quotes, got True"),
+    ('description = ["a"]\nbase = "standard"\n',
+     r"description: expected text in quotes, got \['a'\]"),
+    ('description = 3.5\nbase = "standard"\n', "description: expected text in quotes, got 3.5"),
+    ('base = "standard"\naliases = ["mine", 2]\n',
+     r"aliases must be a list of names, got \['mine', 2\]"),
+    ('base = "standard"\ndealing = 2\n', "dealing: unknown style 2; expected 'one-at-a-time'"),
+    ('base = "standard"\ndealing = ["three-keep-two"]\n', r"dealing: unknown style \["),
+    ('base = "standard"\nfoul = 3\n', r"\[foul\] must be a table, got 3"),
+    ('base = "standard"\n[royalties]\ntop = 5\n',
+     "royalties.top must be a table of hand = points, got 5"),
+    ('base = "standard"\n[royalties.top]\nQQ = 7.0\n',
+     "royalties.top.QQ: expected a whole number from 0 to 1000000, got 7.0"),
+    ('base = "standard"\n[foul]\nqualify = { middle = 2 }\n',
+     "foul.qualify.middle: expected a hand in quotes such as \"QQ\", got 2"),
+    ('base = "standard"\n[fantasyland]\nstay = { top = 222 }\n',
+     "fantasyland.stay.top: expected a hand in quotes such as \"QQ\", got 222"),
+    ('base = "standard"\n[fantasyland]\nstay = { top = true }\n',
+     "fantasyland.stay.top: expected a hand in quotes such as \"QQ\", got True"),
+    ('base = "standard"\n[fantasyland]\nentry = 5\n',
+     "fantasyland.entry: expected a list of rungs .* got 5"),
+    ('base = "standard"\n[fantasyland]\nentry = "QQ"\n',
+     "fantasyland.entry: expected a list of rungs .* got 'QQ'"),
+    ('base = "standard"\n[fantasyland]\nentry = [{ top = "QQ", cards = 14.0 }]\n',
+     r"fantasyland.entry\[0\].cards: expected a whole number from 13 to 17, got 14.0"),
+    ('base = "standard"\n[fantasyland]\nrepeat_cards = 14.0\n',
+     "fantasyland.repeat_cards: expected a whole number from 13 to 17 or \"same\", got 14.0"),
+    ('base = "standard"\n[fantasyland]\nrepeat_cards = true\n',
+     "fantasyland.repeat_cards: expected a whole number from 13 to 17 or \"same\", got True"),
+    ('base = "standard"\n[fantasyland]\nrepeat_value = "13.7"\n',
+     "fantasyland.repeat_value: expected points from 0 to 1000, got '13.7'"),
+    ('base = "standard"\n[fantasyland]\nev_repeat_value = true\n',
+     "fantasyland.ev_repeat_value: expected points from 0 to 1000, got True"),
+    ('base = "standard"\n[fantasyland]\nrepeat_value = nan\n',
+     "fantasyland.repeat_value: expected points from 0 to 1000, got nan"),
+    ('base = "standard"\n[scoring]\nsystem = ["1-6"]\n',
+     r"scoring.system: unknown system \['1-6'\]; expected '1-6' or '2-4'"),
+    ('base = "standard"\n[scoring]\nsystem = 16\n', "scoring.system: unknown system 16"),
+    ('base = "standard"\n[scoring]\nroyalties_to_row_winner_only = 1\n',
+     "scoring.royalties_to_row_winner_only: expected true or false, got 1"),
+    ('base = "standard"\n[scoring]\nroyalties_to_row_winner_only = "yes"\n',
+     "scoring.royalties_to_row_winner_only: expected true or false, got 'yes'"),
+    ('base = "standard"\n[scoring]\nmajority_bonus = 1.5\n',
+     "scoring.majority_bonus: expected a whole number from 0 to 1000000, got 1.5"),
+    ('base = "standard"\n[scoring]\nscoop_bonus = false\n',
+     "scoring.scoop_bonus: expected a whole number from 0 to 1000000, got False"),
+    ('base = "standard"\n[rows]\nmiddle = 2\n', "rows.middle: unknown scale 2"),
+])
+def test_a_key_of_the_wrong_type_is_refused_naming_it_and_what_was_given(tmp_path, text,
+                                                                         message):
+    with pytest.raises(RulesError, match=message) as raised:
+        load_rules(write(tmp_path, text))
+    assert str(raised.value).startswith("house.toml: ")
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("table, spec, message", [
+    ("royalties.top", "75432",
+     "the top row holds 3 cards, so it can never make '75432', a 5-card hand"),
+    ("royalties.top", "straight", "the top row holds 3 cards, so it can never make 'straight'"),
+    ("royalties.top", "two pair", "the top row holds 3 cards, so it can never make 'two pair'"),
+    ("royalties.top", "flush", "the top row holds 3 cards, so it can never make 'flush'"),
+    ("royalties.top", "full house", "the top row holds 3 cards"),
+    ("royalties.top", "quads", "the top row holds 3 cards"),
+    ("royalties.top", "royal flush", "the top row holds 3 cards"),
+    ("royalties.middle", "AKQ",
+     "the middle row holds 5 cards, so it can never make 'AKQ', a 3-card hand"),
+    ("royalties.bottom", "T32", "the bottom row holds 5 cards, so it can never make 'T32'"),
+])
+def test_a_royalty_for_a_hand_the_row_can_never_make_is_refused(tmp_path, table, spec,
+                                                                message):
+    # With "or better" such a spec would pay: top 75432 = 5 paid 5 for a top 6-6-4, and
+    # middle AKQ = 5 paid 5 for a middle pair of tens.
+    path = write(tmp_path, f'base = "standard"\n[{table}]\n"{spec}" = 5\n')
+    with pytest.raises(RulesError, match=f"house.toml: {table}.{spec}: {message}") as raised:
+        load_rules(path)
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("base, key, where, message", [
+    ("standard", "stay", 'stay = { top = "quads" }',
+     "fantasyland.stay.top: the top row holds 3 cards, so it can never make 'quads'"),
+    ("standard", "stay", 'stay = { middle = "AKQ" }', "fantasyland.stay.middle: the middle row"),
+    ("standard", "entry", 'entry = [{ top = "straight", cards = 14 }]',
+     r"fantasyland.entry\[0\].top: the top row holds 3 cards, so it can never make 'straight'"),
+    ("deuce", "entry",
+     'entry = [{ top = "KK", cards = 14 }, { top = "75432", cards = 15 }]',
+     r"fantasyland.entry\[1\].top: the top row holds 3 cards, so it can never make '75432'"),
+    ("standard", "qualify", 'qualify = { top = "flush" }',
+     "foul.qualify.top: the top row holds 3 cards, so it can never make 'flush'"),
+    ("standard", "qualify", 'qualify = { bottom = "QJ9" }',
+     "foul.qualify.bottom: the bottom row holds 5 cards, so it can never make 'QJ9'"),
+])
+def test_a_rung_or_qualify_hand_the_row_can_never_make_is_refused(tmp_path, base, key, where,
+                                                                   message):
+    section = "foul" if key == "qualify" else "fantasyland"
+    path = write(tmp_path, f'base = "{base}"\n[{section}]\n{where}\n')
+    with pytest.raises(RulesError, match=f"house.toml: {message}"):
+        load_rules(path)
+
+
+@pytest.mark.parametrize("row, spec", [
+    ("top", "pair"), ("top", "T-high"), ("top", "high card"), ("top", "AKQ"), ("top", "trips"),
+    ("middle", "222"), ("middle", "QQ"), ("middle", "T-high"), ("bottom", "75432"),
+])
+def test_hands_both_or_either_row_size_can_make_still_load(tmp_path, row, spec):
+    rules = load_rules(write(tmp_path, f'base = "standard"\n[royalties.{row}]\n"{spec}" = 5\n'))
+    assert rules.royalty_table(row).max() == 5
+
+
+def test_a_rules_file_that_is_not_utf8_is_a_rules_error_naming_the_file(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('base = "pineapple"\nname = "Café"\n'.encode("latin-1"))
+    with pytest.raises(RulesError) as raised:
+        find_rules(str(path))
+    assert str(raised.value) == (f"cannot read rules file {str(path)!r}: byte 0xe9 on line 2 "
+                                 "is not UTF-8; expected a UTF-8 TOML file")
+
+
+def test_a_rules_file_in_utf8_may_hold_any_text(tmp_path):
+    path = write(tmp_path, 'base = "pineapple"\nname = "Café ♠"\n')
+    assert load_rules(path).name == "Café ♠"
+
+
 # --- how a file merges over its base -------------------------------------------------------
 
 def test_a_row_table_in_a_file_replaces_the_base_table_for_that_row(tmp_path):
@@ -195,9 +322,43 @@ def test_other_sections_merge_key_by_key(tmp_path):
 
 def test_the_worth_of_staying_under_ev_is_its_own_key_by_size(tmp_path):
     rules = load_rules(write(tmp_path, 'base = "progressive"\n[fantasyland]\n'
-                                       'ev_repeat_value = { 14 = 12.5, 16 = 30 }\n'))
+                                       'ev_repeat_value = { 14 = 12.5, 15 = 20, 16 = 30, '
+                                       '17 = 45 }\n'))
     assert rules.repeat_value_after(16) == find_rules("progressive").repeat_value_after(16)
-    assert [rules.ev_repeat_value_after(n) for n in (14, 15, 16)] == [12.5, 12.5, 30.0]
+    assert [rules.ev_repeat_value_after(n) for n in (14, 15, 16, 17)] == [12.5, 20, 30, 45]
+
+
+@pytest.mark.parametrize("base, fantasyland, message", [
+    # progressive deals 14 to 17 cards; a 15-card stay was worth the 16-card 50
+    ("progressive", "repeat_value = { 16 = 50 }",
+     ("fantasyland.repeat_value: no worth given for 14, 15 or 17 cards, which these rules "
+      "deal in Fantasyland; expected one for each of 14, 15, 16, 17")),
+    ("progressive", "ev_repeat_value = { 14 = 12.5, 16 = 30 }",
+     "fantasyland.ev_repeat_value: no worth given for 15 or 17 cards"),
+    ("standard", "repeat_value = { 14 = 12 }",
+     "fantasyland.repeat_value: no worth given for 13 cards"),
+    # the table comes from the base, the 13-card rung from the file
+    ("ultimate", 'entry = [{ top = "JJ", cards = 13 }, { top = "QQ", cards = 14 }]',
+     ("fantasyland.repeat_value: no worth given for 13 cards, which these rules deal in "
+      "Fantasyland; expected one for each of 13, 14")),
+])
+def test_a_worth_of_staying_by_size_must_give_every_size_the_rules_deal(tmp_path, base,
+                                                                       fantasyland, message):
+    path = write(tmp_path, f'base = "{base}"\n[fantasyland]\n{fantasyland}\n')
+    with pytest.raises(RulesError, match=f"house.toml: {message}"):
+        load_rules(path)
+
+
+def test_a_worth_of_staying_by_size_may_give_sizes_the_rules_never_deal(tmp_path):
+    rules = load_rules(write(tmp_path, 'base = "pineapple"\n[fantasyland]\n'
+                                       'repeat_value = { 14 = 13.7, 17 = 55 }\n'))
+    assert [rules.repeat_value_after(n) for n in (14, 17)] == [13.7, 55.0]
+
+
+def test_a_count_the_variant_never_deals_takes_the_worth_of_its_smallest_size():
+    ultimate = find_rules("ultimate")  # deals 14 to 17: a 13-card hand is only a what-if
+    assert ultimate.repeat_value_after(13) == ultimate.repeat_value_after(14) == 13.7
+    assert ultimate.ev_repeat_value_after(13) == ultimate.ev_repeat_value_after(14) == 13.9
 
 
 def test_without_a_worth_under_ev_the_royalty_worth_stands_in(tmp_path):
