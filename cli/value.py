@@ -68,19 +68,33 @@ def render(table: WorthTable) -> None:
     for entry, cards, worth in table.entries():
         entries.add_row(entry, str(cards), _pm(worth, table.row(cards).worth_se))
     console.print(entries)
-    repeat = table.rules.repeat_cards_after(min(r.cards for r in table.rows))
-    if table.objective == "ev":
-        key = (f"per opponent {table.repeat_value / table.opponents:.2f}: the rules "
-               "file's ev_repeat_value")
+    console.print(_staying_note(table), soft_wrap=True)
+
+
+def _staying_note(table: WorthTable) -> str:
+    """What the table says the worth of staying is, next to what the rules file says now:
+    per size of the hand that stays where the repeat deals as many cards as the entry."""
+    rules, ev = table.rules, table.objective == "ev"
+    key = "ev_repeat_value (points from one opponent)" if ev else "repeat_value"
+    now = rules.ev_repeat_value_after if ev else rules.repeat_value_after
+    found = {r.cards for r in table.rows}
+    pairs = sorted({(n, rules.repeat_cards_after(n)) for n in found
+                    if rules.repeat_cards_after(n) in found})
+    measured = [(n, table.row(repeat).worth / table.opponents) for n, repeat in pairs]
+    if len({repeat for _, repeat in pairs}) == 1:
+        repeat = pairs[0][1]
+        figure = (f"{measured[0][1]:.2f}, the worth W of a {repeat}-card repeat"
+                  + (" per opponent" if ev else ""))
+        given = f"{now(pairs[0][0]):.1f}"
     else:
-        key = "the rules file's repeat_value"
-    console.print(
-        f"Worth of staying (--fl-value): {table.repeat_value:.2f}, the worth W of a "
-        f"{repeat}-card repeat ({key}). W: this hand and every repeat it earns. Stays: "
-        "the stay rate of optimal play with that worth of staying; if F = 0: of maximizing "
-        "royalties alone; can stay: hands with any legal set that stays. ± one standard "
-        "error.",
-        soft_wrap=True)
+        figure = ", ".join(f"{n} cards {w:.2f}" for n, w in measured) + \
+            " (W of the repeat each size earns" + (", per opponent)" if ev else ")")
+        given = ", ".join(f"{n} = {now(n):.1f}" for n, _ in measured)
+    return (f"Measured worth of staying: {figure}. It is the figure for the rules file's {key}, "
+            f"which now says {given}. W: this hand and every repeat it earns. Stays: the stay "
+            "rate of optimal play with that worth of staying; if F = 0: of maximizing "
+            "royalties alone; can stay: hands with any legal set that stays. ± one standard "
+            "error.")
 
 
 def plot(table: WorthTable, path: Path) -> None:

@@ -120,9 +120,25 @@ def test_value_table_and_plot(tmp_path):
                                  str(chart)])
     assert result.exit_code == 0, result.output
     for text in ("progressive: optimal play, 2 hands a size", "Worth of an entry",
-                 "QQ+ top", "222+ top", "Worth of staying (--fl-value)"):
+                 "QQ+ top", "222+ top", "Measured worth of staying: "):
         assert text in result.stdout
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("variant, args, said", [
+    ("pineapple", [], "the worth W of a 14-card repeat. It is the figure for the rules "
+                      "file's repeat_value, which now says 13.7."),
+    ("pineapple", ["--objective", "ev", "--opponents", "2"],
+     "14-card repeat per opponent. It is the figure for the rules file's ev_repeat_value "
+     "(points from one opponent), which now says 13.9."),
+    ("ultimate", [], "(W of the repeat each size earns). It is the figure for the rules "
+                     "file's repeat_value, which now says 14 = 13.7, 15 = 19.5, 16 = 29.0, "
+                     "17 = 55.4."),
+])
+def test_value_says_what_it_measured_beside_what_the_rules_file_gives(variant, args, said):
+    result = runner.invoke(app, ["value", "--variant", variant, "--samples", "12", *args])
+    assert result.exit_code == 0, result.output
+    assert said in " ".join(result.stdout.split())
 
 
 def test_value_bad_input_exits_2():
