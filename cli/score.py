@@ -32,7 +32,8 @@ def _repeat(rules: Rules) -> str:
 def summary_lines(report: BoardReport) -> list[Text]:
     """Variant, foul, royalties, Fantasyland entry and stay, one labelled line each."""
     rules = report.rules
-    lines: list[tuple[str, str]] = [("Variant", f"{rules.name} ({rules.description})")]
+    lines: list[tuple[str, str]] = [
+        ("Variant", f"{rules.name} ({rules.description})" if rules.description else rules.name)]
     if report.fouled:
         unfouled = sum(report.row(name).royalty for name in ROWS)
         lines += [
@@ -65,9 +66,9 @@ def summary_lines(report: BoardReport) -> list[Text]:
 
 def command(
     board: Annotated[list[str], typer.Argument(
-        help='The finished set, top / middle / bottom: "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d".'
-             " Quoting is optional; cards may be run together (6s6c4h), use 10, lower case"
-             " or suit symbols.",
+        help='The finished set, top / middle / bottom: "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h '
+             '2d", or 13 cards without "/" read as 3 / 5 / 5. Quoting is optional; cards may '
+             "be run together (6s6c4h), use 10, lower case or suit symbols.",
         metavar="BOARD", show_default=False)],
     variant: Annotated[str, typer.Option(
         help=VARIANT_HELP)] = "standard",

@@ -43,7 +43,8 @@ class Board:
 
 
 def parse_board(text: str) -> Board:
-    """Parse ``"TOP / MIDDLE / BOTTOM"`` (``|`` also separates rows).
+    """Parse ``"TOP / MIDDLE / BOTTOM"`` (``|`` also separates rows); 13 cards with no
+    separator are read in that order, 3 / 5 / 5.
 
     >>> parse_board("6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d").format(ascii=True)
     '6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d'
@@ -53,16 +54,23 @@ def parse_board(text: str) -> Board:
     evaluator.board.BoardError: the top row has 2 cards ('6s 6c'): expected 3
     """
     parts = re.split(r"[/|]", text)
-    if len(parts) != 3:
+    if len(parts) == 1:
+        cards = parse_cards(text)
+        if len(cards) != 13:
+            raise BoardError(f"got {len(cards)} cards in {text.strip()!r}: a set is 13 cards, "
+                             "typed as TOP / MIDDLE / BOTTOM (3 / 5 / 5)")
+        rows = [cards[:3], cards[3:8], cards[8:]]
+    elif len(parts) != 3:
         raise BoardError(f"expected three rows separated by '/' (top / middle / bottom), "
                          f"got {len(parts)} in {text.strip()!r}")
-    rows = []
-    for name, part in zip(ROWS, parts):
-        cards = parse_cards(part)
-        if len(cards) != ROW_SIZE[name]:
-            raise BoardError(f"the {name} row has {len(cards)} cards ({part.strip()!r}): "
-                             f"expected {ROW_SIZE[name]}")
-        rows.append(cards)
+    else:
+        rows = []
+        for name, part in zip(ROWS, parts):
+            cards = parse_cards(part)
+            if len(cards) != ROW_SIZE[name]:
+                raise BoardError(f"the {name} row has {len(cards)} cards ({part.strip()!r}): "
+                                 f"expected {ROW_SIZE[name]}")
+            rows.append(cards)
     board = Board(*rows)
     _check_board(board)
     return board

@@ -7,7 +7,6 @@ all legal sets of the hand (``percentile``: the share of legal sets it beats or 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,17 +52,10 @@ def parse_set(text: str, dealt: Sequence[Card]) -> Board:
     ...
     optimizer.grading.SetError: the set uses 'Ah', which was not dealt
     """
-    if not re.search(r"[/|]", text):
-        cards = parse_cards(text)
-        if len(cards) != 13:
-            raise SetError(f"got {len(cards)} cards in {text.strip()!r}: a set is 13 cards, "
-                           "typed as TOP / MIDDLE / BOTTOM (3 / 5 / 5)")
-        board = Board(cards[:3], cards[3:8], cards[8:])
-    else:
-        try:
-            board = parse_board(text)
-        except BoardError as error:
-            raise SetError(str(error)) from None
+    try:
+        board = parse_board(text)
+    except BoardError as error:
+        raise SetError(str(error)) from None
     missing = [repr(card_name(c, ascii=True)) for c in board.cards if c not in set(dealt)]
     if missing:
         which = ", ".join(missing)

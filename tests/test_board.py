@@ -56,10 +56,12 @@ def test_parse_board_reads_slashes_and_bars_in_any_card_spelling():
     assert parse_board("6♠ 6♣ 4♥ / 10d 10s 9c Qs 8c / 3h,3d,3s,2h,2d") == expected
     assert expected.format(ascii=True) == "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
     assert len(expected.cards) == 13
+    assert parse_board("6s 6c 4h Td Ts 9c Qs 8c 3h 3d 3s 2h 2d") == expected  # 3 / 5 / 5
 
 
 @pytest.mark.parametrize("text, message", [
     ("6s 6c 4h / Td Ts 9c Qs 8c", "expected three rows"),
+    ("6s 6c 4h Td Ts 9c Qs 8c 3h 3d 3s 2h", "got 12 cards in .*: a set is 13 cards"),
     ("6s 6c / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d", "the top row has 2 cards"),
     ("6s 6c 4h / Td Ts 9c Qs / 3h 3d 3s 2h 2d 2c", "the middle row has 4 cards"),
     ("6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 6s", "duplicate card '6s' in the top and bottom"),
