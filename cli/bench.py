@@ -12,7 +12,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from cli.errors import reports_bad_input
-from cli.options import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective, card_counts
+from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective, card_counts,
+                         fl_value_points)
 from cli.render import console, err_console
 from evaluator import find_rules
 from optimizer import ObjectiveError
@@ -48,8 +49,8 @@ def command(
     variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "pineapple",
     objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
     fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP,
-        show_default=False)] = None,
+        "--fl-value", help=FL_VALUE_HELP, show_default=False,
+        callback=fl_value_points)] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Time ranking and solving on seeded random hands; print median, p95 and max (ms).

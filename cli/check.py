@@ -11,7 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.errors import reports_bad_input
-from cli.options import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective
+from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP,
+                         Objective, fl_value_points)
 from cli.render import any_of, board_table, cards_text, console
 from evaluator import ROWS, BoardReport
 from optimizer import ObjectiveError
@@ -114,9 +115,10 @@ def command(
     variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "pineapple",
     objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
     fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP, show_default=False)] = None,
+        "--fl-value", help=FL_VALUE_HELP, show_default=False,
+        callback=fl_value_points)] = None,
     opponents: Annotated[int, typer.Option(
-        help="Opponents in the ev objective.", min=1, max=2)] = 1,
+        help=OPPONENTS_HELP, min=1, max=2)] = 1,
     seed: Annotated[int, typer.Option(
         help="Seed of the sampled percentile (17 cards) and of the ev objective.")] = 0,
     time_limit: Annotated[float, typer.Option(

@@ -9,7 +9,8 @@ import typer
 from rich.text import Text
 
 from cli.errors import reports_bad_input
-from cli.options import FL_VALUE_HELP, VARIANT_HELP, Objective
+from cli.options import (FL_VALUE_HELP, OPPONENTS_HELP, VARIANT_HELP, Objective,
+                         fl_value_points)
 from cli.render import any_of, board_table, cards_text, console, never_dealt_note
 from evaluator import ROWS, BoardReport
 from evaluator.cards import sort_cards
@@ -90,13 +91,13 @@ def command(
         help="What to maximize: ev (expected points won at the table) or royalties; "
              "either adds fl-value if the set stays.")] = Objective.ev,
     fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP, show_default=False)] = None,
+        "--fl-value", help=FL_VALUE_HELP, show_default=False,
+        callback=fl_value_points)] = None,
     alternatives: Annotated[int, typer.Option(
         help="Also list this many next-best sets (distinct row strengths).", min=0,
         max=50)] = 0,
     opponents: Annotated[int, typer.Option(
-        help="Opponents at the table, for ev: 1 (heads-up) or 2 (three-handed).",
-        min=1, max=3)] = 1,
+        help=OPPONENTS_HELP, min=1, max=2)] = 1,
     samples: Annotated[int, typer.Option(
         help="Sampled opponent deals, for ev.", min=1, max=100_000)] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option(help="Seed of the opponent sample, for ev.")] = 0,

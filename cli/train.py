@@ -18,7 +18,8 @@ from rich.text import Text
 
 from cli.check import grade_lines, points, side_by_side
 from cli.errors import report_error, reports_bad_input
-from cli.options import FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective, card_counts
+from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP,
+                         Objective, card_counts, fl_value_points)
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError
 from optimizer import ObjectiveError
@@ -95,9 +96,10 @@ def command(
         show_default=False)] = None,
     objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
     fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP, show_default=False)] = None,
+        "--fl-value", help=FL_VALUE_HELP, show_default=False,
+        callback=fl_value_points)] = None,
     opponents: Annotated[int, typer.Option(
-        help="Opponents in the ev objective.", min=1, max=2)] = 1,
+        help=OPPONENTS_HELP, min=1, max=2)] = 1,
     log: Annotated[Path | None, typer.Option(
         help="Append the session to this JSON Lines file: a header, one line per hand, "
              "and a summary.", show_default=False, dir_okay=False)] = None,

@@ -12,7 +12,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from rich.table import Table
 
 from cli.errors import report_error, reports_bad_input
-from cli.options import OBJECTIVE_HELP, VARIANT_HELP, Objective
+from cli.options import OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP, Objective
 from cli.render import console, err_console
 from evaluator import find_rules
 from optimizer import ObjectiveError
@@ -141,7 +141,7 @@ def command(
     seed: Annotated[int, typer.Option(help="Seed of the hands: the same seed, the same "
                                            "numbers.")] = 0,
     opponents: Annotated[int, typer.Option(
-        help="Opponents in the ev objective.", min=1, max=2)] = 1,
+        help=OPPONENTS_HELP, min=1, max=2)] = 1,
     objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
     jobs: Annotated[int, typer.Option(
         help="Processes to solve with; the numbers do not depend on it.", min=1)] = 1,

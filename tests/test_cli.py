@@ -18,6 +18,10 @@ runner = CliRunner()
                                                             "'--opponents'"),
     (["bench", "--cards", "12"], "error: Invalid value for '--cards': bad card count '12'"),
     (["shuffle"], "error: No such command 'shuffle' (see `fantasyland --help`)"),
+    (["solve", "As Ks", "--fl-value", "-5"], "error: Invalid value for '--fl-value': -5.0: "
+                                             "expected a finite number of points, 0 or more"),
+    (["train", "--fl-value", "nan"], "error: Invalid value for '--fl-value': nan"),
+    (["solve", "As Ks", "--opponents", "3"], "error: Invalid value for '--opponents'"),
 ])
 def test_a_mistyped_command_line_is_one_line_naming_the_problem(args, message):
     result = runner.invoke(app, args, prog_name="fantasyland")
