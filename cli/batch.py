@@ -18,7 +18,8 @@ from cli.errors import report_error, reports_bad_input
 from cli.options import FL_VALUE_HELP, VARIANT_HELP
 from cli.render import console, err_console
 from optimizer import ObjectiveError
-from optimizer.batch import BenchRow, Events, Summary, benchmark, check_settings, run_batch
+from optimizer.batch import (BenchRow, Events, Summary, benchmark, check_output, check_settings,
+                             run_batch)
 from optimizer.batch_io import BadLine, BatchError, WorkerError, count_hand_lines, open_input
 from optimizer.engines import Settings, open_engine
 from optimizer.objective import OBJECTIVES
@@ -79,13 +80,21 @@ def _progress(enabled: bool) -> Progress | None:
                     console=err_console)
 
 
+def _duration(seconds: float) -> str:
+    """Seconds to about three figures, so that the hands/s beside them can be checked: a
+    short run in ms rather than as 0.0 s."""
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:.1f} s"
+
+
 def _print_summary(summary: Summary, output: Path, errors: Path) -> None:
     solved = summary.solved > 0
     lines = [f"Hands:      {summary.hands} ({summary.solved} solved now, {summary.skipped} "
              f"already in {output}, {summary.failed} failed)",
              "Mean value: " + (f"{summary.mean_value:.3f} (hands solved now)" if solved else "-"),
              "Stay rate:  " + (f"{summary.stay_rate:.1%}" if solved else "-"),
-             f"Wall time:  {summary.seconds:.1f} s ({summary.rate:.1f} hands/s)"]
+             f"Wall time:  {_duration(summary.seconds)} ({summary.rate:.1f} hands/s)"]
     if summary.failed:
         lines.append(f"Failures:   {summary.failed}, listed in {errors}")
     if summary.unknown_ids:
@@ -104,6 +113,8 @@ def _load() -> str:
 
 
 def _bench(workers: int, hands: int, variant: str, objectives: Sequence[str]) -> None:
+    for objective in objectives:  # a bad one fails now, not after the others are measured
+        check_settings(Settings(solution_dict, objective), variant)
     console.print(f"Machine: {machine()}", soft_wrap=True)
     console.print(f"Load average before: {_load()}", soft_wrap=True)
     table = Table(title=f"batch throughput: {variant}, {hands} seeded random hands per row")
@@ -134,7 +145,8 @@ def command(
         show_default=False)] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="The JSONL file to write; if it exists, the hands whose ids it "
-                               "holds are skipped (resume).", show_default=False)] = None,
+                               "holds are skipped (resume), and other settings than it was "
+                               "written with are refused.", show_default=False)] = None,
     workers: Annotated[int | None, typer.Option(
         help="Worker processes. Default: the number of cores.", min=1,
         show_default=False)] = None,
@@ -149,8 +161,8 @@ def command(
     time_limit: Annotated[float, typer.Option(
         help="Seconds to prove one hand before settling for the best set found.")] = 10.0,
     opponents: Annotated[int | None, typer.Option(
-        help="For ev: opponents at the table (solve's default if not given).",
-        show_default=False)] = None,
+        help="For ev: opponents at the table, 1 (heads-up) or 2 (three-handed); solve's "
+             "default if not given.", min=1, max=2, show_default=False)] = None,
     samples: Annotated[int | None, typer.Option(
         help="For ev: sampled opponent deals per hand (solve's default if not given).",
         show_default=False)] = None,
@@ -175,7 +187,8 @@ def command(
     """Solve many hands into a JSONL file: one `solve --json` record per hand, plus its id.
 
     Output is in input order, written a whole line at a time, so a killed run can be rerun
-    with the same output file to finish it. Bad lines are reported with their line number,
+    with the same output file to finish it (with the same settings: they are kept in
+    OUTPUT.settings). Bad lines are reported with their line number,
     skipped and listed in the errors file; the exit code is then 1 (2 for bad options).
     """
     workers = workers or os.cpu_count() or 1
@@ -195,6 +208,10 @@ def command(
         raise typer.Exit(2)
     with reports_bad_input(ObjectiveError, BatchError):
         check_settings(settings, variant)
+        try:
+            check_output(output, settings, variant)  # before any worker starts
+        except OSError as error:
+            raise BatchError(f"{error.filename or output}: {error.strerror}") from None
         try:
             # Counting a pipe or stdin would consume it: their total stays unknown.
             total = (count_hand_lines(input_file)

@@ -3,12 +3,16 @@
 A batch reads one hand per input line, solves the hands on an *engine* (this process, a pool
 of worker processes, or a Dask cluster) and writes one JSON line per hand, in input order. A
 line is written whole with one ``write``, so a killed run leaves whole lines (and at worst a
-partial last line, which the next run cuts off); rerunning skips the ids already written.
+partial last line, which the next run cuts off); rerunning skips the ids already written,
+and refuses settings other than those the output was written with (kept beside it).
 Input lines that cannot be solved go to an errors file instead, in input order too.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import inspect
 import json
 import random
 import tempfile
@@ -20,9 +24,11 @@ from typing import Any
 
 from evaluator.cards import Card, ascii_names
 from evaluator.rules import Rules
+from evaluator.rules_files import find_rules
 from optimizer.dealing import deal, pick_size, size_mix
 from optimizer.batch_io import (Appender, BadLine, BatchError, Hand, Reader, WorkerError,
-                                finished_ids)
+                                cut_partial_line, first_record, read_output, read_settings,
+                                settings_path, write_settings)
 from optimizer.engines import Engine, Result, Settings, Task, open_engine
 from optimizer.solve import MAX_CARDS, MIN_CARDS, Solution, solve
 
@@ -69,6 +75,81 @@ def deal_hands(count: int, sizes: Mapping[int, float], seed: int) -> Iterator[tu
 
 def hand_line(cards: Sequence[Card]) -> str:
     return " ".join(ascii_names(cards))
+
+
+# --- resuming ------------------------------------------------------------------------------
+
+#: Options of ``solve`` that only the ev objective reads: under royalties they change nothing.
+EV_OPTIONS = ("opponents", "samples", "seed")
+
+
+def _rules_digest(rules: Rules) -> str:
+    """A fingerprint of what rules decide (their description and aliases aside), so that an
+    edited rules file counts as other rules even under the same name."""
+    return hashlib.sha256(repr(dataclasses.replace(rules, description="", aliases=()))
+                          .encode()).hexdigest()[:16]
+
+
+def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
+    """What every record of a batch depends on besides its own line, with ``solve``'s
+    defaults filled in: what a rerun into the same output must repeat.
+
+    ``rules`` are the batch's variant (a line's own variant is that line's business). The
+    time limit is left out: it is a budget, not a setting, and a rerun may raise it.
+    """
+    defaults = {name: p.default for name, p in inspect.signature(solve).parameters.items()}
+    options = {name: defaults[name] for name in EV_OPTIONS} | dict(settings.options)
+    if settings.objective != "ev":
+        options = {name: v for name, v in options.items() if name not in EV_OPTIONS}
+    return {"objective": settings.objective, "variant": rules.name,
+            "rules": _rules_digest(rules), "fl_value": settings.fl_value, **options}
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "the default"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _mismatch(output: Path, key: str, before: Mapping[str, Any],
+              now: Mapping[str, Any]) -> str:
+    if key == "rules":
+        return (f"{str(output)!r} was written with --variant {now['variant']!r} holding other "
+                "rules than this run's (a changed rules file?): rerun with the same rules or "
+                "use another output file")
+    option, old = "--" + key.replace("_", "-"), before.get(key)
+    was = f"the default {option}" if old is None else f"{option} {_shown(old)}"
+    return (f"{str(output)!r} was written with {was}, not {_shown(now.get(key))}: rerun with "
+            f"the same {option} or use another output file")
+
+
+def check_output(output: str | Path, settings: Settings,
+                 variant: str | Rules = "pineapple") -> dict[str, Any]:
+    """The batch's settings (``batch_settings``), once it is known that ``output`` holds no
+    records written with others; raises ``BatchError`` naming the first that differs.
+
+    An output without its settings file (one from before there were any) is checked on what
+    its first record shows: the objective, and under ev the samples and opponents.
+    """
+    output = Path(output)
+    now = batch_settings(settings, find_rules(variant))
+    first = first_record(output)
+    if first is None:  # nothing written yet: nothing to mix with
+        return now
+    before = read_settings(settings_path(output))
+    if before is None:
+        ev = first.get("ev")
+        shown = {"objective": first.get("objective")} | (
+            {name: ev.get(name) for name in ("samples", "opponents")}
+            if isinstance(ev, dict) else {})
+        before = {key: value for key, value in shown.items() if value is not None}
+        keys = list(before)
+    else:
+        keys = list(now) + [key for key in before if key not in now]
+    for key in keys:
+        if before.get(key) != now.get(key):
+            raise BatchError(_mismatch(output, key, before, now))
+    return now
 
 
 # --- the batch -----------------------------------------------------------------------------
@@ -174,22 +255,25 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
     """Solve every hand of ``lines`` not already in ``output`` and append them to it.
 
     ``errors`` (default ``output`` + ``.errors``) is rewritten with this run's bad lines.
-    ``total`` is the input's hand count, if known, for progress. Raises ``BatchError`` for an
-    output file from another objective or not written by a batch, and ``RulesError`` for an
-    unknown default variant.
+    ``total`` is the input's hand count, if known, for progress. The settings go to
+    ``OUTPUT.settings`` when the output starts. Raises ``BatchError``, before the output is
+    touched, for an output written with other settings (``check_output``) or not by a batch,
+    and ``RulesError`` for an unknown default variant.
     """
     started = time.perf_counter()
     output = Path(output)
     errors = Path(errors) if errors is not None else output.with_name(output.name + ".errors")
     reader = Reader(variant)
-    done_ids, objective = finished_ids(output)
-    if objective is not None and objective != settings.objective:
-        raise BatchError(f"{str(output)!r} holds {objective!r} results, not "
-                         f"{settings.objective!r}: use another output file")
+    now = check_output(output, settings, reader.rules[0])
+    written = read_output(output)
+    cut_partial_line(output, written)
+    done_ids = set(written.ids)
     events = events or Events()
     batch = _Batch(settings, engine, reader, Appender(output), Appender(errors, truncate=True),
                    events)
     batch.out.open()  # an output that cannot be written fails now, not after the first chunk
+    if written.size == 0:  # a new output (or one killed before its first line)
+        write_settings(settings_path(output), now)
     errors.unlink(missing_ok=True)  # a stale errors file would describe an earlier run
     events.start(None if total is None else max(total - len(done_ids), 0))
     # Chunks in flight and results waiting for an earlier one are bounded, so memory does
@@ -257,8 +341,9 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
 
 
 def check_settings(settings: Settings, variant: str | Rules = "pineapple") -> None:
-    """Raise now, not once per hand, for an unknown variant or objective or a bad fl_value
-    or time limit: by solving one hand, as ``solve`` is what decides what is valid."""
+    """Raise now, not once per hand, for an unknown variant or objective, a bad fl_value,
+    time limit or option, or ev under rules that no opponent pool serves: by solving one
+    hand, as ``solve`` is what decides what is valid."""
     solve(range(13), variant, settings.objective, settings.fl_value, settings.time_limit,
           **dict(settings.options))
 

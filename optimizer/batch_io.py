@@ -2,7 +2,8 @@
 
 Input is text (one hand a line, optionally an id first) or JSONL (``id``, ``cards``,
 ``variant``). Output lines are written whole with one ``write`` each, so a killed run
-leaves whole lines (at worst a partial last one, which a rerun cuts off).
+leaves whole lines (at worst a partial last one, which a rerun cuts off). The settings an
+output is written with are kept beside it, so that a rerun can refuse to mix in others.
 """
 
 from __future__ import annotations
@@ -48,10 +49,11 @@ class Hand:
 
 @dataclass(frozen=True)
 class BadLine:
-    """An input line that was not solved, and why."""
+    """An input line that was not solved, and why. ``id`` is the line's own id, or its line
+    number when it gives none that can be read."""
 
     line: int
-    id: str | None
+    id: str
     text: str
     message: str
     detail: str | None = None  # a traceback, for a failure that is a bug rather than input
@@ -98,33 +100,62 @@ def split_id(text: str) -> tuple[str | None, str]:
     return match.group(1), match.group(2)
 
 
-def _json_hand(text: str) -> tuple[str | None, Any, str | None]:
-    """The id, cards and variant of a JSON line; raises ValueError naming what is wrong."""
+def _json_token(value: Any) -> str:
+    """A JSON value as the input spelled it (``true``, not Python's ``True``), cut short."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    """A line that starts with ``{``, read as JSON; raises BatchError naming what is wrong."""
     try:
-        doc = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise BatchError(f"bad JSON: {error.msg} at column {error.colno}") from None
-    if not isinstance(doc, dict):
-        raise BatchError("bad JSON line: expected an object with 'cards' and optionally "
-                         "'id' and 'variant'")
-    hand_id, variant = doc.get("id"), doc.get("variant")
-    if hand_id is not None and (isinstance(hand_id, bool) or not isinstance(hand_id, (str, int))):
-        raise BatchError(f"bad id {hand_id!r}: expected a string or a whole number")
+
+
+def _json_id(doc: Mapping[str, Any]) -> str | None:
+    """A JSON line's id as a string, or None when it has none. A blank id is refused: a
+    record needs an id that a user can find."""
+    hand_id = doc.get("id")
+    if hand_id is None:
+        return None
+    if isinstance(hand_id, bool) or not isinstance(hand_id, (str, int)):
+        raise BatchError(f"bad id {_json_token(hand_id)}: expected a string or a whole number")
+    if isinstance(hand_id, str) and not hand_id.strip():
+        raise BatchError(f"bad id {_json_token(hand_id)}: expected a non-blank string or a "
+                         "whole number")
+    return str(hand_id)
+
+
+def _json_cards(doc: Mapping[str, Any]) -> tuple[str | list[str], str | None]:
+    """A JSON line's cards and variant (None: the batch's); raises BatchError naming the bad
+    value."""
+    variant = doc.get("variant")
     if variant is not None and not isinstance(variant, str):
-        raise BatchError(f"bad variant {variant!r}: expected a string")
-    cards = doc.get("cards")
-    if not isinstance(cards, str) and not (
-            isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
-        raise BatchError("bad or missing 'cards': expected a string like \"As Kd ...\" or "
-                         "a list of strings")
-    return None if hand_id is None else str(hand_id), cards, variant
+        raise BatchError(f"bad variant {_json_token(variant)}: expected a string (a preset "
+                         "name or the path of a rules file)")
+    if "cards" not in doc:
+        raise BatchError("missing 'cards': expected a string like \"As Kd ...\" or a list "
+                         "of strings")
+    cards = doc["cards"]
+    if isinstance(cards, list):
+        for card in cards:
+            if not isinstance(card, str):
+                raise BatchError(f"bad card {_json_token(card)} in 'cards': expected a string "
+                                 "like \"As\"")
+    elif not isinstance(cards, str):
+        raise BatchError(f"bad 'cards' {_json_token(cards)}: expected a string like "
+                         "\"As Kd ...\" or a list of strings")
+    return cards, variant
 
 
 class Reader:
     """Turns input lines into ``Hand``s and ``BadLine``s, and keeps the rules they name.
 
-    A line is JSON when it starts with ``{``, otherwise text: cards, optionally after an id.
-    A line without an id gets its line number. Blank lines and ``#`` comments are skipped.
+    A line is JSON when it starts with ``{``, otherwise text: cards, optionally after an id
+    (a line that starts with ``[`` is neither, and is refused). A line without an id gets
+    its line number. Blank lines and ``#`` comments are skipped.
     """
 
     def __init__(self, default_variant: str | Rules):
@@ -148,13 +179,19 @@ class Reader:
 
     def parse(self, number: int, raw: str) -> Hand | BadLine:
         """One line, without its line ending; a bad line keeps it as it was."""
-        text, hand_id = raw.strip(), None
+        text, hand_id = raw.strip(), str(number)
         try:
             if text.startswith("{"):
-                hand_id, cards, variant = _json_hand(text)
+                doc = _json_object(text)
+                given = _json_id(doc)
+                hand_id = hand_id if given is None else given
+                cards, variant = _json_cards(doc)
+            elif text.startswith("["):
+                raise BatchError("bad line starting with '[': expected a JSON object or a "
+                                 "line of cards")
             else:
-                (hand_id, cards), variant = split_id(text), None
-            hand_id = str(number) if hand_id is None else hand_id
+                (given, cards), variant = split_id(text), None
+                hand_id = hand_id if given is None else given
             dealt = parse_cards(cards, count=range(MIN_CARDS, MAX_CARDS + 1))
             rules = self._rules_index(variant)
         except (CardError, RulesError, BatchError) as error:
@@ -208,6 +245,18 @@ def record_line(hand_id: str, record: Mapping[str, Any]) -> str:
     return '{"id":' + json.dumps(hand_id) + ("," + body[1:] if len(body) > 2 else "}") + "\n"
 
 
+def _not_a_record(number: int, path: Path) -> BatchError:
+    return BatchError(f"{str(path)!r} line {number} is not a batch record with an id; use a "
+                      "new output file")
+
+
+def _record(line: bytes, number: int, path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(line)
+    except ValueError:
+        raise _not_a_record(number, path) from None
+
+
 def _line_id(line: bytes, number: int, path: Path) -> str:
     text = line.decode("utf-8", errors="replace")
     try:
@@ -218,32 +267,80 @@ def _line_id(line: bytes, number: int, path: Path) -> str:
     except (ValueError, KeyError, TypeError):
         hand_id = None
     if not isinstance(hand_id, str):
-        raise BatchError(f"{str(path)!r} line {number} is not a batch record with an id; "
-                         "use a new output file")
+        raise _not_a_record(number, path)
     return hand_id
 
 
-def finished_ids(path: Path) -> tuple[set[str], str | None]:
-    """The ids already in an output file, and the first record's objective.
+def first_record(path: Path) -> dict[str, Any] | None:
+    """The first record of an output file, or None when it has no whole line yet."""
+    try:
+        with open(path, "rb") as data:
+            line = data.readline()
+    except FileNotFoundError:
+        return None
+    if not line.endswith(b"\n"):
+        return None
+    _line_id(line, 1, path)
+    return _record(line, 1, path)
 
-    Cuts off a partial last line (a run killed mid-write) so that appending continues
-    with whole lines.
-    """
+
+@dataclass(frozen=True)
+class Written:
+    """What an existing output file holds."""
+
+    ids: set[str]
+    size: int  # bytes in whole lines: a partial last line (a run killed mid-write) starts here
+
+
+def read_output(path: Path) -> Written:
+    """The ids in an output file, which is left as it is (see ``cut_partial_line``); raises
+    BatchError for a file that is not batch records."""
     ids: set[str] = set()
-    objective = None
+    size = 0
     if not path.exists():
-        return ids, objective
-    with open(path, "r+b") as data:
-        whole = 0
+        return Written(ids, size)
+    with open(path, "rb") as data:
         for number, line in enumerate(data, 1):
             if not line.endswith(b"\n"):
                 break
             ids.add(_line_id(line, number, path))
-            if objective is None:
-                objective = json.loads(line).get("objective")
-            whole += len(line)
-        data.truncate(whole)
-    return ids, objective
+            size += len(line)
+    return Written(ids, size)
+
+
+def cut_partial_line(path: Path, written: Written) -> None:
+    """Cut off what follows the whole lines, so that appending continues with whole lines."""
+    if path.exists() and path.stat().st_size > written.size:
+        os.truncate(path, written.size)
+
+
+def settings_path(output: Path) -> Path:
+    """Where the settings an output was written with are kept: ``OUTPUT.settings``."""
+    return output.with_name(output.name + ".settings")
+
+
+def read_settings(path: Path) -> dict[str, Any] | None:
+    """The settings in a file ``write_settings`` wrote, or None when there is no such file."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError:
+        settings = None
+    if not isinstance(settings, dict):
+        raise BatchError(f"bad settings file {str(path)!r}: expected the JSON object that a "
+                         "batch writes there")
+    return settings
+
+
+def write_settings(path: Path, settings: Mapping[str, Any]) -> None:
+    """Write the settings whole or not at all (to a scratch file that is then renamed)."""
+    scratch = path.with_name(path.name + ".tmp")
+    scratch.write_text(json.dumps(settings, sort_keys=True, default=repr) + "\n",
+                       encoding="utf-8")
+    os.replace(scratch, path)
 
 
 class Appender:

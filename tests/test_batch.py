@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from cli.batch import _print_summary
 from cli.main import app
 from cli.solve import solution_dict
-from optimizer.batch import deal_hands, hand_line, run_batch
+from optimizer.batch import Summary, deal_hands, hand_line, run_batch
 from optimizer.batch_io import BadLine, Hand, Reader, record_line, split_id
 from optimizer.engines import Engine, Settings
 
@@ -142,8 +143,19 @@ def test_summary_gives_hands_failures_mean_value_stay_rate_and_wall_time(hands_f
     assert "Hands:      12 (12 solved now, 0 already in" in result.stderr
     assert f"Mean value: {mean:.3f}" in result.stderr
     assert f"Stay rate:  {stays:.1%}" in result.stderr
-    assert re.search(r"Wall time:  [0-9.]+ s \([0-9.]+ hands/s\)", result.stderr)
+    assert re.search(r"Wall time:  [0-9.]+ m?s \([0-9.]+ hands/s\)", result.stderr)
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("solved, seconds, shown", [
+    (3, 0.025, "25.0 ms (120.0 hands/s)"),  # not "0.0 s (120.0 hands/s)"
+    (300, 2.5, "2.50 s (120.0 hands/s)"),
+    (1440, 12.0, "12.0 s (120.0 hands/s)"),
+])
+def test_summary_wall_time_has_the_figures_its_rate_was_computed_from(
+        capsys, tmp_path, solved, seconds, shown):
+    _print_summary(Summary(solved=solved, seconds=seconds), tmp_path / "o", tmp_path / "e")
+    assert f"Wall time:  {shown}" in capsys.readouterr().err
 
 
 def test_progress_bar_shows_the_rate_on_stderr(hands_file, tmp_path):
@@ -183,6 +195,56 @@ def test_bad_lines_are_reported_with_line_numbers_skipped_and_listed(tmp_path):
         assert f"error: line {e['line']}" in result.stderr
     assert "(id dup)" in result.stderr
     assert "6 failed" in result.stderr
+
+
+def test_a_bad_json_line_keeps_its_id_in_the_report_and_the_errors_file(tmp_path):
+    lines = ['{"id":"a","cards":["As",5]}',
+             json.dumps({"id": "c", "cards": HAND, "variant": 5}),
+             '{"id":"d"}',
+             json.dumps({"id": 7, "cards": HAND, "variant": True})]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1
+    errors = records(Path(f"{out}.errors"))
+    assert [e["id"] for e in errors] == ["a", "c", "d", "7"]
+    assert "error: line 1 (id a): bad card 5 in 'cards': expected a string" in result.stderr
+    assert "error: line 2 (id c): bad variant 5: expected a string" in result.stderr
+    assert "error: line 3 (id d): missing 'cards'" in result.stderr
+    assert "error: line 4 (id 7): bad variant true:" in result.stderr  # JSON's word, not True
+    assert "None" not in result.stderr and "True" not in result.stderr
+
+
+def test_a_bad_line_without_an_id_is_reported_by_its_line_number_alone(tmp_path):
+    lines = [HAND, '{"cards": 5}', '{"id": "j", "cards": ', '{"id": [1], "cards": "As"}']
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1
+    assert "error: line 2: bad 'cards' 5: expected a string" in result.stderr
+    assert "error: line 3: bad JSON" in result.stderr
+    assert "error: line 4: bad id [1]: expected a string or a whole number" in result.stderr
+    assert "(id" not in result.stderr and "None" not in result.stderr
+    # A hand without an id has its line number for one, bad or not (README "`batch`").
+    assert [e["id"] for e in records(Path(f"{out}.errors"))] == ["2", "3", "4"]
+
+
+@pytest.mark.parametrize("hand_id", ["", "  "])
+def test_a_blank_id_is_a_bad_line(tmp_path, hand_id):
+    (tmp_path / "in.jsonl").write_text(json.dumps({"id": hand_id, "cards": HAND}) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1
+    assert f'error: line 1: bad id "{hand_id}": expected a non-blank string' in result.stderr
+    assert out.read_text() == ""
+
+
+@pytest.mark.parametrize("line", ["[1, 2]", "[As Kd Qh]", "[]"])
+def test_a_line_starting_with_a_bracket_is_neither_json_nor_cards(line):
+    bad = Reader("pineapple").parse(4, line)
+    assert isinstance(bad, BadLine) and bad.id == "4"
+    assert bad.message == ("bad line starting with '[': expected a JSON object or a line of "
+                           "cards")
 
 
 def test_a_mistyped_first_card_is_a_bad_card_not_an_id():
@@ -316,11 +378,103 @@ def test_sigkill_midway_then_rerun_equals_an_uninterrupted_run(reference, tmp_pa
 # --- refusals ------------------------------------------------------------------------------
 
 def test_an_output_of_another_objective_is_refused(hands_file, tmp_path):
-    out = tmp_path / "out.jsonl"
+    out = tmp_path / "out.jsonl"  # from before outputs had a settings file: no OUTPUT.settings
     out.write_text(record_line("1", {"objective": "other"}))
     result = batch(str(hands_file), "-o", str(out), "--workers", "1")
     assert result.exit_code == 2
-    assert "holds 'other' results" in result.stderr
+    assert "was written with --objective 'other', not 'royalties'" in result.stderr
+
+
+def test_an_output_without_a_settings_file_is_checked_on_its_first_record(hands_file, tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_text(record_line("1", {"objective": "ev", "ev": {"samples": 20, "opponents": 1}}))
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1", "--objective", "ev",
+                   "--samples", "21")
+    assert result.exit_code == 2
+    assert "was written with --samples 20, not 21" in result.stderr
+
+
+@pytest.fixture
+def one_hand(tmp_path) -> Path:
+    path = tmp_path / "one.txt"
+    path.write_text(HAND + "\n")
+    return path
+
+
+EV = ("--objective", "ev", "--samples", "20")
+
+
+@pytest.mark.parametrize("first, then, message", [
+    (["--variant", "progressive"], ["--variant", "deuce"],
+     "was written with --variant 'progressive', not 'deuce': rerun with the same --variant"),
+    ([], ["--fl-value", "20"], "was written with the default --fl-value, not 20.0"),
+    (["--fl-value", "20"], ["--fl-value", "20.5"], "was written with --fl-value 20.0, not 20.5"),
+    ([], list(EV), "was written with --objective 'royalties', not 'ev'"),
+    (list(EV), [*EV, "--seed", "1"], "was written with --seed 0, not 1"),
+    ([*EV, "--seed", "5"], list(EV), "was written with --seed 5, not 0"),
+    (list(EV), ["--objective", "ev", "--samples", "21"], "was written with --samples 20, not 21"),
+    (list(EV), [*EV, "--opponents", "2"], "was written with --opponents 1, not 2"),
+])
+def test_a_rerun_with_other_settings_is_refused_and_the_output_left_alone(
+        one_hand, tmp_path, first, then, message):
+    out = tmp_path / "out.jsonl"
+    assert batch(str(one_hand), "-o", str(out), "--workers", "1", *first).exit_code == 0
+    with out.open("a") as partial:
+        partial.write('{"id":"2","alter')  # a killed run's last line: not cut off either
+    before = out.read_bytes(), Path(f"{out}.settings").read_bytes()
+    result = batch(str(one_hand), "-o", str(out), "--workers", "1", *then)
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.splitlines()) == 1
+    assert (out.read_bytes(), Path(f"{out}.settings").read_bytes()) == before
+
+
+@pytest.mark.parametrize("first, then", [
+    (["--variant", "progressive"], ["--variant", "prog"]),  # an alias is the same rules
+    (list(EV), [*EV, "--seed", "0", "--opponents", "1"]),  # solve's defaults, spelt out
+    ([], ["--seed", "3", "--samples", "7"]),  # under royalties they change no record
+])
+def test_a_rerun_with_the_same_settings_in_other_words_goes_on(
+        hands_file, tmp_path, first, then):
+    out = tmp_path / "out.jsonl"
+    lines = hands_file.read_text().splitlines(keepends=True)
+    (tmp_path / "half.txt").write_text("".join(lines[:2]))
+    assert batch(str(tmp_path / "half.txt"), "-o", str(out), "--workers", "1",
+                 *first).exit_code == 0
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1", *then)
+    assert result.exit_code == 0, result.output
+    assert "10 solved now, 2 already in" in result.stderr
+
+
+def test_a_rerun_with_an_edited_rules_file_is_refused(one_hand, tmp_path):
+    rules, out = tmp_path / "house.toml", tmp_path / "out.jsonl"
+    rules.write_text('base = "pineapple"\n[fantasyland]\nrepeat_value = 5\n')
+    assert batch(str(one_hand), "-o", str(out), "--variant", str(rules)).exit_code == 0
+    rules.write_text('base = "pineapple"\n[fantasyland]\nrepeat_value = 7\n')
+    result = batch(str(one_hand), "-o", str(out), "--variant", str(rules))
+    assert result.exit_code == 2
+    assert "was written with --variant 'house' holding other rules" in result.stderr
+
+
+def test_a_line_s_own_variant_is_not_a_batch_setting(tmp_path):
+    lines = dealt(3, 6)
+    lines[0] = json.dumps({"id": "p", "cards": lines[0], "variant": "progressive"})
+    (tmp_path / "half.txt").write_text(lines[0] + "\n")
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.jsonl"
+    assert batch(str(tmp_path / "half.txt"), "-o", str(out), "--workers", "1").exit_code == 0
+    result = batch(str(tmp_path / "in.txt"), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert [r["variant"] for r in records(out)] == ["progressive", "pineapple", "pineapple"]
+
+
+def test_a_new_output_gets_a_settings_file_beside_it(one_hand, tmp_path):
+    out = tmp_path / "out.jsonl"
+    assert batch(str(one_hand), "-o", str(out), *EV, "--seed", "4").exit_code == 0
+    settings = json.loads(Path(f"{out}.settings").read_text())
+    assert {k: settings[k] for k in ("objective", "variant", "fl_value", "samples", "seed",
+                                     "opponents")} == {
+        "objective": "ev", "variant": "pineapple", "fl_value": None, "samples": 20, "seed": 4,
+        "opponents": 1}
 
 
 def test_an_output_that_is_not_batch_records_is_refused(hands_file, tmp_path):
@@ -344,6 +498,54 @@ def test_bad_options_exit_2_before_solving(hands_file, tmp_path, args, message):
     assert result.exit_code == 2
     assert message in result.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("count", ["0", "3"])
+def test_opponents_other_than_heads_up_or_three_handed_exit_2(hands_file, tmp_path, count):
+    out = tmp_path / "out.jsonl"
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1", "--opponents", count)
+    assert result.exit_code == 2
+    assert "'--opponents'" in result.stderr
+    assert not out.exists()
+
+
+@pytest.fixture
+def no_pool_rules(tmp_path) -> Path:
+    """Rules whose foul rules (a pair or better in the middle) no shipped opponent pool has."""
+    path = tmp_path / "q.toml"
+    path.write_text('base = "pineapple"\n[foul]\nqualify = { middle = "pair" }\n')
+    return path
+
+
+def test_ev_under_rules_without_an_opponent_pool_fails_up_front(hands_file, tmp_path,
+                                                               no_pool_rules):
+    out = tmp_path / "out.jsonl"
+    result = batch(str(hands_file), "-o", str(out), "--workers", "1", "--objective", "ev",
+                   "--variant", str(no_pool_rules))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: no opponent pool for the rules 'q'")
+    assert len(result.stderr.splitlines()) == 1
+    assert not out.exists()
+
+
+def test_bench_of_ev_under_rules_without_an_opponent_pool_fails_before_measuring(
+        no_pool_rules):
+    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "1", "--workers", "1",
+                                 "--objective", "ev", "--variant", str(no_pool_rules)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: no opponent pool") and result.stdout == ""
+
+
+def test_a_line_s_own_variant_without_an_opponent_pool_is_a_bad_line(tmp_path, no_pool_rules):
+    lines = dealt(2, 3)
+    lines[0] = json.dumps({"id": "q1", "cards": lines[0], "variant": str(no_pool_rules)})
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.txt"), "-o", str(out), "--workers", "1", *EV)
+    assert result.exit_code == 1, result.output
+    assert "error: line 1 (id q1): no opponent pool" in result.stderr
+    assert [r["id"] for r in records(out)] == ["2"]
+    assert [e["id"] for e in records(Path(f"{out}.errors"))] == ["q1"]
 
 
 def test_missing_input_or_output_or_the_same_file_exit_2(hands_file, tmp_path):

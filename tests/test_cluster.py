@@ -99,6 +99,8 @@ def test_a_cluster_run_writes_what_a_local_run_writes(address, local, tmp_path):
     assert result.exit_code == 1, result.output  # the same bad lines fail
     assert stable(out.read_text()) == stable(local["output"].read_text())
     assert Path(f"{out}.errors").read_text() == Path(f"{local['output']}.errors").read_text()
+    assert Path(f"{out}.settings").read_text() == \
+        Path(f"{local['output']}.settings").read_text()
     assert "error: line 6: got 4 cards" in result.stderr
 
 
@@ -110,6 +112,18 @@ def test_a_cluster_run_resumes_a_killed_local_run(address, local, tmp_path):
     assert result.exit_code == 1, result.output
     assert stable(out.read_text()) == stable(local["output"].read_text())
     assert "15 already in" in result.stderr
+
+
+def test_a_rerun_with_other_settings_is_refused_before_the_cluster_is_called(local, tmp_path):
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(local["output"].read_bytes())
+    Path(f"{out}.settings").write_bytes(Path(f"{local['output']}.settings").read_bytes())
+    # Nothing listens on port 9: reaching for the cluster would fail another way.
+    result = batch(str(local["input"]), "-o", str(out), "--cluster", "tcp://127.0.0.1:9",
+                   "--variant", "deuce")
+    assert result.exit_code == 2
+    assert "was written with --variant 'pineapple', not 'deuce'" in result.stderr
+    assert out.read_bytes() == local["output"].read_bytes()
 
 
 def test_an_unreachable_scheduler_is_a_clear_error():
