@@ -14,8 +14,7 @@ from cli.errors import report_error, reports_bad_input
 from cli.options import VARIANT_HELP
 from cli.render import err_console, never_dealt_note
 from evaluator import find_rules
-from optimizer.batch import deal_hands, hand_line, parse_sizes
-from optimizer.batch_io import BatchError
+from optimizer.dealing import SizeError, deal_hands, hand_line, parse_size_weights
 
 LINES_PER_WRITE = 4096
 
@@ -35,9 +34,10 @@ def _write(lines, output: Path | None) -> None:
 
 def command(
     cards: Annotated[str | None, typer.Option(
-        help="Cards per hand: 13 to 17; 'mixed' for the variant's Fantasyland sizes at the "
-             "frequencies in the README; or counts with weights, like 14:8,15:4. Default: "
-             "mixed.", show_default=False)] = None,
+        help="Cards per hand: 15, a range like 14-17 or a list like 14,16, dealt equally "
+             "often; counts with weights, like 14:8,15:4; or 'mixed', the variant's "
+             "Fantasyland sizes at the frequencies in the README (the default).",
+        show_default=False)] = None,
     count: Annotated[int, typer.Option(help="How many hands.", min=0)] = 1,
     seed: Annotated[int, typer.Option(
         help="Seed: the same seed, count and sizes deal the same hands, and a longer deal "
@@ -50,9 +50,12 @@ def command(
         show_default=False)] = None,
 ) -> None:
     """Deal random Fantasyland hands, one a line ("As Kd ..."), ready for `fantasyland batch`."""
-    with reports_bad_input(BatchError):
+    with reports_bad_input():
         rules = find_rules(variant)
-        sizes = parse_sizes(cards or "mixed", rules)
+        try:
+            sizes = parse_size_weights(cards or "mixed", rules)
+        except SizeError as error:
+            raise typer.BadParameter(str(error), param_hint="'--cards'") from None
         note = never_dealt_note(rules, list(sizes), "dealt anyway")
         if note is not None:
             err_console.print(note, soft_wrap=True, highlight=False)

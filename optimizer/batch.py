@@ -14,67 +14,21 @@ import dataclasses
 import hashlib
 import inspect
 import json
-import random
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluator.cards import Card, ascii_names
 from evaluator.rules import Rules
 from evaluator.rules_files import find_rules
-from optimizer.dealing import deal, pick_size, size_mix
 from optimizer.batch_io import (Appender, BadLine, BatchError, Hand, Reader, WorkerError,
                                 cut_partial_line, first_record, read_output, read_settings,
                                 settings_path, write_settings)
+from optimizer.dealing import deal_hands, hand_line
 from optimizer.engines import Engine, Result, Settings, Task, open_engine
-from optimizer.solve import MAX_CARDS, MIN_CARDS, Solution, solve
-
-
-# --- dealing -------------------------------------------------------------------------------
-
-def parse_sizes(text: str, rules: Rules) -> dict[int, float]:
-    """Hand sizes and their weights from ``"14"``, ``"mixed"`` or ``"14:8,15:4,16:2,17:1"``.
-
-    >>> parse_sizes("15:3,17:1", find_rules("progressive"))
-    {15: 0.75, 17: 0.25}
-    >>> parse_sizes("12", find_rules("pineapple"))
-    Traceback (most recent call last):
-    ...
-    optimizer.batch.BatchError: bad --cards '12': expected a count from 13 to 17, 'mixed', or counts with weights like 14:8,15:4
-    """
-    if text.strip().lower() == "mixed":  # the trainer's assumption, README "Solving many hands"
-        return size_mix(rules)
-    weights: dict[int, float] = {}
-    for part in text.split(","):
-        count, colon, weight = part.strip().partition(":")
-        try:
-            n, w = int(count), float(weight) if colon else 1.0
-        except ValueError:
-            n, w = 0, 0.0
-        if not MIN_CARDS <= n <= MAX_CARDS or not 0 < w < float("inf") or n in weights:
-            raise BatchError(f"bad --cards {text!r}: expected a count from {MIN_CARDS} to "
-                             f"{MAX_CARDS}, 'mixed', or counts with weights like 14:8,15:4")
-        weights[n] = w
-    total = sum(weights.values())
-    return {n: w / total for n, w in weights.items()}
-
-
-def deal_hands(count: int, sizes: Mapping[int, float], seed: int) -> Iterator[tuple[Card, ...]]:
-    """``count`` random hands, each from the highest card down, from one ``random.Random(seed)``
-    stream: a size by weight (only when there is a choice), then the cards. So the first
-    hands of a longer deal are the same as a shorter one's."""
-    if count < 0 or seed < 0:
-        raise BatchError(f"bad count {count} or seed {seed}: expected numbers >= 0")
-    rng = random.Random(seed)
-    for _ in range(count):
-        yield deal(rng, next(iter(sizes)) if len(sizes) == 1 else pick_size(rng, sizes))
-
-
-def hand_line(cards: Sequence[Card]) -> str:
-    return " ".join(ascii_names(cards))
+from optimizer.solve import Solution, solve
 
 
 # --- resuming ------------------------------------------------------------------------------

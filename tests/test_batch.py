@@ -21,7 +21,8 @@ from typer.testing import CliRunner
 from cli.batch import _print_summary
 from cli.main import app
 from cli.solve import solution_dict
-from optimizer.batch import Summary, deal_hands, hand_line, run_batch
+from optimizer.batch import Summary, run_batch
+from optimizer.dealing import deal_hands, hand_line
 from optimizer.batch_io import BadLine, Hand, Reader, record_line, split_id
 from optimizer.engines import Engine, Settings
 

@@ -9,9 +9,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from evaluator import find_rules, parse_cards
-from optimizer.batch import deal_hands, parse_sizes
-from optimizer.batch_io import BatchError
-from optimizer.dealing import PROGRESSIVE_MIX, size_mix
+from optimizer.dealing import PROGRESSIVE_MIX, deal_hands, parse_size_weights, size_mix
 
 runner = CliRunner()
 
@@ -72,7 +70,7 @@ def test_mixed_covers_only_the_sizes_a_variant_deals():
 
 
 def test_weighted_sizes():
-    assert parse_sizes("14:3,17:1", find_rules("pineapple")) == {14: 0.75, 17: 0.25}
+    assert parse_size_weights("14:3,17:1", find_rules("pineapple")) == {14: 0.75, 17: 0.25}
     sizes = Counter(len(h) for h in deal_hands(2000, {14: 0.75, 17: 0.25}, 5))
     assert sizes[14] / 2000 == pytest.approx(0.75, abs=0.04)
 
@@ -90,11 +88,24 @@ def test_a_size_the_variant_never_deals_is_dealt_with_a_note():
     assert "never 17" in result.stderr
 
 
-@pytest.mark.parametrize("cards", ["12", "18", "x", "14:0", "14:1,14:2", "14:-1", "mixd"])
-def test_bad_card_counts_are_refused_with_exit_2(cards):
+@pytest.mark.parametrize("text, sizes", [
+    ("14-16", {14: 1 / 3, 15: 1 / 3, 16: 1 / 3}),  # the grammar of train and bench
+    ("14,17", {14: 0.5, 17: 0.5}),
+    ("14-15:2,17:1", {14: 0.4, 15: 0.4, 17: 0.2}),
+])
+def test_deal_reads_counts_as_train_and_bench_do_and_weights_too(text, sizes):
+    assert parse_size_weights(text, find_rules("progressive")) == pytest.approx(sizes)
+
+
+@pytest.mark.parametrize("cards, part", [
+    ("12", "12"), ("18", "18"), ("x", "x"), ("14:0", "14:0"), ("14:1,14:2", "14:2"),
+    ("14:-1", "14:-1"), ("mixd", "mixd"), ("14-15,15", "15"),
+])
+def test_bad_card_counts_are_refused_with_exit_2(cards, part):
     result = runner.invoke(app, ["deal", "--cards", cards])
     assert result.exit_code == 2
-    assert f"bad --cards {cards!r}" in result.stderr
+    assert result.stderr.startswith(f"error: Invalid value for '--cards': bad card count "
+                                    f"{part!r}: expected 13 to 17")
     assert result.stdout == ""
 
 
@@ -110,5 +121,5 @@ def test_unknown_variant_is_refused():
 
 
 def test_deal_hands_refuses_a_negative_count():
-    with pytest.raises(BatchError):
+    with pytest.raises(ValueError, match="bad count -1"):
         list(deal_hands(-1, {14: 1.0}, 1))
