@@ -17,7 +17,8 @@ from cli.options import VARIANT_HELP
 from cli.render import console, err_console
 from evaluator import find_rules, parse_cards
 from optimizer.opponents import (POOL_SEED, OpponentModelError, bot_stats, build_pool,
-                                 dealing_for, pool_file_name, removal_check)
+                                 dealing_for, pool_file_name)
+from optimizer.removal import removal_check
 
 
 def _stats_table(title: str, stats: dict) -> Table:

@@ -29,10 +29,7 @@ import numpy as np
 
 from evaluator.cards import CardError
 from evaluator.rules import ROWS, Rules
-from evaluator.board import Board, BoardReport, evaluate_board, row_strengths
-from evaluator.board_arrays import ROW_SLICES, evaluate_boards
-from evaluator.scoring import settle
-from evaluator.strength import CLASS_OF_STRENGTH
+from evaluator.board_arrays import evaluate_boards
 from optimizer.bot import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing, play_hand
 from optimizer.objective import ObjectiveError
 
@@ -135,7 +132,8 @@ def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
 
 # --- drawing boards --------------------------------------------------------------------------
 
-def _check_dealt(dealt: Sequence[int]) -> np.ndarray:
+def dealt_array(dealt: Sequence[int]) -> np.ndarray:
+    """The dealt card ids as an array, once it is known they are distinct ids 0..51."""
     cards = np.asarray(list(dealt), dtype=np.int64)
     if cards.ndim != 1 or len(set(cards.tolist())) != len(cards) \
             or (len(cards) and (cards.min() < 0 or cards.max() > 51)):
@@ -207,7 +205,7 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
     are included at the bot's natural rate. Each opponent's board is drawn on its own from
     the same pool (see the README on three-handed play).
     """
-    cards = _check_dealt(dealt)
+    cards = dealt_array(dealt)
     if samples < 1 or opponents < 1:
         raise OpponentModelError(f"need samples >= 1 and opponents >= 1, got {samples} and "
                                  f"{opponents}")
@@ -336,63 +334,3 @@ def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,
         raise OpponentModelError(f"need hands >= 1, got {hands}")
     return play_hands(rules, dealing, hands, seed, POOL_PARAMS[dealing.name], workers=workers,
                       progress=progress)
-
-
-# --- measuring the card-removal error --------------------------------------------------------
-
-def _class_shares(boards: np.ndarray) -> dict[str, np.ndarray]:
-    strengths = {row: row_strengths(boards[:, ROW_SLICES[row]]) for row in ROWS}
-    return {row: np.bincount(CLASS_OF_STRENGTH[s], minlength=9) / len(boards)
-            for row, s in strengths.items()}
-
-
-def _points_against(rules: Rules, ours: BoardReport, boards: np.ndarray) -> np.ndarray:
-    return np.array([settle(ours, evaluate_board(Board(tuple(b[:3]), tuple(b[3:8]),
-                                                       tuple(b[8:])), rules))
-                     for b in boards.tolist()], dtype=float)
-
-
-def removal_check(rules: Rules, dealt: Sequence[int], hands: int, seed: int,
-                  workers: int = 1) -> dict:
-    """How far the pool's draws for ``dealt`` are from the bot's live play without them.
-
-    ``hands`` live hands from the reduced deck are compared with as many boards drawn from
-    the pool three ways: ``exact`` (boards whose player saw no dealt card: what
-    ``opponent_boards`` uses while there are enough), ``placed_only`` (boards whose 13 placed
-    cards avoid the dealt ones, discards ignored: the fallback) and ``no_removal`` (the pool
-    as it is, for scale). For each: the calibration figures, the total variation distance of
-    each row's hand-class shares from live play, and the mean points that the best-royalty
-    set of ``dealt`` wins against the boards (1-6 scoring of ``rules``).
-    """
-    from optimizer.solve import solve  # the solver imports this module's callers
-
-    cards = _check_dealt(dealt)
-    pool = pool_for(rules)
-    live = play_hands(rules, pool.dealing, hands, seed, BotParams(**pool.meta["params"]),
-                      removed=cards, workers=workers).boards
-    ours = solve(tuple(cards.tolist()), rules, "royalties").report
-    exact_pairs, relaxed_pairs = candidate_pairs(pool, cards)
-    rng = np.random.default_rng(seed)
-    samples = {
-        "exact": exact_pairs,
-        "placed_only": np.concatenate([exact_pairs, relaxed_pairs]),
-        "no_removal": np.arange(len(pool)) * 24,
-    }
-    live_shares = _class_shares(live)
-    live_points = _points_against(rules, ours, live)
-    result = {"dealt": len(cards), "hands": hands, "set": ours.board.format(ascii=True),
-              "exact_pairs": len(exact_pairs), "relaxed_pairs": len(relaxed_pairs),
-              "live": board_stats(rules, live) | {
-                  "points": float(live_points.mean()),
-                  "points_se": float(live_points.std() / np.sqrt(hands))}}
-    for name, pairs in samples.items():
-        chosen = rng.choice(pairs, min(hands, len(pairs)), replace=False)
-        boards = pair_boards(pool, chosen)
-        shares = _class_shares(boards)
-        points = _points_against(rules, ours, boards)
-        result[name] = board_stats(rules, boards) | {
-            "points": float(points.mean()),
-            "points_se": float(points.std() / np.sqrt(len(points))),
-            "class_tvd": {row: float(np.abs(shares[row] - live_shares[row]).sum() / 2)
-                          for row in ROWS}}
-    return result

@@ -247,3 +247,21 @@ def test_opponents_refuses_two_actions_or_more_boards_than_the_pool(args, messag
     result = runner.invoke(app, ["opponents", *args])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1
+
+
+def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
+    from optimizer.removal import removal_check
+
+    dealt = parse_cards(HAND_14)
+    result = removal_check(find_rules("pineapple"), dealt, hands=12, seed=3)
+    assert result["dealt"] == 14 and result["hands"] == 12
+    assert result["exact_pairs"] > 0 and result["relaxed_pairs"] >= 0
+    for name in ("live", "exact", "placed_only", "no_removal"):
+        figures = result[name]
+        assert figures["boards"] == 12 and 0 <= figures["foul_rate"] <= 1
+        assert np.isfinite(figures["points"]) and figures["points_se"] >= 0
+    for name in ("exact", "placed_only", "no_removal"):
+        assert set(result[name]["class_tvd"]) == set(ROWS)
+        assert all(0 <= d <= 1 for d in result[name]["class_tvd"].values())
+    # the same seed, the same measurement
+    assert removal_check(find_rules("pineapple"), dealt, hands=12, seed=3) == result
