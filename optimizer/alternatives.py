@@ -2,8 +2,9 @@
 
 Two sets count as the same alternative when their three rows have the same strengths (they
 differ only by suits that change nothing). Within one mode (staying or not) CP-SAT finds the
-best set, then the best that differs from it, and so on; the candidates are pruned at a floor
-below the optimum, and the floor is lowered until enough sets are found or nothing is left.
+best value left, then among the sets worth exactly that the one the tie-break rule prefers,
+then the best that differs from those found, and so on. The candidates are pruned at a
+floor, first the optimum itself, lowered until enough sets are found or nothing is left.
 """
 
 from __future__ import annotations
@@ -32,9 +33,14 @@ class Alternative:
         return self.report.board
 
 
-#: One found set: its points, its rows (card masks), their strengths (top, middle, bottom)
-#: and their tie-break ranks (bottom, middle, top: higher is preferred).
-Found = tuple[float, dict[str, int], tuple[int, int, int], tuple[int, int, int]]
+@dataclass(frozen=True)
+class _Found:
+    """One set a solve found, with what orders it among the others."""
+
+    points: float
+    masks: dict[str, int]  # each row's cards, as a bitmask over the dealt positions
+    strengths: tuple[int, int, int]  # top, middle, bottom, on the high scale
+    tiebreak: tuple[int, int, int]  # bottom, middle, top ranks; higher is preferred
 
 
 def _board(cands: Candidates, masks: dict[str, int]) -> Board:
@@ -52,12 +58,21 @@ def _tiebreak_score(cands: Candidates, set_model: SetModel) -> cp_model.LinearEx
                for row in ROWS)
 
 
+def _read(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates,
+          points: float) -> _Found:
+    picked = {row: [solver.boolean_value(lit) for lit in set_model.picks[row]].index(True)
+              for row in ROWS}
+    return _Found(points, {row: int(cands.row(row).masks[picked[row]]) for row in ROWS},
+                  tuple(solver.value(set_model.strength[r]) for r in ("top", "middle", "bottom")),
+                  tuple(int(cands.row(r).tiebreak[picked[r]]) for r in ("bottom", "middle", "top")))
+
+
 def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weight: int,
-                      objective: Objective, deadline: float) -> list[Found]:
+                      objective: Objective, deadline: float) -> list[_Found]:
     """Up to ``count`` best sets of one mode with distinct row strengths, best first, and
     among sets of equal value in the order of the tie-break rule (README, "Ties")."""
     cands = cands if need_stay else cands.without_stays()
-    found: list[Found] = []
+    found: list[_Found] = []
     # The floor starts at the optimum itself (its ties first, a small model), then drops.
     gap, step, total = 0, max(objective.units, 1), sum(cands.sizes.values())
     while time.perf_counter() < deadline:
@@ -65,8 +80,9 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
         pruned = tighten(cands, need_stay, floor)
         if all(len(pruned.row(r)) for r in ROWS):
             set_model = build_model(pruned, need_stay, objective, floor)
-            for _, _, strengths, _ in found:
-                set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"), strengths)))
+            for item in found:
+                set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"),
+                                                     item.strengths)))
             preference = _tiebreak_score(pruned, set_model)
             solver = cp_model.CpSolver()
             solver.parameters.num_workers = 1
@@ -77,23 +93,22 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
                 if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                     break
                 weight = int(round(solver.objective_value))
-                # Among the sets worth ``weight``, the one the tie-break rule prefers.
+                first = _read(solver, set_model, pruned, objective.points(weight, need_stay))
+                # Among the sets worth ``weight``, the one the tie-break rule prefers; the set
+                # just found is a start, and stands if time runs out.
                 tied = set_model.model.clone()
                 tied.add(set_model.value == weight)
                 tied.maximize(preference)
+                for row in ROWS:
+                    for literal in set_model.picks[row]:
+                        tied.add_hint(literal, solver.boolean_value(literal))
                 solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
                 status = solver.solve(tied)
-                if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                    break
-                picked = {row: [solver.boolean_value(lit) for lit in set_model.picks[row]]
-                          .index(True) for row in ROWS}
-                masks = {row: int(pruned.row(row).masks[picked[row]]) for row in ROWS}
-                strengths = {row: solver.value(set_model.strength[row]) for row in ROWS}
-                found.append((objective.points(weight, need_stay), masks,
-                              tuple(strengths[r] for r in ("top", "middle", "bottom")),
-                              tuple(int(pruned.row(r).tiebreak[picked[r]])
-                                    for r in ("bottom", "middle", "top"))))
-                set_model.exclude_strengths(strengths)
+                chosen = _read(solver, set_model, pruned, first.points) if status in (
+                    cp_model.OPTIMAL, cp_model.FEASIBLE) else first
+                found.append(chosen)
+                set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"),
+                                                     chosen.strengths)))
         if len(found) >= count or sum(pruned.sizes.values()) == total:
             break
         gap = max(2 * gap, step)
@@ -109,9 +124,9 @@ def alternatives(cands: Candidates, modes: list[tuple[bool, int]], count: int,
     for need_stay, best_weight in modes:
         pooled += mode_alternatives(cands, need_stay, count + 1, best_weight, objective,
                                     deadline)
-    pooled = [item for item in pooled if item[2] != chosen]
+    pooled = [item for item in pooled if item.strengths != chosen]
     # Best first; sets of equal value (to the last few digits, as the two modes add the
     # worth of staying in points) in tie-break order.
-    pooled.sort(key=lambda item: (-round(item[0], 9), tuple(-rank for rank in item[3])))
-    return [Alternative(points, evaluate_board(_board(cands, masks), cands.rules))
-            for points, masks, _, _ in pooled[:count]]
+    pooled.sort(key=lambda item: (-round(item.points, 9), tuple(-r for r in item.tiebreak)))
+    return [Alternative(item.points, evaluate_board(_board(cands, item.masks), cands.rules))
+            for item in pooled[:count]]
