@@ -25,7 +25,7 @@ _CLICK = {kind.__name__: kind for kind in typer.BadParameter.__mro__}
 
 class OneLineErrors(TyperGroup):
     """The group that reports a mistyped command line in one line, as the library's own
-    input errors are (``cli/errors.py``): ``error: <what>, see `fantasyland solve --help```,
+    input errors are (``cli/errors.py``): ``error: <what> (see `fantasyland solve --help`)``,
     exit code 2, instead of Click's boxed usage text."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
@@ -35,8 +35,7 @@ class OneLineErrors(TyperGroup):
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _CLICK["ClickException"] as error:
-            if type(error).__name__ == "NoArgsIsHelpError":  # a bare command: its help
-                error.show()
+            if type(error).__name__ == "NoArgsIsHelpError":  # the help is printed already
                 sys.exit(error.exit_code)
             where = error.ctx.command_path if getattr(error, "ctx", None) else "fantasyland"
             report_error(f"{error.format_message().rstrip('.')} (see `{where} --help`)")

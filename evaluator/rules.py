@@ -6,6 +6,7 @@ Code never branches on a variant's name: everything a variant changes is a field
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -158,6 +159,25 @@ class Rules:
         if self.repeat_cards is not None:
             counts.add(self.repeat_cards)
         return tuple(sorted(counts))
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A digest of what the rules decide (each row's scale, royalty, qualify and stay
+        tables, the foul order, the entries, repeats, scoring, dealing and worths of
+        staying), not of how a file spells it: ``"qq"`` for ``"QQ"``, or royalty keys in
+        another order, leave it as it is; any change to a table changes it."""
+        digest = hashlib.sha256()
+        for row in ROWS:
+            digest.update(f"{row}:{self.scale(row).value}".encode())
+            for table in (self.royalty_table(row), self.qualify_table(row),
+                          self.stay_table(row)):
+                digest.update(np.ascontiguousarray(table, dtype=np.int64).tobytes())
+        entries = [(sorted((req.row, req.spec.threshold(self.scale(req.row)))
+                           for req in rung.requires), rung.cards) for rung in self.entry]
+        digest.update(repr((self.order, sorted(entries), self.repeat_cards, self.scoring,
+                            self.dealing, self.repeat_value, self.repeat_values,
+                            self.ev_repeat_value, self.ev_repeat_values)).encode())
+        return digest.hexdigest()[:16]
 
     def repeat_cards_after(self, dealt: int) -> int:
         return dealt if self.repeat_cards is None else self.repeat_cards

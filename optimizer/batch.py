@@ -10,8 +10,6 @@ Input lines that cannot be solved go to an errors file instead, in input order t
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import inspect
 import json
 import tempfile
@@ -37,13 +35,6 @@ from optimizer.solve import Solution, solve
 EV_OPTIONS = ("opponents", "samples", "seed")
 
 
-def _rules_digest(rules: Rules) -> str:
-    """A fingerprint of what rules decide (their description and aliases aside), so that an
-    edited rules file counts as other rules even under the same name."""
-    return hashlib.sha256(repr(dataclasses.replace(rules, description="", aliases=()))
-                          .encode()).hexdigest()[:16]
-
-
 def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     """What every record of a batch depends on besides its own line, with ``solve``'s
     defaults filled in: what a rerun into the same output must repeat.
@@ -56,7 +47,7 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     if settings.objective != "ev":
         options = {name: v for name, v in options.items() if name not in EV_OPTIONS}
     return {"objective": settings.objective, "variant": rules.name,
-            "rules": _rules_digest(rules), "fl_value": settings.fl_value, **options}
+            "rules": rules.fingerprint, "fl_value": settings.fl_value, **options}
 
 
 def _shown(value: Any) -> str:

@@ -486,3 +486,17 @@ def test_rules_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
     result = doctest.testmod(evaluator.rules_files)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_fingerprint_follows_what_the_rules_decide_not_how_the_file_spells_it(tmp_path):
+    base = load_rules(write(tmp_path, 'base = "standard"\nname = "a"\n'
+                                      '[royalties.top]\n66 = 1\nQQ = 7\n', "a.toml"))
+    respelled = load_rules(write(tmp_path, 'base = "standard"\nname = "b"\n'
+                                           'description = "other words"\n'
+                                           '[royalties.top]\nqq = 7\n"66" = 1\n', "b.toml"))
+    changed = load_rules(write(tmp_path, 'base = "standard"\nname = "a"\n'
+                                         '[royalties.top]\n66 = 1\nQQ = 8\n', "c.toml"))
+    assert respelled.fingerprint == base.fingerprint
+    assert changed.fingerprint != base.fingerprint
+    fingerprints = {find_rules(name).fingerprint for name in preset_names()}
+    assert len(fingerprints) == len(preset_names())
