@@ -13,13 +13,12 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from itertools import combinations_with_replacement
 
 import numpy as np
 
 from evaluator.cards import RANK_CHARS
-from evaluator.strength import (CLASS_NAMES, DESCRIPTORS, HIGH_CARD, LOW_DESCRIPTORS, PAIR,
-                                STRAIGHT_FLUSH, TRIPS, describe)
+from evaluator.strength import (CARDS_OF_STRENGTH, CLASS_NAMES, DESCRIPTORS, HIGH_CARD,
+                                LOW_DESCRIPTORS, PAIR, STRAIGHT_FLUSH, TRIPS)
 
 
 class Scale(str, Enum):
@@ -86,15 +85,11 @@ def _threshold(spec: HandSpec, scale: Scale) -> int:
     return int(hits[0])  # both tables run from the weakest hand to the best
 
 
-@cache
 def _cards_of(scale: Scale) -> np.ndarray:
     """The number of cards (3 or 5) of the hand behind every value on ``scale``."""
     if scale is not Scale.HIGH:
         return np.full(len(LOW_DESCRIPTORS), 5)  # 2-7 lowball ranks 5-card rows only
-    # The 3-card descriptors are generated as strength.py generates them; every other hand
-    # on the shared scale has 5 cards (no descriptor is both: the zeros tell them apart).
-    three = {describe(ranks[::-1]) for ranks in combinations_with_replacement(range(13), 3)}
-    return np.array([3 if tuple(d) in three else 5 for d in DESCRIPTORS.tolist()])
+    return CARDS_OF_STRENGTH
 
 
 @cache

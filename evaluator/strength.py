@@ -129,6 +129,11 @@ LOW_DESCRIPTORS: np.ndarray = _T["low_descriptors"]
 NUM_STRENGTHS = len(DESCRIPTORS)
 NUM_LOW = len(LOW_DESCRIPTORS)
 CLASS_OF_STRENGTH: np.ndarray = DESCRIPTORS[:, 0].astype(np.int8)
+#: How many cards (3 or 5) the hand behind every strength holds: the shared scale ranks
+#: 3-card tops and 5-card rows together, and no strength is both.
+CARDS_OF_STRENGTH: np.ndarray = np.full(NUM_STRENGTHS, 5, dtype=np.int8)
+CARDS_OF_STRENGTH[np.unique(_T["plain3"])] = 3
+CARDS_OF_STRENGTH.flags.writeable = False
 
 
 def _lookup(cards: np.ndarray, keys: np.ndarray, plain: np.ndarray,

@@ -21,6 +21,7 @@ from evaluator.cards import RANK_CHARS, SUIT_CHARS, parse_cards
 from evaluator.strength import (CLASS_NAMES, CLASS_OF_STRENGTH, NUM_LOW, NUM_STRENGTHS,
                                 class_name, hand_name, is_royal, lowball_array, lowball_name,
                                 lowball_of, rank3_array, rank5_array, strength_of)
+from evaluator.strength import CARDS_OF_STRENGTH
 
 CHUNK = 250_000
 
@@ -162,6 +163,8 @@ def test_three_and_five_card_hands_share_one_dense_scale(strengths):
     used = np.union1d(np.unique(tops), np.unique(strengths))
     assert len(np.intersect1d(tops, strengths)) == 0  # a 3-card hand never ties a 5-card one
     assert used.tolist() == list(range(NUM_STRENGTHS))
+    assert (CARDS_OF_STRENGTH[np.unique(tops)] == 3).all()
+    assert (CARDS_OF_STRENGTH[np.unique(strengths)] == 5).all()
 
 
 @pytest.mark.parametrize("top, middle", [
