@@ -168,7 +168,7 @@ def command(
         show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         help="For ev: seed of each hand's opponent sample (solve's default if not given).",
-        show_default=False)] = None,
+        show_default=False, min=0)] = None,
     errors: Annotated[Path | None, typer.Option(
         help="Where bad lines go, one JSON object each. Default: OUTPUT.errors.",
         show_default=False)] = None,

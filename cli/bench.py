@@ -45,7 +45,7 @@ def command(
         help="Card counts to solve: 15, a range like 13-17 or a list like 14,17.",
         callback=card_counts)] = "13-17",
     hands: Annotated[int, typer.Option(help="Random hands per card count.", min=1)] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the random hands.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the random hands.", min=0)] = 1,
     variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "pineapple",
     objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
     fl_value: Annotated[float | None, typer.Option(

@@ -120,7 +120,7 @@ def command(
     opponents: Annotated[int, typer.Option(
         help=OPPONENTS_HELP, min=1, max=2)] = 1,
     seed: Annotated[int, typer.Option(
-        help="Seed of the sampled percentile (17 cards) and of the ev objective.")] = 0,
+        help="Seed of the sampled percentile (17 cards) and of the ev objective.", min=0)] = 0,
     time_limit: Annotated[float, typer.Option(
         help="Seconds the optimizer may spend proving the optimum.")] = 10.0,
     json_output: Annotated[bool, typer.Option(

@@ -83,14 +83,14 @@ def command(
         help="Boards for --stats, live hands for --check.", min=1)] = 5000,
     seed: Annotated[int, typer.Option(
         help="Seed of the boards --stats draws, or of the hands --check and --live play "
-             "(a regenerated pool takes --pool-seed).")] = 1,
+             "(a regenerated pool takes --pool-seed).", min=0)] = 1,
     live: Annotated[bool, typer.Option(
         "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
     hands: Annotated[int | None, typer.Option(
         help="Hands in a regenerated pool (default: the shipped size).", min=1,
         show_default=False)] = None,
     pool_seed: Annotated[int, typer.Option(
-        "--pool-seed", help="Seed of a regenerated pool.")] = POOL_SEED,
+        "--pool-seed", help="Seed of a regenerated pool.", min=0)] = POOL_SEED,
     workers: Annotated[int, typer.Option(
         help="Processes for --regenerate, --check and --live.", min=1)] = 1,
     output: Annotated[Path | None, typer.Option(

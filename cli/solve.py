@@ -100,7 +100,7 @@ def command(
         help=OPPONENTS_HELP, min=1, max=2)] = 1,
     samples: Annotated[int, typer.Option(
         help="Sampled opponent deals, for ev.", min=1, max=100_000)] = DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option(help="Seed of the opponent sample, for ev.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the opponent sample, for ev.", min=0)] = 0,
     time_limit: Annotated[float, typer.Option(
         help="Give up proving after this many seconds and report the best set found.")] = 10.0,
     json_output: Annotated[bool, typer.Option(

@@ -93,7 +93,7 @@ def command(
         show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         help="Seed of the deal, to replay a session. Default: a fresh one, printed.",
-        show_default=False)] = None,
+        show_default=False, min=0)] = None,
     objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
     fl_value: Annotated[float | None, typer.Option(
         "--fl-value", help=FL_VALUE_HELP, show_default=False,

@@ -139,7 +139,7 @@ def command(
     samples: Annotated[int, typer.Option(
         help="Random hands solved for each Fantasyland size.", min=2)] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option(help="Seed of the hands: the same seed, the same "
-                                           "numbers.")] = 0,
+                                           "numbers.", min=0)] = 0,
     opponents: Annotated[int, typer.Option(
         help=OPPONENTS_HELP, min=1, max=2)] = 1,
     objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 
 import numpy as np
 
@@ -139,6 +140,8 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
                                  "or 2 (three-handed)")
         if not 1 <= samples <= 100_000:
             raise ObjectiveError(f"bad samples count {samples!r}: expected 1 to 100000")
+        if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+            raise ObjectiveError(f"bad seed {seed!r}: expected a whole number >= 0")
         from optimizer.opponents import opponent_boards  # the bot's pool loads on first use
 
         boards = opponent_boards(rules, tuple(dealt), samples, opponents, seed)

@@ -22,6 +22,10 @@ runner = CliRunner()
                                              "expected a finite number of points, 0 or more"),
     (["train", "--fl-value", "nan"], "error: Invalid value for '--fl-value': nan"),
     (["solve", "As Ks", "--opponents", "3"], "error: Invalid value for '--opponents'"),
+    (["solve", "As Ks", "--seed", "-1"], "error: Invalid value for '--seed'"),
+    (["value", "--seed", "-1"], "error: Invalid value for '--seed'"),
+    (["train", "--seed", "-1"], "error: Invalid value for '--seed'"),
+    (["check", "As Ks", "--set", "x", "--seed", "-1"], "error: Invalid value for '--seed'"),
 ])
 def test_a_mistyped_command_line_is_one_line_naming_the_problem(args, message):
     result = runner.invoke(app, args, prog_name="fantasyland")

@@ -20,6 +20,7 @@ from evaluator.scoring import settle
 from evaluator.board import Board, evaluate_board
 from optimizer import solve
 from optimizer.ev import breakdown
+from optimizer.objective import ObjectiveError
 
 ROWS = ("top", "middle", "bottom")
 
@@ -160,3 +161,9 @@ def test_reported_ev_matches_the_mean_score_against_a_fresh_sample(seed):
     fresh_error = scores.std(ddof=1) / np.sqrt(len(scores))
     combined = np.hypot(reported.standard_error, fresh_error)
     assert abs(reported.total - scores.mean()) <= 3 * combined
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "3"])
+def test_a_bad_seed_is_an_objective_error_naming_it(seed):
+    with pytest.raises(ObjectiveError, match=f"bad seed {seed!r}"):
+        solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s", objective="ev", seed=seed)
