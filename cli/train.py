@@ -25,6 +25,11 @@ from evaluator import CardError
 from optimizer import ObjectiveError
 from optimizer.training import Score, Session
 
+try:  # line editing and history for input() in a terminal; absent on some platforms
+    import readline
+except ImportError:
+    readline = None
+
 HELP = ("Type the set as TOP / MIDDLE / BOTTOM, 3 / 5 / 5 of the dealt cards, in any order "
         "within a row: 'Qs Qd 2c / 9h 9d 5h 5d 3c / As Ks Js Ts 8s'. Suits may be letters or "
         "symbols, 10 is T. Cards you leave out are the discards. ? shows this, q quits.")
@@ -40,10 +45,18 @@ def _score_text(score: Score, label: str = "Score") -> Text:
         f"({points(score.mean_ev_lost)} a hand)")
 
 
-def _read(prompt: str, interactive: bool) -> str:
-    """One line of input; ``EOFError`` at the end of the input."""
+def _read(prompt: str, interactive: bool, again: str = "") -> str:
+    """One line of input; ``EOFError`` at the end of the input. In a terminal the line can be
+    edited (arrows, history), and ``again``, a set that could not be read, is typed back
+    for the player to mend rather than retype."""
     if interactive:
-        return input(prompt)
+        if readline is not None and again:
+            readline.set_startup_hook(lambda: readline.insert_text(again))
+        try:
+            return input(prompt)
+        finally:
+            if readline is not None:
+                readline.set_startup_hook()
     line = sys.stdin.readline()
     if not line:
         raise EOFError
@@ -57,8 +70,10 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
     console.print(Text.assemble((f"Hand {hand.number}", "bold"),
                                 f" ({len(hand.cards)} cards): ", cards_text(hand.cards)),
                   soft_wrap=True)
+    again = ""
     while True:
-        text = _read("set> ", interactive).strip()
+        text = _read("set> ", interactive, again).strip()
+        again = ""
         if text.lower() in QUIT:
             return False
         if not text:
@@ -69,7 +84,9 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
         try:
             g = session.play(text)
         except CardError as error:
-            report_error(f"{error}; type the set again (? for help)")
+            report_error(f"{error}; mend the set and press Enter (? for help)" if interactive
+                         else f"{error}; type the set again (? for help)")
+            again = text
             continue
         break
     console.print(side_by_side(g))
@@ -128,10 +145,14 @@ def command(
                 raise typer.Exit(2) from None
             out.write(json.dumps(session.header_record(), sort_keys=True) + "\n")
         mix = ", ".join(f"{n} cards {p:.0%}" for n, p in sorted(session.mix.items()))
-        fl = session.staying_worth
+        worths = session.staying_worths
+        worth = points(next(iter(worths.values()))) if len(set(worths.values())) == 1 else \
+            ", ".join(f"{points(w)} for {n} cards" for n, w in worths.items())
+        table = f", {'heads-up' if opponents == 1 else 'three-handed'}" \
+            if objective is Objective.ev else ""
         console.print(Text.assemble(
-            ("Training", "bold"), f": {session.rules.name}, {objective.value} objective "
-            f"(staying worth {points(fl)}), seed {seed}; deals {mix}."), soft_wrap=True)
+            ("Training", "bold"), f": {session.rules.name}, {objective.value} objective"
+            f"{table} (staying worth {worth}), seed {seed}; deals {mix}."), soft_wrap=True)
         console.print(HELP, soft_wrap=True)
         try:
             while rounds is None or session.score.hands < rounds:

@@ -16,7 +16,7 @@ from evaluator.rules_files import find_rules
 from optimizer.dealing import deal, pick_size, size_mix
 from optimizer.grading import Grade, grade, grade_record, parse_set, solve_options
 from optimizer.objective import check_fl_value, check_objective, default_fl_value
-from optimizer.solve import Solution, solve
+from optimizer.solve import DEFAULT_SAMPLES, Solution, solve
 
 
 @dataclass
@@ -99,19 +99,21 @@ class Session:
             self._solution = solve(self.current.cards, self.rules, self.objective,
                                    self.fl_value, time_limit=self.time_limit,
                                    **solve_options(self.objective, self.opponents,
-                                                   self._hand_seed))
+                                                   self.hand_seed))
         return self._solution
 
     @property
-    def staying_worth(self) -> float:
-        """The worth of staying the grades use: ``fl_value``, or by default the variant's
-        for this objective and table and the smallest size dealt."""
-        if self.fl_value is not None:
-            return self.fl_value
-        return default_fl_value(self.rules, self.objective, min(self.mix), self.opponents)
+    def staying_worths(self) -> dict[int, float]:
+        """The worth of staying the grades use, by hand size dealt: ``fl_value``, or by
+        default the variant's for this objective, table and size (``ultimate``'s differ)."""
+        return {n: self.fl_value if self.fl_value is not None else
+                default_fl_value(self.rules, self.objective, n, self.opponents)
+                for n in sorted(self.mix)}
 
     @property
-    def _hand_seed(self) -> int:
+    def hand_seed(self) -> int:
+        """The seed of the current hand's opponent sample under ev: ``seed x 1000 + hand``,
+        so ``fantasyland check --objective ev --seed`` with it grades the same way."""
         return self.seed * 1000 + self._dealt
 
     def play(self, text: str) -> Grade:
@@ -124,21 +126,25 @@ class Session:
             raise RuntimeError("no hand has been dealt")
         board = parse_set(text, self.current.cards)
         g = grade(self.current.cards, board, self.rules, self.objective, self.fl_value,
-                  opponents=self.opponents, seed=self._hand_seed, solution=self.solution())
+                  opponents=self.opponents, seed=self.hand_seed, solution=self.solution())
         self.score.add(g)
         return g
 
     def header_record(self) -> dict:
         """The first line of a session log: what was dealt and how it is graded."""
+        ev = {"opponents": self.opponents, "samples": DEFAULT_SAMPLES} \
+            if self.objective == "ev" else {}
         return {"session": {"variant": self.rules.name, "objective": self.objective,
-                            "fl_value": self.staying_worth,
-                            "seed": self.seed, "sizes": {str(n): round(p, 6) for n, p in
-                                                         sorted(self.mix.items())}}}
+                            "fl_value": {str(n): w for n, w in self.staying_worths.items()},
+                            "seed": self.seed, **ev,
+                            "sizes": {str(n): round(p, 6) for n, p in sorted(self.mix.items())}}}
 
     def hand_record(self, g: Grade) -> dict:
         """One log line per graded hand: the grade and the score after it."""
         assert self.current is not None
-        return {"hand": self.current.number, **grade_record(g), "score": self.score.record()}
+        ev = {"ev_seed": self.hand_seed} if self.objective == "ev" else {}
+        return {"hand": self.current.number, **ev, **grade_record(g),
+                "score": self.score.record()}
 
     def summary_record(self) -> dict:
         return {"summary": self.score.record()}

@@ -168,8 +168,8 @@ def test_train_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
         child.expect_exact("set> ")
         child.sendline("Qs Qd 2c / 9h")  # a mistyped set: wrong row count
         child.expect("error: expected three rows")
-        child.expect_exact("set> ")  # asked again, same hand
-        child.sendline(best)
+        child.expect_exact("set> Qs Qd 2c / 9h")  # asked again, the typed set kept to mend
+        child.sendline("\x15" + best)  # Ctrl-U clears the line (readline), then the set
         child.expect(r"EV lost: +0: your set is optimal")
         child.expect(r"Score: +1 hand, 1 optimal \(100%\), 0 fouls")
         child.expect(r"Hand 2 \(14 cards\)")
@@ -191,3 +191,27 @@ def test_readme_training_example_prints_what_the_readme_shows():
     result = runner.invoke(app, shlex.split(block.group(2)), input=typed)
     assert result.exit_code == 0
     assert result.output == block.group(3)
+
+
+def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
+    from optimizer.grading import grade
+
+    session = Session("pineapple", "ev", seed=3, opponents=2)
+    session.deal()
+    session.deal()  # hand 2, so the seed is not the session's own
+    played = Session("pineapple", seed=3)  # the royalties optimum: usually not ev's
+    played.deal()
+    played.deal()
+    g = session.play(optimal_text(played))
+    record = session.hand_record(g)
+    assert record["ev_seed"] == 3002
+    again = grade(session.current.cards, optimal_text(played), "pineapple", "ev",
+                  opponents=2, seed=record["ev_seed"])
+    assert again.ev_lost == pytest.approx(g.ev_lost) and again.player.value == g.player.value
+    header = session.header_record()["session"]
+    assert header["opponents"] == 2 and header["fl_value"] == {"14": pytest.approx(27.8)}
+
+
+def test_the_worth_of_staying_is_shown_by_size_where_the_sizes_differ():
+    worths = Session("ultimate", seed=1).staying_worths
+    assert worths == {14: 13.7, 15: 19.5, 16: 29.0, 17: 55.4}
