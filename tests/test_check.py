@@ -274,6 +274,13 @@ def test_check_17_cards_labels_the_percentile_an_estimate():
         result.stdout
 
 
+def test_an_unbeaten_sampled_percentile_claims_only_what_its_sample_supports():
+    # ev draws 200 sets: none better bounds the better share below 3 / 200 (95%), not 0.1%
+    result = check(STAY_HAND, "--set", GREEDY, "--objective", "ev")
+    assert result.exit_code == 0, result.output
+    assert "above 98.5% (an estimate): beats or ties all 200 legal sets" in result.stdout
+
+
 def test_check_never_shows_100_percent_for_a_set_that_is_beaten():
     result = check(STAY_HAND, "--set", GREEDY, "--fl-value", "9.6")
     assert "Percentile: 99.9%: beats or ties 337,339 of the 337,342 legal sets (exact)" in \
