@@ -41,9 +41,20 @@ def _summary(solution: Solution) -> list[Text]:
     def line(label: str, *value: str | Text) -> None:
         lines.append(Text.assemble(((f"{label}:" if label else "").ljust(12), "bold"), *value))
 
+    def ev_lines() -> None:
+        parts = breakdown(solution.ev, report)
+        line("EV", f"{parts.total:.2f} ± {parts.standard_error:.2f} points a hand against "
+                   f"{parts.opponents} opponent{'s' * (parts.opponents > 1)} "
+                   f"({parts.samples} sampled deals)")
+        line("", f"royalties {parts.royalties:+.2f}, rows {parts.row_points:+.2f}, "
+                 f"scoops {parts.scoops:+.2f}, opponents' fouls {parts.opponent_fouls:+.2f}, "
+                 f"staying {parts.stay_value:+.2f}")
+
     line("Discards", cards_text(solution.discards) if solution.discards else "none")
     if solution.fouled:
         line("Fouled", "every set of these cards fouls: " + "; ".join(report.foul_reasons))
+        if solution.ev is not None:  # what the foul costs at the table
+            ev_lines()
         return lines
     r = report.royalties
     line("Royalties", f"{r.total} (top {r.top}, middle {r.middle}, bottom {r.bottom})")
@@ -57,13 +68,7 @@ def _summary(solution: Solution) -> list[Text]:
     if solution.ev is None:
         line("Value", f"{_points(solution.value)} = {r.total} royalties{stay_part}")
     else:
-        parts = breakdown(solution.ev, report)
-        line("EV", f"{parts.total:.2f} ± {parts.standard_error:.2f} points a hand against "
-                   f"{parts.opponents} opponent{'s' * (parts.opponents > 1)} "
-                   f"({parts.samples} sampled deals)")
-        line("", f"royalties {parts.royalties:+.2f}, rows {parts.row_points:+.2f}, "
-                 f"scoops {parts.scoops:+.2f}, opponents' fouls {parts.opponent_fouls:+.2f}, "
-                 f"staying {parts.stay_value:+.2f}")
+        ev_lines()
     staying, not_staying = solution.best_staying, solution.best_not_staying
     if staying is not None and not_staying is not None:
         other = not_staying if solution.stays else staying

@@ -261,12 +261,18 @@ def points_per_deal(field: OpponentField, scoring: Scoring, values: dict[str, in
 def breakdown(objective: ExpectedValue, report) -> Breakdown:
     """The EV breakdown of a finished board (a ``BoardReport``) against the sample."""
     field, scoring = objective.field, objective.scoring
-    if report.fouled:
+    if report.fouled:  # it loses every row to each opponent who stands, and is scooped
         standing = ~field.fouled
-        paid = np.where(standing, scoring.foul_penalty + sum(field.royalties[r] for r in ROWS),
-                        0).reshape(field.samples, -1).sum(axis=1).astype(float)
-        parts = {"royalties": -paid, "row_points": 0 * paid, "scoops": 0 * paid,
-                 "opponent_fouls": 0 * paid}
+
+        def per_deal(points: np.ndarray) -> np.ndarray:
+            return np.where(standing, points, 0).reshape(field.samples, -1).sum(axis=1) \
+                .astype(float)
+
+        ones = np.ones(len(standing))
+        parts = {"royalties": -per_deal(sum(field.royalties[r] for r in ROWS)),
+                 "row_points": -per_deal(len(ROWS) * ones),
+                 "scoops": -per_deal((scoring.foul_penalty - len(ROWS)) * ones),
+                 "opponent_fouls": per_deal(0 * ones)}
     else:
         parts = points_per_deal(field, scoring, {r: report.row(r).value for r in ROWS},
                                 {r: report.row(r).royalty for r in ROWS})

@@ -127,6 +127,9 @@ class Grade:
     @property
     def advice(self) -> tuple[str, ...]:
         """Sentences on the mistake, when it is about a foul or about staying."""
+        if self.fouled and self.objective == "ev":
+            return ("a fouled set loses every row to each opponent who does not foul, pays "
+                    "the scoop and their royalties, and cannot stay in Fantasyland",)
         if self.fouled:
             return ("a fouled set scores no royalties and cannot stay in Fantasyland",)
         if self.optimal or self.player.stays == self.solution.stays:

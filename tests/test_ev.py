@@ -167,3 +167,13 @@ def test_reported_ev_matches_the_mean_score_against_a_fresh_sample(seed):
 def test_a_bad_seed_is_an_objective_error_naming_it(seed):
     with pytest.raises(ObjectiveError, match=f"bad seed {seed!r}"):
         solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s", objective="ev", seed=seed)
+
+
+def test_a_fouled_set_loses_its_rows_and_the_scoop_and_pays_the_royalties_of_who_stands():
+    solution = solve("As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc Js", "deuce", "ev")  # all sets foul
+    parts = breakdown(solution.ev, solution.report)
+    assert solution.fouled and parts.total == pytest.approx(solution.value)
+    standing = parts.row_points / -3  # a point a row to each opponent who does not foul
+    assert 0 < standing <= 1
+    assert parts.scoops == pytest.approx(-3 * standing)  # 1-6: the scoop bonus is 3
+    assert parts.royalties < 0 and parts.opponent_fouls == 0
