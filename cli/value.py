@@ -27,12 +27,14 @@ def table_dict(table: WorthTable) -> dict:
         "variant": table.rules.name, "objective": table.objective, "samples": table.samples,
         "seed": table.seed, "opponents": table.opponents,
         "repeat_value": table.repeat_value,
+        "rules_key": "ev_repeat_value" if table.objective == "ev" else "repeat_value",
+        "rules_key_value": table.repeat_value / table.opponents,
         "sizes": [{
             "cards": r.cards, "hands": r.hands, "fl_value": r.fl_value,
             "royalties": r.royalties, "royalties_se": r.royalties_se,
             "value": r.value, "value_se": r.value_se,
             "stay_rate": r.stay_rate, "stay_rate_se": r.stay_rate_se,
-            "royalty_max_stay_rate": r.royalty_max_stay_rate,
+            "stay_rate_at_f0": r.stay_rate_at_f0,
             "stay_possible": r.stay_possible, "worth": r.worth, "worth_se": r.worth_se,
         } for r in table.rows],
         "entries": [{"entry": entry, "cards": cards, "worth": worth}
@@ -59,7 +61,7 @@ def render(table: WorthTable) -> None:
     for r in table.rows:
         out.add_row(str(r.cards), _pm(r.royalties, r.royalties_se),
                     *((_pm(r.value, r.value_se),) if own else ()),
-                    _pct(r.stay_rate, r.stay_rate_se), _pct(r.royalty_max_stay_rate),
+                    _pct(r.stay_rate, r.stay_rate_se), _pct(r.stay_rate_at_f0),
                     _pct(r.stay_possible), _pm(r.worth, r.worth_se))
     console.print(out)
     entries = Table(title="Worth of an entry")
@@ -90,11 +92,12 @@ def _staying_note(table: WorthTable) -> str:
         figure = ", ".join(f"{n} cards {w:.2f}" for n, w in measured) + \
             " (W of the repeat each size earns" + (", per opponent)" if ev else ")")
         given = ", ".join(f"{n} = {now(n):.1f}" for n, _ in measured)
+    says = f"which now says {given}" if not ev or rules.ev_repeat_value is not None else \
+        f"which it lacks (its repeat_value, {given}, stands in)"
     return (f"Measured worth of staying: {figure}. It is the figure for the rules file's {key}, "
-            f"which now says {given}. W: this hand and every repeat it earns. Stays: the stay "
-            "rate of optimal play with that worth of staying; if F = 0: of maximizing "
-            "royalties alone; can stay: hands with any legal set that stays. ± one standard "
-            "error.")
+            f"{says}. W: this hand and every repeat it earns. Stays: the stay rate of optimal "
+            "play with that worth of staying; if F = 0: of optimal play when staying is worth "
+            "nothing; can stay: hands with any legal set that stays. ± one standard error.")
 
 
 def plot(table: WorthTable, path: Path) -> None:

@@ -180,7 +180,7 @@ class SizeRow:
     value_se: float
     stay_rate: float
     stay_rate_se: float
-    royalty_max_stay_rate: float  # stay rate when staying is worth nothing
+    stay_rate_at_f0: float  # stay rate when staying is worth nothing
     stay_possible: float  # share of hands with any legal set that stays
     worth: float  # W(cards)
     worth_se: float

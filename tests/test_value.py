@@ -66,7 +66,7 @@ def test_table_reports_stay_rates_and_standard_errors():
     table = worth_table({14: outcomes(14, [10, 10, 12, 2], [NONE, 5, NONE, 1])}, rules, seed=1)
     row = table.row(14)
     assert row.worth == pytest.approx(table.repeat_value)
-    assert row.stay_possible == 0.5 and row.royalty_max_stay_rate == 0
+    assert row.stay_possible == 0.5 and row.stay_rate_at_f0 == 0
     assert row.stay_rate == 0.5 and row.stay_rate_se > 0 and row.worth_se > 0
     assert table.entries() == [("QQ+ top", 14, row.worth)]
 
@@ -178,3 +178,17 @@ def test_the_worth_of_staying_under_ev_is_linear_in_the_opponents():
                          jobs=2) for n in (1, 2)}
     heads_up, three_handed = (worths(hands[n], find_rules("pineapple"))[14] for n in (1, 2))
     assert three_handed == pytest.approx(2 * heads_up, rel=0.05)
+
+
+def test_the_note_says_when_the_rules_have_no_ev_worth_and_repeat_value_stands_in():
+    import dataclasses
+
+    from cli.value import _staying_note
+    from optimizer.fl_value import simulate, worth_table
+
+    rules = dataclasses.replace(find_rules("pineapple"), ev_repeat_value=None,
+                                ev_repeat_values=())
+    table = worth_table(simulate(rules, 6, 0, "ev", 1, rules.dealt_counts, 1, None), rules,
+                        "ev", 0, 1)
+    assert "ev_repeat_value (points from one opponent), which it lacks (its repeat_value, " \
+           "13.7, stands in)" in _staying_note(table)
