@@ -67,10 +67,10 @@ class HandSpec:
         """The weakest hand of the category on ``scale`` (high strength or lowball goodness)."""
         return _threshold(self, scale)
 
-    def card_counts(self, scale: Scale) -> tuple[int, ...]:
+    def row_sizes(self, scale: Scale) -> tuple[int, ...]:
         """How many cards the category's hands hold on ``scale``: a row of 3 cards makes
         ``QQ`` or ``AKQ`` but never a straight or ``75432``, and a row of 5 never ``AKQ``."""
-        return _card_counts(self, scale)
+        return _row_sizes(self, scale)
 
     def __str__(self) -> str:
         return self.text
@@ -93,7 +93,7 @@ def _cards_of(scale: Scale) -> np.ndarray:
 
 
 @cache
-def _card_counts(spec: HandSpec, scale: Scale) -> tuple[int, ...]:
+def _row_sizes(spec: HandSpec, scale: Scale) -> tuple[int, ...]:
     table = DESCRIPTORS if scale is Scale.HIGH else LOW_DESCRIPTORS
     return tuple(sorted(set(_cards_of(scale)[spec.matches(table)].tolist())))
 

@@ -54,7 +54,7 @@ def _spec(value: Any, where: str, row: str, scale: Scale) -> HandSpec:
         spec.threshold(scale)  # a spec can parse yet name no hand on the row's scale
     except HandSpecError as error:
         raise RulesError(f"{where}: {error}") from None
-    counts = spec.card_counts(scale)
+    counts = spec.row_sizes(scale)
     if ROW_SIZE[row] not in counts:  # as "or better" it would pay for other hands, or never
         raise RulesError(f"{where}: the {row} row holds {ROW_SIZE[row]} cards, so it can never "
                          f"make {spec.text!r}, a {counts[0]}-card hand")
@@ -221,13 +221,9 @@ def _check_sizes(rules: Rules, source: str) -> None:
         missing = [str(n) for n in rules.dealt_counts if table and n not in dict(table)]
         if missing:
             raise RulesError(f"{source}: fantasyland.{key}: no worth given for "
-                             f"{_any_of(missing)} cards, which these rules deal in "
+                             f"{', '.join(missing)} cards, which these rules deal in "
                              "Fantasyland; expected one for each of "
                              + ", ".join(map(str, rules.dealt_counts)))
-
-
-def _any_of(words: list[str]) -> str:
-    return " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
 
 
 def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:

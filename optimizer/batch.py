@@ -26,13 +26,12 @@ from optimizer.batch_io import (Appender, BadLine, BatchError, Hand, Reader, Wor
                                 settings_path, write_settings)
 from optimizer.dealing import deal_hands, hand_line
 from optimizer.engines import Engine, Result, Settings, Task, open_engine
+from optimizer.objective import EV_OPTIONS, ev_options
 from optimizer.solve import Solution, solve
 
 
 # --- resuming ------------------------------------------------------------------------------
 
-#: Options of ``solve`` that only the ev objective reads: under royalties they change nothing.
-EV_OPTIONS = ("opponents", "samples", "seed")
 
 
 def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
@@ -43,9 +42,8 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     time limit is left out: it is a budget, not a setting, and a rerun may raise it.
     """
     defaults = {name: p.default for name, p in inspect.signature(solve).parameters.items()}
-    options = {name: defaults[name] for name in EV_OPTIONS} | dict(settings.options)
-    if settings.objective != "ev":
-        options = {name: v for name, v in options.items() if name not in EV_OPTIONS}
+    options = ev_options(settings.objective, **{name: defaults[name] for name in EV_OPTIONS}
+                         | dict(settings.options))
     return {"objective": settings.objective, "variant": rules.name,
             "rules": rules.fingerprint, "fl_value": settings.fl_value, **options}
 

@@ -70,6 +70,7 @@ def parse_size_weights(text: str, rules: Rules) -> dict[int, float]:
     if text.strip().lower() == "mixed":
         return size_mix(rules)
     weights: dict[int, float] = {}
+    weighted: set[int] = set()  # counts given a weight: one of them given twice is ambiguous
     for part in text.split(","):
         counts, colon, weight = part.partition(":")
         span = _counts(counts)
@@ -77,10 +78,15 @@ def parse_size_weights(text: str, rules: Rules) -> dict[int, float]:
             w = float(weight) if colon else 1.0
         except ValueError:
             w = 0.0
-        if span is None or not 0 < w < float("inf") or any(n in weights for n in span):
+        if span is None or not 0 < w < float("inf"):
             raise SizeError(f"bad card count {part.strip()!r}: expected {_COUNTS}, each with "
-                            "an optional weight like 14:8 (a count once), or 'mixed'")
-        weights.update(dict.fromkeys(span, w))
+                            "an optional weight like 14:8, or 'mixed'")
+        twice = [n for n in span if n in weights and (colon or n in weighted)]
+        if twice:
+            raise SizeError(f"bad card count {part.strip()!r}: {twice[0]} is given twice and "
+                            "has a weight; expected a weighted count once")
+        weighted.update(span if colon else ())
+        weights.update({n: w for n in span if n not in weights or colon})
     total = sum(weights.values())
     return {n: w / total for n, w in weights.items()}
 

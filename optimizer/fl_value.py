@@ -30,8 +30,7 @@ import numpy as np
 from evaluator.rules import Rules
 from evaluator.rules_files import find_rules
 from optimizer.dealing import seeded_hand
-from optimizer.grading import solve_options
-from optimizer.objective import check_objective
+from optimizer.objective import check_objective, ev_options
 from optimizer.solve import ModeResult, Solution, solve
 
 DEFAULT_SAMPLES = 500
@@ -87,7 +86,8 @@ def _solve_hands(task: tuple) -> list[tuple]:
     for i in range(start, stop):
         hand = seeded_hand(seed, cards, i)
         solution = solve(hand, rules, objective, time_limit=60.0,
-                         **solve_options(objective, opponents, seed * 100_003 + i))
+                         **ev_options(objective, opponents=opponents,
+                                      seed=seed * 100_003 + i))
         results.append(outcome_of(solution))
     return results
 

@@ -14,7 +14,7 @@ from evaluator.board import Board, BoardError, BoardReport, parse_board
 from evaluator.cards import Card, CardError, card_name, parse_cards
 from evaluator.rules import ROWS, Rules
 from evaluator.rules_files import find_rules
-from optimizer.objective import check_objective
+from optimizer.objective import check_objective, ev_options
 from optimizer.percentile import Percentile, percentile
 from optimizer.solve import MAX_CARDS, MIN_CARDS, SetValue, Solution, make_objective, solve, \
     value_of_set
@@ -68,11 +68,6 @@ def discards_of(dealt: Sequence[Card], board: Board) -> tuple[Card, ...]:
     """The dealt cards the set leaves out, highest first."""
     used = set(board.cards)
     return tuple(c for c in sorted(dealt, reverse=True) if c not in used)
-
-
-def solve_options(objective: str, opponents: int, seed: int) -> dict[str, int]:
-    """Keyword arguments for ``solve`` that only the sampled objectives take."""
-    return {} if objective == "royalties" else {"opponents": opponents, "seed": seed}
 
 
 @dataclass(frozen=True)
@@ -171,7 +166,7 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
         parse_set(board.format(ascii=True), dealt)  # the same checks as typed text
     if solution is None:
         solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit,
-                         **solve_options(objective, opponents, seed))
+                         **ev_options(objective, opponents=opponents, seed=seed))
     # one objective (one sample of opponents) values the player's set and every set ranked
     goal = make_objective(objective, rules, dealt, solution.fl_value, opponents, seed=seed)
     player = value_of_set(dealt, board, rules, goal)

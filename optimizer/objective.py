@@ -19,6 +19,16 @@ from evaluator.rules import ROWS, Rules
 from optimizer.candidates import Candidates
 
 
+#: The options of ``solve`` that only the ev objective reads (its sample of opponents).
+EV_OPTIONS = ("opponents", "samples", "seed")
+
+
+def ev_options(objective: str, **options: int) -> dict[str, int]:
+    """``options`` for ``solve``, less the sampling options when ``objective`` takes none."""
+    return {name: value for name, value in options.items()
+            if objective == "ev" or name not in EV_OPTIONS}
+
+
 class ObjectiveError(ValueError):
     """An unknown objective name or a bad parameter."""
 

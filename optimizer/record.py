@@ -32,7 +32,8 @@ def _mode_dict(mode: ModeResult | None) -> dict | None:
     if mode is None:
         return None
     report = mode.board_report
-    return {"value": _points(mode.points), **_rows_dict(report), "royalties": _royalties_dict(report),
+    return {"value": _points(mode.points), **_rows_dict(report),
+            "royalties": _royalties_dict(report),
             "stays": report.stays}
 
 

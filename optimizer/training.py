@@ -14,8 +14,9 @@ from evaluator.cards import Card
 from evaluator.rules import Rules
 from evaluator.rules_files import find_rules
 from optimizer.dealing import deal, pick_size, size_mix
-from optimizer.grading import Grade, grade, grade_record, parse_set, solve_options
-from optimizer.objective import check_fl_value, check_objective, default_fl_value
+from optimizer.grading import Grade, grade, grade_record, parse_set
+from optimizer.objective import (check_fl_value, check_objective, default_fl_value,
+                                 ev_options)
 from optimizer.solve import DEFAULT_SAMPLES, Solution, solve
 
 
@@ -98,8 +99,8 @@ class Session:
         if self._solution is None:
             self._solution = solve(self.current.cards, self.rules, self.objective,
                                    self.fl_value, time_limit=self.time_limit,
-                                   **solve_options(self.objective, self.opponents,
-                                                   self.hand_seed))
+                                   **ev_options(self.objective, opponents=self.opponents,
+                                              seed=self.hand_seed))
         return self._solution
 
     @property

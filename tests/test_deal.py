@@ -92,6 +92,7 @@ def test_a_size_the_variant_never_deals_is_dealt_with_a_note():
     ("14-16", {14: 1 / 3, 15: 1 / 3, 16: 1 / 3}),  # the grammar of train and bench
     ("14,17", {14: 0.5, 17: 0.5}),
     ("14-15:2,17:1", {14: 0.4, 15: 0.4, 17: 0.2}),
+    ("14-15,15", {14: 0.5, 15: 0.5}),  # a count given twice without weights: once
 ])
 def test_deal_reads_counts_as_train_and_bench_do_and_weights_too(text, sizes):
     assert parse_size_weights(text, find_rules("progressive")) == pytest.approx(sizes)
@@ -99,13 +100,14 @@ def test_deal_reads_counts_as_train_and_bench_do_and_weights_too(text, sizes):
 
 @pytest.mark.parametrize("cards, part", [
     ("12", "12"), ("18", "18"), ("x", "x"), ("14:0", "14:0"), ("14:1,14:2", "14:2"),
-    ("14:-1", "14:-1"), ("mixd", "mixd"), ("14-15,15", "15"),
+    ("14:-1", "14:-1"), ("mixd", "mixd"), ("14,14:2", "14:2"),
 ])
 def test_bad_card_counts_are_refused_with_exit_2(cards, part):
     result = runner.invoke(app, ["deal", "--cards", cards])
     assert result.exit_code == 2
+    expected = "14 is given twice and has a weight" if part == "14:2" else "expected 13 to 17"
     assert result.stderr.startswith(f"error: Invalid value for '--cards': bad card count "
-                                    f"{part!r}: expected 13 to 17")
+                                    f"{part!r}: {expected}")
     assert result.stdout == ""
 
 

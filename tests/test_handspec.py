@@ -132,9 +132,9 @@ def test_thresholds_lie_on_their_scales():
     ("flush", (5,), (5,)), ("full house", (5,), (5,)), ("quads", (5,), (5,)),
     ("straight flush", (5,), (5,)), ("royal flush", (5,), (5,)),
 ])
-def test_card_counts_say_which_rows_can_make_a_spec(spec, high, deuce):
-    assert parse_spec(spec).card_counts(Scale.HIGH) == high
-    assert parse_spec(spec).card_counts(Scale.DEUCE_TO_SEVEN) == deuce
+def test_row_sizes_say_which_rows_can_make_a_spec(spec, high, deuce):
+    assert parse_spec(spec).row_sizes(Scale.HIGH) == high
+    assert parse_spec(spec).row_sizes(Scale.DEUCE_TO_SEVEN) == deuce
 
 
 def test_the_high_scale_holds_one_value_per_three_card_rank_multiset():
