@@ -23,7 +23,7 @@ from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError
 from optimizer import ObjectiveError
-from optimizer.training import Score, Session
+from optimizer.training import Session
 
 try:  # line editing and history for input() in a terminal; absent on some platforms
     import readline
@@ -36,12 +36,14 @@ HELP = ("Type the set as TOP / MIDDLE / BOTTOM, 3 / 5 / 5 of the dealt cards, in
 QUIT = {"q", "quit", "exit"}
 
 
-def _score_text(score: Score, label: str = "Score") -> Text:
+def _score_text(session: Session, label: str = "Score") -> Text:
+    score = session.score
     fouls = f"{score.fouls} foul" + ("" if score.fouls == 1 else "s")
+    unit = "royalty points" if session.objective == "royalties" else "points"
     return Text.assemble(
         (f"{label}:".ljust(12), "bold"),
         f"{score.hands} hand{'' if score.hands == 1 else 's'}, {score.optimal} optimal "
-        f"({score.optimal_share:.0%}), {fouls}, EV lost {points(score.ev_lost)} "
+        f"({score.optimal_share:.0%}), {fouls}, EV lost {points(score.ev_lost)} {unit} "
         f"({points(score.mean_ev_lost)} a hand)")
 
 
@@ -92,7 +94,7 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
     console.print(side_by_side(g))
     for line in grade_lines(g, skip=("Discards", "Value", "Optimal")):  # in the table
         console.print(line, soft_wrap=True)
-    console.print(_score_text(session.score), soft_wrap=True)
+    console.print(_score_text(session), soft_wrap=True)
     if log is not None:
         log.write(json.dumps(session.hand_record(g), sort_keys=True) + "\n")
         log.flush()
@@ -161,6 +163,6 @@ def command(
         except (EOFError, KeyboardInterrupt):
             console.print()
         console.print()
-        console.print(_score_text(session.score, "Summary"), soft_wrap=True)
+        console.print(_score_text(session, "Summary"), soft_wrap=True)
         if out is not None:
             out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")
