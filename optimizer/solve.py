@@ -88,8 +88,9 @@ class Solution:
 
 
 def _dealt(cards: str | Sequence[Card]) -> tuple[Card, ...]:
-    if isinstance(cards, str):
-        dealt = parse_cards(cards)
+    cards = list(cards) if not isinstance(cards, str) else cards
+    if isinstance(cards, str) or all(isinstance(c, str) for c in cards):
+        dealt = parse_cards(cards)  # text, or a list of names such as ["As", "Kd"]
     else:
         dealt = tuple(int(c) for c in cards)
         for card in dealt:
@@ -115,7 +116,7 @@ def _fouled_board(dealt: tuple[Card, ...]) -> Board:
     return Board(rows["top"], rows["middle"], rows["bottom"])
 
 
-def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: float | None,
+def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_value: float | None,
                    opponents: int = 1, samples: int = DEFAULT_SAMPLES, seed: int = 0,
                    boards: np.ndarray | None = None) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
@@ -127,6 +128,7 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
     of boards laid out top, middle, bottom.
     """
     check_name(name)
+    dealt = _dealt(dealt)
 
     def staying(opponents: int) -> float:
         return check_fl_value(default_fl_value(rules, name, len(dealt), opponents)
@@ -149,6 +151,12 @@ def make_objective(name: str, rules: Rules, dealt: Sequence[Card], fl_value: flo
     if boards.ndim != 3 or boards.shape[2] != 13 or boards.shape[0] < 1:
         raise ObjectiveError(f"bad opponent boards of shape {boards.shape}: expected "
                              "(samples, opponents, 13)")
+    if boards.min() < 0 or boards.max() > 51:
+        raise ObjectiveError(f"bad opponent boards: card ids run from {boards.min()} to "
+                             f"{boards.max()}; expected 0..51")
+    ordered = np.sort(boards.reshape(boards.shape[0], -1), axis=1)
+    if (ordered[:, 1:] == ordered[:, :-1]).any():
+        raise ObjectiveError("bad opponent boards: a card appears twice in one deal")
     if np.isin(boards, np.asarray(dealt)).any():
         raise ObjectiveError("the opponent boards hold a card of the dealt hand")
     return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,

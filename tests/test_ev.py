@@ -23,6 +23,8 @@ from optimizer.ev import breakdown
 from optimizer.objective import ObjectiveError
 
 ROWS = ("top", "middle", "bottom")
+#: 14 cards from the eights up: opponent boards of the low cards (ids 0..25) avoid them.
+HAND_WITHOUT_LOW_CARDS = "As Ah Ad Ks Kh Qs Qd Js Jh Ts Td 9s 9h 8s"
 
 
 def _arrangements(n: int = 13) -> np.ndarray:
@@ -177,3 +179,33 @@ def test_a_fouled_set_loses_its_rows_and_the_scoop_and_pays_the_royalties_of_who
     assert 0 < standing <= 1
     assert parts.scoops == pytest.approx(-3 * standing)  # 1-6: the scoop bonus is 3
     assert parts.royalties < 0 and parts.opponent_fouls == 0
+
+
+@pytest.mark.parametrize("shift, message", [
+    (-1, "card ids run from -1"), (40, "card ids run from 40 to 65"),
+])
+def test_opponent_boards_with_impossible_cards_are_refused(shift, message):
+    boards = np.arange(26).reshape(1, 2, 13) + shift
+    with pytest.raises(ObjectiveError, match=message):
+        solve(HAND_WITHOUT_LOW_CARDS, objective="ev", boards=boards)
+
+
+def test_opponent_boards_that_share_a_card_in_one_deal_are_refused():
+    boards = np.stack([np.arange(13), np.arange(12, 25)])[None]  # card 12 twice
+    with pytest.raises(ObjectiveError, match="a card appears twice in one deal"):
+        solve(HAND_WITHOUT_LOW_CARDS, objective="ev", boards=boards)
+
+
+def test_cards_may_be_given_as_a_list_of_names():
+    names = HAND_WITHOUT_LOW_CARDS.split()
+    assert solve(names).board == solve(HAND_WITHOUT_LOW_CARDS).board
+
+
+def test_one_objective_made_from_text_values_the_optimum_as_solve_does():
+    from optimizer import make_objective, value_of_set
+
+    rules = find_rules("pineapple")
+    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, opponents=2, seed=4)
+    solution = solve(HAND_WITHOUT_LOW_CARDS, rules, "ev", opponents=2, seed=4)
+    assert value_of_set(HAND_WITHOUT_LOW_CARDS, solution.board, rules, goal).value == \
+        pytest.approx(solution.value)
