@@ -11,12 +11,13 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.errors import reports_bad_input
-from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP,
-                         Objective, fl_value_points)
+from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, SAMPLES_HELP,
+                         VARIANT_HELP, Objective, fl_value_points)
 from cli.render import any_of, board_table, cards_text, console
 from evaluator import ROWS, BoardReport
 from optimizer import ObjectiveError
 from optimizer.grading import Grade, grade, grade_record
+from optimizer.solve import DEFAULT_SAMPLES
 
 
 def points(value: float) -> str:
@@ -121,6 +122,8 @@ def command(
         callback=fl_value_points)] = None,
     opponents: Annotated[int, typer.Option(
         help=OPPONENTS_HELP, min=1, max=2)] = 1,
+    samples: Annotated[int, typer.Option(
+        help=SAMPLES_HELP, min=1, max=100_000)] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option(
         help="Seed of the sampled percentile (17 cards) and of the ev objective.", min=0)] = 0,
     time_limit: Annotated[float, typer.Option(
@@ -135,7 +138,7 @@ def command(
     """
     with reports_bad_input(ObjectiveError):
         g = grade(" ".join(cards), played, variant, objective.value, fl_value,
-                  time_limit=time_limit, opponents=opponents, seed=seed)
+                  time_limit=time_limit, opponents=opponents, samples=samples, seed=seed)
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
         return

@@ -22,6 +22,7 @@ VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path 
 OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sampled "
                   "opponents); either plus fl-value when it stays.")
 OPPONENTS_HELP = "Opponents at the table, for ev: 1 (heads-up) or 2 (three-handed)."
+SAMPLES_HELP = "Sampled opponent deals, for ev."
 FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the variant's "
                  "repeat_value, or under ev its ev_repeat_value times the opponents (see "
                  "`fantasyland value`).")

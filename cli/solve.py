@@ -9,7 +9,7 @@ import typer
 from rich.text import Text
 
 from cli.errors import reports_bad_input
-from cli.options import (FL_VALUE_HELP, OPPONENTS_HELP, VARIANT_HELP, Objective,
+from cli.options import (FL_VALUE_HELP, OPPONENTS_HELP, SAMPLES_HELP, VARIANT_HELP, Objective,
                          fl_value_points)
 from cli.render import any_of, board_table, cards_text, console, never_dealt_note
 from evaluator import ROWS, BoardReport
@@ -104,7 +104,7 @@ def command(
     opponents: Annotated[int, typer.Option(
         help=OPPONENTS_HELP, min=1, max=2)] = 1,
     samples: Annotated[int, typer.Option(
-        help="Sampled opponent deals, for ev.", min=1, max=100_000)] = DEFAULT_SAMPLES,
+        help=SAMPLES_HELP, min=1, max=100_000)] = DEFAULT_SAMPLES,
     seed: Annotated[int, typer.Option(help="Seed of the opponent sample, for ev.", min=0)] = 0,
     time_limit: Annotated[float, typer.Option(
         help="Give up proving after this many seconds and report the best set found.")] = 10.0,

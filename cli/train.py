@@ -18,11 +18,12 @@ from rich.text import Text
 
 from cli.check import grade_lines, points, side_by_side
 from cli.errors import report_error, reports_bad_input
-from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP,
-                         Objective, card_counts, fl_value_points)
+from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, SAMPLES_HELP,
+                         VARIANT_HELP, Objective, card_counts, fl_value_points)
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError
 from optimizer import ObjectiveError
+from optimizer.solve import DEFAULT_SAMPLES
 from optimizer.training import Session
 
 try:  # line editing and history for input() in a terminal; absent on some platforms
@@ -119,6 +120,8 @@ def command(
         callback=fl_value_points)] = None,
     opponents: Annotated[int, typer.Option(
         help=OPPONENTS_HELP, min=1, max=2)] = 1,
+    samples: Annotated[int, typer.Option(
+        help=SAMPLES_HELP, min=1, max=100_000)] = DEFAULT_SAMPLES,
     log: Annotated[Path | None, typer.Option(
         help="Append the session to this JSON Lines file: a header, one line per hand, "
              "and a summary.", show_default=False, dir_okay=False)] = None,
@@ -132,7 +135,7 @@ def command(
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     with reports_bad_input(ObjectiveError):
-        session = Session(variant, objective.value, fl_value, cards, seed, opponents)
+        session = Session(variant, objective.value, fl_value, cards, seed, opponents, samples)
     note = never_dealt_note(session.rules, cards or (), "dealt anyway")
     if note is not None:
         console.print(note, soft_wrap=True)

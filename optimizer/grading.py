@@ -16,8 +16,8 @@ from evaluator.rules import ROWS, Rules
 from evaluator.rules_files import find_rules
 from optimizer.objective import check_objective, ev_options
 from optimizer.percentile import Percentile, percentile
-from optimizer.solve import MAX_CARDS, MIN_CARDS, SetValue, Solution, make_objective, solve, \
-    value_of_set
+from optimizer.solve import DEFAULT_SAMPLES, MAX_CARDS, MIN_CARDS, SetValue, Solution, \
+    make_objective, solve, value_of_set
 
 #: Two values closer than this are equal: a set worth the optimum is optimal.
 TOLERANCE = 1e-9
@@ -150,8 +150,8 @@ def _points(value: float) -> str:
 
 def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None, *,
-          time_limit: float = 10.0, opponents: int = 1, seed: int = 0,
-          solution: Solution | None = None) -> Grade:
+          time_limit: float = 10.0, opponents: int = 1, samples: int = DEFAULT_SAMPLES,
+          seed: int = 0, solution: Solution | None = None) -> Grade:
     """Grade the set ``played`` for the dealt ``cards``.
 
     ``solution`` reuses an optimum already solved for the same hand and settings.
@@ -166,9 +166,10 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
         parse_set(board.format(ascii=True), dealt)  # the same checks as typed text
     if solution is None:
         solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit,
-                         **ev_options(objective, opponents=opponents, seed=seed))
+                         **ev_options(objective, opponents=opponents, samples=samples,
+                                      seed=seed))
     # one objective (one sample of opponents) values the player's set and every set ranked
-    goal = make_objective(objective, rules, dealt, solution.fl_value, opponents, seed=seed)
+    goal = make_objective(objective, rules, dealt, solution.fl_value, opponents, samples, seed)
     player = value_of_set(dealt, board, rules, goal)
     rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
                       solution.fl_value, seed=seed,

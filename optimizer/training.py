@@ -70,6 +70,7 @@ class Session:
     sizes: Sequence[int] | None = None
     seed: int = 0
     opponents: int = 1
+    samples: int = DEFAULT_SAMPLES
     time_limit: float = 10.0
     score: Score = field(default_factory=Score)
 
@@ -100,7 +101,7 @@ class Session:
             self._solution = solve(self.current.cards, self.rules, self.objective,
                                    self.fl_value, time_limit=self.time_limit,
                                    **ev_options(self.objective, opponents=self.opponents,
-                                              seed=self.hand_seed))
+                                                samples=self.samples, seed=self.hand_seed))
         return self._solution
 
     @property
@@ -127,13 +128,14 @@ class Session:
             raise RuntimeError("no hand has been dealt")
         board = parse_set(text, self.current.cards)
         g = grade(self.current.cards, board, self.rules, self.objective, self.fl_value,
-                  opponents=self.opponents, seed=self.hand_seed, solution=self.solution())
+                  opponents=self.opponents, samples=self.samples, seed=self.hand_seed,
+                  solution=self.solution())
         self.score.add(g)
         return g
 
     def header_record(self) -> dict:
         """The first line of a session log: what was dealt and how it is graded."""
-        ev = {"opponents": self.opponents, "samples": DEFAULT_SAMPLES} \
+        ev = {"opponents": self.opponents, "samples": self.samples} \
             if self.objective == "ev" else {}
         return {"session": {"variant": self.rules.name, "objective": self.objective,
                             "fl_value": {str(n): w for n, w in self.staying_worths.items()},

@@ -13,6 +13,7 @@ from cli.main import app
 from evaluator import evaluate_board, find_rules, parse_board, parse_cards
 from evaluator.board import row_strengths, row_values
 from evaluator.rules import ROWS
+from optimizer import solve
 from optimizer.grading import SetError, grade, parse_set
 from optimizer.objective import ObjectiveError
 from optimizer.percentile import exact_counts, percentile, sampled_counts
@@ -285,3 +286,12 @@ def test_check_never_shows_100_percent_for_a_set_that_is_beaten():
     result = check(STAY_HAND, "--set", GREEDY, "--fl-value", "9.6")
     assert "Percentile: 99.9%: beats or ties 337,339 of the 337,342 legal sets (exact)" in \
         result.stdout
+
+
+def test_check_grades_on_the_sample_solve_used_when_given_the_same_samples_and_seed():
+    solution = solve(STAY_HAND, "pineapple", "ev", samples=60, seed=2)
+    result = check(STAY_HAND, "--set", solution.board.format(ascii=True), "--objective", "ev",
+                   "--samples", "60", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["ev_lost"] == 0 and record["value"] == pytest.approx(solution.value)
