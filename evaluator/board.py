@@ -15,8 +15,8 @@ from evaluator.cards import Card, CardError, format_cards, parse_cards
 from evaluator.handspec import Scale
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 from evaluator.rules_files import find_rules
-from evaluator.strength import (class_name, hand_name, lowball_array, lowball_name,
-                                rank3_array, rank5_array)
+from evaluator.strength import (class_name, hand_name, lowball_array, lowball_class_name,
+                                lowball_name, rank3_array, rank5_array)
 
 
 class BoardError(CardError):
@@ -162,7 +162,7 @@ def _row_report(row: str, cards: tuple[Card, ...], rules: Rules) -> RowReport:
     value = int(row_values(row, array, rules)[0])
     strength = int(row_strengths(array)[0])
     if rules.scale(row) is Scale.DEUCE_TO_SEVEN:
-        name, cls = lowball_name(value), class_name(strength)
+        name, cls = lowball_name(value), lowball_class_name(value)
     else:
         name, cls = hand_name(strength), class_name(strength)
     return RowReport(row, cards, value, strength, cls, name,

@@ -223,6 +223,11 @@ def hand_name(strength: Strength) -> str:
     return describe_name(DESCRIPTORS[strength])
 
 
+def lowball_class_name(goodness: int) -> str:
+    """The class of a 2-7 hand: ace high, so A-5-4-3-2 is a high card hand, not a straight."""
+    return CLASS_NAMES[int(LOW_DESCRIPTORS[goodness][0])]
+
+
 def lowball_name(goodness: int) -> str:
     """A 2-7 name: ``7-5-4-3-2`` for a no-pair hand, else the hand's high name."""
     descriptor = LOW_DESCRIPTORS[goodness]

@@ -386,3 +386,14 @@ def test_board_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
     result = doctest.testmod(evaluator.board)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("middle, cls", [
+    ("Ac 2d 3c 4c 5c", "high card"),  # 2-7: the ace is high, so the wheel is no straight
+    ("7c 6d 5c 4c 3c", "straight"),
+    ("9c 7c 5c 4c 2c", "flush"),
+    ("9c 7d 5c 4c 2c", "high card"),
+])
+def test_a_deuce_to_seven_middle_is_classed_on_its_own_scale(middle, cls):
+    report = evaluate_board(f"Qh Qd 4h / {middle} / As Ks Qs Js 9s", "deuce")
+    assert report.middle.class_name == cls
