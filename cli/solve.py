@@ -46,7 +46,7 @@ def _summary(solution: Solution) -> list[Text]:
         line("EV", f"{parts.total:.2f} ± {parts.standard_error:.2f} points a hand against "
                    f"{parts.opponents} opponent{'s' * (parts.opponents > 1)} "
                    f"({parts.samples} sampled deals)")
-        line("", f"royalties {parts.royalties:+.2f}, rows {parts.row_points:+.2f}, "
+        line("", f"net royalties {parts.royalties:+.2f}, rows {parts.row_points:+.2f}, "
                  f"scoops {parts.scoops:+.2f}, opponents' fouls {parts.opponent_fouls:+.2f}, "
                  f"staying {parts.stay_value:+.2f}")
 
