@@ -198,13 +198,14 @@ def grade_record(g: Grade) -> dict:
         "foul_reasons": list(g.report.foul_reasons),
         "discards": [card_name(c, ascii=True) for c in g.discards],
         "royalties": royalties(g.report),
-        "value": g.player.value,
+        "value": round(g.player.value, 9),  # no float noise such as 3.6000000000000014
         "stays": g.player.stays,
         "optimal": {**rows(s.report), "discards": [card_name(c, ascii=True)
                                                    for c in s.discards],
-                    "royalties": royalties(s.report), "value": s.value, "stays": s.stays,
+                    "royalties": royalties(s.report), "value": round(s.value, 9),
+                    "stays": s.stays,
                     "status": s.status},
-        "ev_lost": g.ev_lost,
+        "ev_lost": round(g.ev_lost, 9),
         "is_optimal": g.optimal,
         "percentile": {"percent": g.percentile.percent, "exact": g.percentile.exact,
                        "legal_sets": g.percentile.legal_sets,
