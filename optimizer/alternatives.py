@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 from evaluator.board import Board, BoardReport, evaluate_board
 from evaluator.rules import ROWS
 from optimizer.candidates import Candidates
-from optimizer.bounds import tighten
+from optimizer.bounds import INF, chain_bounds, set_bounds, tighten
 from optimizer.model import SetModel, build_model
 from optimizer.objective import Objective
 
@@ -73,11 +73,10 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
     among sets of equal value in the order of the tie-break rule (README, "Ties")."""
     cands = cands if need_stay else cands.without_stays()
     found: list[_Found] = []
-    # The floor starts at the optimum itself (its ties first, a small model), then drops.
-    gap, step, total = 0, max(objective.units, 1), sum(cands.sizes.values())
+    levels = _floor_levels(cands, need_stay)
+    floor: int | None = best_weight  # the optimum's ties first, in a small model
     while time.perf_counter() < deadline:
-        floor = best_weight - gap
-        pruned = tighten(cands, need_stay, floor)
+        pruned = tighten(cands, need_stay, -INF if floor is None else floor)
         if all(len(pruned.row(r)) for r in ROWS):
             set_model = build_model(pruned, need_stay, objective, floor)
             for item in found:
@@ -109,10 +108,22 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
                 found.append(chosen)
                 set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"),
                                                      chosen.strengths)))
-        if len(found) >= count or sum(pruned.sizes.values()) == total:
+        if len(found) >= count or floor is None:
             break
-        gap = max(2 * gap, step)
+        # Down a point at least, and past any range where no candidate's bound lies. Below
+        # every bound all candidates are in, and the last pass lifts the floor altogether.
+        below = levels[levels < floor]
+        floor = min(int(below[-1]), floor - max(objective.units, 1)) if len(below) else None
     return found[:count]
+
+
+def _floor_levels(cands: Candidates, need_stay: bool) -> np.ndarray:
+    """The chain bounds of the mode's candidates, sorted: lowering the floor past one of them
+    is what can admit a candidate, so the floor steps from one to the next (the sets worth
+    less than the lowest are found once the floor is lifted)."""
+    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
+    levels = np.unique(np.concatenate([bounds[row] for row in ROWS]))
+    return levels[levels > -INF // 2]
 
 
 def alternatives(cands: Candidates, modes: list[tuple[bool, int]], count: int,
@@ -120,8 +131,14 @@ def alternatives(cands: Candidates, modes: list[tuple[bool, int]], count: int,
                  chosen: tuple[int, int, int]) -> list[Alternative]:
     """The ``count`` best sets over both modes other than the chosen one (given by its row
     strengths: top, middle, bottom), best first."""
-    pooled = []
-    for need_stay, best_weight in modes:
+    pooled: list[_Found] = []
+    # The mode with the better optimum first; the other is searched only if its optimum
+    # could still make the list (a staying hand often fills it from the staying sets alone).
+    by_best = sorted(modes, key=lambda mode: -objective.points(mode[1], mode[0]))
+    for need_stay, best_weight in by_best:
+        kept = sorted(item.points for item in pooled)[-(count + 1):]
+        if len(kept) == count + 1 and kept[0] > objective.points(best_weight, need_stay) + 1e-9:
+            continue
         pooled += mode_alternatives(cands, need_stay, count + 1, best_weight, objective,
                                     deadline)
     pooled = [item for item in pooled if item.strengths != chosen]

@@ -9,13 +9,13 @@ import pytest
 
 from evaluator.board import Board, evaluate_board
 from evaluator.rules_files import find_rules
-from optimizer import solve
+from optimizer import make_objective, solve, value_of_set
 from tests.reference import card_key
 
 FL_VALUE = 12.0
 
 
-def ranked_sets(dealt, rules) -> list[tuple[float, Board]]:
+def ranked_sets(dealt, rules, value_of) -> list[tuple[float, Board]]:
     """Every legal set of 13 dealt cards, one per triple of row strengths (the best by the
     tie-break rule), best first: value, then bottom, middle and top by strength and cards."""
     best: dict[tuple, tuple] = {}
@@ -27,7 +27,7 @@ def ranked_sets(dealt, rules) -> list[tuple[float, Board]]:
             report = evaluate_board(board, rules)
             if report.fouled:
                 continue
-            key = (report.royalties.total + FL_VALUE * report.stays,
+            key = (round(value_of(board, report), 9),
                    report.bottom.strength, board.bottom, report.middle.strength, board.middle,
                    report.top.strength, board.top)
             strengths = (report.top.strength, report.middle.strength, report.bottom.strength)
@@ -37,12 +37,29 @@ def ranked_sets(dealt, rules) -> list[tuple[float, Board]]:
     return [(key[0], board) for key, board in ordered]
 
 
+def assert_head_of(expected, solution):
+    got = [(solution.value, solution.board)] + [(a.value, a.board) for a in solution.alternatives]
+    assert [value for value, _ in got] == pytest.approx([value for value, _ in expected])
+    assert [board for _, board in got] == [board for _, board in expected]
+
+
 @pytest.mark.parametrize("seed", [3, 8, 21])
 def test_alternatives_are_the_next_sets_in_value_then_tie_break_order(seed):
     rules = find_rules("pineapple")
     dealt = random.Random(seed).sample(range(52), 13)
-    expected = ranked_sets(dealt, rules)[:6]
-    solution = solve(dealt, rules, "royalties", FL_VALUE, alternatives=5)
-    got = [(solution.value, solution.board)] + [(a.value, a.board) for a in solution.alternatives]
-    assert [value for value, _ in got] == pytest.approx([value for value, _ in expected])
-    assert [board for _, board in got] == [board for _, board in expected]
+    expected = ranked_sets(dealt, rules, lambda board, report: report.royalties.total
+                           + FL_VALUE * report.stays)[:6]
+    assert_head_of(expected, solve(dealt, rules, "royalties", FL_VALUE, alternatives=5))
+
+
+def test_ev_alternatives_reach_staying_sets_far_below_the_optimum():
+    # The best staying set is worth 37.7 and the next staying ones about 26.4, below every
+    # candidate's chain bound: the search must lift its floor to reach them.
+    rules = find_rules("pineapple")
+    dealt = [38, 40, 4, 30, 49, 46, 19, 20, 8, 47, 42, 28, 34]
+    goal = make_objective("ev", rules, dealt, None)
+    expected = ranked_sets(dealt, rules,
+                           lambda board, _: value_of_set(dealt, board, rules, goal).value)[:5]
+    solution = solve(dealt, rules, "ev", alternatives=4)
+    assert any(a.report.stays for a in solution.alternatives)
+    assert_head_of(expected, solution)
