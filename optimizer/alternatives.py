@@ -75,8 +75,10 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
     found: list[_Found] = []
     levels = _floor_levels(cands, need_stay)
     floor: int | None = best_weight  # the optimum's ties first, in a small model
+    gap = max(objective.units, 1)
     while time.perf_counter() < deadline:
-        pruned = tighten(cands, need_stay, -INF if floor is None else floor)
+        # With no floor, still drop the candidates that no legal set can hold (bound -INF).
+        pruned = tighten(cands, need_stay, -INF // 2 if floor is None else floor)
         if all(len(pruned.row(r)) for r in ROWS):
             set_model = build_model(pruned, need_stay, objective, floor)
             for item in found:
@@ -110,17 +112,21 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
                                                      chosen.strengths)))
         if len(found) >= count or floor is None:
             break
-        # Down a point at least, and past any range where no candidate's bound lies. Below
-        # every bound all candidates are in, and the last pass lifts the floor altogether.
+        # Down a point at least, past a range where no candidate's chain bound lies, but by at
+        # most a gap that doubles each pass: the card-aware bound can admit candidates inside
+        # such a range, and one long drop would admit them all at once. Below every bound all
+        # candidates are in, and the last pass lifts the floor altogether.
         below = levels[levels < floor]
-        floor = min(int(below[-1]), floor - max(objective.units, 1)) if len(below) else None
+        step = max(objective.units, 1)
+        floor = max(min(int(below[-1]), floor - step), floor - gap) if len(below) else None
+        gap *= 2
     return found[:count]
 
 
 def _floor_levels(cands: Candidates, need_stay: bool) -> np.ndarray:
-    """The chain bounds of the mode's candidates, sorted: lowering the floor past one of them
-    is what can admit a candidate, so the floor steps from one to the next (the sets worth
-    less than the lowest are found once the floor is lifted)."""
+    """The chain bounds of the mode's candidates, sorted. A candidate is admitted only once
+    the floor is at or below its chain bound, so the floor steps toward the next one (the
+    sets worth less than the lowest are found once the floor is lifted)."""
     bounds = set_bounds(cands, chain_bounds(cands), need_stay)
     levels = np.unique(np.concatenate([bounds[row] for row in ROWS]))
     return levels[levels > -INF // 2]
