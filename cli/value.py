@@ -28,7 +28,7 @@ def table_dict(table: WorthTable) -> dict:
         "seed": table.seed, "opponents": table.opponents,
         "repeat_value": table.repeat_value,
         "rules_key": "ev_repeat_value" if table.objective == "ev" else "repeat_value",
-        "rules_key_value": table.repeat_value / table.opponents,
+        "rules_key_value": table.repeat_value / _table_size(table),
         "sizes": [{
             "cards": r.cards, "hands": r.hands, "fl_value": r.fl_value,
             "royalties": r.royalties, "royalties_se": r.royalties_se,
@@ -73,6 +73,12 @@ def render(table: WorthTable) -> None:
     console.print(_staying_note(table), soft_wrap=True)
 
 
+def _table_size(table: WorthTable) -> int:
+    """What the table's worths are divided by for the rules key: the opponents under ev
+    (``ev_repeat_value`` is per opponent), 1 under royalties (no opponents involved)."""
+    return table.opponents if table.objective == "ev" else 1
+
+
 def _staying_note(table: WorthTable) -> str:
     """What the table says the worth of staying is, next to what the rules file says now:
     per size of the hand that stays where the repeat deals as many cards as the entry."""
@@ -82,7 +88,7 @@ def _staying_note(table: WorthTable) -> str:
     found = {r.cards for r in table.rows}
     pairs = sorted({(n, rules.repeat_cards_after(n)) for n in found
                     if rules.repeat_cards_after(n) in found})
-    measured = [(n, table.row(repeat).worth / table.opponents) for n, repeat in pairs]
+    measured = [(n, table.row(repeat).worth / _table_size(table)) for n, repeat in pairs]
     if len({repeat for _, repeat in pairs}) == 1:
         repeat = pairs[0][1]
         figure = (f"{measured[0][1]:.2f}, the worth W of a {repeat}-card repeat"

@@ -92,6 +92,15 @@ def _dealt(cards: str | Sequence[Card]) -> tuple[Card, ...]:
     if isinstance(cards, str) or all(isinstance(c, str) for c in cards):
         dealt = parse_cards(cards)  # text, or a list of names such as ["As", "Kd"]
     else:
+        names = [c for c in cards if isinstance(c, str)]
+        if names:
+            other = next(c for c in cards if not isinstance(c, str))
+            raise CardError(f"cards mix names and ids ({names[0]!r} and {other!r}): expected "
+                            "all names such as 'As' or all ids 0..51")
+        bad = [c for c in cards if isinstance(c, bool) or not isinstance(c, Integral)]
+        if bad:
+            raise CardError(f"bad card {bad[0]!r}: expected a card id 0..51 or a name such "
+                            "as 'As'")
         dealt = tuple(int(c) for c in cards)
         for card in dealt:
             if not 0 <= card < 52:
@@ -137,18 +146,21 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if name == "royalties":
         return Royalties(staying(1))
     if boards is None:
+        for name, number in (("opponents", opponents), ("samples", samples), ("seed", seed)):
+            if isinstance(number, bool) or not isinstance(number, Integral):
+                raise ObjectiveError(f"bad {name} {number!r}: expected a whole number")
         if opponents not in (1, 2):
             raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1 (heads-up) "
                                  "or 2 (three-handed)")
         if not 1 <= samples <= 100_000:
             raise ObjectiveError(f"bad samples count {samples!r}: expected 1 to 100000")
-        if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+        if seed < 0:
             raise ObjectiveError(f"bad seed {seed!r}: expected a whole number >= 0")
         from optimizer.opponents import opponent_boards  # the bot's pool loads on first use
 
         boards = opponent_boards(rules, tuple(dealt), samples, opponents, seed)
     boards = np.asarray(boards, dtype=np.int64)
-    if boards.ndim != 3 or boards.shape[2] != 13 or boards.shape[0] < 1:
+    if boards.ndim != 3 or boards.shape[2] != 13 or boards.shape[0] < 1 or boards.shape[1] < 1:
         raise ObjectiveError(f"bad opponent boards of shape {boards.shape}: expected "
                              "(samples, opponents, 13)")
     if boards.min() < 0 or boards.max() > 51:

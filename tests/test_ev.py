@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from evaluator import find_rules
+from evaluator import CardError, find_rules
 from evaluator.board_arrays import evaluate_boards
 from evaluator.scoring import settle
 from evaluator.board import Board, evaluate_board
@@ -211,3 +211,18 @@ def test_one_objective_made_from_text_values_the_optimum_as_solve_does():
     solution = solve(HAND_WITHOUT_LOW_CARDS, rules, "ev", opponents=2, seed=4)
     assert value_of_set(HAND_WITHOUT_LOW_CARDS, solution.board, rules, goal).value == \
         pytest.approx(solution.value)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"samples": 3.5}, "bad samples 3.5"), ({"samples": True}, "bad samples True"),
+    ({"opponents": 1.0}, "bad opponents 1.0"),
+    ({"boards": np.zeros((2, 0, 13), dtype=int)}, r"bad opponent boards of shape \(2, 0, 13\)"),
+])
+def test_sampling_options_that_are_not_whole_numbers_are_refused(options, message):
+    with pytest.raises(ObjectiveError, match=message):
+        solve(HAND_WITHOUT_LOW_CARDS, objective="ev", **options)
+
+
+def test_cards_that_mix_names_and_ids_are_refused_naming_both():
+    with pytest.raises(CardError, match=r"cards mix names and ids \('As' and 5\)"):
+        solve(["As", 5, "Kd"])

@@ -192,3 +192,11 @@ def test_the_note_says_when_the_rules_have_no_ev_worth_and_repeat_value_stands_i
                         "ev", 0, 1)
     assert "ev_repeat_value (points from one opponent), which it lacks (its repeat_value, " \
            "13.7, stands in)" in _staying_note(table)
+
+
+def test_the_rules_key_figure_is_per_opponent_only_under_ev():
+    runs = {objective: json.loads(runner.invoke(app, [
+        "value", "--variant", "pineapple", "--samples", "8", "--objective", objective,
+        "--opponents", "2", "--json"]).stdout) for objective in ("royalties", "ev")}
+    assert runs["royalties"]["rules_key_value"] == runs["royalties"]["repeat_value"]
+    assert runs["ev"]["rules_key_value"] == pytest.approx(runs["ev"]["repeat_value"] / 2)
