@@ -146,9 +146,9 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if name == "royalties":
         return Royalties(staying(1))
     if boards is None:
-        for name, number in (("opponents", opponents), ("samples", samples), ("seed", seed)):
+        for option, number in (("opponents", opponents), ("samples", samples), ("seed", seed)):
             if isinstance(number, bool) or not isinstance(number, Integral):
-                raise ObjectiveError(f"bad {name} {number!r}: expected a whole number")
+                raise ObjectiveError(f"bad {option} {number!r}: expected a whole number")
         if opponents not in (1, 2):
             raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1 (heads-up) "
                                  "or 2 (three-handed)")
