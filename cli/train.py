@@ -87,9 +87,10 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
         try:
             g = session.play(text)
         except CardError as error:
-            report_error(f"{error}; mend the set and press Enter (? for help)" if interactive
+            mendable = interactive and readline is not None and sys.stdout.isatty()
+            report_error(f"{error}; mend the set and press Enter (? for help)" if mendable
                          else f"{error}; type the set again (? for help)")
-            again = text
+            again = text if mendable else ""
             continue
         break
     console.print(side_by_side(g))

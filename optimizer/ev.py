@@ -263,16 +263,12 @@ def breakdown(objective: ExpectedValue, report) -> Breakdown:
     field, scoring = objective.field, objective.scoring
     if report.fouled:  # it loses every row to each opponent who stands, and is scooped
         standing = ~field.fouled
-
-        def per_deal(points: np.ndarray) -> np.ndarray:
-            return np.where(standing, points, 0).reshape(field.samples, -1).sum(axis=1) \
-                .astype(float)
-
-        ones = np.ones(len(standing))
-        parts = {"royalties": -per_deal(sum(field.royalties[r] for r in ROWS)),
-                 "row_points": -per_deal(len(ROWS) * ones),
-                 "scoops": -per_deal((scoring.foul_penalty - len(ROWS)) * ones),
-                 "opponent_fouls": per_deal(0 * ones)}
+        theirs = np.where(standing, sum(field.royalties[r] for r in ROWS), 0)
+        stand = standing.reshape(field.samples, -1).sum(axis=1).astype(float)
+        parts = {"royalties": -theirs.reshape(field.samples, -1).sum(axis=1).astype(float),
+                 "row_points": -len(ROWS) * stand,
+                 "scoops": -(scoring.scoop_bonus + scoring.majority_bonus) * stand,
+                 "opponent_fouls": np.zeros(field.samples)}
     else:
         parts = points_per_deal(field, scoring, {r: report.row(r).value for r in ROWS},
                                 {r: report.row(r).royalty for r in ROWS})

@@ -114,9 +114,11 @@ class Session:
 
     @property
     def hand_seed(self) -> int:
-        """The seed of the current hand's opponent sample under ev: ``seed x 1000 + hand``,
-        so ``fantasyland check --objective ev --seed`` with it grades the same way."""
-        return self.seed * 1000 + self._dealt
+        """The seed of the current hand's opponent sample under ev: ``seed x 1,000,000 +
+        hand`` (distinct for every hand of a million-hand session).
+        ``fantasyland check --objective ev --seed`` with it, and the session's variant,
+        opponents, samples and fl-value, grades the hand the same way."""
+        return self.seed * 1_000_000 + self._dealt
 
     def play(self, text: str) -> Grade:
         """Grade a typed set for the current hand and add it to the score.

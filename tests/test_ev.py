@@ -175,10 +175,13 @@ def test_a_fouled_set_loses_its_rows_and_the_scoop_and_pays_the_royalties_of_who
     solution = solve("As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc Js", "deuce", "ev")  # all sets foul
     parts = breakdown(solution.ev, solution.report)
     assert solution.fouled and parts.total == pytest.approx(solution.value)
-    standing = parts.row_points / -3  # a point a row to each opponent who does not foul
-    assert 0 < standing <= 1
+    field = solution.ev.field
+    standing = 1 - field.fouled.mean()  # the share of opponent boards that do not foul
+    assert parts.row_points == pytest.approx(-3 * standing)  # every row lost to each
     assert parts.scoops == pytest.approx(-3 * standing)  # 1-6: the scoop bonus is 3
-    assert parts.royalties < 0 and parts.opponent_fouls == 0
+    theirs = sum(field.royalties[row] for row in ("top", "middle", "bottom"))
+    assert parts.royalties == pytest.approx(-theirs[~field.fouled].sum() / field.samples)
+    assert parts.opponent_fouls == 0
 
 
 @pytest.mark.parametrize("shift, message", [
