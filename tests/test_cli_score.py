@@ -307,3 +307,24 @@ def test_readme_console_examples_print_what_the_readme_shows(tmp_path, monkeypat
         command, _, expected = body.partition("\n")
         result = runner.invoke(app, shlex.split(command.removeprefix("$ fantasyland ")))
         assert result.output == expected, command
+
+
+def _untimed(text: str) -> str:
+    return re.sub(r"in \d+ ms", "in N ms", text)
+
+
+def test_readme_solve_examples_print_what_the_readme_shows_but_the_time():
+    examples = [body for body in readme_blocks("text") if body.startswith("$ fantasyland solve")]
+    assert len(examples) >= 2
+    for body in examples:
+        command, _, expected = body.partition("\n")
+        result = runner.invoke(app, shlex.split(command.removeprefix("$ fantasyland ")))
+        assert _untimed(result.output) == _untimed(expected), command
+
+
+def test_readme_python_examples_run():
+    blocks = readme_blocks("python")
+    assert blocks
+    namespace: dict = {}
+    for body in blocks:
+        exec(compile(body, "README.md", "exec"), namespace)  # noqa: S102 - our own docs
