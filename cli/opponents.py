@@ -14,7 +14,7 @@ from rich.table import Table
 
 from cli.errors import BAD_INPUT, report_error, reports_bad_input
 from cli.options import VARIANT_HELP
-from cli.render import console, err_console
+from cli.render import console, err_console, measured
 from evaluator import find_rules, parse_cards
 from optimizer.opponents import (POOL_SEED, OpponentModelError, bot_stats, build_pool,
                                  dealing_for, pool_file_name)
@@ -52,7 +52,7 @@ def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path 
 def _check(rules, cards: str, boards: int, seed: int, workers: int, json_output: bool) -> None:
     result = removal_check(rules, parse_cards(cards), boards, seed, workers)
     if json_output:
-        typer.echo(json.dumps(result, indent=2, sort_keys=True))
+        typer.echo(json.dumps(measured(result), indent=2, sort_keys=True))
         return
     console.print(f"Dealt {result['dealt']} cards; set {result['set']}; pool pairs: "
                   f"{result['exact_pairs']} exact, {result['relaxed_pairs']} placed-only")
@@ -120,6 +120,7 @@ def command(
             return
         figures = bot_stats(rules, boards, seed, live=live)
     if json_output:
-        typer.echo(json.dumps(figures | {"variant": rules.name}, indent=2, sort_keys=True))
+        typer.echo(json.dumps(measured(figures | {"variant": rules.name}), indent=2,
+                              sort_keys=True))
         return
     console.print(_stats_table(f"{rules.name}: the opponent bot", figures))

@@ -70,6 +70,18 @@ def never_dealt_note(rules: Rules, sizes: Sequence[int], then: str) -> Text | No
                 f"{then}", style="yellow")
 
 
+def measured(data, digits: int = 6):
+    """``data`` with every float rounded to ``digits`` decimals: a measured figure (a rate, a
+    mean, its standard error) printed with 16 digits claims a precision it does not have."""
+    if isinstance(data, float):
+        return round(data, digits)
+    if isinstance(data, dict):
+        return {key: measured(value, digits) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [measured(value, digits) for value in data]
+    return data
+
+
 def report_dict(report: BoardReport) -> dict:
     """A finished set as plain data: the ``score --json`` schema documented in the README."""
     scored = report.royalties

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from cli.errors import report_error, reports_bad_input
 from cli.options import OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP, Objective
-from cli.render import console, err_console
+from cli.render import console, err_console, measured
 from evaluator import find_rules
 from optimizer import ObjectiveError
 from optimizer.fl_value import DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate, \
@@ -188,7 +188,7 @@ def command(
     if plot_file is not None:
         plot(table, plot_file)
     if json_output:
-        typer.echo(json.dumps(table_dict(table), indent=2, sort_keys=True))
+        typer.echo(json.dumps(measured(table_dict(table)), indent=2, sort_keys=True))
         return
     render(table)
     if plot_file is not None:

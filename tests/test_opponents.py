@@ -211,6 +211,9 @@ def test_stats_json_has_the_documented_keys():
     figures = json.loads(result.stdout)
     assert {"foul_rate", "fantasyland_rate", "mean_royalties", "boards"} <= set(figures)
     assert figures["boards"] == 500
+    # measured figures are printed to 6 decimals, not with float noise
+    assert all(round(v, 6) == v for v in figures.values() if isinstance(v, float))
+    assert any(len(repr(v)) > 5 for v in figures.values() if isinstance(v, float))
 
 
 def test_stats_table_names_the_figures():
