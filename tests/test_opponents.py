@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 from cli.main import app
 from evaluator import find_rules, load_rules, parse_cards
 from evaluator.rules import ROW_SIZE, ROWS
-from optimizer.bot import (EMPTY, ONE_AT_A_TIME, ROW_SLOTS, THREE_KEEP_TWO, BotParams,
-                           _placements, play_hand)
+from optimizer.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
+from optimizer.layout import EMPTY, ROW_SLOTS, placements
 from optimizer.opponents import (OpponentModelError, bot_stats, candidate_pairs, dealing_for,
                                  draw_boards, opponent_boards, play_hands, pool_for,
                                  shipped_pools)
@@ -52,7 +52,7 @@ def test_bot_never_places_more_than_a_row_holds(keep, new):
             heights[row] += 1
         if 13 - placed < keep:
             continue
-        options = _placements(layout, cards[placed:placed + new].tolist(), keep)
+        options = placements(layout, cards[placed:placed + new].tolist(), keep)
         assert len(options)
         for option in options:
             for row in ROWS:
