@@ -13,9 +13,9 @@ from evaluator import find_rules, load_rules, parse_cards
 from evaluator.rules import ROW_SIZE, ROWS
 from optimizer.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
 from optimizer.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents import (OpponentModelError, bot_stats, candidate_pairs, dealing_for,
-                                 draw_boards, opponent_boards, play_hands, pool_for,
-                                 shipped_pools)
+from optimizer.opponents import (OpponentModelError, bot_stats, build_pool, candidate_pairs,
+                                 dealing_for, draw_boards, load_pool, opponent_boards,
+                                 play_hands, pool_for, shipped_pools)
 
 runner = CliRunner()
 
@@ -119,6 +119,19 @@ def test_deuce_gets_its_own_pool():
     pool = pool_for(find_rules("deuce"))
     assert pool.meta["rules"] == "deuce" and pool.meta["dealing"] == "three-keep-two"
     assert pool is not pool_for(find_rules("pineapple"))
+
+
+@pytest.mark.parametrize("variant", ["pineapple", "deuce", "standard"])
+def test_the_shipped_pools_are_what_the_code_plays(variant):
+    # A pool is played in seeded chunks of hands, each hand after the last from one
+    # generator, so a fresh pool of a few hands is the head of the shipped one. A change to
+    # the bot that was not followed by `opponents --regenerate` fails here.
+    rules = find_rules(variant)
+    shipped, fresh = pool_for(rules), build_pool(rules, hands=5)
+    assert fresh.meta["seed"] == shipped.meta["seed"] and fresh.meta["params"] == \
+        shipped.meta["params"]
+    assert (fresh.boards == shipped.boards[:5]).all()
+    assert (fresh.discards == shipped.discards[:5]).all()
 
 
 def _unserved(tmp_path):
@@ -250,6 +263,26 @@ def test_opponents_refuses_two_actions_or_more_boards_than_the_pool(args, messag
     result = runner.invoke(app, ["opponents", *args])
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1
+
+
+def test_regenerate_writes_a_pool_that_loads_and_says_where(tmp_path):
+    target = tmp_path / "pool.npz"
+    result = runner.invoke(app, ["opponents", "--regenerate", "--variant", "standard",
+                                 "--hands", "3", "--output", str(target)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Wrote 3 boards (one-at-a-time, rules standard, seed 2024)")
+    assert str(target) in result.stdout.replace("\n", "")
+    pool = load_pool(target)
+    assert (pool.boards == pool_for(find_rules("standard")).boards[:3]).all()
+
+
+def test_check_table_lists_live_play_and_the_three_draws():
+    result = runner.invoke(app, ["opponents", "--check", HAND_14, "--boards", "3"])
+    assert result.exit_code == 0, result.output
+    assert "Dealt 14 cards" in result.stdout and "card removal against 3 live hands" in \
+        result.stdout
+    for source in ("live", "exact", "placed_only", "no_removal"):
+        assert source in result.stdout
 
 
 def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
