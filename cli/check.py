@@ -13,7 +13,7 @@ from rich.text import Text
 from cli.errors import reports_bad_input
 from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, SAMPLES_HELP,
                          VARIANT_HELP, Objective, fl_value_points)
-from cli.render import any_of, board_table, cards_text, console
+from cli.render import any_of, board_table, cards_text, console, royalties_text
 from evaluator import ROWS, BoardReport
 from optimizer import ObjectiveError
 from optimizer.grading import Grade, grade, grade_record
@@ -65,8 +65,7 @@ def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
     else:
         line("Legal", "yes")
     line("Discards", cards_text(g.discards) if g.discards else "none")
-    r = report.royalties
-    line("Royalties", f"{r.total} (top {r.top}, middle {r.middle}, bottom {r.bottom})")
+    line("Royalties", royalties_text(report))
     if g.player.stays:
         line("Stays", "yes (" + any_of([f"{row}: {report.row(row).name}"
                                        for row in report.stay_rows], "and") + ")")

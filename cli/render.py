@@ -52,6 +52,16 @@ def board_table(report: BoardReport, out: Console = console) -> Table:
     return table
 
 
+def royalties_text(report: BoardReport) -> str:
+    """The royalties a set scores, by row; a fouled set scores none, so the text says what
+    its rows would have paid (the board table shows each hand's royalty by itself)."""
+    if report.fouled:
+        unfouled = sum(report.row(name).royalty for name in ROWS)
+        return f"0 (a fouled set scores none; {unfouled} if it did not foul)"
+    r = report.royalties
+    return f"{r.total} (top {r.top}, middle {r.middle}, bottom {r.bottom})"
+
+
 def any_of(items: Sequence[str], word: str = "or") -> str:
     """``a``, ``a or b``, ``a, b or c``."""
     if len(items) <= 1:

@@ -10,8 +10,8 @@ from rich.text import Text
 
 from cli.errors import reports_bad_input
 from cli.options import VARIANT_HELP
-from cli.render import any_of, board_table, console, report_dict
-from evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules
+from cli.render import any_of, board_table, console, report_dict, royalties_text
+from evaluator import BoardReport, Rules, evaluate_board, find_rules
 
 
 def _entry_needs(rules: Rules) -> str:
@@ -35,20 +35,14 @@ def summary_lines(report: BoardReport) -> list[Text]:
     lines: list[tuple[str, str]] = [
         ("Variant", f"{rules.name} ({rules.description})" if rules.description else rules.name)]
     if report.fouled:
-        unfouled = sum(report.row(name).royalty for name in ROWS)
         lines += [
             ("Fouled", "yes: " + "; ".join(report.foul_reasons)),
-            ("Royalties", f"0 (a fouled set scores none; {unfouled} if it did not foul)"),
+            ("Royalties", royalties_text(report)),
             ("Fantasyland entry", "no (the set fouls)"),
             ("Fantasyland stay", "no (the set fouls)"),
         ]
     else:
-        scored = report.royalties
-        lines += [
-            ("Fouled", "no"),
-            ("Royalties", f"{scored.total} (top {scored.top}, middle {scored.middle}, "
-                          f"bottom {scored.bottom})"),
-        ]
+        lines += [("Fouled", "no"), ("Royalties", royalties_text(report))]
         if report.fantasyland_cards is None:
             lines.append(("Fantasyland entry", f"no ({_entry_needs(rules)})"))
         else:

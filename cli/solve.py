@@ -11,7 +11,8 @@ from rich.text import Text
 from cli.errors import reports_bad_input
 from cli.options import (FL_VALUE_HELP, OPPONENTS_HELP, SAMPLES_HELP, VARIANT_HELP, Objective,
                          fl_value_points)
-from cli.render import any_of, board_table, cards_text, console, never_dealt_note
+from cli.render import (any_of, board_table, cards_text, console, never_dealt_note,
+                        royalties_text)
 from evaluator import ROWS, BoardReport
 from evaluator.cards import sort_cards
 from optimizer import ObjectiveError, Solution, solve
@@ -53,11 +54,11 @@ def _summary(solution: Solution) -> list[Text]:
     line("Discards", cards_text(solution.discards) if solution.discards else "none")
     if solution.fouled:
         line("Fouled", "every set of these cards fouls: " + "; ".join(report.foul_reasons))
+        line("Royalties", royalties_text(report))
         if solution.ev is not None:  # what the foul costs at the table
             ev_lines()
         return lines
-    r = report.royalties
-    line("Royalties", f"{r.total} (top {r.top}, middle {r.middle}, bottom {r.bottom})")
+    line("Royalties", royalties_text(report))
     if solution.stays:
         by = any_of([f"{row}: {report.row(row).name}" for row in solution.stay_rows], "and")
         line("Stays", f"yes ({by}); the next Fantasyland deals "
@@ -66,7 +67,7 @@ def _summary(solution: Solution) -> list[Text]:
         line("Stays", "no")
     stay_part = f" + {_points(solution.fl_value)} for staying" if solution.stays else ""
     if solution.ev is None:
-        line("Value", f"{_points(solution.value)} = {r.total} royalties{stay_part}")
+        line("Value", f"{_points(solution.value)} = {report.royalties.total} royalties{stay_part}")
     else:
         ev_lines()
     staying, not_staying = solution.best_staying, solution.best_not_staying

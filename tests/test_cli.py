@@ -45,3 +45,22 @@ def test_the_bare_command_prints_the_help_listing_every_command():
 def test_version_and_help_still_exit_0():
     assert runner.invoke(app, ["--version"]).exit_code == 0
     assert runner.invoke(app, ["solve", "--help"]).exit_code == 0
+
+
+ALL_FOUL = "As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc Js"  # 2-7: no middle can be T-high or better
+
+
+def test_solve_says_every_set_fouls_scores_no_royalties_and_what_the_foul_costs():
+    result = runner.invoke(app, ["solve", ALL_FOUL, "--variant", "deuce"])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert "Fouled: every set of these cards fouls: the middle row (Four Queens) must be " \
+           "T-high or better" in out
+    # the table shows each hand's royalty by itself; the set scores none (as score says)
+    assert "Royalties: 0 (a fouled set scores none; 18 if it did not foul)" in out
+    assert "EV: -" in out and "opponents' fouls +0.00, staying +0.00" in out
+    assert "Stays" not in out and "Decision" not in out
+    royalties = runner.invoke(app, ["solve", ALL_FOUL, "--variant", "deuce", "--objective",
+                                    "royalties"])
+    assert "Royalties: 0 (a fouled set scores none" in " ".join(royalties.stdout.split())
+    assert "EV:" not in royalties.stdout
