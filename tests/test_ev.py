@@ -229,3 +229,41 @@ def test_sampling_options_that_are_not_whole_numbers_are_refused(options, messag
 def test_cards_that_mix_names_and_ids_are_refused_naming_both():
     with pytest.raises(CardError, match=r"cards mix names and ids \('As' and 5\)"):
         solve(["As", 5, "Kd"])
+
+
+IDS = [48, 49, 50, 51, 44, 45, 46, 40, 41, 36, 32, 28, 24]  # 13 distinct card ids
+
+
+@pytest.mark.parametrize("cards, message", [
+    (IDS[:-1] + [52], r"bad card id 52: expected 0..51"),
+    (IDS[:-1] + [-1], r"bad card id -1: expected 0..51"),
+    (IDS[:-1] + [True], r"bad card True: expected a card id 0..51 or a name"),
+    (IDS[:-1] + [2.0], r"bad card 2.0: expected a card id 0..51 or a name"),
+    (IDS[:-1] + [IDS[0]], r"duplicate card in the dealt hand"),
+    (IDS[:12], r"got 12 cards: a Fantasyland hand has 13 to 17"),
+])
+def test_dealt_card_ids_that_are_not_a_hand_are_refused(cards, message):
+    with pytest.raises(CardError, match=message):
+        solve(cards, objective="royalties")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"opponents": 3}, r"bad opponents count 3: expected 1 \(heads-up\) or 2"),
+    ({"samples": 0}, r"bad samples count 0: expected 1 to 100000"),
+    ({"samples": 100_001}, r"bad samples count 100001"),
+    ({"seed": -1}, r"bad seed -1: expected a whole number >= 0"),
+    ({"time_limit": 0}, r"bad time limit 0: expected seconds > 0"),
+    ({"alternatives": 51}, r"bad alternatives count 51: expected 0 to 50"),
+    ({"boards": np.full((2, 1, 13), 52)}, r"card ids run from 52 to 52; expected 0..51"),
+])
+def test_options_out_of_range_are_refused_naming_the_value(options, message):
+    with pytest.raises(ObjectiveError, match=message):
+        solve(HAND_WITHOUT_LOW_CARDS, objective="ev", **options)
+
+
+def test_valuing_a_set_with_a_card_that_was_not_dealt_is_refused():
+    from optimizer import value_of_set
+
+    with pytest.raises(CardError, match=r"the set uses '2c', which was not dealt"):
+        value_of_set(HAND_WITHOUT_LOW_CARDS, "2c Qd Qh / Ts 5s 4s 3s 2s / Ac Ah As 7c 7h",
+                     objective="royalties")
