@@ -21,19 +21,30 @@ from optimizer.opponents import (POOL_SEED, OpponentModelError, bot_stats, build
 from optimizer.removal import removal_check
 
 
+def _figures(stats: dict) -> list[str]:
+    return [f"{stats['foul_rate']:.1%} ± {stats['foul_rate_se']:.1%}",
+            f"{stats['fantasyland_rate']:.1%} ± {stats['fantasyland_rate_se']:.1%}",
+            f"{stats['mean_royalties']:.2f} ± {stats['mean_royalties_se']:.2f}",
+            f"{stats['royalties_when_not_fouled']:.2f}"]
+
+
 def _stats_table(title: str, stats: dict) -> Table:
+    """The figures, and beside them the bot's own where the model weights its boards."""
+    calibrated = stats["calibration"] is not None
     table = Table(title=title)
     table.add_column("Figure")
-    table.add_column("Value", justify="right")
-    table.add_row("source", stats["source"])
-    table.add_row("dealing", stats["dealing"])
-    table.add_row("boards", str(stats["boards"]))
-    table.add_row("foul rate", f"{stats['foul_rate']:.1%} ± {stats['foul_rate_se']:.1%}")
-    table.add_row("Fantasyland rate",
-                  f"{stats['fantasyland_rate']:.1%} ± {stats['fantasyland_rate_se']:.1%}")
-    table.add_row("mean royalties",
-                  f"{stats['mean_royalties']:.2f} ± {stats['mean_royalties_se']:.2f}")
-    table.add_row("royalties when not fouled", f"{stats['royalties_when_not_fouled']:.2f}")
+    table.add_column("Opponent model" if calibrated else "Value", justify="right")
+    if calibrated:
+        table.add_column("Bot's own play", justify="right")
+    for name, key in (("source", "source"), ("dealing", "dealing"), ("boards", "boards")):
+        table.add_row(name, str(stats[key]), *[str(stats[key])] * calibrated)
+    if calibrated:
+        table.add_row("effective boards", f"{stats['effective_boards']:.0f}",
+                      str(stats["boards"]))
+    names = ("foul rate", "Fantasyland rate", "mean royalties", "royalties when not fouled")
+    bot = _figures(stats["bot_play"])
+    for name, model_figure, bot_figure in zip(names, _figures(stats), bot):
+        table.add_row(name, model_figure, *[bot_figure] * calibrated)
     return table
 
 
@@ -100,8 +111,9 @@ def command(
 ) -> None:
     """The opponent model behind the EV objective: its figures, its pools, its card removal.
 
-    `--stats` prints the foul rate, Fantasyland-entry rate and mean royalties of the bot's
-    boards (from the shipped pool, or `--live`). `--regenerate` rebuilds the pool the
+    `--stats` prints the foul rate, Fantasyland-entry rate and mean royalties of the
+    opponent model, and of the bot's own play where the model weights its boards to a target
+    (Pineapple); from the shipped pool, or `--live`. `--regenerate` rebuilds the pool the
     variant uses. `--check CARDS` compares the pool's boards for those dealt cards with the
     bot's live play from the deck without them.
     """
@@ -123,4 +135,8 @@ def command(
         typer.echo(json.dumps(measured(figures | {"variant": rules.name}), indent=2,
                               sort_keys=True))
         return
-    console.print(_stats_table(f"{rules.name}: the opponent bot", figures))
+    console.print(_stats_table(f"{rules.name}: the opponent model", figures))
+    if figures["calibration"] is not None:
+        console.print(f"The model weights the bot's boards to "
+                      f"{figures['calibration']['target_mean_royalties']:g} mean royalties, "
+                      "foul and entry rates held (README, \"Calibration\").", soft_wrap=True)

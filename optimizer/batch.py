@@ -44,8 +44,13 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     defaults = {name: p.default for name, p in inspect.signature(solve).parameters.items()}
     options = ev_options(settings.objective, **{name: defaults[name] for name in EV_OPTIONS}
                          | dict(settings.options))
+    model = {}
+    if settings.objective == "ev":
+        from optimizer.opponents import model_name  # the pools load on first use
+
+        model = {"opponent_model": model_name(rules)}
     return {"objective": settings.objective, "variant": rules.name,
-            "rules": rules.fingerprint, "fl_value": settings.fl_value, **options}
+            "rules": rules.fingerprint, "fl_value": settings.fl_value, **options, **model}
 
 
 def _shown(value: Any) -> str:
@@ -60,6 +65,10 @@ def _mismatch(output: Path, key: str, before: Mapping[str, Any],
         return (f"{str(output)!r} was written with --variant {now['variant']!r} holding other "
                 "rules than this run's (a changed rules file?): rerun with the same rules or "
                 "use another output file")
+    if key == "opponent_model":
+        return (f"{str(output)!r} was written against another opponent model "
+                f"({before.get(key) or 'an older one'}; now {now.get(key)}): its EVs would "
+                "not compare; use another output file")
     option, old = "--" + key.replace("_", "-"), before.get(key)
     was = f"the default {option}" if old is None else f"{option} {_shown(old)}"
     return (f"{str(output)!r} was written with {was}, not {_shown(now.get(key))}: rerun with "

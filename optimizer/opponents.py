@@ -11,7 +11,9 @@ play from the reduced deck (the bot never knows the other players' cards, so its
 the reduced deck is its play from the full deck, given that it never sees a dealt card).
 When too few boards qualify, the draw falls back to boards whose *placed* 13 cards avoid the
 dealt ones (their discards may not), and then to drawing with replacement; the README gives
-the measured error of the fallback.
+the measured error of the fallback. A calibrated pool (Pineapple's) weights its boards
+(``optimizer.calibration``) and is drawn from with replacement, each board in proportion to
+its weight.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from evaluator.cards import CardError
 from evaluator.rules import ROWS, Rules
 from evaluator.board_arrays import evaluate_boards
 from optimizer.bot import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing, play_hand
+from optimizer.calibration import TARGET_ROYALTIES, Calibration, fit
 from optimizer.objective import ObjectiveError
 
 
@@ -179,11 +182,54 @@ def pair_boards(pool: Pool, pairs: np.ndarray) -> np.ndarray:
     return _relabel(pool.boards[pairs // 24], PERMUTATIONS[pairs % 24])
 
 
+@cache
+def pool_calibration(pool: Pool) -> Calibration | None:
+    """The weighting that calibrates ``pool`` (``optimizer.calibration``), or None for a pool
+    with no target, whose boards are used as the bot played them."""
+    target = TARGET_ROYALTIES.get(pool.meta["rules"])
+    if target is None:
+        return None
+    from evaluator.rules_files import find_rules
+
+    return fit(find_rules(pool.meta["rules"]), pool.boards, target)
+
+
+@cache
+def _pool_weights(pool: Pool) -> np.ndarray | None:
+    calibration = pool_calibration(pool)
+    return None if calibration is None else calibration.weights(pool.boards)
+
+
+def model_name(rules: Rules) -> str:
+    """What the EV objective plays against under ``rules``, in words that change whenever
+    the boards would: the pool (its rules, size and seed) and its calibration."""
+    pool = pool_for(rules)
+    calibration = pool_calibration(pool)
+    weighted = "" if calibration is None else (
+        f", weighted to {calibration.target_royalties:g} mean royalties")
+    return (f"the {pool.meta['rules']} pool of {len(pool)} boards (seed {pool.meta['seed']})"
+            f"{weighted}")
+
+
 def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int) -> Draw:
-    """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring)."""
+    """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring).
+
+    From a calibrated pool the boards are drawn with replacement, each with a chance in
+    proportion to its weight, from the exact pairs while there are ``count`` of them and from
+    the exact and placed-only pairs together after that: a draw without replacement could
+    not give the heaviest boards their share.
+    """
     exact_pairs, relaxed_pairs = candidate_pairs(pool, dealt)
     rng = np.random.default_rng(seed)
-    if len(exact_pairs) >= count:
+    weights = _pool_weights(pool)
+    if weights is not None:
+        pairs, tier = (exact_pairs, "exact") if len(exact_pairs) >= count else (
+            np.concatenate([exact_pairs, relaxed_pairs]), "relaxed")
+        if len(pairs) == 0:
+            raise OpponentModelError("no pool board avoids the dealt cards")
+        chance = weights[pairs // 24]
+        chosen = rng.choice(pairs, count, replace=True, p=chance / chance.sum())
+    elif len(exact_pairs) >= count:
         chosen, tier = rng.choice(exact_pairs, count, replace=False), "exact"
     elif len(exact_pairs) + len(relaxed_pairs) >= count:
         extra = rng.choice(relaxed_pairs, count - len(exact_pairs), replace=False)
@@ -202,8 +248,8 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
     bottom(5).
 
     Deterministic for the same arguments. Boards never contain a dealt card; fouled boards
-    are included at the bot's natural rate. Each opponent's board is drawn on its own from
-    the same pool (see the README on three-handed play).
+    are included at the bot's own rate (which calibration holds). Each opponent's board is
+    drawn on its own from the same pool (see the README on three-handed play).
     """
     cards = dealt_array(dealt)
     if samples < 1 or opponents < 1:
@@ -215,25 +261,41 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
 
 # --- statistics and building pools -----------------------------------------------------------
 
-def board_stats(rules: Rules, boards: np.ndarray) -> dict:
-    """Foul rate, Fantasyland-entry rate and mean royalties (fouls count 0) of boards."""
+def board_stats(rules: Rules, boards: np.ndarray, weights: np.ndarray | None = None) -> dict:
+    """Foul rate, Fantasyland-entry rate and mean royalties (fouls count 0) of boards, each
+    board counting by its weight when ``weights`` are given (their standard errors then use
+    Kish's effective number of boards, ``effective_boards``)."""
     out = evaluate_boards(boards, rules)
     n = len(boards)
-    entered = out.entry_cards > 0
-    royalties = out.royalty_total
-    return {
+    share = np.full(n, 1 / n) if weights is None else weights / weights.sum()
+    effective = 1 / (share ** 2).sum()
+    entered = (out.entry_cards > 0).astype(float)
+    fouled = out.fouled.astype(float)
+    royalties = out.royalty_total.astype(float)
+
+    def mean(x):
+        return float(share @ x)
+
+    def error(x):  # the standard error of a (weighted) mean
+        return float(np.sqrt(max(share @ (x - share @ x) ** 2, 0.0) / effective))
+
+    standing = share * (1 - fouled)
+    figures = {
         "boards": n,
-        "foul_rate": float(out.fouled.mean()),
-        "fantasyland_rate": float(entered.mean()),
-        "mean_royalties": float(royalties.mean()),
-        "royalties_when_not_fouled": float(royalties[~out.fouled].mean())
-        if (~out.fouled).any() else 0.0,
-        # binomial standard errors, so a reader can tell noise from a difference
-        "foul_rate_se": float(np.sqrt(out.fouled.mean() * (1 - out.fouled.mean()) / n)),
-        "fantasyland_rate_se": float(np.sqrt(entered.mean() * (1 - entered.mean()) / n)),
-        "mean_royalties_se": float(royalties.std() / np.sqrt(n)),
-        "row_royalties": {row: float(out.royalties[row].mean()) for row in ROWS},
+        "foul_rate": mean(fouled),
+        "fantasyland_rate": mean(entered),
+        "mean_royalties": mean(royalties),
+        "royalties_when_not_fouled": float(standing @ royalties / standing.sum())
+        if standing.sum() else 0.0,
+        # standard errors, so a reader can tell noise from a difference
+        "foul_rate_se": error(fouled),
+        "fantasyland_rate_se": error(entered),
+        "mean_royalties_se": error(royalties),
+        "row_royalties": {row: mean(out.royalties[row]) for row in ROWS},
     }
+    if weights is not None:
+        figures["effective_boards"] = float(effective)
+    return figures
 
 
 def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
@@ -241,25 +303,38 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
 
     By default from ``boards`` boards drawn (seeded, without card removal) from the pool that
     serves ``rules``; with ``live`` from ``boards`` hands the bot plays now (slow: about an
-    eighth of a second of CPU a hand). ``source`` in the result says which.
+    eighth of a second of CPU a hand). ``source`` in the result says which. The top-level
+    figures are the opponent model's, the boards weighted as the EV objective weights them
+    (``optimizer.calibration``); ``bot_play`` has the same figures of the bot's own play, and
+    ``calibration`` the target (None where the pool has none, and both sets agree).
     """
     if boards < 1:
         raise OpponentModelError(f"need boards >= 1, got {boards}")
+    try:
+        calibration = pool_calibration(pool_for(rules))
+    except OpponentModelError:  # live play needs no pool, and is then used as it is
+        calibration = None
     if live:
         dealing = dealing_for(rules)
-        played = play_hands(rules, dealing, boards, seed, POOL_PARAMS[dealing.name])
-        stats = board_stats(rules, played.boards)
-        return stats | {"source": "live", "dealing": dealing_for(rules).name}
-    pool = pool_for(rules)
-    if boards > len(pool):  # drawn again, boards would count twice and the errors shrink
-        raise OpponentModelError(f"bad boards {boards}: the {pool.meta['rules']} pool holds "
-                                 f"{len(pool)}; ask for at most that many, or play fresh "
-                                 "hands with --live")
-    rng = np.random.default_rng(seed)
-    index = rng.choice(len(pool), boards, replace=False)
-    return board_stats(rules, pool.boards[index]) | {
-        "source": "pool", "dealing": pool.dealing.name, "pool_size": len(pool),
-        "pool_rules": pool.meta["rules"]}
+        played = play_hands(rules, dealing, boards, seed, POOL_PARAMS[dealing.name]).boards
+        where = {"source": "live", "dealing": dealing.name}
+    else:
+        pool = pool_for(rules)
+        if boards > len(pool):  # drawn again, boards would count twice and the errors shrink
+            raise OpponentModelError(
+                f"bad boards {boards}: the {pool.meta['rules']} pool holds {len(pool)}; ask "
+                "for at most that many, or play fresh hands with --live")
+        rng = np.random.default_rng(seed)
+        played = pool.boards[rng.choice(len(pool), boards, replace=False)]
+        where = {"source": "pool", "dealing": pool.dealing.name, "pool_size": len(pool),
+                 "pool_rules": pool.meta["rules"]}
+    bot = board_stats(rules, played)
+    if calibration is None:
+        return bot | where | {"bot_play": bot, "calibration": None}
+    model = board_stats(rules, played, calibration.weights(played))
+    return model | where | {"bot_play": bot, "calibration": {
+        "target_mean_royalties": calibration.target_royalties,
+        "pool_rules": calibration.rules.name}}
 
 
 def _chunk(args) -> tuple[np.ndarray, np.ndarray]:

@@ -456,6 +456,25 @@ def test_a_rerun_with_an_edited_rules_file_is_refused(one_hand, tmp_path):
     assert "was written with --variant 'house' holding other rules" in result.stderr
 
 
+def test_an_ev_rerun_against_another_opponent_model_is_refused(one_hand, tmp_path):
+    # An output written before the pool was rebuilt or recalibrated: its EVs were measured
+    # against other boards and would not compare with new ones.
+    out = tmp_path / "out.jsonl"
+    assert batch(str(one_hand), "-o", str(out), *EV).exit_code == 0
+    settings_file = Path(f"{out}.settings")
+    settings = json.loads(settings_file.read_text())
+    assert settings["opponent_model"] == ("the pineapple pool of 24000 boards (seed 2024), "
+                                          "weighted to 4.5 mean royalties")
+    settings_file.write_text(json.dumps(settings | {"opponent_model": "an older pool"}))
+    result = batch(str(one_hand), "-o", str(out), *EV)
+    assert result.exit_code == 2
+    assert "was written against another opponent model (an older pool; now the pineapple " \
+           "pool" in result.stderr and len(result.stderr.splitlines()) == 1
+    royalties = tmp_path / "royalties.jsonl"  # no opponents, no model to record
+    assert batch(str(one_hand), "-o", str(royalties)).exit_code == 0
+    assert "opponent_model" not in json.loads(Path(f"{royalties}.settings").read_text())
+
+
 def test_a_line_s_own_variant_is_not_a_batch_setting(tmp_path):
     lines = dealt(3, 6)
     lines[0] = json.dumps({"id": "p", "cards": lines[0], "variant": "progressive"})

@@ -1,0 +1,97 @@
+"""Calibrating the opponent model: weighting the bot's boards to where decent players sit.
+
+The bot's Pineapple boards foul and enter Fantasyland about as often as decent players' do,
+but they score fewer royalties (README, "Calibration"). The opponent model therefore weights
+each board ``b`` by ``exp(theta . f(b))``, with ``f(b)`` its royalties (0 when it fouls),
+whether it enters Fantasyland and whether it fouls, and ``theta`` the one vector that makes
+the weighted means of the pool's boards hit the target royalties while the foul and entry
+rates stay the bot's own. Of all the ways to reweight the boards to those three figures,
+this one moves least from the bot's play (it is the distribution of least relative entropy
+to the bot's, an exponential tilt), so it adds no structure of its own: among boards with
+equal figures the bot's frequencies stand.
+
+The weights are a function of a board's figures, fitted once on a pool under the pool's own
+rules, so every draw for a dealt hand (card removal included) and every live board can be
+weighted the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from evaluator.board_arrays import evaluate_boards
+from evaluator.rules import Rules
+from optimizer.objective import ObjectiveError
+
+#: Target mean royalties per board (a foul counts 0) by the rules a pool was played under.
+#: Pineapple's is the middle of the band where decent heads-up bots sit (4-5); the other
+#: pools have no target and are used as the bot played them.
+TARGET_ROYALTIES = {"pineapple": 4.5}
+
+
+class CalibrationError(ObjectiveError):
+    """A target that no weighting of the boards can reach (the ev objective cannot be built)."""
+
+
+def board_features(rules: Rules, boards: np.ndarray) -> np.ndarray:
+    """``(n, 3)``: each board's royalties (0 when it fouls), Fantasyland entry and foul."""
+    out = evaluate_boards(np.asarray(boards).reshape(-1, 13), rules)
+    return np.stack([out.royalty_total, out.entry_cards > 0, out.fouled], axis=1).astype(float)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Board weights ``exp(theta . f)``, fitted so that the pool meets ``target_royalties``."""
+
+    rules: Rules  # the rules the features are scored under: the pool's own
+    target_royalties: float
+    theta: np.ndarray  # (3,) for royalties, entry, foul
+    effective_share: float  # Kish's effective sample size of the fitted pool, over its size
+
+    def weights(self, boards: np.ndarray) -> np.ndarray:
+        """``(n,)`` positive weights of ``boards`` (a constant factor is immaterial)."""
+        return self.weights_of(board_features(self.rules, boards))
+
+    def weights_of(self, features: np.ndarray) -> np.ndarray:
+        z = features @ self.theta
+        return np.exp(z - z.max()) if len(z) else z
+
+
+def fit(rules: Rules, boards: np.ndarray, target_royalties: float) -> Calibration:
+    """The exponential tilt of ``boards`` whose weighted mean royalties are
+    ``target_royalties`` with the foul and entry rates unchanged.
+
+    Newton's method on the convex dual: each step solves for the change of ``theta`` that the
+    weighted covariance of the features predicts; it converges in a handful of steps.
+    """
+    features = board_features(rules, boards)
+    lowest, highest = features[:, 0].min(), features[:, 0].max()
+    if not lowest < target_royalties < highest:
+        raise CalibrationError(f"target royalties {target_royalties} outside what the boards "
+                               f"score ({lowest:g} to {highest:g})")
+    target = np.array([target_royalties, features[:, 1].mean(), features[:, 2].mean()])
+    # Features every board shares (no board enters, say) are held by any weights: drop them.
+    free = features.std(axis=0) > 0
+    x, goal = features[:, free], target[free]
+    theta = np.zeros(x.shape[1])
+    for _ in range(100):
+        z = x @ theta
+        w = np.exp(z - z.max())
+        w /= w.sum()
+        mean = w @ x
+        centred = x - mean
+        step = np.linalg.solve(centred.T @ (centred * w[:, None]), goal - mean)
+        theta += step
+        if np.abs(step).max() < 1e-12:
+            break
+    z = x @ theta
+    w = np.exp(z - z.max())
+    w /= w.sum()
+    if not np.allclose(w @ x, goal, atol=1e-9):
+        raise CalibrationError(f"target royalties {target_royalties} not reached: the tilt "
+                               "did not converge")
+    full = np.zeros(3)
+    full[free] = theta
+    return Calibration(rules, target_royalties, full, float(1 / (w ** 2).sum() / len(w)))
