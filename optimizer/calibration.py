@@ -59,12 +59,23 @@ class Calibration:
         return np.exp(z - z.max()) if len(z) else z
 
 
+def _tilted(x: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, float]:
+    """Normalized weights ``exp(x . theta)`` and the log of their normalizer."""
+    z = x @ theta
+    top = z.max()
+    w = np.exp(z - top)
+    total = w.sum()
+    return w / total, float(top + np.log(total))
+
+
 def fit(rules: Rules, boards: np.ndarray, target_royalties: float) -> Calibration:
     """The exponential tilt of ``boards`` whose weighted mean royalties are
     ``target_royalties`` with the foul and entry rates unchanged.
 
-    Newton's method on the convex dual: each step solves for the change of ``theta`` that the
-    weighted covariance of the features predicts; it converges in a handful of steps.
+    ``theta`` minimizes the convex dual ``log mean exp(x . theta) - goal . theta``, by
+    Newton's method with a backtracking line search (a full step can overshoot far from the
+    start); on the shipped pool it converges in a handful of steps. Raises
+    ``CalibrationError`` for a target the boards cannot reach.
     """
     features = board_features(rules, boards)
     lowest, highest = features[:, 0].min(), features[:, 0].max()
@@ -76,22 +87,33 @@ def fit(rules: Rules, boards: np.ndarray, target_royalties: float) -> Calibratio
     free = features.std(axis=0) > 0
     x, goal = features[:, free], target[free]
     theta = np.zeros(x.shape[1])
-    for _ in range(100):
-        z = x @ theta
-        w = np.exp(z - z.max())
-        w /= w.sum()
-        mean = w @ x
-        centred = x - mean
-        step = np.linalg.solve(centred.T @ (centred * w[:, None]), goal - mean)
-        theta += step
-        if np.abs(step).max() < 1e-12:
-            break
-    z = x @ theta
-    w = np.exp(z - z.max())
-    w /= w.sum()
-    if not np.allclose(w @ x, goal, atol=1e-9):
-        raise CalibrationError(f"target royalties {target_royalties} not reached: the tilt "
-                               "did not converge")
+    w, log_total = _tilted(x, theta)
+    dual = log_total - goal @ theta
+    with np.errstate(over="ignore", invalid="ignore"):
+        for _ in range(200):
+            mean = w @ x
+            gradient = mean - goal
+            if np.abs(gradient).max() < 1e-10:
+                break
+            centred = x - mean
+            try:
+                step = -np.linalg.solve(centred.T @ (centred * w[:, None]), gradient)
+            except np.linalg.LinAlgError:
+                break
+            size, slope = 1.0, gradient @ step  # slope < 0: the step goes downhill
+            while size > 1e-12:
+                trial = theta + size * step
+                trial_w, trial_log = _tilted(x, trial)
+                trial_dual = trial_log - goal @ trial
+                if np.isfinite(trial_dual) and trial_dual <= dual + 1e-4 * size * slope:
+                    break  # enough decrease (Armijo)
+                size /= 2
+            else:
+                break
+            theta, w, dual = trial, trial_w, trial_dual
+    if not (np.all(np.isfinite(theta)) and np.abs(w @ x - goal).max() < 1e-8):
+        raise CalibrationError(f"target royalties {target_royalties} not reached: too far from "
+                               "what these boards score at their foul and entry rates")
     full = np.zeros(3)
     full[free] = theta
     return Calibration(rules, target_royalties, full, float(1 / (w ** 2).sum() / len(w)))

@@ -18,6 +18,7 @@ its weight.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -202,33 +203,48 @@ def _pool_weights(pool: Pool) -> np.ndarray | None:
 
 def model_name(rules: Rules) -> str:
     """What the EV objective plays against under ``rules``, in words that change whenever
-    the boards would: the pool (its rules, size and seed) and its calibration."""
+    the boards would: the pool (its rules, size, seed and a digest of its boards, which a
+    rebuild by another bot changes) and its calibration."""
     pool = pool_for(rules)
     calibration = pool_calibration(pool)
     weighted = "" if calibration is None else (
         f", weighted to {calibration.target_royalties:g} mean royalties")
-    return (f"the {pool.meta['rules']} pool of {len(pool)} boards (seed {pool.meta['seed']})"
-            f"{weighted}")
+    digest = hashlib.sha256(np.ascontiguousarray(pool.boards, np.int64).tobytes()).hexdigest()
+    return (f"the {pool.meta['rules']} pool of {len(pool)} boards (seed {pool.meta['seed']}, "
+            f"digest {digest[:12]}){weighted}")
+
+
+def _weighted(rng: np.random.Generator, pairs: np.ndarray, count: int,
+              weights: np.ndarray) -> np.ndarray:
+    """``count`` of ``pairs`` drawn with replacement, each in proportion to its board's
+    weight."""
+    if count == 0:
+        return pairs[:0]
+    chance = weights[pairs // 24]
+    return rng.choice(pairs, count, replace=True, p=chance / chance.sum())
 
 
 def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int) -> Draw:
     """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring).
 
     From a calibrated pool the boards are drawn with replacement, each with a chance in
-    proportion to its weight, from the exact pairs while there are ``count`` of them and from
-    the exact and placed-only pairs together after that: a draw without replacement could
-    not give the heaviest boards their share.
+    proportion to its weight (a draw without replacement could not give the heaviest boards
+    their share), in the same mix as without weights: all ``count`` from the exact pairs
+    while there are that many, else as many from them as there are and the rest from the
+    placed-only pairs.
     """
     exact_pairs, relaxed_pairs = candidate_pairs(pool, dealt)
     rng = np.random.default_rng(seed)
     weights = _pool_weights(pool)
     if weights is not None:
-        pairs, tier = (exact_pairs, "exact") if len(exact_pairs) >= count else (
-            np.concatenate([exact_pairs, relaxed_pairs]), "relaxed")
-        if len(pairs) == 0:
+        if len(exact_pairs) + len(relaxed_pairs) == 0:
             raise OpponentModelError("no pool board avoids the dealt cards")
-        chance = weights[pairs // 24]
-        chosen = rng.choice(pairs, count, replace=True, p=chance / chance.sum())
+        from_exact = min(count, len(exact_pairs)) if relaxed_pairs.size else count
+        chosen = _weighted(rng, exact_pairs, from_exact, weights)
+        if from_exact < count:
+            extra = _weighted(rng, relaxed_pairs, count - from_exact, weights)
+            chosen = rng.permutation(np.concatenate([chosen, extra]))
+        tier = "exact" if from_exact == count else "relaxed"
     elif len(exact_pairs) >= count:
         chosen, tier = rng.choice(exact_pairs, count, replace=False), "exact"
     elif len(exact_pairs) + len(relaxed_pairs) >= count:
@@ -263,8 +279,10 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
 
 def board_stats(rules: Rules, boards: np.ndarray, weights: np.ndarray | None = None) -> dict:
     """Foul rate, Fantasyland-entry rate and mean royalties (fouls count 0) of boards, each
-    board counting by its weight when ``weights`` are given (their standard errors then use
-    Kish's effective number of boards, ``effective_boards``)."""
+    board counting by its weight when ``weights`` are given; then ``effective_boards`` is
+    Kish's effective number of boards, and the standard errors are those of a ratio
+    estimate, ``sqrt(sum share^2 (x - mean)^2)``, which counts that the weights follow the
+    figures they average (without weights, the usual ``sd / sqrt(n)``)."""
     out = evaluate_boards(boards, rules)
     n = len(boards)
     share = np.full(n, 1 / n) if weights is None else weights / weights.sum()
@@ -277,7 +295,7 @@ def board_stats(rules: Rules, boards: np.ndarray, weights: np.ndarray | None = N
         return float(share @ x)
 
     def error(x):  # the standard error of a (weighted) mean
-        return float(np.sqrt(max(share @ (x - share @ x) ** 2, 0.0) / effective))
+        return float(np.sqrt(share ** 2 @ (x - share @ x) ** 2))
 
     standing = share * (1 - fouled)
     figures = {

@@ -53,3 +53,17 @@ def test_a_board_s_weight_does_not_depend_on_the_boards_weighted_with_it():
 def test_an_unreachable_target_is_refused_naming_it(target):
     with pytest.raises(CalibrationError, match=f"target royalties {target}"):
         fit(RULES, BOARDS, target)
+
+
+@pytest.mark.parametrize("target", [8.0, 12.0])
+def test_a_far_target_converges_where_a_full_newton_step_would_overshoot(target):
+    features = board_features(RULES, BOARDS)
+    weights = fit(RULES, BOARDS, target).weights(BOARDS)
+    assert weights / weights.sum() @ features[:, 0] == pytest.approx(target, abs=1e-8)
+
+
+def test_a_target_inside_the_range_that_the_rates_rule_out_is_refused_not_a_crash():
+    # 30 royalties a board on average, with 28% of the boards fouled (scoring 0): more than
+    # the standing boards can make at any weighting.
+    with pytest.raises(CalibrationError, match="target royalties 30.0 not reached"):
+        fit(RULES, BOARDS, 30.0)

@@ -14,10 +14,10 @@ from evaluator.board_arrays import evaluate_boards
 from evaluator.rules import ROW_SIZE, ROWS
 from optimizer.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
 from optimizer.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents import (OpponentModelError, bot_stats, build_pool, candidate_pairs,
-                                 dealing_for, draw_boards, load_pool, opponent_boards,
-                                 pair_boards, play_hands, pool_calibration, pool_for,
-                                 shipped_pools)
+from optimizer.opponents import (OpponentModelError, board_stats, bot_stats, build_pool,
+                                 candidate_pairs, dealing_for, draw_boards, load_pool,
+                                 opponent_boards, pair_boards, play_hands, pool_calibration,
+                                 pool_for, shipped_pools)
 
 runner = CliRunner()
 
@@ -235,21 +235,69 @@ def test_pools_without_a_target_are_used_as_the_bot_played_them(variant):
     assert {k: v for k, v in stats.items() if k in stats["bot_play"]} == stats["bot_play"]
 
 
-def test_calibrated_draws_follow_the_weights():
+@pytest.mark.parametrize("dealt, count, tier", [
+    (DEALT_14, 500, "exact"),  # 779 boards whose player saw no dealt card
+    (DEALT_17, 200, "relaxed"),  # 109 of them: the rest from the placed-only boards
+])
+def test_calibrated_draws_follow_the_weights(dealt, count, tier):
     # Over many draws for one dealt hand, the drawn boards' royalties approach the weighted
-    # mean of the candidates, not their plain mean.
+    # mean of the candidates (exact boards first, as without weights), not their plain mean.
     rules = find_rules("pineapple")
-    pool = pool_for(rules)
-    exact, _ = candidate_pairs(pool, np.array(DEALT_14))
-    candidates = pair_boards(pool, exact)
-    weights = pool_calibration(pool).weights(candidates)
-    royalties = evaluate_boards(candidates, rules).royalty_total
-    weighted, plain = weights @ royalties / weights.sum(), royalties.mean()
-    drawn = opponent_boards(rules, DEALT_14, 20_000, 1, seed=3).reshape(-1, 13)
+    pool, calibration = pool_for(rules), pool_calibration(pool_for(rules))
+    exact, relaxed = candidate_pairs(pool, np.array(dealt))
+    parts = [(exact, min(count, len(exact))), (relaxed, count - min(count, len(exact)))]
+    weighted = plain = 0.0
+    for pairs, n in parts:
+        if n:
+            boards = pair_boards(pool, pairs)
+            royalties = evaluate_boards(boards, rules).royalty_total
+            weights = calibration.weights(boards)
+            weighted += n / count * (weights @ royalties / weights.sum())
+            plain += n / count * royalties.mean()
+    draws = [draw_boards(pool, np.array(dealt), count, seed) for seed in range(40)]
+    assert {d.tier for d in draws} == {tier}
+    drawn = np.concatenate([d.boards for d in draws])
     mean = evaluate_boards(drawn, rules).royalty_total.mean()
     assert weighted - plain > 0.5
-    assert abs(mean - weighted) < 0.15
-    assert not np.isin(drawn, DEALT_14).any()
+    assert abs(mean - weighted) < 0.15 < abs(mean - plain)
+    assert not np.isin(drawn, dealt).any()
+
+
+def test_the_model_s_name_changes_with_its_boards(monkeypatch):
+    from optimizer import opponents
+
+    rules = find_rules("pineapple")
+    shipped = pool_for(rules)
+    name = opponents.model_name(rules)
+    boards = shipped.boards.copy()
+    boards[[0, 1]] = boards[[1, 0]]  # a rebuilt pool of the same size and seed
+    rebuilt = opponents.Pool(boards, shipped.discards, shipped.meta)
+    monkeypatch.setattr(opponents, "pool_for", lambda _rules: rebuilt)
+    assert opponents.model_name(rules) != name
+
+
+def test_live_figures_are_weighted_as_the_pool_s_are_and_need_no_pool(tmp_path):
+    live = bot_stats(find_rules("pineapple"), 6, seed=2, live=True)
+    assert live["source"] == "live" and live["calibration"]["target_mean_royalties"] == 4.5
+    assert live["bot_play"]["boards"] == 6 and 0 < live["effective_boards"] <= 6
+    unserved = bot_stats(load_rules(_unserved(tmp_path)), 3, seed=2, live=True)
+    assert unserved["calibration"] is None and unserved["boards"] == 3
+
+
+def test_weighted_figures_count_each_board_by_its_weight():
+    rules = find_rules("pineapple")
+    boards = pool_for(rules).boards[:400]
+    weights = np.random.default_rng(0).uniform(0.1, 5.0, len(boards))
+    out = evaluate_boards(boards, rules)
+    stats = board_stats(rules, boards, weights)
+    share = weights / weights.sum()
+    standing = ~out.fouled
+    assert stats["mean_royalties"] == pytest.approx(share @ out.royalty_total)
+    assert stats["royalties_when_not_fouled"] == pytest.approx(
+        share[standing] @ out.royalty_total[standing] / share[standing].sum())
+    assert stats["effective_boards"] == pytest.approx(1 / (share ** 2).sum())
+    plain = board_stats(rules, boards)
+    assert plain["mean_royalties_se"] == pytest.approx(out.royalty_total.std() / 20)
 
 
 def test_progressive_scores_the_pineapple_pool_under_its_own_entry_rungs():
