@@ -16,8 +16,9 @@ from cli.errors import BAD_INPUT, report_error, reports_bad_input
 from cli.options import VARIANT_HELP
 from cli.render import console, err_console, measured
 from evaluator import find_rules, parse_cards
-from optimizer.opponents import (POOL_SEED, OpponentModelError, bot_stats, build_pool,
-                                 dealing_for, pool_file_name)
+from optimizer.opponents import bot_stats
+from optimizer.pools import (POOL_SEED, OpponentModelError, build_pool, dealing_for,
+                             pool_file_name)
 from optimizer.removal import removal_check
 
 

@@ -208,7 +208,8 @@ def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: Bot
         new = list(cards[position:position + count])
         position += count
         seen[new] = True
-        layout = choose(rules, dealing, layout, new, keep, seen, len(rounds) - 1 - index, params, rng)
+        layout = choose(rules, dealing, layout, new, keep, seen, len(rounds) - 1 - index,
+                        params, rng)
     discards = tuple(sorted(set(cards) - set(layout.tolist())))
     board = tuple(c for row in ROWS for c in sorted(layout[ROW_SLOTS[row]].tolist(),
                                                      reverse=True))

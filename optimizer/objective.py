@@ -122,7 +122,7 @@ def check_objective(rules: Rules, name: str) -> str:
     objective needs opponent boards played under their foul rules (``OpponentModelError``
     otherwise). Commands call it before they start work."""
     if check_name(name) == "ev":
-        from optimizer.opponents import pool_for  # the pools load on first use
+        from optimizer.pools import pool_for  # the pools load on first use
 
         pool_for(rules)
     return name

@@ -14,8 +14,8 @@ from evaluator.rules import ROWS, Rules
 from evaluator.scoring import settle
 from evaluator.strength import CLASS_OF_STRENGTH
 from optimizer.bot import BotParams
-from optimizer.opponents import (board_stats, candidate_pairs, dealt_array, pair_boards,
-                                 play_hands, pool_for)
+from optimizer.opponents import board_stats, candidate_pairs, dealt_array, pair_boards
+from optimizer.pools import play_hands, pool_for
 from optimizer.solve import solve
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from evaluator import find_rules
 from optimizer.calibration import CalibrationError, board_features, fit
-from optimizer.opponents import pool_for
+from optimizer.pools import pool_for
 
 RULES = find_rules("pineapple")
 BOARDS = pool_for(RULES).boards[:3000]

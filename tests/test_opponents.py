@@ -14,10 +14,10 @@ from evaluator.board_arrays import evaluate_boards
 from evaluator.rules import ROW_SIZE, ROWS
 from optimizer.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
 from optimizer.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents import (OpponentModelError, board_stats, bot_stats, build_pool,
-                                 candidate_pairs, dealing_for, draw_boards, load_pool,
-                                 opponent_boards, pair_boards, play_hands, pool_calibration,
-                                 pool_for, shipped_pools)
+from optimizer.opponents import (board_stats, bot_stats, candidate_pairs, draw_boards,
+                                 opponent_boards, pair_boards, pool_calibration)
+from optimizer.pools import (PERMUTATIONS, OpponentModelError, Pool, build_pool, dealing_for,
+                             load_pool, play_hands, pool_for, relabel, shipped_pools)
 
 runner = CliRunner()
 
@@ -183,8 +183,7 @@ def test_a_14_card_hand_draws_exactly_from_boards_whose_player_saw_no_dealt_card
     assert draw.tier == "exact" and draw.exact >= 400
     exact, _ = candidate_pairs(pool, dealt)
     seen = np.concatenate([pool.boards, pool.discards], axis=1)[exact // 24]
-    from optimizer.opponents import PERMUTATIONS, _relabel
-    moved = _relabel(seen, PERMUTATIONS[exact % 24])
+    moved = relabel(seen, PERMUTATIONS[exact % 24])
     assert not np.isin(moved, dealt).any()
 
 
@@ -271,7 +270,7 @@ def test_the_model_s_name_changes_with_its_boards(monkeypatch):
     name = opponents.model_name(rules)
     boards = shipped.boards.copy()
     boards[[0, 1]] = boards[[1, 0]]  # a rebuilt pool of the same size and seed
-    rebuilt = opponents.Pool(boards, shipped.discards, shipped.meta)
+    rebuilt = Pool(boards, shipped.discards, shipped.meta)
     monkeypatch.setattr(opponents, "pool_for", lambda _rules: rebuilt)
     assert opponents.model_name(rules) != name
 
