@@ -16,9 +16,9 @@ from cli.errors import BAD_INPUT, report_error, reports_bad_input
 from cli.options import VARIANT_HELP
 from cli.render import console, err_console, measured
 from evaluator import find_rules, parse_cards
+from optimizer.objective import ObjectiveError
 from optimizer.opponents import bot_stats
-from optimizer.pools import (POOL_SEED, OpponentModelError, build_pool, dealing_for,
-                             pool_file_name)
+from optimizer.pools import POOL_SEED, build_pool, dealing_for, pool_file_name
 from optimizer.removal import removal_check
 
 
@@ -123,7 +123,7 @@ def command(
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
         raise typer.Exit(BAD_INPUT)
-    with reports_bad_input(OpponentModelError):
+    with reports_bad_input(ObjectiveError):  # no pool, or a target it cannot reach
         rules = find_rules(variant)
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output)

@@ -90,6 +90,10 @@ class Rules:
     # "three-keep-two" (Pineapple). The opponent model plays opponents' hands this way.
     dealing: str = "one-at-a-time"
     aliases: tuple[str, ...] = ()
+    # The mean royalties a board (a foul counting 0, in these rules' points) that the EV
+    # objective's opponent model is weighted to, their foul and entry rates held; None: the
+    # opponent boards as the bot played them (README, "Calibration").
+    opponent_royalties: float | None = None
 
     def scale(self, row: str) -> Scale:
         return dict(self.scales)[row]
@@ -163,9 +167,10 @@ class Rules:
     @cached_property
     def fingerprint(self) -> str:
         """A digest of what the rules decide (each row's scale, royalty, qualify and stay
-        tables, the foul order, the entries, repeats, scoring, dealing and worths of
-        staying), not of how a file spells it: ``"qq"`` for ``"QQ"``, or royalty keys in
-        another order, leave it as it is; any change to a table changes it."""
+        tables, the foul order, the entries, repeats, scoring, dealing, worths of staying
+        and the opponents' royalties), not of how a file spells it: ``"qq"`` for ``"QQ"``,
+        or royalty keys in another order, leave it as it is; any change to a table changes
+        it."""
         digest = hashlib.sha256()
         for row in ROWS:
             digest.update(f"{row}:{self.scale(row).value}".encode())
@@ -176,7 +181,8 @@ class Rules:
                            for req in rung.requires), rung.cards) for rung in self.entry]
         digest.update(repr((self.order, sorted(entries), self.repeat_cards, self.scoring,
                             self.dealing, self.repeat_value, self.repeat_values,
-                            self.ev_repeat_value, self.ev_repeat_values)).encode())
+                            self.ev_repeat_value, self.ev_repeat_values,
+                            self.opponent_royalties)).encode())
         return digest.hexdigest()[:16]
 
     def repeat_cards_after(self, dealt: int) -> int:

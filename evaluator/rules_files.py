@@ -21,13 +21,14 @@ from evaluator.rules import (DEALINGS, ROW_SIZE, ROWS, SCORING_SYSTEMS, EntryRun
 # --- checking a document -------------------------------------------------------------------
 
 _TOP_KEYS = {"name", "aliases", "description", "base", "dealing", "rows", "foul", "royalties",
-             "fantasyland", "scoring"}
+             "fantasyland", "scoring", "opponents"}
 _SECTION_KEYS = {
     "rows": set(ROWS),
     "foul": {"order", "qualify"},
     "royalties": set(ROWS),
     "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value", "ev_repeat_value"},
     "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only"},
+    "opponents": {"mean_royalties"},
 }
 
 
@@ -213,6 +214,19 @@ def _repeat_value(doc: dict[str, Any], source: str, key: str) -> tuple[float | N
     return by_size[min(by_size)], tuple(sorted(by_size.items()))
 
 
+def _opponent_royalties(doc: dict[str, Any], source: str) -> float | None:
+    """``opponents.mean_royalties``: the royalties the opponent model is weighted to, or
+    ``false`` (the default) for the boards as the bot played them."""
+    value = doc.get("opponents", {}).get("mean_royalties", False)
+    if value is False:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not 0 < value <= 100:
+        raise RulesError(f"{source}: opponents.mean_royalties: expected royalties a board "
+                         f"above 0 and at most 100, or false, got {value!r}")
+    return float(value)
+
+
 def _check_sizes(rules: Rules, source: str) -> None:
     """A worth of staying given by size must give it for every size the rules deal: a hand
     of a size the table left out would otherwise be worth some other size's."""
@@ -251,7 +265,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
-        dealing=dealing,
+        dealing=dealing, opponent_royalties=_opponent_royalties(doc, source),
     )
     _check_sizes(rules, source)
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time

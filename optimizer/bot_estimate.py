@@ -39,7 +39,6 @@ def _tables(rules: Rules):
             {row: rules.qualify_table(row) for row in ROWS}, entry)
 
 
-
 @cache
 def _subsets(pool: int, take: int) -> np.ndarray:
     subsets = list(combinations(range(pool), take))

@@ -10,9 +10,10 @@ this one moves least from the bot's play (it is the distribution of least relati
 to the bot's, an exponential tilt), so it adds no structure of its own: among boards with
 equal figures the bot's frequencies stand.
 
-The weights are a function of a board's figures, fitted once on a pool under the pool's own
-rules, so every draw for a dealt hand (card removal included) and every live board can be
-weighted the same way.
+The target is the rules file's ``opponents.mean_royalties`` (Pineapple's presets: 4.5),
+in the rules' own points. The weights are a function of a board's figures under those
+rules, fitted once on the pool, so every draw for a dealt hand (card removal included) and
+every live board can be weighted the same way.
 """
 
 from __future__ import annotations
@@ -24,12 +25,6 @@ import numpy as np
 from evaluator.board_arrays import evaluate_boards
 from evaluator.rules import Rules
 from optimizer.objective import ObjectiveError
-
-#: Target mean royalties per board (a foul counts 0) by the rules a pool was played under.
-#: Pineapple's is the middle of the band where decent heads-up bots sit (4-5); the other
-#: pools have no target and are used as the bot played them.
-TARGET_ROYALTIES = {"pineapple": 4.5}
-
 
 class CalibrationError(ObjectiveError):
     """A target that no weighting of the boards can reach (the ev objective cannot be built)."""
@@ -45,7 +40,7 @@ def board_features(rules: Rules, boards: np.ndarray) -> np.ndarray:
 class Calibration:
     """Board weights ``exp(theta . f)``, fitted so that the pool meets ``target_royalties``."""
 
-    rules: Rules  # the rules the features are scored under: the pool's own
+    rules: Rules  # the rules the features are scored under
     target_royalties: float
     theta: np.ndarray  # (3,) for royalties, entry, foul
     effective_share: float  # Kish's effective sample size of the fitted pool, over its size

@@ -11,11 +11,13 @@ from itertools import combinations, product
 
 import numpy as np
 
+from evaluator.board_arrays import ROW_SLICES
 from evaluator.cards import Card
 from evaluator.rules import ROWS
 
-#: Slot ranges of the rows in a 13-card layout: top 0-2, middle 3-7, bottom 8-12.
-ROW_SLOTS = {"top": range(0, 3), "middle": range(3, 8), "bottom": range(8, 13)}
+#: Slot ranges of the rows in a 13-card layout: top 0-2, middle 3-7, bottom 8-12 (the
+#: order of a finished board, ``evaluator.board_arrays.ROW_SLICES``).
+ROW_SLOTS = {row: range(s.start, s.stop) for row, s in ROW_SLICES.items()}
 EMPTY = -1
 
 

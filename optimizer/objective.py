@@ -120,9 +120,11 @@ def check_name(name: str) -> str:
 def check_objective(rules: Rules, name: str) -> str:
     """``name``, once it is known that hands under ``rules`` can be solved for it: the ev
     objective needs opponent boards played under their foul rules (``OpponentModelError``
-    otherwise). Commands call it before they start work."""
+    otherwise), and a weighting of them that meets the rules' ``opponents.mean_royalties``
+    (``CalibrationError`` otherwise). Commands call it before they start work."""
     if check_name(name) == "ev":
-        from optimizer.pools import pool_for  # the pools load on first use
+        from optimizer.opponents import pool_calibration  # the pools load on first use
+        from optimizer.pools import pool_for
 
-        pool_for(rules)
+        pool_calibration(pool_for(rules), rules)
     return name

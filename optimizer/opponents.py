@@ -8,10 +8,10 @@ avoid the dealt cards are draws from the bot's play from the reduced deck (the b
 knows the other players' cards, so its play from the reduced deck is its play from the full
 deck, given that it never sees a dealt card). When too few boards qualify, the draw falls
 back to boards whose *placed* 13 cards avoid the dealt ones (their discards may not), and
-then to drawing with replacement; the README gives the measured error of the fallback. A
-calibrated pool (Pineapple's) weights its boards (``optimizer.calibration``) and is drawn
-from with replacement, each board in proportion to its weight. The module also gives the
-figures of the opponent model (``bot_stats``).
+then to drawing with replacement; the README gives the measured error of the fallback.
+Rules that set ``opponents.mean_royalties`` (Pineapple's) weight the boards
+(``optimizer.calibration``), which are then drawn with replacement, each in proportion to
+its weight. The module also gives the figures of the opponent model (``bot_stats``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 from evaluator.board_arrays import evaluate_boards
 from evaluator.cards import CardError
 from evaluator.rules import ROWS, Rules
-from optimizer.calibration import TARGET_ROYALTIES, Calibration, fit
+from optimizer.calibration import Calibration, fit
 from optimizer.pools import (PERMUTATIONS, POOL_PARAMS, OpponentModelError, Pool, dealing_for,
                              play_hands, pool_for, relabel)
 
@@ -51,7 +51,11 @@ class Draw:
     boards: np.ndarray  # (samples, opponents, 13)
     exact: int  # (board, relabelling) pairs whose player saw no dealt card
     relaxed: int  # pairs whose placed cards avoid the dealt ones (discards may not)
-    tier: str  # "exact", "relaxed" or "with replacement"
+    # "exact": every board from the exact pairs; "relaxed": the exact pairs (each once, or
+    # as often on average when weighted) and the rest placed-only; "with replacement": an
+    # unweighted draw from both with repeats, there being too few. A weighted draw is always
+    # with replacement, and "exact" or "relaxed".
+    tier: str
 
 
 def candidate_pairs(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -78,20 +82,19 @@ def pair_boards(pool: Pool, pairs: np.ndarray) -> np.ndarray:
 
 
 @cache
-def pool_calibration(pool: Pool) -> Calibration | None:
-    """The weighting that calibrates ``pool`` (``optimizer.calibration``), or None for a pool
-    with no target, whose boards are used as the bot played them."""
-    target = TARGET_ROYALTIES.get(pool.meta["rules"])
-    if target is None:
+def pool_calibration(pool: Pool, rules: Rules) -> Calibration | None:
+    """The weighting of ``pool``'s boards that makes the opponent model under ``rules``
+    average their ``opponent_royalties`` (``optimizer.calibration``), or None where the rules
+    set none and the boards are used as the bot played them."""
+    if rules.opponent_royalties is None:
         return None
-    from evaluator.rules_files import find_rules
-
-    return fit(find_rules(pool.meta["rules"]), pool.boards, target)
+    return fit(rules, pool.boards, rules.opponent_royalties)
 
 
 @cache
-def _pool_weights(pool: Pool) -> np.ndarray | None:
-    calibration = pool_calibration(pool)
+def pool_weights(pool: Pool, rules: Rules) -> np.ndarray | None:
+    """Each board's weight in the opponent model under ``rules`` (None: all alike)."""
+    calibration = pool_calibration(pool, rules)
     return None if calibration is None else calibration.weights(pool.boards)
 
 
@@ -100,7 +103,7 @@ def model_name(rules: Rules) -> str:
     the boards would: the pool (its rules, size, seed and a digest of its boards, which a
     rebuild by another bot changes) and its calibration."""
     pool = pool_for(rules)
-    calibration = pool_calibration(pool)
+    calibration = pool_calibration(pool, rules)
     weighted = "" if calibration is None else (
         f", weighted to {calibration.target_royalties:g} mean royalties")
     digest = hashlib.sha256(np.ascontiguousarray(pool.boards, np.int64).tobytes()).hexdigest()
@@ -118,21 +121,21 @@ def _weighted(rng: np.random.Generator, pairs: np.ndarray, count: int,
     return rng.choice(pairs, count, replace=True, p=chance / chance.sum())
 
 
-def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int) -> Draw:
+def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
+                weights: np.ndarray | None = None) -> Draw:
     """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring).
 
-    From a calibrated pool the boards are drawn with replacement, each with a chance in
-    proportion to its weight (a draw without replacement could not give the heaviest boards
-    their share), in the same mix as without weights: all ``count`` from the exact pairs
-    while there are that many, else as many from them as there are and the rest from the
-    placed-only pairs.
+    With ``weights`` (one per pool board: ``pool_weights``) the boards are drawn with
+    replacement, each with a chance in proportion to its weight (a draw without replacement
+    could not give the heaviest boards their share), in the same mix as without weights:
+    all ``count`` from the exact pairs while there are that many, else as many from them as
+    there are and the rest from the placed-only pairs.
     """
     exact_pairs, relaxed_pairs = candidate_pairs(pool, dealt)
+    if len(exact_pairs) + len(relaxed_pairs) == 0:
+        raise OpponentModelError("no pool board avoids the dealt cards")
     rng = np.random.default_rng(seed)
-    weights = _pool_weights(pool)
     if weights is not None:
-        if len(exact_pairs) + len(relaxed_pairs) == 0:
-            raise OpponentModelError("no pool board avoids the dealt cards")
         from_exact = min(count, len(exact_pairs)) if relaxed_pairs.size else count
         chosen = _weighted(rng, exact_pairs, from_exact, weights)
         if from_exact < count:
@@ -146,8 +149,6 @@ def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int) -> Draw:
         chosen, tier = rng.permutation(np.concatenate([exact_pairs, extra])), "relaxed"
     else:
         every = np.concatenate([exact_pairs, relaxed_pairs])
-        if len(every) == 0:
-            raise OpponentModelError("no pool board avoids the dealt cards")
         chosen, tier = rng.choice(every, count, replace=True), "with replacement"
     return Draw(pair_boards(pool, chosen), len(exact_pairs), len(relaxed_pairs), tier)
 
@@ -165,7 +166,8 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
     if samples < 1 or opponents < 1:
         raise OpponentModelError(f"need samples >= 1 and opponents >= 1, got {samples} and "
                                  f"{opponents}")
-    draw = draw_boards(pool_for(rules), cards, samples * opponents, seed)
+    pool = pool_for(rules)
+    draw = draw_boards(pool, cards, samples * opponents, seed, pool_weights(pool, rules))
     return draw.boards.reshape(samples, opponents, 13)
 
 
@@ -223,7 +225,7 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
     if boards < 1:
         raise OpponentModelError(f"need boards >= 1, got {boards}")
     try:
-        calibration = pool_calibration(pool_for(rules))
+        calibration = pool_calibration(pool_for(rules), rules)
     except OpponentModelError:  # live play needs no pool, and is then used as it is
         calibration = None
     if live:
@@ -245,5 +247,4 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
         return bot | where | {"bot_play": bot, "calibration": None}
     model = board_stats(rules, played, calibration.weights(played))
     return model | where | {"bot_play": bot, "calibration": {
-        "target_mean_royalties": calibration.target_royalties,
-        "pool_rules": calibration.rules.name}}
+        "target_mean_royalties": calibration.target_royalties}}

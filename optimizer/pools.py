@@ -31,7 +31,6 @@ class OpponentModelError(ObjectiveError):
     ``ObjectiveError``: without a pool the ev objective cannot be built."""
 
 
-
 #: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
 PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -15,7 +16,8 @@ from evaluator.rules import ROW_SIZE, ROWS
 from optimizer.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
 from optimizer.layout import EMPTY, ROW_SLOTS, placements
 from optimizer.opponents import (board_stats, bot_stats, candidate_pairs, draw_boards,
-                                 opponent_boards, pair_boards, pool_calibration)
+                                 opponent_boards, pair_boards, pool_calibration,
+                                 pool_weights)
 from optimizer.pools import (PERMUTATIONS, OpponentModelError, Pool, build_pool, dealing_for,
                              load_pool, play_hands, pool_for, relabel, shipped_pools)
 
@@ -25,6 +27,7 @@ runner = CliRunner()
 QUICK = BotParams(samples=4, refine=0)
 
 DEALT_14 = parse_cards("As Ks Qs Js Ts 9h 9d 7c 7d 5h 4c 3s 2d 2h")
+HAND_14 = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
 DEALT_17 = parse_cards("Ac Ad Ah Kc Kd Qc Qh Jd Js Tc Th 9s 8s 8c 6d 5d 4h")
 
 
@@ -228,7 +231,7 @@ def test_the_whole_pineapple_pool_weighted_meets_the_target_exactly():
 @pytest.mark.parametrize("variant", ["deuce", "standard"])
 def test_pools_without_a_target_are_used_as_the_bot_played_them(variant):
     rules = find_rules(variant)
-    assert pool_calibration(pool_for(rules)) is None
+    assert pool_calibration(pool_for(rules), rules) is None
     stats = bot_stats(rules, 1000, seed=1)
     assert stats["calibration"] is None and "effective_boards" not in stats
     assert {k: v for k, v in stats.items() if k in stats["bot_play"]} == stats["bot_play"]
@@ -242,7 +245,8 @@ def test_calibrated_draws_follow_the_weights(dealt, count, tier):
     # Over many draws for one dealt hand, the drawn boards' royalties approach the weighted
     # mean of the candidates (exact boards first, as without weights), not their plain mean.
     rules = find_rules("pineapple")
-    pool, calibration = pool_for(rules), pool_calibration(pool_for(rules))
+    pool = pool_for(rules)
+    calibration = pool_calibration(pool, rules)
     exact, relaxed = candidate_pairs(pool, np.array(dealt))
     parts = [(exact, min(count, len(exact))), (relaxed, count - min(count, len(exact)))]
     weighted = plain = 0.0
@@ -250,16 +254,43 @@ def test_calibrated_draws_follow_the_weights(dealt, count, tier):
         if n:
             boards = pair_boards(pool, pairs)
             royalties = evaluate_boards(boards, rules).royalty_total
-            weights = calibration.weights(boards)
-            weighted += n / count * (weights @ royalties / weights.sum())
+            chance = calibration.weights(boards)
+            weighted += n / count * (chance @ royalties / chance.sum())
             plain += n / count * royalties.mean()
-    draws = [draw_boards(pool, np.array(dealt), count, seed) for seed in range(40)]
+    weights = pool_weights(pool, rules)
+    draws = [draw_boards(pool, np.array(dealt), count, seed, weights) for seed in range(40)]
     assert {d.tier for d in draws} == {tier}
     drawn = np.concatenate([d.boards for d in draws])
     mean = evaluate_boards(drawn, rules).royalty_total.mean()
     assert weighted - plain > 0.5
     assert abs(mean - weighted) < 0.15 < abs(mean - plain)
     assert not np.isin(drawn, dealt).any()
+
+
+def _house(tmp_path, target):
+    path = tmp_path / "house.toml"
+    path.write_text(f'base = "pineapple"\n[opponents]\nmean_royalties = {target}\n',
+                    encoding="utf-8")
+    return load_rules(path)
+
+
+def test_a_rules_file_sets_the_opponents_royalties_in_its_own_points(tmp_path):
+    house = _house(tmp_path, 4.0)
+    stats = bot_stats(house, len(pool_for(house)), seed=1)
+    assert stats["mean_royalties"] == pytest.approx(4.0, abs=1e-9)
+    assert stats["calibration"] == {"target_mean_royalties": 4.0}
+    assert stats["foul_rate"] == pytest.approx(stats["bot_play"]["foul_rate"], abs=1e-9)
+    plain = bot_stats(_house(tmp_path, "false"), 1000, seed=1)
+    assert plain["calibration"] is None and plain["mean_royalties"] < 3.7
+
+
+@pytest.mark.parametrize("command", [["solve", HAND_14], ["opponents"]], ids=lambda c: c[0])
+def test_a_target_the_boards_cannot_reach_is_one_line_before_any_work(tmp_path, command):
+    _house(tmp_path, 90)
+    result = runner.invoke(app, [*command, "--variant", str(tmp_path / "house.toml")])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: target royalties 90.0 outside what the boards "
+                                    "score") and result.stderr.count("\n") == 1
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):
@@ -324,7 +355,6 @@ def test_stats_table_names_the_figures():
     assert "foul rate" in result.stdout and "Fantasyland rate" in result.stdout
 
 
-HAND_14 = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
 
 
 @pytest.mark.parametrize("args", [
@@ -370,8 +400,8 @@ def test_check_table_lists_live_play_and_the_three_draws():
     assert result.exit_code == 0, result.output
     assert "Dealt 14 cards" in result.stdout and "card removal against 3 live hands" in \
         result.stdout
-    for source in ("live", "exact", "placed_only", "no_removal"):
-        assert source in result.stdout
+    for source in ("live", "exact", "placed_only", "no_removal"):  # a row each
+        assert re.search(rf"^│ {source} +│ +3 │", result.stdout, re.M), source
 
 
 def test_removal_check_compares_live_play_with_three_draws_from_the_pool():

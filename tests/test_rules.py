@@ -500,3 +500,31 @@ def test_the_fingerprint_follows_what_the_rules_decide_not_how_the_file_spells_i
     assert changed.fingerprint != base.fingerprint
     fingerprints = {find_rules(name).fingerprint for name in preset_names()}
     assert len(fingerprints) == len(preset_names())
+
+
+@pytest.mark.parametrize("name, target", [
+    ("pineapple", 4.5), ("progressive", 4.5), ("ultimate", 4.5), ("deuce", None),
+    ("standard", None)])
+def test_the_opponents_royalty_target_of_each_preset(name, target):
+    # Pineapple's is the middle of where decent heads-up bots sit; progressive and ultimate
+    # inherit it; 2-7 opts out of what it would inherit, and classic never had one.
+    assert find_rules(name).opponent_royalties == target
+
+
+@pytest.mark.parametrize("value", ['"4.5"', "-1", "0", "101", "true", "nan"])
+def test_a_bad_opponents_royalty_target_is_refused_naming_the_key(tmp_path, value):
+    path = tmp_path / "house.toml"
+    path.write_text(f'base = "pineapple"\n[opponents]\nmean_royalties = {value}\n')
+    with pytest.raises(RulesError, match=r"opponents\.mean_royalties: expected royalties a "
+                                         "board above 0 and at most 100, or false"):
+        load_rules(path)
+
+
+def test_the_opponents_royalty_target_is_part_of_the_fingerprint(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text('base = "pineapple"\n[opponents]\nmean_royalties = 4.0\n')
+    house = load_rules(path)
+    assert house.opponent_royalties == 4.0
+    assert house.fingerprint != find_rules("pineapple").fingerprint
+    path.write_text('base = "pineapple"\n[opponents]\nmean_royalties = false\n')
+    assert load_rules(path).opponent_royalties is None
