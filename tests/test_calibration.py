@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evaluator import find_rules
 from optimizer.calibration import CalibrationError, board_features, fit
@@ -67,3 +69,26 @@ def test_a_target_inside_the_range_that_the_rates_rule_out_is_refused_not_a_cras
     # the standing boards can make at any weighting.
     with pytest.raises(CalibrationError, match="target royalties 30.0 not reached"):
         fit(RULES, BOARDS, 30.0)
+
+
+# --- properties -------------------------------------------------------------------------------
+
+FEATURES = board_features(RULES, BOARDS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(40, 3000), st.floats(-1.5, 2.0))
+def test_any_fit_meets_its_target_and_holds_the_rates_or_says_it_cannot(seed, size, shift):
+    index = np.random.default_rng(seed).choice(len(BOARDS), size, replace=False)
+    boards, features = BOARDS[index], FEATURES[index]
+    target = round(float(features[:, 0].mean() + shift), 3)
+    try:
+        calibration = fit(RULES, boards, target)
+    except CalibrationError as error:
+        assert f"target royalties {target}" in str(error)
+        return
+    weights = calibration.weights(boards)
+    assert (weights > 0).all() and 0 < calibration.effective_share <= 1 + 1e-12
+    share = weights / weights.sum()
+    assert share @ features[:, 0] == pytest.approx(target, abs=1e-7)
+    assert share @ features[:, 1:] == pytest.approx(features[:, 1:].mean(axis=0), abs=1e-7)

@@ -7,6 +7,8 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -401,7 +403,7 @@ def test_check_table_lists_live_play_and_the_three_draws():
     assert "Dealt 14 cards" in result.stdout and "card removal against 3 live hands" in \
         result.stdout
     for source in ("live", "exact", "placed_only", "no_removal"):  # a row each
-        assert re.search(rf"^│ {source} +│ +3 │", result.stdout, re.M), source
+        assert re.search(rf"^│ {source} +│ +3 │", result.stdout, re.MULTILINE), source
 
 
 def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
@@ -420,3 +422,24 @@ def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
         assert all(0 <= d <= 1 for d in result[name]["class_tvd"].values())
     # the same seed, the same measurement
     assert removal_check(find_rules("pineapple"), dealt, hands=12, seed=3) == result
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(13, 17), st.integers(1, 600),
+       st.sampled_from(["pineapple", "deuce"]))
+def test_every_draw_avoids_the_dealt_cards_and_repeats_itself(seed, cards, count, variant):
+    rules = find_rules(variant)
+    pool = pool_for(rules)
+    dealt = np.random.default_rng(seed).choice(52, cards, replace=False)
+    weights = pool_weights(pool, rules)
+    draw = draw_boards(pool, dealt, count, seed, weights)
+    again = draw_boards(pool, dealt, count, seed, weights)
+    assert draw.boards.shape == (count, 13) and (draw.boards == again.boards).all()
+    assert not np.isin(draw.boards, dealt).any()
+    assert (np.sort(draw.boards, axis=1)[:, 1:] != np.sort(draw.boards, axis=1)[:, :-1]).all()
+    if weights is not None:  # with replacement: placed-only boards only past the exact ones
+        expected = "exact" if draw.exact >= count or not draw.relaxed else "relaxed"
+    else:
+        expected = "exact" if draw.exact >= count else (
+            "relaxed" if draw.exact + draw.relaxed >= count else "with replacement")
+    assert draw.tier == expected
