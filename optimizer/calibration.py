@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.board_arrays import evaluate_boards
+from evaluator.board_arrays import BoardArrays, evaluate_boards
 from evaluator.rules import Rules
 from optimizer.objective import ObjectiveError
 
@@ -32,7 +32,11 @@ class CalibrationError(ObjectiveError):
 
 def board_features(rules: Rules, boards: np.ndarray) -> np.ndarray:
     """``(n, 3)``: each board's royalties (0 when it fouls), Fantasyland entry and foul."""
-    out = evaluate_boards(np.asarray(boards).reshape(-1, 13), rules)
+    return features_of(evaluate_boards(np.asarray(boards).reshape(-1, 13), rules))
+
+
+def features_of(out: BoardArrays) -> np.ndarray:
+    """``board_features`` of boards already evaluated."""
     return np.stack([out.royalty_total, out.entry_cards > 0, out.fouled], axis=1).astype(float)
 
 

@@ -23,10 +23,10 @@ from functools import cache
 
 import numpy as np
 
-from evaluator.board_arrays import evaluate_boards
+from evaluator.board_arrays import BoardArrays, evaluate_boards
 from evaluator.cards import CardError
 from evaluator.rules import ROWS, Rules
-from optimizer.calibration import Calibration, fit
+from optimizer.calibration import Calibration, features_of, fit
 from optimizer.pools import (PERMUTATIONS, POOL_PARAMS, OpponentModelError, Pool, dealing_for,
                              play_hands, pool_for, relabel)
 
@@ -179,8 +179,12 @@ def board_stats(rules: Rules, boards: np.ndarray, weights: np.ndarray | None = N
     Kish's effective number of boards, and the standard errors are those of a ratio
     estimate, ``sqrt(sum share^2 (x - mean)^2)``, which counts that the weights follow the
     figures they average (without weights, the usual ``sd / sqrt(n)``)."""
-    out = evaluate_boards(boards, rules)
-    n = len(boards)
+    return _figures(evaluate_boards(boards, rules), weights)
+
+
+def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
+    """``board_stats`` of boards already evaluated."""
+    n = len(out.fouled)
     share = np.full(n, 1 / n) if weights is None else weights / weights.sum()
     effective = 1 / (share ** 2).sum()
     entered = (out.entry_cards > 0).astype(float)
@@ -242,9 +246,10 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
         played = pool.boards[rng.choice(len(pool), boards, replace=False)]
         where = {"source": "pool", "dealing": pool.dealing.name, "pool_size": len(pool),
                  "pool_rules": pool.meta["rules"]}
-    bot = board_stats(rules, played)
+    out = evaluate_boards(played, rules)  # once, for both sets of figures and the weights
+    bot = _figures(out)
     if calibration is None:
         return bot | where | {"bot_play": bot, "calibration": None}
-    model = board_stats(rules, played, calibration.weights(played))
+    model = _figures(out, calibration.weights_of(features_of(out)))
     return model | where | {"bot_play": bot, "calibration": {
         "target_mean_royalties": calibration.target_royalties}}
