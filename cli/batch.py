@@ -18,12 +18,12 @@ from cli.errors import report_error, reports_bad_input
 from cli.options import FL_VALUE_HELP, VARIANT_HELP
 from cli.render import console, err_console
 from optimizer import ObjectiveError
-from optimizer.batch import (BenchRow, Events, Summary, benchmark, check_output, check_settings,
-                             run_batch)
-from optimizer.batch_io import BadLine, BatchError, WorkerError, count_hand_lines, open_input
-from optimizer.engines import Settings, open_engine
-from optimizer.objective import OBJECTIVES
-from optimizer.record import solution_record as solution_dict
+from optimizer.batch.engines import Settings, open_engine
+from optimizer.batch.files import BadLine, BatchError, WorkerError, count_hand_lines, open_input
+from optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_output, check_settings,
+                                 run_batch)
+from optimizer.solver.objective import OBJECTIVES
+from optimizer.solver.record import solution_record as solution_dict
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
 SHOWN_ERRORS = 20

@@ -17,8 +17,8 @@ from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective,
 from cli.render import console, err_console
 from evaluator import find_rules
 from optimizer import ObjectiveError
-from optimizer.benchmark import Timings, time_ranking, time_solving
-from optimizer.objective import check_objective
+from optimizer.batch.benchmark import Timings, time_ranking, time_solving
+from optimizer.solver.objective import check_objective
 
 
 def machine() -> str:

@@ -16,8 +16,8 @@ from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, SAMPLES_
 from cli.render import any_of, board_table, cards_text, console, royalties_text
 from evaluator import ROWS, BoardReport
 from optimizer import ObjectiveError
-from optimizer.grading import Grade, grade, grade_record
-from optimizer.solve import DEFAULT_SAMPLES
+from optimizer.solver.solve import DEFAULT_SAMPLES
+from optimizer.training.grading import Grade, grade, grade_record
 
 
 def points(value: float) -> str:

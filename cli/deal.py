@@ -14,7 +14,7 @@ from cli.errors import report_error, reports_bad_input
 from cli.options import VARIANT_HELP
 from cli.render import err_console, never_dealt_note
 from evaluator import find_rules
-from optimizer.dealing import SizeError, deal_hands, hand_line, parse_size_weights
+from optimizer.solver.dealing import SizeError, deal_hands, hand_line, parse_size_weights
 
 LINES_PER_WRITE = 4096
 

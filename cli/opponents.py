@@ -16,10 +16,11 @@ from cli.errors import BAD_INPUT, report_error, reports_bad_input
 from cli.options import VARIANT_HELP
 from cli.render import console, err_console, measured
 from evaluator import find_rules, parse_cards
-from optimizer.objective import ObjectiveError
-from optimizer.opponents import bot_stats
-from optimizer.pools import POOL_SEED, build_pool, dealing_for, pool_file_name
-from optimizer.removal import removal_check
+from optimizer import ObjectiveError, solve
+from optimizer.opponents.draw import bot_stats
+from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.pools import POOL_SEED, build_pool, dealing_for, pool_file_name
+from optimizer.opponents.removal import removal_check
 
 
 def _figures(stats: dict) -> list[str]:
@@ -51,7 +52,8 @@ def _stats_table(title: str, stats: dict) -> Table:
 
 def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path | None,
                 quiet: bool) -> None:
-    target = output or Path(str(resources.files("optimizer.data") / pool_file_name(rules)))
+    shipped = resources.files("optimizer.opponents.data") / pool_file_name(rules)
+    target = output or Path(str(shipped))
     started = time.perf_counter()
     with Progress(console=err_console, transient=True, disable=quiet) as bar:
         task = bar.add_task(f"playing {dealing_for(rules).name} hands", total=hands)
@@ -62,7 +64,9 @@ def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path 
 
 
 def _check(rules, cards: str, boards: int, seed: int, workers: int, json_output: bool) -> None:
-    result = removal_check(rules, parse_cards(cards), boards, seed, workers)
+    dealt = parse_cards(cards)
+    ours = solve(dealt, rules, "royalties").report  # the set scored against the boards
+    result = removal_check(rules, dealt, ours, boards, seed, workers)
     if json_output:
         typer.echo(json.dumps(measured(result), indent=2, sort_keys=True))
         return
@@ -123,7 +127,8 @@ def command(
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
         raise typer.Exit(BAD_INPUT)
-    with reports_bad_input(ObjectiveError):  # no pool, or a target it cannot reach
+    # no pool, or a target it cannot reach
+    with reports_bad_input(ObjectiveError, OpponentModelError):
         rules = find_rules(variant)
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output)

@@ -7,7 +7,7 @@ from enum import Enum
 import typer
 
 from evaluator import preset_names
-from optimizer.dealing import SizeError, parse_sizes
+from optimizer.solver.dealing import SizeError, parse_sizes
 
 
 class Objective(str, Enum):

@@ -16,9 +16,9 @@ from cli.render import (any_of, board_table, cards_text, console, never_dealt_no
 from evaluator import ROWS, BoardReport
 from evaluator.cards import sort_cards
 from optimizer import ObjectiveError, Solution, solve
-from optimizer.ev import breakdown
-from optimizer.record import solution_record as solution_dict
-from optimizer.solve import DEFAULT_SAMPLES
+from optimizer.solver.ev import breakdown
+from optimizer.solver.record import solution_record as solution_dict
+from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 def _points(value: float) -> str:

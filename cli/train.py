@@ -23,8 +23,8 @@ from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, SAMPLES_
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError
 from optimizer import ObjectiveError
-from optimizer.solve import DEFAULT_SAMPLES
-from optimizer.training import Session
+from optimizer.solver.solve import DEFAULT_SAMPLES
+from optimizer.training.session import Session
 
 try:  # line editing and history for input() in a terminal; absent on some platforms
     import readline

@@ -16,9 +16,9 @@ from cli.options import OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP, Objective
 from cli.render import console, err_console, measured
 from evaluator import find_rules
 from optimizer import ObjectiveError
-from optimizer.fl_value import DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate, \
+from optimizer.solver.objective import check_objective
+from optimizer.training.worth import DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate, \
     worth_table
-from optimizer.objective import check_objective
 
 
 def table_dict(table: WorthTable) -> dict:

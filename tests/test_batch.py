@@ -21,10 +21,10 @@ from typer.testing import CliRunner
 from cli.batch import _print_summary
 from cli.main import app
 from cli.solve import solution_dict
-from optimizer.batch import Summary, run_batch
-from optimizer.dealing import deal_hands, hand_line
-from optimizer.batch_io import BadLine, Hand, Reader, record_line, split_id
-from optimizer.engines import Engine, Settings
+from optimizer.batch.engines import Engine, Settings
+from optimizer.batch.files import BadLine, Hand, Reader, record_line, split_id
+from optimizer.batch.run import Summary, run_batch
+from optimizer.solver.dealing import deal_hands, hand_line
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ import numpy as np
 from typer.testing import CliRunner
 
 from cli.main import app
-from optimizer.benchmark import Timings, random_hands, time_solving
+from optimizer.batch.benchmark import Timings, random_hands, time_solving
 
 runner = CliRunner()
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluator import find_rules
-from optimizer.calibration import CalibrationError, board_features, fit
-from optimizer.pools import pool_for
+from optimizer.opponents.calibration import CalibrationError, board_features, fit
+from optimizer.opponents.pools import pool_for
 
 RULES = find_rules("pineapple")
 BOARDS = pool_for(RULES).boards[:3000]

@@ -14,9 +14,9 @@ from evaluator import evaluate_board, find_rules, parse_board, parse_cards
 from evaluator.board import row_strengths, row_values
 from evaluator.rules import ROWS
 from optimizer import solve
-from optimizer.grading import SetError, grade, parse_set
-from optimizer.objective import ObjectiveError
-from optimizer.percentile import exact_counts, percentile, sampled_counts
+from optimizer.solver.objective import ObjectiveError
+from optimizer.training.grading import SetError, grade, parse_set
+from optimizer.training.percentile import exact_counts, percentile, sampled_counts
 
 runner = CliRunner()
 

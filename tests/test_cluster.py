@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 distributed = pytest.importorskip("distributed")
 
 from cli.main import app  # noqa: E402
-from optimizer.dealing import deal_hands, hand_line  # noqa: E402
-from optimizer.batch_io import BatchError  # noqa: E402
-from optimizer.engines import DaskEngine  # noqa: E402
+from optimizer.batch.engines import DaskEngine  # noqa: E402
+from optimizer.batch.files import BatchError  # noqa: E402
+from optimizer.solver.dealing import deal_hands, hand_line  # noqa: E402
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent

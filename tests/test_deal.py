@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from evaluator import find_rules, parse_cards
-from optimizer.dealing import PROGRESSIVE_MIX, deal_hands, parse_size_weights, size_mix
+from optimizer.solver.dealing import PROGRESSIVE_MIX, deal_hands, parse_size_weights, size_mix
 
 runner = CliRunner()
 

@@ -19,8 +19,8 @@ from evaluator.board_arrays import evaluate_boards
 from evaluator.scoring import settle
 from evaluator.board import Board, evaluate_board
 from optimizer import solve
-from optimizer.ev import breakdown
-from optimizer.objective import ObjectiveError
+from optimizer.solver.ev import breakdown
+from optimizer.solver.objective import ObjectiveError
 
 ROWS = ("top", "middle", "bottom")
 #: 14 cards from the eights up: opponent boards of the low cards (ids 0..25) avoid them.
@@ -147,7 +147,7 @@ def test_ev_gives_up_a_royalty_point_for_rows_that_win_more_often():
 def test_reported_ev_matches_the_mean_score_against_a_fresh_sample(seed):
     """The optimizer's EV for its set, within 3 standard errors of that set's mean 1-6 score
     against a fresh, independent sample from the opponent model, settled pair by pair."""
-    from optimizer.opponents import opponent_boards
+    from optimizer.opponents.draw import opponent_boards
 
     rng = random.Random(100 + seed)
     dealt = rng.sample(range(52), rng.choice((14, 15, 17)))

@@ -15,13 +15,14 @@ from cli.main import app
 from evaluator import find_rules, load_rules, parse_cards
 from evaluator.board_arrays import evaluate_boards
 from evaluator.rules import ROW_SIZE, ROWS
-from optimizer.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
-from optimizer.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents import (board_stats, bot_stats, candidate_pairs, draw_boards,
-                                 opponent_boards, pair_boards, pool_calibration,
-                                 pool_weights)
-from optimizer.pools import (PERMUTATIONS, OpponentModelError, Pool, build_pool, dealing_for,
-                             load_pool, play_hands, pool_for, relabel, shipped_pools)
+from optimizer import solve
+from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
+from optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, draw_boards,
+                                      opponent_boards, pair_boards, pool_calibration, pool_weights)
+from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
+from optimizer.opponents.pools import (PERMUTATIONS, Pool, build_pool, dealing_for, load_pool,
+                                       play_hands, pool_for, relabel, shipped_pools)
 
 runner = CliRunner()
 
@@ -407,10 +408,11 @@ def test_check_table_lists_live_play_and_the_three_draws():
 
 
 def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
-    from optimizer.removal import removal_check
+    from optimizer.opponents.removal import removal_check
 
     dealt = parse_cards(HAND_14)
-    result = removal_check(find_rules("pineapple"), dealt, hands=12, seed=3)
+    ours = solve(dealt, "pineapple").report
+    result = removal_check(find_rules("pineapple"), dealt, ours, hands=12, seed=3)
     assert result["dealt"] == 14 and result["hands"] == 12
     assert result["exact_pairs"] > 0 and result["relaxed_pairs"] >= 0
     for name in ("live", "exact", "placed_only", "no_removal"):
@@ -421,7 +423,7 @@ def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
         assert set(result[name]["class_tvd"]) == set(ROWS)
         assert all(0 <= d <= 1 for d in result[name]["class_tvd"].values())
     # the same seed, the same measurement
-    assert removal_check(find_rules("pineapple"), dealt, hands=12, seed=3) == result
+    assert removal_check(find_rules("pineapple"), dealt, ours, hands=12, seed=3) == result
 
 
 @settings(max_examples=30, deadline=None)

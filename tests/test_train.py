@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from evaluator import CardError, find_rules, format_cards
-from optimizer.dealing import PROGRESSIVE_MIX, SizeError, parse_sizes, pick_size, size_mix
-from optimizer.objective import ObjectiveError
-from optimizer.training import Session
+from optimizer.solver.dealing import PROGRESSIVE_MIX, SizeError, parse_sizes, pick_size, size_mix
+from optimizer.solver.objective import ObjectiveError
+from optimizer.training.session import Session
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent
@@ -194,7 +194,7 @@ def test_readme_training_example_prints_what_the_readme_shows():
 
 
 def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
-    from optimizer.grading import grade
+    from optimizer.training.grading import grade
 
     session = Session("pineapple", "ev", seed=3, opponents=2)
     session.deal()

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 from cli.main import app
 from evaluator import find_rules
 from optimizer import solve
-from optimizer.dealing import seeded_hand
-from optimizer.fl_value import (InfiniteWorth, Outcomes, fixed_point, simulate, worth_table,
-                                worths)
-from optimizer.opponents import opponent_boards
+from optimizer.opponents.draw import opponent_boards
+from optimizer.solver.dealing import seeded_hand
+from optimizer.training.worth import (InfiniteWorth, Outcomes, fixed_point, simulate, worth_table,
+                                      worths)
 
 runner = CliRunner()
 NONE = -math.inf
@@ -184,7 +184,7 @@ def test_the_note_says_when_the_rules_have_no_ev_worth_and_repeat_value_stands_i
     import dataclasses
 
     from cli.value import _staying_note
-    from optimizer.fl_value import simulate, worth_table
+    from optimizer.training.worth import simulate, worth_table
 
     rules = dataclasses.replace(find_rules("pineapple"), ev_repeat_value=None,
                                 ev_repeat_values=())

@@ -1,0 +1,1 @@
+"""The preset rules files (one TOML file a variant), installed with the package."""

@@ -1,0 +1,371 @@
+"""Batch input and output: reading hands with their ids, and the JSONL output file.
+
+Input is text (one hand a line, optionally an id first) or JSONL (``id``, ``cards``,
+``variant``). Output lines are written whole with one ``write`` each, so a killed run
+leaves whole lines (at worst a partial last one, which a rerun cuts off). The settings an
+output is written with are kept beside it, so that a rerun can refuse to mix in others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evaluator.cards import RANK_CHARS, Card, CardError, parse_card, parse_cards
+from evaluator.rules import Rules, RulesError
+from evaluator.rules_files import find_rules
+from optimizer.solver.solve import MAX_CARDS, MIN_CARDS
+
+
+class BatchError(ValueError):
+    """An option, input or output file the batch cannot use (as opposed to one bad line)."""
+
+
+class WorkerError(RuntimeError):
+    """A worker process or the cluster failed (not a hand): the run stops, and a rerun
+    goes on from what was written."""
+
+
+# --- reading input -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Hand:
+    """One readable input line: its cards and the rules it is solved under."""
+
+    line: int  # 1-based line number in the input
+    id: str
+    cards: tuple[Card, ...]
+    rules: int  # index into the reader's rules table
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """An input line that was not solved, and why. ``id`` is the line's own id, or its line
+    number when it gives none that can be read."""
+
+    line: int
+    id: str
+    text: str
+    message: str
+    detail: str | None = None  # a traceback, for a failure that is a bug rather than input
+
+    def record(self) -> dict[str, Any]:
+        """The errors-file record."""
+        rec = {"line": self.line, "id": self.id, "text": self.text, "message": self.message}
+        return rec | ({"traceback": self.detail} if self.detail else {})
+
+
+_SUITS = "cdhs♣♦♥♠♧♢♡♤"
+_FIRST_FIELD = re.compile(r"(\S+?)[\s,;]+(.*)", re.DOTALL)
+
+
+def _starts_like_a_card(field_: str) -> bool:
+    """Whether a first field is (mistyped) cards rather than an id: it starts with a card,
+    or it is 2 or 3 characters that start with a rank or end with a suit (``Ax``, ``Zs``)."""
+    for size in (2, 3):
+        try:
+            parse_card(field_[:size])
+            return True
+        except CardError:
+            pass
+    if field_.isdigit() or not 2 <= len(field_) <= 3:
+        return False
+    return (field_[0].upper() in RANK_CHARS or field_.startswith("10")
+            or field_[-1].lower() in _SUITS)
+
+
+def split_id(text: str) -> tuple[str | None, str]:
+    """A text line's id (or None) and its cards: the first field is an id unless it looks
+    like cards (see ``_starts_like_a_card``); numbers are always ids.
+
+    >>> split_id("h7 As Kd Qh")
+    ('h7', 'As Kd Qh')
+    >>> split_id("42,AsKdQh")
+    ('42', 'AsKdQh')
+    >>> split_id("As Kd Qh")
+    (None, 'As Kd Qh')
+    """
+    match = _FIRST_FIELD.fullmatch(text)
+    if match is None or _starts_like_a_card(match.group(1)):
+        return None, text
+    return match.group(1), match.group(2)
+
+
+def _json_token(value: Any) -> str:
+    """A JSON value as the input spelled it (``true``, not Python's ``True``), cut short."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    """A line that starts with ``{``, read as JSON; raises BatchError naming what is wrong."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BatchError(f"bad JSON: {error.msg} at column {error.colno}") from None
+
+
+def _json_id(doc: Mapping[str, Any]) -> str | None:
+    """A JSON line's id as a string, or None when it has none. A blank id is refused: a
+    record needs an id that a user can find."""
+    hand_id = doc.get("id")
+    if hand_id is None:
+        return None
+    if isinstance(hand_id, bool) or not isinstance(hand_id, (str, int)):
+        raise BatchError(f"bad id {_json_token(hand_id)}: expected a string or a whole number")
+    if isinstance(hand_id, str) and not hand_id.strip():
+        raise BatchError(f"bad id {_json_token(hand_id)}: expected a non-blank string or a "
+                         "whole number")
+    return str(hand_id)
+
+
+def _json_cards(doc: Mapping[str, Any]) -> tuple[str | list[str], str | None]:
+    """A JSON line's cards and variant (None: the batch's); raises BatchError naming the bad
+    value."""
+    variant = doc.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise BatchError(f"bad variant {_json_token(variant)}: expected a string (a preset "
+                         "name or the path of a rules file)")
+    if "cards" not in doc:
+        raise BatchError("missing 'cards': expected a string like \"As Kd ...\" or a list "
+                         "of strings")
+    cards = doc["cards"]
+    if isinstance(cards, list):
+        for card in cards:
+            if not isinstance(card, str):
+                raise BatchError(f"bad card {_json_token(card)} in 'cards': expected a string "
+                                 "like \"As\"")
+    elif not isinstance(cards, str):
+        raise BatchError(f"bad 'cards' {_json_token(cards)}: expected a string like "
+                         "\"As Kd ...\" or a list of strings")
+    return cards, variant
+
+
+class Reader:
+    """Turns input lines into ``Hand``s and ``BadLine``s, and keeps the rules they name.
+
+    A line is JSON when it starts with ``{``, otherwise text: cards, optionally after an id
+    (a line that starts with ``[`` is neither, and is refused). A line without an id gets
+    its line number. Blank lines and ``#`` comments are skipped.
+    """
+
+    def __init__(self, default_variant: str | Rules):
+        default = find_rules(default_variant)  # an unknown default is the caller's error
+        self.rules: list[Rules] = [_portable(default)]
+        self._index: dict[str, int] = {}
+        self._seen: set[str] = set()
+
+    def _rules_index(self, variant: str | None) -> int:
+        if variant is None:
+            return 0
+        if variant not in self._index:
+            self._index[variant] = len(self.rules)
+            self.rules.append(_portable(find_rules(variant)))
+        return self._index[variant]
+
+    def read(self, lines: Iterable[str]) -> Iterator[Hand | BadLine]:
+        for number, raw in enumerate(lines, 1):
+            if (text := raw.strip()) and not text.startswith("#"):
+                yield self.parse(number, raw.rstrip("\r\n"))
+
+    def parse(self, number: int, raw: str) -> Hand | BadLine:
+        """One line, without its line ending; a bad line keeps it as it was."""
+        text, hand_id = raw.strip(), str(number)
+        try:
+            if text.startswith("{"):
+                doc = _json_object(text)
+                given = _json_id(doc)
+                hand_id = hand_id if given is None else given
+                cards, variant = _json_cards(doc)
+            elif text.startswith("["):
+                raise BatchError("bad line starting with '[': expected a JSON object or a "
+                                 "line of cards")
+            else:
+                (given, cards), variant = split_id(text), None
+                hand_id = hand_id if given is None else given
+            dealt = parse_cards(cards, count=range(MIN_CARDS, MAX_CARDS + 1))
+            rules = self._rules_index(variant)
+        except (CardError, RulesError, BatchError) as error:
+            return BadLine(number, hand_id, raw, str(error))
+        if hand_id in self._seen:
+            return BadLine(number, hand_id, raw, f"duplicate id {hand_id!r}: each hand needs "
+                                                  "its own id (a line number when none is given)")
+        self._seen.add(hand_id)
+        return Hand(number, hand_id, dealt, rules)
+
+
+def _portable(rules: Rules) -> Rules:
+    """The same rules without their cached tables, so that they pickle small."""
+    return dataclasses.replace(rules)
+
+
+def count_hand_lines(path: str | Path) -> int:
+    """Lines that are not blank or ``#`` comments: the hands a file holds, bad ones included."""
+    count = 0
+    with open(path, "rb") as data:
+        for raw in data:
+            text = raw.strip()
+            count += bool(text) and not text.startswith(b"#")
+    return count
+
+
+@contextmanager
+def open_input(name: str) -> Iterator[Iterable[str]]:
+    """The lines of a file, or of stdin for ``-``, as UTF-8 (a byte-order mark is dropped)."""
+    if name == "-":
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
+        try:
+            yield stream
+        finally:
+            stream.detach()  # stdin stays open for whoever owns it
+        return
+    try:
+        data = open(name, encoding="utf-8-sig", errors="replace")
+    except OSError as error:
+        raise BatchError(f"cannot read {name!r}: {error.strerror}") from None
+    with data:
+        yield data
+
+
+# --- the output file -----------------------------------------------------------------------
+
+def record_line(hand_id: str, record: Mapping[str, Any]) -> str:
+    """One output line: ``id`` first (so that a resume reads it cheaply), then the record's
+    keys sorted, compact, and a newline."""
+    body = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    return '{"id":' + json.dumps(hand_id) + ("," + body[1:] if len(body) > 2 else "}") + "\n"
+
+
+def _not_a_record(number: int, path: Path) -> BatchError:
+    return BatchError(f"{str(path)!r} line {number} is not a batch record with an id; use a "
+                      "new output file")
+
+
+def _record(line: bytes, number: int, path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(line)
+    except ValueError:
+        raise _not_a_record(number, path) from None
+
+
+def _line_id(line: bytes, number: int, path: Path) -> str:
+    text = line.decode("utf-8", errors="replace")
+    try:
+        if text.startswith('{"id":'):
+            hand_id = json.JSONDecoder().raw_decode(text, 6)[0]
+        else:
+            hand_id = json.loads(text)["id"]
+    except (ValueError, KeyError, TypeError):
+        hand_id = None
+    if not isinstance(hand_id, str):
+        raise _not_a_record(number, path)
+    return hand_id
+
+
+def first_record(path: Path) -> dict[str, Any] | None:
+    """The first record of an output file, or None when it has no whole line yet."""
+    try:
+        with open(path, "rb") as data:
+            line = data.readline()
+    except FileNotFoundError:
+        return None
+    if not line.endswith(b"\n"):
+        return None
+    _line_id(line, 1, path)
+    return _record(line, 1, path)
+
+
+@dataclass(frozen=True)
+class Written:
+    """What an existing output file holds."""
+
+    ids: set[str]
+    size: int  # bytes in whole lines: a partial last line (a run killed mid-write) starts here
+
+
+def read_output(path: Path) -> Written:
+    """The ids in an output file, which is left as it is (see ``cut_partial_line``); raises
+    BatchError for a file that is not batch records."""
+    ids: set[str] = set()
+    size = 0
+    if not path.exists():
+        return Written(ids, size)
+    with open(path, "rb") as data:
+        for number, line in enumerate(data, 1):
+            if not line.endswith(b"\n"):
+                break
+            ids.add(_line_id(line, number, path))
+            size += len(line)
+    return Written(ids, size)
+
+
+def cut_partial_line(path: Path, written: Written) -> None:
+    """Cut off what follows the whole lines, so that appending continues with whole lines."""
+    if path.exists() and path.stat().st_size > written.size:
+        os.truncate(path, written.size)
+
+
+def settings_path(output: Path) -> Path:
+    """Where the settings an output was written with are kept: ``OUTPUT.settings``."""
+    return output.with_name(output.name + ".settings")
+
+
+def read_settings(path: Path) -> dict[str, Any] | None:
+    """The settings in a file ``write_settings`` wrote, or None when there is no such file."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+    try:
+        settings = json.loads(text)
+    except json.JSONDecodeError:
+        settings = None
+    if not isinstance(settings, dict):
+        raise BatchError(f"bad settings file {str(path)!r}: expected the JSON object that a "
+                         "batch writes there")
+    return settings
+
+
+def write_settings(path: Path, settings: Mapping[str, Any]) -> None:
+    """Write the settings whole or not at all (to a scratch file that is then renamed)."""
+    scratch = path.with_name(path.name + ".tmp")
+    scratch.write_text(json.dumps(settings, sort_keys=True, default=repr) + "\n",
+                       encoding="utf-8")
+    os.replace(scratch, path)
+
+
+class Appender:
+    """Appends whole lines with one ``os.write`` each call, unbuffered: a killed process
+    leaves what it wrote in the file, and at most one partial line."""
+
+    def __init__(self, path: Path, truncate: bool = False):
+        self.path, self._truncate, self._fd = path, truncate, None
+
+    def open(self) -> None:
+        if self._fd is None:
+            flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if self._truncate else os.O_APPEND)
+            self._fd = os.open(self.path, flags, 0o666)
+
+    def write(self, lines: Sequence[str]) -> None:
+        if not lines:
+            return
+        self.open()
+        data = memoryview("".join(lines).encode("utf-8"))
+        while data:
+            data = data[os.write(self._fd, data):]
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+

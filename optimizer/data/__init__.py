@@ -1,1 +1,0 @@
-"""Opponent pools: boards the heuristic bot played, built by ``fantasyland opponents --regenerate``."""

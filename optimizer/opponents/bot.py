@@ -1,0 +1,175 @@
+"""The heuristic opponent: plays one ordinary (non-Fantasyland) hand of a variant.
+
+Each decision lists every legal way to place the new cards (which card to throw away, and
+which row takes each kept card) and plays the one worth most, ties broken by the seeded
+generator. A finished board is worth its royalties plus ``fl_bonus`` when it enters
+Fantasyland, or ``-foul_penalty`` when it fouls.
+
+Every decision but the last takes two looks. The first scores every placement:
+
+* One round from the end: over ``samples`` random deals of the last round, each played in
+  its best way (an exact one-round look-ahead).
+* Earlier: over ``samples`` random futures, by the estimate of ``optimizer.opponents.estimate``
+  (each row completed from the future cards that help it, keeping its best and its worst
+  completion; the future is worth the best legal board among those choices).
+
+The second look rescores the ``refine`` placements the first look likes best, and the
+decision goes to the best of them:
+
+* One round from the end: over ``refine_samples`` more deals of the last round, exactly.
+* From two to ``search_from`` rounds from the end: by a one-ply search. Each of
+  ``search_deals`` deals of the next round (shared by the placements) is played in its
+  best way as a first look with ``search_samples`` samples judges it, and the placement is
+  worth the mean of those best plays. This is what a player does: decide now, knowing that
+  the next decision will be made with the next cards in view.
+* Earlier (the first five cards): over ``refine_samples`` more futures. A search from
+  there was measured: it cost a third more time and added fouls but no royalties.
+
+The bot knows only its own cards, so it plays the same whatever the other players hold. It
+reads the variant only through ``Rules`` (royalty, foul, qualify and entry tables), so one
+bot serves every rule set, 2-7 included (on a 2-7 row a useful card is a low one that pairs
+nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import permutations
+
+import numpy as np
+
+from evaluator.board_arrays import evaluate_boards
+from evaluator.cards import Card
+from evaluator.rules import ROWS, Rules
+from optimizer.opponents.estimate import estimate
+from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
+from optimizer.opponents.params import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing
+
+__all__ = ["DEALINGS", "ONE_AT_A_TIME", "THREE_KEEP_TWO", "BotParams", "Dealing", "PlayedHand",
+           "play_hand"]
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """A finished ordinary hand: the board (top 3, middle 5, bottom 5) and the discards."""
+
+    board: tuple[Card, ...]
+    discards: tuple[Card, ...]
+
+
+# --- one decision ----------------------------------------------------------------------------
+
+def _finish(rules: Rules, layouts: np.ndarray, deals: np.ndarray, dealing: Dealing,
+            params: BotParams) -> np.ndarray:
+    """``(N,)``: the mean over ``deals`` ``(N, K, per_round)`` of the last round of each
+    layout played in its best way, the finished boards scored exactly."""
+    count, samples = deals.shape[:2]
+    slots = np.nonzero(layouts == EMPTY)[1].reshape(count, dealing.keep)
+    orders = np.array(list(permutations(range(dealing.per_round), dealing.keep)),
+                      dtype=np.int64)
+    boards = np.broadcast_to(layouts[:, None, None, :], (count, samples, len(orders),
+                                                           13)).copy()
+    c, k, a = np.ix_(np.arange(count), np.arange(samples), np.arange(len(orders)))
+    boards[c[..., None], k[..., None], a[..., None], slots[:, None, None, :]] = \
+        deals[:, :, orders]
+    return _worth(rules, boards, params).max(axis=2).mean(axis=1)
+
+
+def _last_round(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+                params: BotParams, rng: np.random.Generator, samples: int) -> np.ndarray:
+    """Mean worth of layouts one round from the end: each of ``samples`` random deals of
+    the last round is played in its best way (an exact one-round look-ahead)."""
+    deals = rng.permuted(np.broadcast_to(unseen, (samples, len(unseen))),
+                         axis=1)[:, :dealing.per_round]
+    return _finish(rules, layouts, np.broadcast_to(deals[None], (len(layouts),) + deals.shape),
+                   dealing, params)
+
+
+def _first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+                rounds_left: int, params: BotParams, rng: np.random.Generator,
+                samples: int) -> np.ndarray:
+    """Worth of layouts with ``rounds_left >= 1`` rounds to come, over ``samples`` samples:
+    exact over deals of the last round, estimated earlier (see the module docstring)."""
+    if rounds_left == 1:
+        return _last_round(rules, layouts, unseen, dealing, params, rng, samples)
+    return estimate(rules, layouts, unseen, rounds_left * dealing.per_round, params, rng,
+                    samples)
+
+
+def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+            rounds_left: int, params: BotParams, rng: np.random.Generator) -> np.ndarray:
+    """Worth of layouts by a one-ply search: the mean over ``search_deals`` deals of the
+    next round (every layout shares them) of the best play of each deal, as a first look
+    with ``search_samples`` samples judges the plays."""
+    deals = rng.permuted(np.broadcast_to(unseen, (params.search_deals, len(unseen))),
+                         axis=1)[:, :dealing.per_round]
+    total = np.zeros(len(layouts))
+    for deal in deals:
+        plays = [placements(layout, deal.tolist(), dealing.keep) for layout in layouts]
+        owners = np.repeat(np.arange(len(layouts)), [len(p) for p in plays])
+        value = _first_look(rules, np.concatenate(plays), np.setdiff1d(unseen, deal), dealing,
+                            rounds_left - 1, params, rng, params.search_samples)
+        best = np.full(len(layouts), -np.inf)
+        np.maximum.at(best, owners, value)
+        total += best
+    return total / len(deals)
+
+
+def _second_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+                 rounds_left: int, params: BotParams, rng: np.random.Generator) -> np.ndarray:
+    """Worth of the placements the first look likes best (see the module docstring)."""
+    if 2 <= rounds_left <= params.search_from and params.search_deals:
+        return _search(rules, layouts, unseen, dealing, rounds_left, params, rng)
+    return _first_look(rules, layouts, unseen, dealing, rounds_left, params, rng,
+                       params.refine_samples)
+
+
+def _worth(rules: Rules, boards: np.ndarray, params: BotParams) -> np.ndarray:
+    """What finished boards are worth to the bot (see the module docstring)."""
+    out = evaluate_boards(boards.reshape(-1, 13), rules)
+    points = np.where(out.fouled, -params.foul_penalty,
+                      out.royalty_total + params.fl_bonus * (out.entry_cards > 0))
+    return points.reshape(boards.shape[:-1])
+
+
+def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card], keep: int,
+           seen: np.ndarray, rounds_left: int, params: BotParams,
+           rng: np.random.Generator) -> np.ndarray:
+    """The layout the bot plays after being dealt ``new`` onto ``layout``."""
+    options = placements(layout, new, keep)
+    unseen = np.flatnonzero(~seen)
+    if rounds_left == 0:
+        worth = _worth(rules, options, params)
+    else:
+        worth = _first_look(rules, options, unseen, dealing, rounds_left, params, rng,
+                            params.samples)
+        if params.refine and len(options) > 1:
+            top = np.argsort(-worth, kind="stable")[:params.refine]
+            worth = np.full(len(options), -np.inf)
+            worth[top] = _second_look(rules, options[top], unseen, dealing, rounds_left,
+                                      params, rng)
+    best = np.flatnonzero(worth >= worth.max() - 1e-9)
+    return options[best[rng.integers(len(best))] if len(best) > 1 else best[0]]
+
+
+def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: BotParams,
+              rng: np.random.Generator) -> PlayedHand:
+    """Play one hand whose cards arrive in the order of ``cards`` (``dealing.seen`` of them)."""
+    if len(cards) != dealing.seen:
+        raise ValueError(f"{dealing.name} deals {dealing.seen} cards, got {len(cards)}")
+    layout = np.full(13, EMPTY, dtype=np.int64)
+    seen = np.zeros(52, dtype=bool)
+    rounds = [(dealing.first, dealing.first)] + [(dealing.per_round, dealing.keep)] \
+        * dealing.rounds
+    position = 0
+    for index, (count, keep) in enumerate(rounds):
+        new = list(cards[position:position + count])
+        position += count
+        seen[new] = True
+        layout = choose(rules, dealing, layout, new, keep, seen, len(rounds) - 1 - index,
+                        params, rng)
+    discards = tuple(sorted(set(cards) - set(layout.tolist())))
+    board = tuple(c for row in ROWS for c in sorted(layout[ROW_SLOTS[row]].tolist(),
+                                                     reverse=True))
+    return PlayedHand(board, discards)

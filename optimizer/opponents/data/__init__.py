@@ -1,0 +1,1 @@
+"""Opponent pools: boards the heuristic bot played (``fantasyland opponents --regenerate``)."""

@@ -1,0 +1,257 @@
+"""Opponent boards for the expected-value objective: a seeded sample, with card removal.
+
+At solve time ``opponent_boards`` draws from the pool that serves the rules
+(``optimizer.opponents.pools``) the boards that are consistent with the Fantasyland player's dealt
+cards: boards whose player *saw* none of them, after relabelling suits. Each of the 24
+relabellings of a pool board is as likely as the board itself, so the relabelled boards that
+avoid the dealt cards are draws from the bot's play from the reduced deck (the bot never
+knows the other players' cards, so its play from the reduced deck is its play from the full
+deck, given that it never sees a dealt card). When too few boards qualify, the draw falls
+back to boards whose *placed* 13 cards avoid the dealt ones (their discards may not), and
+then to drawing with replacement; the README gives the measured error of the fallback.
+Rules that set ``opponents.mean_royalties`` (Pineapple's) weight the boards
+(``optimizer.opponents.calibration``), which are then drawn with replacement, each in proportion to
+its weight. The module also gives the figures of the opponent model (``bot_stats``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from evaluator.board_arrays import BoardArrays, evaluate_boards
+from evaluator.cards import CardError
+from evaluator.rules import ROWS, Rules
+from optimizer.opponents.calibration import Calibration, features_of, fit
+from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.pools import (PERMUTATIONS, POOL_PARAMS, Pool, dealing_for, play_hands,
+                                       pool_for, relabel)
+
+_INVERSE = np.argsort(PERMUTATIONS, axis=1)
+
+
+# --- drawing boards --------------------------------------------------------------------------
+
+def dealt_array(dealt: Sequence[int]) -> np.ndarray:
+    """The dealt card ids as an array, once it is known they are distinct ids 0..51."""
+    cards = np.asarray(list(dealt), dtype=np.int64)
+    if cards.ndim != 1 or len(set(cards.tolist())) != len(cards) \
+            or (len(cards) and (cards.min() < 0 or cards.max() > 51)):
+        raise CardError(f"dealt cards must be distinct ids 0..51, got {list(dealt)!r}")
+    return cards
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Boards drawn for one dealt hand, and how they were found."""
+
+    boards: np.ndarray  # (samples, opponents, 13)
+    exact: int  # (board, relabelling) pairs whose player saw no dealt card
+    relaxed: int  # pairs whose placed cards avoid the dealt ones (discards may not)
+    # "exact": every board from the exact pairs; "relaxed": the exact pairs (each once, or
+    # as often on average when weighted) and the rest placed-only; "with replacement": an
+    # unweighted draw from both with repeats, there being too few. A weighted draw is always
+    # with replacement, and "exact" or "relaxed".
+    tier: str
+
+
+def candidate_pairs(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pool boards under suit relabellings, as ``board * 24 + relabelling``, that avoid the
+    dealt cards: those whose player saw none of them (exact), and those whose placed cards
+    avoid them but whose discards do not (relaxed)."""
+    placed, seen = pool.masks
+    exact_pairs, relaxed_pairs = [], []
+    for p, inverse in enumerate(_INVERSE):
+        # sigma(board) avoids the dealt cards iff the board avoids sigma^-1(dealt).
+        moved = (dealt & ~3) | inverse[dealt & 3]
+        mask = np.bitwise_or.reduce(np.left_shift(np.uint64(1), moved.astype(np.uint64))) \
+            if len(moved) else np.uint64(0)
+        clear = (placed & mask) == 0
+        exact = clear & ((seen & mask) == 0)
+        exact_pairs.append(np.flatnonzero(exact) * 24 + p)
+        relaxed_pairs.append(np.flatnonzero(clear & ~exact) * 24 + p)
+    return np.concatenate(exact_pairs), np.concatenate(relaxed_pairs)
+
+
+def pair_boards(pool: Pool, pairs: np.ndarray) -> np.ndarray:
+    """The boards that ``board * 24 + relabelling`` names."""
+    return relabel(pool.boards[pairs // 24], PERMUTATIONS[pairs % 24])
+
+
+@cache
+def pool_calibration(pool: Pool, rules: Rules) -> Calibration | None:
+    """The weighting of ``pool``'s boards that makes the opponent model under ``rules``
+    average their ``opponent_royalties`` (``optimizer.opponents.calibration``), or None where
+    the rules set none and the boards are used as the bot played them."""
+    if rules.opponent_royalties is None:
+        return None
+    return fit(rules, pool.boards, rules.opponent_royalties)
+
+
+@cache
+def pool_weights(pool: Pool, rules: Rules) -> np.ndarray | None:
+    """Each board's weight in the opponent model under ``rules`` (None: all alike)."""
+    calibration = pool_calibration(pool, rules)
+    return None if calibration is None else calibration.weights(pool.boards)
+
+
+def model_name(rules: Rules) -> str:
+    """What the EV objective plays against under ``rules``, in words that change whenever
+    the boards would: the pool (its rules, size, seed and a digest of its boards, which a
+    rebuild by another bot changes) and its calibration."""
+    pool = pool_for(rules)
+    calibration = pool_calibration(pool, rules)
+    weighted = "" if calibration is None else (
+        f", weighted to {calibration.target_royalties:g} mean royalties")
+    digest = hashlib.sha256(np.ascontiguousarray(pool.boards, np.int64).tobytes()).hexdigest()
+    return (f"the {pool.meta['rules']} pool of {len(pool)} boards (seed {pool.meta['seed']}, "
+            f"digest {digest[:12]}){weighted}")
+
+
+def _weighted(rng: np.random.Generator, pairs: np.ndarray, count: int,
+              weights: np.ndarray) -> np.ndarray:
+    """``count`` of ``pairs`` drawn with replacement, each in proportion to its board's
+    weight."""
+    if count == 0:
+        return pairs[:0]
+    chance = weights[pairs // 24]
+    return rng.choice(pairs, count, replace=True, p=chance / chance.sum())
+
+
+def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
+                weights: np.ndarray | None = None) -> Draw:
+    """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring).
+
+    With ``weights`` (one per pool board: ``pool_weights``) the boards are drawn with
+    replacement, each with a chance in proportion to its weight (a draw without replacement
+    could not give the heaviest boards their share), in the same mix as without weights:
+    all ``count`` from the exact pairs while there are that many, else as many from them as
+    there are and the rest from the placed-only pairs.
+    """
+    exact_pairs, relaxed_pairs = candidate_pairs(pool, dealt)
+    if len(exact_pairs) + len(relaxed_pairs) == 0:
+        raise OpponentModelError("no pool board avoids the dealt cards")
+    rng = np.random.default_rng(seed)
+    if weights is not None:
+        from_exact = min(count, len(exact_pairs)) if relaxed_pairs.size else count
+        chosen = _weighted(rng, exact_pairs, from_exact, weights)
+        if from_exact < count:
+            extra = _weighted(rng, relaxed_pairs, count - from_exact, weights)
+            chosen = rng.permutation(np.concatenate([chosen, extra]))
+        tier = "exact" if from_exact == count else "relaxed"
+    elif len(exact_pairs) >= count:
+        chosen, tier = rng.choice(exact_pairs, count, replace=False), "exact"
+    elif len(exact_pairs) + len(relaxed_pairs) >= count:
+        extra = rng.choice(relaxed_pairs, count - len(exact_pairs), replace=False)
+        chosen, tier = rng.permutation(np.concatenate([exact_pairs, extra])), "relaxed"
+    else:
+        every = np.concatenate([exact_pairs, relaxed_pairs])
+        chosen, tier = rng.choice(every, count, replace=True), "with replacement"
+    return Draw(pair_boards(pool, chosen), len(exact_pairs), len(relaxed_pairs), tier)
+
+
+def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents: int,
+                    seed: int) -> np.ndarray:
+    """``(samples, opponents, 13)`` int64 card ids; each board laid out top(3) middle(5)
+    bottom(5).
+
+    Deterministic for the same arguments. Boards never contain a dealt card; fouled boards
+    are included at the bot's own rate (which calibration holds). Each opponent's board is
+    drawn on its own from the same pool (see the README on three-handed play).
+    """
+    cards = dealt_array(dealt)
+    if samples < 1 or opponents < 1:
+        raise OpponentModelError(f"need samples >= 1 and opponents >= 1, got {samples} and "
+                                 f"{opponents}")
+    pool = pool_for(rules)
+    draw = draw_boards(pool, cards, samples * opponents, seed, pool_weights(pool, rules))
+    return draw.boards.reshape(samples, opponents, 13)
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+def board_stats(rules: Rules, boards: np.ndarray, weights: np.ndarray | None = None) -> dict:
+    """Foul rate, Fantasyland-entry rate and mean royalties (fouls count 0) of boards, each
+    board counting by its weight when ``weights`` are given; then ``effective_boards`` is
+    Kish's effective number of boards, and the standard errors are those of a ratio
+    estimate, ``sqrt(sum share^2 (x - mean)^2)``, which counts that the weights follow the
+    figures they average (without weights, the usual ``sd / sqrt(n)``)."""
+    return _figures(evaluate_boards(boards, rules), weights)
+
+
+def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
+    """``board_stats`` of boards already evaluated."""
+    n = len(out.fouled)
+    share = np.full(n, 1 / n) if weights is None else weights / weights.sum()
+    effective = 1 / (share ** 2).sum()
+    entered = (out.entry_cards > 0).astype(float)
+    fouled = out.fouled.astype(float)
+    royalties = out.royalty_total.astype(float)
+
+    def mean(x):
+        return float(share @ x)
+
+    def error(x):  # the standard error of a (weighted) mean
+        return float(np.sqrt(share ** 2 @ (x - share @ x) ** 2))
+
+    standing = share * (1 - fouled)
+    figures = {
+        "boards": n,
+        "foul_rate": mean(fouled),
+        "fantasyland_rate": mean(entered),
+        "mean_royalties": mean(royalties),
+        "royalties_when_not_fouled": float(standing @ royalties / standing.sum())
+        if standing.sum() else 0.0,
+        # standard errors, so a reader can tell noise from a difference
+        "foul_rate_se": error(fouled),
+        "fantasyland_rate_se": error(entered),
+        "mean_royalties_se": error(royalties),
+        "row_royalties": {row: mean(out.royalties[row]) for row in ROWS},
+    }
+    if weights is not None:
+        figures["effective_boards"] = float(effective)
+    return figures
+
+
+def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
+    """Calibration figures of the opponent model under ``rules``.
+
+    By default from ``boards`` boards drawn (seeded, without card removal) from the pool that
+    serves ``rules``; with ``live`` from ``boards`` hands the bot plays now (slow: about an
+    eighth of a second of CPU a hand). ``source`` in the result says which. The top-level
+    figures are the opponent model's, the boards weighted as the EV objective weights them
+    (``optimizer.opponents.calibration``); ``bot_play`` has the same figures of the bot's own
+    play, and ``calibration`` the target (None where the pool has none, and both sets agree).
+    """
+    if boards < 1:
+        raise OpponentModelError(f"need boards >= 1, got {boards}")
+    try:
+        served = pool_for(rules)
+    except OpponentModelError:  # live play needs no pool, and is then used as it is
+        served = None
+    calibration = None if served is None else pool_calibration(served, rules)
+    if live:
+        dealing = dealing_for(rules)
+        played = play_hands(rules, dealing, boards, seed, POOL_PARAMS[dealing.name]).boards
+        where = {"source": "live", "dealing": dealing.name}
+    else:
+        pool = pool_for(rules)
+        if boards > len(pool):  # drawn again, boards would count twice and the errors shrink
+            raise OpponentModelError(
+                f"bad boards {boards}: the {pool.meta['rules']} pool holds {len(pool)}; ask "
+                "for at most that many, or play fresh hands with --live")
+        rng = np.random.default_rng(seed)
+        played = pool.boards[rng.choice(len(pool), boards, replace=False)]
+        where = {"source": "pool", "dealing": pool.dealing.name, "pool_size": len(pool),
+                 "pool_rules": pool.meta["rules"]}
+    out = evaluate_boards(played, rules)  # once, for both sets of figures and the weights
+    bot = _figures(out)
+    if calibration is None:
+        return bot | where | {"bot_play": bot, "calibration": None}
+    model = _figures(out, calibration.weights_of(features_of(out)))
+    return model | where | {"bot_play": bot, "calibration": {
+        "target_mean_royalties": calibration.target_royalties}}

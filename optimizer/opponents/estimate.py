@@ -1,0 +1,187 @@
+"""The opponent bot's estimate of a board two or more rounds from finished.
+
+Over ``samples`` random futures (shuffles of the cards the bot has not seen; every layout
+being compared shares them), each row draws a pool: the first ``draw_credit``
+(``top_credit`` for the top) future cards that help it (``_useful``: pair one of its ranks,
+or continue a one-suit or straight five-card row), then cards of its own for the rest of its
+empty slots. From its pool each row keeps its best and its worst completion, and the future
+is worth the best legal board among those ``2 x 2 x 2`` choices: royalties, plus
+``fl_bonus`` if it enters Fantasyland, or ``-foul_penalty`` if it fouls. The pools stand for
+the choice the player will have (steering useful cards to the row that wants them); the
+worst completions stand for safe play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from evaluator.board import row_strengths, row_values
+from evaluator.handspec import Scale
+from evaluator.rules import ROW_SIZE, ROWS, Rules
+from optimizer.opponents.layout import EMPTY, ROW_SLOTS
+from optimizer.opponents.params import BotParams
+
+
+@cache
+def _tables(rules: Rules):
+    """Royalty and qualify tables by row, and the entry rungs as (row, threshold) pairs."""
+    entry = tuple((tuple((req.row, req.spec.threshold(rules.scale(req.row)))
+                         for req in rung.requires), rung.cards) for rung in rules.entry)
+    return ({row: rules.royalty_table(row) for row in ROWS},
+            {row: rules.qualify_table(row) for row in ROWS}, entry)
+
+
+@cache
+def _subsets(pool: int, take: int) -> np.ndarray:
+    subsets = list(combinations(range(pool), take))
+    return np.array(subsets, dtype=np.int64).reshape(len(subsets), take)
+
+
+@dataclass(frozen=True)
+class _Options:
+    """Completions of distinct row contents: ``(R, K, 2)`` arrays over contents, samples and
+    the two options kept per sample, the best and the worst (see ``_row_options``)."""
+
+    strength: np.ndarray  # on the high scale (the foul order)
+    royalty: np.ndarray
+    legal: np.ndarray  # passes the row's qualify hand
+    meets: dict[int, np.ndarray]  # entry threshold -> whether the option reaches it
+
+    def take(self, index) -> _Options:
+        return _Options(self.strength[index], self.royalty[index], self.legal[index],
+                        {t: m[index] for t, m in self.meets.items()})
+
+
+def _completions(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray):
+    """Every completion of ``R`` rows (``fixed`` placed cards) from pools ``(R, K, p)``: the
+    cards ``(R, K, S, size)`` and their values on the row's scale ``(R, K, S)``."""
+    size = ROW_SIZE[row]
+    picks = pool[:, :, _subsets(pool.shape[2], size - fixed.shape[1])]  # (R, K, S, need)
+    shape = picks.shape[:3]
+    rows = np.concatenate([np.broadcast_to(fixed[:, None, None, :], shape + fixed.shape[1:]),
+                           picks], axis=3)
+    return rows, row_values(row, rows.reshape(-1, size), rules).reshape(shape)
+
+
+def _straight_windows() -> np.ndarray:
+    """``(10, 13)``: the ranks of each straight, the wheel (A-2-3-4-5) first."""
+    windows = np.zeros((10, 13), dtype=bool)
+    windows[0, [12, 0, 1, 2, 3]] = True
+    for high in range(4, 13):
+        windows[high - 3, high - 4:high + 1] = True
+    return windows
+
+
+_WINDOWS = _straight_windows()
+
+
+def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np.ndarray:
+    """``(R, K, D)``: which future cards help each row. On a high row: a card that pairs one
+    of its ranks, or, on a five-card row of three cards or more, continues its flush (one
+    suit so far) or its straight (distinct ranks inside one straight so far). On a 2-7 row:
+    a card of rank 8 or lower that pairs none of its ranks."""
+    ranks, suits = fixed >> 2, fixed & 3
+    has_rank = np.zeros((len(fixed), 13), dtype=bool)
+    np.put_along_axis(has_rank, ranks, True, axis=1)
+    future_rank = future >> 2
+    pairs = has_rank[:, future_rank]  # (R, K, D)
+    if rules.scale(row) is not Scale.HIGH:
+        return ~pairs & (future_rank <= 6)[None]
+    if ROW_SIZE[row] < 5 or fixed.shape[1] < 3:
+        return pairs
+    suited = (suits == suits[:, :1]).all(axis=1)
+    flush = suited[:, None, None] & ((future & 3)[None] == suits[:, :1, None])
+    distinct = has_rank.sum(axis=1) == fixed.shape[1]
+    fits = ~(has_rank[:, None, :] & ~_WINDOWS[None]).any(axis=2) & distinct[:, None]
+    connects = (fits[:, :, None] & _WINDOWS[None]).any(axis=1) & ~has_rank  # (R, 13)
+    return pairs | flush | connects[:, future_rank]
+
+
+def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
+                 filler: np.ndarray, reach: int, thresholds: Sequence[int]) -> _Options:
+    """The best and the worst completion of each of ``R`` rows in each of ``K`` futures.
+
+    A row completes from a pool: the first ``reach`` cards of the future that help it
+    (``_useful``), then the rest of the future in order, plus ``filler``, cards of its own
+    for the slots that nothing useful fills.
+    """
+    size = ROW_SIZE[row]
+    contents = len(fixed)
+    own = np.broadcast_to(filler[None], (contents,) + filler.shape)
+    if future.shape[1] and fixed.shape[1] < size and reach:
+        useful = _useful(rules, row, fixed, future)
+        order = np.argsort(~useful, axis=2, kind="stable")[:, :, :reach]
+        targeted = np.take_along_axis(np.broadcast_to(future[None], useful.shape), order,
+                                      axis=2)
+        own = np.concatenate([targeted, own], axis=2)
+    rows, value = _completions(rules, row, fixed, own)
+    chosen = np.stack([value.argmax(axis=2), value.argmin(axis=2)], axis=2)
+    kept = np.take_along_axis(rows, chosen[..., None], axis=2)  # (R, K, 2, size)
+    flat = kept.reshape(-1, size)
+    value = np.take_along_axis(value, chosen, axis=2)
+    strength = row_strengths(flat).reshape(value.shape) if row in rules.order else value
+    royalty, qualify, _ = _tables(rules)
+    return _Options(strength, royalty[row][value], qualify[row][value],
+                    {t: value >= t for t in thresholds})
+
+
+def _best_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -> np.ndarray:
+    """``(C, K)``: the most each sample is worth over the ``2 x 2 x 2`` choices of rows."""
+    axes = {"top": (..., slice(None), None, None), "middle": (..., None, slice(None), None),
+            "bottom": (..., None, None, slice(None))}
+    grid = {row: o.take(axes[row]) for row, o in options.items()}
+    fouled = ~(grid["top"].legal & grid["middle"].legal & grid["bottom"].legal)
+    for stronger, weaker in rules.order_pairs:
+        fouled = fouled | (grid[stronger].strength < grid[weaker].strength)
+    entered = np.zeros((), dtype=bool)
+    for requires, _cards in _tables(rules)[2]:
+        met = np.ones((), dtype=bool)
+        for row, threshold in requires:
+            met = met & grid[row].meets[threshold]
+        entered = entered | met
+    points = grid["top"].royalty + grid["middle"].royalty + grid["bottom"].royalty \
+        + params.fl_bonus * entered
+    worth = np.where(fouled, -params.foul_penalty, points)
+    return worth.reshape(worth.shape[:2] + (-1,)).max(axis=2)
+
+
+def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
+             params: BotParams, rng: np.random.Generator, samples: int) -> np.ndarray:
+    """``(N,)``: the mean worth of each of ``N`` layouts over ``samples`` random futures of
+    the ``unseen`` cards, ``coming`` of which the player will still see (see the module
+    docstring). Rows are completed once per distinct content, so layouts that share a row
+    share its completions."""
+    empty = layouts == EMPTY
+    samples = samples if empty.any() else 1
+    shuffles = rng.permuted(np.broadcast_to(unseen, (samples, len(unseen))), axis=1)
+    future = shuffles[:, :coming]
+    entry = _tables(rules)[2]
+    options, index = {}, {}
+    start = coming
+    for row in ROWS:
+        slots = ROW_SLOTS[row]
+        contents, index[row] = np.unique(layouts[:, slots.start:slots.stop], axis=0,
+                                         return_inverse=True)
+        thresholds = sorted({t for requires, _ in entry for name, t in requires if name == row})
+        missing = (contents == EMPTY).sum(axis=1)
+        parts = [None] * len(contents)
+        reach = params.top_credit if row == "top" else params.draw_credit
+        for count in np.unique(missing).tolist():
+            members = np.flatnonzero(missing == count)
+            fixed = contents[members, :len(slots) - count]
+            part = _row_options(rules, row, fixed, future, shuffles[:, start:start + count],
+                                min(reach, coming), thresholds)
+            for i, m in enumerate(members):
+                parts[m] = part.take(i)
+        start += int(missing.max())
+        options[row] = _Options(np.stack([p.strength for p in parts]),
+                                np.stack([p.royalty for p in parts]),
+                                np.stack([p.legal for p in parts]),
+                                {t: np.stack([p.meets[t] for p in parts]) for t in thresholds})
+    chosen = {row: options[row].take(index[row].reshape(-1)) for row in ROWS}
+    return _best_worth(rules, chosen, params).mean(axis=1)

@@ -1,0 +1,54 @@
+"""What the opponent bot plays: how an ordinary hand is dealt, and the bot's knobs.
+
+Kept apart from ``bot`` so that the bot's estimate (``estimate``) can take the knobs without
+importing the bot that calls it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Dealing:
+    """How an ordinary hand is dealt: ``first`` cards, then ``rounds`` of ``per_round``
+    cards of which the player keeps ``keep``."""
+
+    name: str
+    first: int
+    rounds: int
+    per_round: int
+    keep: int
+
+    @property
+    def seen(self) -> int:
+        """Cards the player sees in a hand: the 13 placed plus the discards."""
+        return self.first + self.rounds * self.per_round
+
+    def __post_init__(self) -> None:
+        if self.first + self.rounds * self.keep != 13:
+            raise ValueError(f"dealing {self.name!r} places {self.first} + {self.rounds} x "
+                             f"{self.keep} cards: expected 13")
+
+
+#: Classic OFC: five cards, then one at a time.
+ONE_AT_A_TIME = Dealing("one-at-a-time", first=5, rounds=8, per_round=1, keep=1)
+#: Pineapple: five cards, then four rounds of three, keeping two.
+THREE_KEEP_TWO = Dealing("three-keep-two", first=5, rounds=4, per_round=3, keep=2)
+DEALINGS = {d.name: d for d in (ONE_AT_A_TIME, THREE_KEEP_TWO)}
+
+
+@dataclass(frozen=True)
+class BotParams:
+    """The bot's knobs; the defaults are the Pineapple calibration quoted in the README."""
+
+    fl_bonus: float = 22.0  # worth of entering Fantasyland, in points
+    foul_penalty: float = 6.0  # cost of a foul, in points (its royalties are lost as well)
+    samples: int = 48  # first look: random futures (or last-round deals) per placement
+    draw_credit: int = 2  # useful future cards the middle and bottom may draw from
+    top_credit: int = 1  # useful future cards the top may draw from
+    refine: int = 4  # placements the second look rescores
+    refine_samples: int = 256  # second look where there is no search: more deals or futures
+    search_deals: int = 12  # second look earlier: deals of the next round searched
+    search_samples: int = 32  # first-look samples that judge each play of those deals
+    search_from: int = 3  # rounds left at which the search starts

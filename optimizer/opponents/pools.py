@@ -1,0 +1,198 @@
+"""The pools: boards the opponent bot played, stored as package data and chosen for rules.
+
+A *pool* is a file of boards that the heuristic bot (``optimizer.opponents.bot``) played from
+a full deck, each with the cards its player saw and threw away; the shipped ones are in
+``optimizer/opponents/data/``. Every hand was given a random suit relabelling when the pool
+was built (the bot treats suits alike), so each of the 24 relabellings of a pool board is as likely as
+the board itself: what lets ``optimizer.opponents.draw`` honour card removal. A pool serves the
+rules that share its dealing style and its foul rules; ``opponents --regenerate`` builds one.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property
+from importlib import resources
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+
+from evaluator.rules import Rules
+from optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
+                                     play_hand)
+from optimizer.opponents.errors import OpponentModelError
+
+
+#: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
+PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
+
+CHUNK = 500  # hands per seeded chunk when a pool is built: the result ignores ``workers``
+
+
+def relabel(cards: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """Apply suit relabellings ``perm`` (one row per board) to ``cards`` (one row per board)."""
+    return (cards & ~3) | np.take_along_axis(perm, cards & 3, axis=1)
+
+
+def dealing_for(rules: Rules) -> Dealing:
+    """The dealing style of the ordinary hands under ``rules``: the rules file's ``dealing``
+    key (presets set it; a house file inherits its base's)."""
+    return DEALINGS[rules.dealing]
+
+
+def foul_signature(rules: Rules) -> str:
+    """What a pool must share with the rules it serves: row scales, foul order, qualify."""
+    return json.dumps({
+        "scales": {row: scale.value for row, scale in rules.scales},
+        "order": list(rules.order),
+        "qualify": {q.row: q.spec.threshold(rules.scale(q.row)) for q in rules.qualify},
+    }, sort_keys=True)
+
+
+@dataclass(frozen=True, eq=False)
+class Pool:
+    """Boards the bot played (top 3, middle 5, bottom 5) and what each player threw away."""
+
+    boards: np.ndarray  # (n, 13) card ids
+    discards: np.ndarray  # (n, d) card ids
+    meta: dict
+
+    @property
+    def dealing(self) -> Dealing:
+        return DEALINGS[self.meta["dealing"]]
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+    @cached_property
+    def masks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bitmasks (uint64) of the placed cards and of every card seen, one per board."""
+        placed = _bits(self.boards)
+        return placed, placed | _bits(self.discards)
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, boards=self.boards.astype(np.uint8),
+                            discards=self.discards.astype(np.uint8),
+                            meta=np.array(json.dumps(self.meta, sort_keys=True)))
+
+
+def _bits(cards: np.ndarray) -> np.ndarray:
+    return np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards.astype(np.uint64)), axis=1) \
+        if cards.shape[1] else np.zeros(len(cards), dtype=np.uint64)
+
+
+def load_pool(path: str | Path) -> Pool:
+    with np.load(path) as data:
+        return Pool(data["boards"].astype(np.int64), data["discards"].astype(np.int64),
+                    json.loads(str(data["meta"])))
+
+
+@cache
+def shipped_pools() -> tuple[Pool, ...]:
+    """Every pool in the package data, in file-name order."""
+    files = sorted((f for f in resources.files("optimizer.opponents.data").iterdir()
+                    if f.name.endswith(".npz")), key=lambda f: f.name)
+    pools = []
+    for entry in files:
+        with resources.as_file(entry) as path:
+            pools.append(load_pool(path))
+    return tuple(pools)
+
+
+def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
+    """The pool that serves ``rules``: same dealing style and same foul rules.
+
+    Royalty and Fantasyland tables may differ (a house-rules file uses the pool of its base):
+    the caller scores the boards under its own rules.
+    """
+    pools = shipped_pools() if pools is None else pools
+    dealing, signature = dealing_for(rules), foul_signature(rules)
+    for pool in pools:
+        if pool.meta["dealing"] == dealing.name and pool.meta["foul_signature"] == signature:
+            return pool
+    built = ", ".join(f"{p.meta['rules']} ({p.meta['dealing']})" for p in pools) or "none"
+    raise OpponentModelError(
+        f"no opponent pool for the rules {rules.name!r}: the ev objective needs boards played "
+        f"with their dealing ({dealing.name}) and their foul rules (row order and qualifying "
+        f"hands), and the pools are built for {built}; use --objective royalties, or build a "
+        f"pool with `fantasyland opponents --regenerate --variant FILE`")
+
+
+# --- building pools --------------------------------------------------------------------------
+
+def _chunk(args) -> tuple[np.ndarray, np.ndarray]:
+    rules, dealing, seed, index, hands, params, removed = args
+    rng = np.random.default_rng([seed, index])
+    deck = np.setdiff1d(np.arange(52), removed)
+    boards, discards = [], []
+    for _ in range(hands):
+        cards = rng.permutation(deck)[:dealing.seen]
+        hand = play_hand(rules, dealing, cards.tolist(), params, rng)
+        perm = PERMUTATIONS[rng.integers(24)] if not len(removed) else np.arange(4)
+        boards.append(relabel(np.array([hand.board]), perm[None])[0])
+        discards.append(relabel(np.array([hand.discards], dtype=np.int64).reshape(1, -1),
+                                 perm[None])[0])
+    return np.array(boards, dtype=np.int64), np.array(discards, dtype=np.int64).reshape(
+        hands, dealing.seen - 13)
+
+
+def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
+               params: BotParams = BotParams(), removed: Sequence[int] = (),
+               workers: int = 1, progress: Callable[[int], None] | None = None) -> Pool:
+    """Let the bot play ``hands`` hands from the deck without ``removed``, in seeded chunks.
+
+    From the full deck each hand is given a random suit relabelling (see the module
+    docstring). The result depends on ``seed`` only, not on ``workers``.
+    """
+    removed = np.asarray(list(removed), dtype=np.int64)
+    jobs = [(rules, dealing, seed, i, min(CHUNK, hands - start), params, removed)
+            for i, start in enumerate(range(0, hands, CHUNK))]
+    started = time.perf_counter()
+    if workers > 1:
+        from multiprocessing import Pool as Processes
+        with Processes(workers) as processes:
+            results = []
+            for result in processes.imap(_chunk, jobs):
+                results.append(result)
+                if progress:
+                    progress(len(result[0]))
+    else:
+        results = []
+        for job in jobs:
+            results.append(_chunk(job))
+            if progress:
+                progress(len(results[-1][0]))
+    boards = np.concatenate([r[0] for r in results]) if results else np.zeros((0, 13), int)
+    discards = np.concatenate([r[1] for r in results]) if results else np.zeros((0, 0), int)
+    meta = {"rules": rules.name, "dealing": dealing.name, "foul_signature":
+            foul_signature(rules), "seed": seed, "hands": hands,
+            "params": params.__dict__, "seconds": round(time.perf_counter() - started, 1)}
+    return Pool(boards, discards, meta)
+
+
+#: Hands in each shipped pool, by dealing style: enough for the exact draw (see the README).
+POOL_HANDS = {THREE_KEEP_TWO.name: 24_000, ONE_AT_A_TIME.name: 8_000}
+#: The bot's parameters by dealing style. Pineapple's are tuned (README, "Calibration"); classic
+#: OFC, seeing four cards fewer, keeps the milder Fantasyland bonus it was first given.
+POOL_PARAMS = {THREE_KEEP_TWO.name: BotParams(),
+               ONE_AT_A_TIME.name: BotParams(fl_bonus=15.0)}
+POOL_SEED = 2024
+
+
+def pool_file_name(rules: Rules) -> str:
+    return f"{dealing_for(rules).name}-{rules.name}.npz"
+
+
+def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,
+               workers: int = 1, progress: Callable[[int], None] | None = None) -> Pool:
+    """A fresh pool for ``rules`` (the shipped ones are ``build_pool(find_rules(name))``)."""
+    dealing = dealing_for(rules)
+    hands = POOL_HANDS[dealing.name] if hands is None else hands
+    if hands < 1:
+        raise OpponentModelError(f"need hands >= 1, got {hands}")
+    return play_hands(rules, dealing, hands, seed, POOL_PARAMS[dealing.name], workers=workers,
+                      progress=progress)

@@ -1,0 +1,280 @@
+"""The expected-value objective: points won against a sample of opponent boards.
+
+EV(set) = sum over opponents of the mean points won from that opponent, over the sample,
+under the rules' scoring (1-6 by default), + fl_value x [the set stays]. Against one opponent
+board the points are the row points (+1 / -1 a row, ties 0), the scoop bonus either way, any
+majority bonus (2-4 scoring), plus our royalties minus theirs; a fouled opponent pays the foul
+penalty plus our royalties instead.
+
+Everything but the scoop and majority terms depends on one row at a time, so it becomes each
+candidate's integer weight (summed over the sample, so ``units`` is the sample size). The
+shared terms get one literal per opponent board in the CP-SAT model, tied to each row's value
+by threshold literals, which keeps the optimum exact for the sample.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from evaluator.board_arrays import evaluate_boards
+from evaluator.rules import ROWS, Rules, Scoring
+from optimizer.solver.candidates import Candidates
+from optimizer.solver.objective import row_weight
+
+
+@dataclass(frozen=True)
+class OpponentField:
+    """The opponents' boards of a sample: ``samples`` deals of ``opponents`` boards each."""
+
+    samples: int
+    opponents: int
+    fouled: np.ndarray  # (samples * opponents,)
+    values: dict[str, np.ndarray]  # each row's value on its own scale
+    royalties: dict[str, np.ndarray]
+
+    @classmethod
+    def from_boards(cls, boards: np.ndarray, rules: Rules) -> OpponentField:
+        """From an ``(samples, opponents, 13)`` array of boards (top, middle, bottom)."""
+        samples, opponents, _ = boards.shape
+        result = evaluate_boards(boards.reshape(-1, 13), rules)
+        return cls(samples, opponents, result.fouled, result.values, result.royalties)
+
+    @cached_property
+    def standing(self) -> np.ndarray:
+        """Indices of the boards that did not foul."""
+        return np.flatnonzero(~self.fouled)
+
+
+@dataclass(frozen=True)
+class ExpectedValue:
+    """Mean points won against the sample, plus ``fl_value`` for staying."""
+
+    field: OpponentField
+    scoring: Scoring
+    fl_value: float
+    name: str = "ev"
+    separable: bool = False
+
+    @property
+    def units(self) -> int:
+        return self.field.samples
+
+    @cached_property
+    def constant(self) -> int:
+        """What the sample pays whatever we set: fouled boards' penalties, minus the standing
+        boards' royalties (paid by difference) unless royalties go to row winners only."""
+        field = self.field
+        paid = int(field.fouled.sum()) * self.scoring.foul_penalty
+        if not self.scoring.royalties_to_row_winner_only:
+            paid -= int(sum(field.royalties[r][field.standing].sum() for r in ROWS))
+        return paid
+
+    def _row_terms(self, row: str, values: np.ndarray, royalty: np.ndarray) -> tuple:
+        """Wins, losses and (row-winner-only) the royalties lost, for each candidate value."""
+        field = self.field
+        theirs = field.values[row][field.standing]
+        order = np.argsort(theirs, kind="stable")
+        sorted_values = theirs[order]
+        wins = np.searchsorted(sorted_values, values, side="left")
+        above = np.searchsorted(sorted_values, values, side="right")
+        losses = len(sorted_values) - above
+        their_royalty = field.royalties[row][field.standing][order]
+        lost_royalty = np.concatenate(([0], np.cumsum(their_royalty[::-1])))[losses]
+        return wins, losses, lost_royalty
+
+    def weigh(self, cands: Candidates) -> Candidates:
+        field, scoring = self.field, self.scoring
+        boards = field.samples * field.opponents
+        fouled = boards - len(field.standing)
+        rows = {}
+        for row in ROWS:
+            rc = cands.row(row)
+            wins, losses, lost_royalty = self._row_terms(row, rc.value, rc.royalty)
+            if scoring.royalties_to_row_winner_only:
+                weight = wins - losses + rc.royalty * (wins + fouled) - lost_royalty
+            else:
+                weight = wins - losses + rc.royalty * boards
+            # A scoop needs this row to win, so the bottom's wins cap the scoops; a majority
+            # needs two wins, so half of each row's wins caps the majorities.
+            extra = -(-scoring.majority_bonus * wins // 2)
+            if row == "bottom":
+                extra = extra + scoring.scoop_bonus * wins
+            rows[row] = rc.with_weight(weight, weight + extra)
+        return cands.replace(**rows)
+
+    def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
+        """The scoop and majority points of many sets, from their rows' values."""
+        field, scoring = self.field, self.scoring
+        total = np.zeros(len(values["top"]), dtype=np.int64)
+        # In chunks, so that sets x boards stays small.
+        for start in range(0, len(total), 2048):
+            part = slice(start, start + 2048)
+            won = lost = 0
+            for row in ROWS:
+                ours = np.asarray(values[row][part])[:, None]
+                theirs = field.values[row][field.standing][None, :]
+                won = won + (ours > theirs)
+                lost = lost + (ours < theirs)
+            points = scoring.scoop_bonus * ((won == 3).sum(axis=1) - (lost == 3).sum(axis=1))
+            points += scoring.majority_bonus * ((won >= 2).sum(axis=1)
+                                                - (lost >= 2).sum(axis=1))
+            total[part] = points
+        return total
+
+    def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
+        values = {}
+        for row in ROWS:
+            rc = cands.row(row)
+            values[row] = rc.value[(rc.masks == masks[row]).argmax():][:1]
+        return row_weight(cands, masks) + int(self.shared(values)[0])
+
+    def extend(self, model: cp_model.CpModel, row_values: dict[str, cp_model.IntVar],
+               cands: Candidates) -> cp_model.LinearExprT:
+        """One scoop literal and one scooped literal per opponent board that could go either
+        way, each tied to threshold literals on the rows' values (shared between boards)."""
+        field, scoring = self.field, self.scoring
+        if scoring.scoop_bonus == 0 and scoring.majority_bonus == 0:
+            return 0
+        low = {r: int(cands.row(r).value.min()) for r in ROWS}
+        high = {r: int(cands.row(r).value.max()) for r in ROWS}
+        above: dict[tuple[str, int], cp_model.IntVar] = {}  # row value > v
+        at_least: dict[tuple[str, int], cp_model.IntVar] = {}  # row value >= v
+
+        def beats(row: str, v: int):
+            if (row, v) not in above:
+                literal = model.new_bool_var(f"{row}_above_{v}")
+                model.add(row_values[row] >= v + 1).only_enforce_if(literal)
+                above[row, v] = literal
+            return above[row, v]
+
+        def holds(row: str, v: int):
+            if (row, v) not in at_least:
+                literal = model.new_bool_var(f"{row}_holds_{v}")
+                model.add(row_values[row] >= v).only_enforce_if(literal)
+                at_least[row, v] = literal
+            return at_least[row, v]
+
+        triples: dict[tuple[int, int, int], int] = {}
+        for i in field.standing.tolist():
+            key = tuple(int(field.values[r][i]) for r in ROWS)
+            triples[key] = triples.get(key, 0) + 1
+        terms, constant = [], 0
+        for key, count in sorted(triples.items()):
+            theirs = dict(zip(ROWS, key))
+            can_win = {r: high[r] > theirs[r] for r in ROWS}
+            must_win = {r: low[r] > theirs[r] for r in ROWS}
+            can_lose = {r: low[r] < theirs[r] for r in ROWS}
+            must_lose = {r: high[r] < theirs[r] for r in ROWS}
+            for bonus, need in ((scoring.scoop_bonus, 3), (scoring.majority_bonus, 2)):
+                if bonus == 0:
+                    continue
+                # Winning: a literal that may be true only if ``need`` rows beat theirs.
+                if sum(must_win.values()) >= need:
+                    constant += bonus * count
+                elif sum(can_win.values()) >= need:
+                    win = model.new_bool_var("win")
+                    open_rows = [beats(r, theirs[r]) for r in ROWS if can_win[r] and not
+                                 must_win[r]]
+                    model.add(sum(open_rows) >= need - sum(must_win.values())
+                              ).only_enforce_if(win)
+                    terms.append((win, bonus * count))
+                # Losing: a literal forced true unless enough rows hold theirs.
+                if sum(must_lose.values()) >= need:
+                    constant -= bonus * count
+                elif sum(can_lose.values()) >= need:
+                    loss = model.new_bool_var("loss")
+                    spare = 4 - need  # rows that may hold while the loss still stands
+                    open_rows = [holds(r, theirs[r]) for r in ROWS if can_lose[r] and not
+                                 must_lose[r]]
+                    holding = sum(not can_lose[r] for r in ROWS)
+                    model.add(sum(open_rows) + holding >= spare).only_enforce_if(loss.Not())
+                    terms.append((loss, -bonus * count))
+        if not terms:
+            return constant
+        literals, coefficients = zip(*terms)
+        return cp_model.LinearExpr.weighted_sum(list(literals), list(coefficients)) + constant
+
+    def points(self, weight: int, stays: bool) -> float:
+        return (weight + self.constant) / self.units + (self.fl_value if stays else 0.0)
+
+    def fouled_points(self) -> float:
+        """The EV of a fouled set: every standing opponent collects the penalty and their
+        royalties (a fouled opponent and we exchange nothing)."""
+        field = self.field
+        paid = self.scoring.foul_penalty * len(field.standing) + sum(
+            int(field.royalties[r][field.standing].sum()) for r in ROWS)
+        return -paid / field.samples
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """Where a set's EV comes from, in points per hand (summed over opponents)."""
+
+    royalties: float  # ours received minus theirs paid
+    row_points: float
+    scoops: float  # scoop and majority bonuses, won minus lost
+    opponent_fouls: float  # penalties fouled opponents pay us
+    stay_value: float
+    total: float
+    standard_error: float  # of the total, from the spread over the sampled deals
+    samples: int
+    opponents: int
+
+
+def points_per_deal(field: OpponentField, scoring: Scoring, values: dict[str, int],
+                    royalties: dict[str, int]) -> dict[str, np.ndarray]:
+    """Points a legal set with these row values and royalties wins in each sampled deal,
+    split by source; every array has one entry per deal (opponents summed)."""
+    k = field.opponents
+    fouled = field.fouled
+    won = np.zeros(len(fouled), dtype=np.int64)
+    lost = np.zeros(len(fouled), dtype=np.int64)
+    ours = np.zeros(len(fouled), dtype=np.int64)
+    theirs = np.zeros(len(fouled), dtype=np.int64)
+    for row in ROWS:
+        win = values[row] > field.values[row]
+        loss = values[row] < field.values[row]
+        won += win
+        lost += loss
+        if scoring.royalties_to_row_winner_only:
+            ours += np.where(win | fouled, royalties[row], 0)
+            theirs += np.where(loss & ~fouled, field.royalties[row], 0)
+        else:
+            ours += royalties[row]
+            theirs += np.where(fouled, 0, field.royalties[row])
+    rows = np.where(fouled, 0, won - lost)
+    bonus = scoring.scoop_bonus * ((won == 3).astype(np.int64) - (lost == 3))
+    bonus += scoring.majority_bonus * ((won >= 2).astype(np.int64) - (lost >= 2))
+    bonus = np.where(fouled, 0, bonus)
+    penalty = np.where(fouled, scoring.foul_penalty, 0)
+
+    def per_deal(array: np.ndarray) -> np.ndarray:
+        return array.reshape(field.samples, k).sum(axis=1).astype(float)
+    return {"royalties": per_deal(ours - theirs), "row_points": per_deal(rows),
+            "scoops": per_deal(bonus), "opponent_fouls": per_deal(penalty)}
+
+
+def breakdown(objective: ExpectedValue, report) -> Breakdown:
+    """The EV breakdown of a finished board (a ``BoardReport``) against the sample."""
+    field, scoring = objective.field, objective.scoring
+    if report.fouled:  # it loses every row to each opponent who stands, and is scooped
+        standing = ~field.fouled
+        theirs = np.where(standing, sum(field.royalties[r] for r in ROWS), 0)
+        stand = standing.reshape(field.samples, -1).sum(axis=1).astype(float)
+        parts = {"royalties": -theirs.reshape(field.samples, -1).sum(axis=1).astype(float),
+                 "row_points": -len(ROWS) * stand,
+                 "scoops": -(scoring.scoop_bonus + scoring.majority_bonus) * stand,
+                 "opponent_fouls": np.zeros(field.samples)}
+    else:
+        parts = points_per_deal(field, scoring, {r: report.row(r).value for r in ROWS},
+                                {r: report.row(r).royalty for r in ROWS})
+    total = sum(parts.values())
+    stay = objective.fl_value if report.stays else 0.0
+    error = float(total.std(ddof=1) / np.sqrt(len(total))) if len(total) > 1 else 0.0
+    return Breakdown(*(float(parts[k].mean()) for k in
+                       ("royalties", "row_points", "scoops", "opponent_fouls")),
+                     stay, float(total.mean()) + stay, error, field.samples, field.opponents)

@@ -1,0 +1,136 @@
+"""The best set of one *mode*: sets that stay in Fantasyland, or sets that do not.
+
+Within a mode the objective is an integer, so the optimum is exact:
+1. Bound every candidate and complete the most promising ones for an incumbent.
+2. Prove it: prune to the candidates that could beat it and let CP-SAT search what is left.
+   An empty remainder is a proof by the bounds alone, an infeasible model a proof by CP-SAT,
+   and a better set found by CP-SAT becomes the answer.
+3. Among the sets worth the optimum, pick by exact enumeration the one the tie-break rule
+   prefers: the strongest bottom, then between equally strong bottoms the one with the
+   higher cards (compared from the highest card down, suits s > h > d > c); then the same
+   for the middle, then the top.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from evaluator.board import Board, BoardReport, evaluate_board
+from evaluator.cards import Card
+from evaluator.rules import ROWS
+from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
+from optimizer.solver.candidates import Candidates
+from optimizer.solver.model import SetModel, build_model
+from optimizer.solver.objective import Objective
+from optimizer.solver.search import Pick, first_in_tiebreak_order, incumbent
+
+TIEBREAK_ROWS = ("bottom", "middle", "top")
+
+
+@dataclass(frozen=True)
+class ModeResult:
+    """The best set of one mode, and how it was found."""
+
+    stays: bool
+    weight: int  # the objective's integer value, before the worth of staying
+    points: float  # the value in points, the worth of staying included
+    tiebreak: tuple[int, int, int]  # the rows' tie-break ranks: bottom, middle, top
+    proved: bool
+    bound: float  # the best bound in points (equal to ``points`` when proved)
+    board_report: BoardReport
+    stats: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def board(self) -> Board:
+        return self.board_report.board
+
+    @property
+    def royalties(self) -> int:
+        return self.board_report.royalties.total
+
+
+def board_of(dealt: tuple[Card, ...], masks: dict[str, int]) -> Board:
+    """The rows named by masks over the dealt positions, each from its highest card down."""
+    return Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt))) if masks[row] >> i & 1)
+                   for row in ROWS))
+
+
+def _solver(deadline: float) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1  # deterministic, and the machine has two cores
+    solver.parameters.random_seed = 0
+    solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
+    return solver
+
+
+def _chosen(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates
+            ) -> dict[str, int]:
+    return {row: int(cands.row(row).masks[[solver.boolean_value(lit)
+                                            for lit in set_model.picks[row]].index(True)])
+            for row in ROWS}
+
+
+def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
+           deadline: float, stats: dict) -> tuple[Pick | None, bool, int]:
+    """Search ``cands`` for the best set worth ``floor`` or more. Returns it (or None),
+    whether the search is complete, and the best bound on the mode's value."""
+    clock = time.perf_counter()
+    set_model = build_model(cands, need_stay, objective, floor)
+    stats["build_ms"] = (time.perf_counter() - clock) * 1e3
+    stats["literals"] = sum(len(p) for p in set_model.picks.values())
+    clock = time.perf_counter()
+    solver = _solver(deadline)
+    status = solver.solve(set_model.model)
+    stats["solve_ms"] = (time.perf_counter() - clock) * 1e3
+    stats["cp_sat_status"] = solver.status_name(status)
+    if status == cp_model.INFEASIBLE:
+        return None, True, floor - 1 if floor is not None else int(-INF)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, False, int(solver.best_objective_bound)
+    weight = int(round(solver.objective_value))
+    return (Pick(weight, _chosen(solver, set_model, cands)), status == cp_model.OPTIMAL,
+            int(solver.best_objective_bound))
+
+
+def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
+               deadline: float) -> ModeResult | None:
+    """The best set of one mode, or None if the mode has no legal set."""
+    stats: dict[str, object] = {}
+    clock = time.perf_counter()
+    if not need_stay:
+        cands = cands.without_stays()
+    elif not any(cands.row(r).stays.any() for r in ROWS):
+        return None
+    stats["candidates"] = sum(cands.sizes.values())
+    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
+    pick, tried, searched = incumbent(cands, bounds, need_stay, objective)
+    stats["completed"] = tried
+    stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
+    if pick is None and searched:
+        return None
+    clock = time.perf_counter()
+    floor = pick.value + 1 if pick is not None else None
+    better = tighten(cands, need_stay, floor, stats) if floor is not None else cands
+    stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
+    stats["kept"] = sum(better.sizes.values())
+    proved, bound = True, pick.value if pick is not None else int(-INF)
+    if all(len(better.row(r)) for r in ROWS):
+        found, proved, bound = _prove(better, need_stay, objective, floor, deadline, stats)
+        if found is not None:
+            pick = found
+        elif pick is None:
+            return None
+    value = pick.value
+    clock = time.perf_counter()
+    tied = tighten(cands, need_stay, value)
+    choice = first_in_tiebreak_order(tied, value, need_stay, objective) or pick
+    stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
+    tiebreak = tuple(int(cands.row(row).tiebreak[np.flatnonzero(
+        cands.row(row).masks == choice.masks[row])[0]]) for row in TIEBREAK_ROWS)
+    report = evaluate_board(board_of(cands.cards, choice.masks), cands.rules)
+    return ModeResult(need_stay, value, objective.points(value, need_stay), tiebreak, proved,
+                      objective.points(max(bound, value), need_stay), report, stats)

@@ -1,0 +1,145 @@
+"""What a set is worth: the objectives the optimizer maximizes.
+
+An objective gives every candidate row an integer *weight* (points times ``units``). A set's
+integer value is the sum of its rows' weights plus any terms the rows share (a scoop needs all
+three rows to win), which ``extend`` adds to the CP-SAT model and ``exact`` computes for one
+set. The worth of staying, ``fl_value`` points, is added outside the integer model: the solver
+finds the best set that stays and the best that does not, and compares them in points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from evaluator.rules import ROWS, Rules
+from optimizer.solver.candidates import Candidates
+
+
+#: The options of ``solve`` that only the ev objective reads (its sample of opponents).
+EV_OPTIONS = ("opponents", "samples", "seed")
+
+
+def ev_options(objective: str, **options: int) -> dict[str, int]:
+    """``options`` for ``solve``, less the sampling options when ``objective`` takes none."""
+    return {name: value for name, value in options.items()
+            if objective == "ev" or name not in EV_OPTIONS}
+
+
+class ObjectiveError(ValueError):
+    """An unknown objective name or a bad parameter."""
+
+
+class Objective(Protocol):
+    name: str
+    units: int
+    fl_value: float
+    #: Whether a set's value is just the sum of its rows' weights (no shared terms).
+    separable: bool
+
+    def weigh(self, cands: Candidates) -> Candidates:
+        """The candidates with ``weight`` and ``bound`` set."""
+
+    def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
+        """The integer value of one set, shared terms included."""
+
+    def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
+        """The shared terms of many sets, from each row's values (arrays over the sets)."""
+
+    def extend(self, model: cp_model.CpModel, row_values: dict[str, cp_model.IntVar],
+               cands: Candidates) -> cp_model.LinearExprT:
+        """Add the shared terms to ``model``; return them as an expression (0 if none)."""
+
+    def points(self, weight: int, stays: bool) -> float:
+        """A set's value in points from its integer value and whether it stays."""
+
+
+def row_weight(cands: Candidates, masks: dict[str, int]) -> int:
+    """The sum of the three rows' weights of the set named by ``masks``."""
+    total = 0
+    for row in ROWS:
+        rc = cands.row(row)
+        total += int(rc.weight[(rc.masks == masks[row]).argmax()])
+    return total
+
+
+@dataclass(frozen=True)
+class Royalties:
+    """Royalties plus ``fl_value`` for staying in Fantasyland."""
+
+    fl_value: float
+    name: str = "royalties"
+    units: int = 1
+    separable: bool = True
+
+    def weigh(self, cands: Candidates) -> Candidates:
+        return cands.replace(**{r: cands.row(r).with_weight(cands.row(r).royalty) for r in ROWS})
+
+    def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
+        return row_weight(cands, masks)
+
+    def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
+        return np.zeros(len(values["top"]), dtype=np.int64)
+
+    def extend(self, model, row_values, cands) -> int:
+        return 0
+
+    def points(self, weight: int, stays: bool) -> float:
+        return weight / self.units + (self.fl_value if stays else 0.0)
+
+
+OBJECTIVES = ("ev", "royalties")
+
+
+def check_fl_value(fl_value: float) -> float:
+    if not isinstance(fl_value, (int, float)) or not 0 <= fl_value < float("inf"):
+        raise ObjectiveError(f"bad fl_value {fl_value!r}: expected a finite number >= 0")
+    return float(fl_value)
+
+
+def default_fl_value(rules: Rules, objective: str, dealt: int, opponents: int = 1) -> float:
+    """The worth of staying when the user gives none, in the objective's points: the rules'
+    ``repeat_value`` for a hand of ``dealt`` cards under the royalties objective; under ev,
+    their ``ev_repeat_value`` (points from one opponent) times the opponents, since a
+    Fantasyland hand wins from each opponent alike."""
+    if check_name(objective) == "royalties":
+        return rules.repeat_value_after(dealt)
+    return rules.ev_repeat_value_after(dealt) * opponents
+
+
+def check_name(name: str) -> str:
+    if name not in OBJECTIVES:
+        raise ObjectiveError(f"unknown objective {name!r}: expected one of "
+                             + ", ".join(OBJECTIVES))
+    return name
+
+
+def check_objective(rules: Rules, name: str) -> str:
+    """``name``, once it is known that hands under ``rules`` can be solved for it: the ev
+    objective needs opponent boards played under their foul rules (``OpponentModelError``
+    otherwise), and a weighting of them that meets the rules' ``opponents.mean_royalties``
+    (``CalibrationError`` otherwise). Commands call it before they start work."""
+    if check_name(name) == "ev":
+        from optimizer.opponents.draw import pool_calibration  # the pools load on first use
+        from optimizer.opponents.pools import pool_for
+
+        with opponent_model():
+            pool_calibration(pool_for(rules), rules)
+    return name
+
+
+@contextmanager
+def opponent_model() -> Iterator[None]:
+    """The opponent model's refusals (``OpponentModelError``, ``CalibrationError``) raised
+    as an ``ObjectiveError``: without opponents the ev objective cannot be built."""
+    from optimizer.opponents.errors import OpponentModelError
+
+    try:
+        yield
+    except OpponentModelError as error:
+        raise ObjectiveError(str(error)) from error

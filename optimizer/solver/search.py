@@ -1,0 +1,230 @@
+"""A quick incumbent: the exact best completion of the most promising candidates.
+
+For one bottom, every (middle, top) pair of the remaining cards is scored at once with numpy
+(792 x 35 pairs for 17 cards); likewise for a middle or a top. Taking bottoms in order of their upper bound and stopping once
+the next bound cannot beat the best found is a small branch and bound; it is cut off after a
+budget of bottoms, and whatever it found is only an incumbent: the CP-SAT model proves it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from evaluator.rules import ROW_SIZE, ROWS
+from optimizer.solver.bounds import INF
+from optimizer.solver.candidates import Candidates, subsets
+from optimizer.solver.objective import Objective
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One set as the bitmask of each row over the dealt positions, with its value."""
+
+    value: int
+    masks: dict[str, int]
+
+
+@cache
+def _completion_layout(rest: int, first: int, second: int) -> tuple[np.ndarray, np.ndarray]:
+    """For ``rest`` positions: local bitmasks of every ``first``-subset, ``(F,)``, and of every
+    ``second``-subset of what each one leaves, ``(F, S)``."""
+    firsts = subsets(rest, first)
+    taken = np.zeros((len(firsts), rest), dtype=bool)
+    taken[np.arange(len(firsts))[:, None], firsts] = True
+    # The positions each first subset leaves, in increasing order, one row per subset.
+    left = np.argsort(taken, axis=1, kind="stable")[:, : rest - first]
+    seconds = left[:, subsets(rest - first, second)]  # (F, S, second)
+    layout = ((np.int64(1) << firsts).sum(axis=1), (np.int64(1) << seconds).sum(axis=2))
+    for array in layout:
+        array.flags.writeable = False
+    return layout
+
+
+def _index_of_mask(cands: Candidates, row: str) -> np.ndarray:
+    table = np.full(1 << len(cands.cards), -1, dtype=np.int64)
+    table[cands.row(row).masks] = np.arange(len(cands.row(row)))
+    return table
+
+
+_BYTE = np.arange(256, dtype=np.int64)
+
+
+def _depositor(positions: np.ndarray):
+    """Map local bitmasks (bit i = ``positions[i]``) to global ones, a byte at a time."""
+    tables = []
+    for start in range(0, len(positions), 8):
+        chunk = positions[start:start + 8]
+        bits = (_BYTE[:, None] >> np.arange(len(chunk)) & 1).astype(bool)
+        tables.append((start, (bits * (np.int64(1) << chunk)).sum(axis=1)))
+
+    def deposit(local: np.ndarray) -> np.ndarray:
+        out = np.zeros(local.shape, dtype=np.int64)
+        for start, table in tables:
+            out |= table[local >> start & 255]
+        return out
+    return deposit
+
+
+class Completer:
+    """Scores the best completion of a candidate of ``fixed`` row, under the current rows."""
+
+    def __init__(self, cands: Candidates, need_stay: bool, fixed: str):
+        self.cands = cands
+        self.need_stay = need_stay
+        self.fixed = fixed
+        self.first, self.second = [row for row in ("middle", "bottom", "top") if row != fixed]
+        self.lookup = {row: _index_of_mask(cands, row) for row in (self.first, self.second)}
+        n = len(cands.cards)
+        rest = n - ROW_SIZE[fixed]
+        self.local_first, self.local_second = _completion_layout(
+            rest, ROW_SIZE[self.first], ROW_SIZE[self.second])
+        self.all_positions = np.arange(n)
+        chain = cands.rules.order
+        self.checks = [(a, b) for a, b in cands.rules.order_pairs]
+        self.chain = chain
+
+    def _fits(self, row: str, index: np.ndarray, known: dict[str, np.ndarray]) -> np.ndarray:
+        """Whether ``row``'s candidates keep the foul order with the rows already known."""
+        ok = np.ones(index.shape, dtype=bool)
+        strength = self.cands.row(row).strength[index]
+        for stronger, weaker in self.checks:
+            if stronger == row and weaker in known:
+                ok &= strength >= known[weaker]
+            elif weaker == row and stronger in known:
+                ok &= strength <= known[stronger]
+        return ok
+
+    def completions(self, fixed_index: int) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
+        """Every legal completion of one candidate: each row's candidate index and the rows'
+        summed weight, as flat arrays (None if there is none)."""
+        cands = self.cands
+        fc, c1, c2 = cands.row(self.fixed), cands.row(self.first), cands.row(self.second)
+        mask = int(fc.masks[fixed_index])
+        deposit = _depositor(self.all_positions[(mask >> self.all_positions & 1) == 0])
+        first = self.lookup[self.first][deposit(self.local_first)]
+        ok = first >= 0
+        ok[ok] = self._fits(self.first, first[ok], {self.fixed: fc.strength[fixed_index]})
+        rows = np.flatnonzero(ok)
+        if len(rows) == 0:
+            return None
+        first = first[rows]
+        second = self.lookup[self.second][deposit(self.local_second[rows])]  # (F', S)
+        valid = second >= 0
+        safe = np.where(valid, second, 0)
+        known = {self.fixed: fc.strength[fixed_index],
+                 self.first: c1.strength[first][:, None]}
+        valid &= self._fits(self.second, safe, known)
+        if self.need_stay and not fc.stays[fixed_index]:
+            valid &= c1.stays[first][:, None] | c2.stays[safe]
+        i, j = np.nonzero(valid)
+        if len(i) == 0:
+            return None
+        index = {self.fixed: np.full(len(i), fixed_index), self.first: first[i],
+                 self.second: second[i, j]}
+        weight = sum(cands.row(row).weight[index[row]] for row in ROWS)
+        return index, weight
+
+    def best(self, fixed_index: int) -> Pick | None:
+        """The completion of highest weight, the tie-break's choice among equals."""
+        found = self.completions(fixed_index)
+        if found is None:
+            return None
+        index, weight = found
+        return _preferred(self.cands, index, weight == weight.max(), int(weight.max()))
+
+
+def _preferred(cands: Candidates, index: dict[str, np.ndarray], among: np.ndarray,
+               value: int) -> Pick:
+    """Of the sets ``among`` marks, the one the tie-break prefers: bottom, middle, top."""
+    tb = {row: cands.row(row).tiebreak[index[row]] for row in ROWS}
+    key = np.where(among, (tb["bottom"] << 26) + (tb["middle"] << 13) + tb["top"], -1)
+    best = int(np.argmax(key))
+    return Pick(value, {row: int(cands.row(row).masks[index[row][best]]) for row in ROWS})
+
+
+def _branches(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
+              ) -> list[tuple[str, int]]:
+    """Candidates to complete, best bound first (then tie-break order).
+
+    Every set has a bottom; a staying set also has a staying candidate in some row, and
+    there are far fewer of those, so the stay mode branches on them.
+    """
+    rows = ROWS if need_stay else ("bottom",)
+    names, index, bound, tiebreak = [], [], [], []
+    for row in rows:
+        rc = cands.row(row)
+        pool = np.flatnonzero(rc.stays) if need_stay else np.arange(len(rc))
+        pool = pool[bounds[row][pool] > -INF // 2]
+        names += [row] * len(pool)
+        index.append(pool)
+        bound.append(bounds[row][pool])
+        tiebreak.append(rc.tiebreak[pool])
+    if not names:
+        return []
+    index_all = np.concatenate(index)
+    order = np.lexsort((np.concatenate(tiebreak), np.concatenate(bound)))[::-1]
+    return [(names[i], int(index_all[i])) for i in order.tolist()]
+
+
+def incumbent(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
+              objective: Objective, budget: int = 48) -> tuple[Pick | None, int, bool]:
+    """The best set found by completing up to ``budget`` candidates, best bound first.
+
+    Returns the pick (None if none was found), how many candidates were completed, and
+    whether every candidate whose bound could beat the pick was completed, which proves the
+    pick optimal.
+    """
+    if any(len(cands.row(row)) == 0 for row in ROWS):
+        return None, 0, True
+    completers: dict[str, Completer] = {}
+    best: Pick | None = None
+    tried = 0
+    for row, candidate in _branches(cands, bounds, need_stay):
+        if best is not None and bounds[row][candidate] <= best.value:
+            return best, tried, True
+        if tried == budget:
+            return best, tried, False
+        tried += 1
+        if row not in completers:
+            completers[row] = Completer(cands, need_stay, row)
+        pick = completers[row].best(candidate)
+        if pick is not None and not objective.separable:
+            # The completion maximized the rows' own weights; value it exactly.
+            pick = Pick(objective.exact(cands, pick.masks), pick.masks)
+        if pick is not None and (best is None or pick.value > best.value):
+            best = pick
+    return best, tried, True
+
+
+def first_in_tiebreak_order(cands: Candidates, value: int, need_stay: bool,
+                            objective: Objective) -> Pick | None:
+    """The set worth exactly ``value`` that the tie-break rule prefers, by exact enumeration.
+
+    Bottoms are tried from the strongest (tie-break order) down; the first with a completion
+    worth ``value`` holds the answer, the strongest middle and then top among those.
+    ``cands`` must hold every candidate of every set worth ``value`` (prune with floor
+    ``value``), and no set may be worth more. Shared terms (scoops) are computed exactly,
+    only for the completions whose bound can reach ``value``.
+    """
+    if any(len(cands.row(row)) == 0 for row in ROWS):
+        return None
+    completer = Completer(cands, need_stay, "bottom")
+    for bottom in np.argsort(cands.bottom.tiebreak)[::-1]:
+        found = completer.completions(int(bottom))
+        if found is None:
+            continue
+        index, weight = found
+        if not objective.separable:
+            cap = sum(cands.row(row).bound[index[row]] - cands.row(row).weight[index[row]]
+                      for row in ROWS)
+            close = np.flatnonzero(weight + cap >= value)
+            index = {row: idx[close] for row, idx in index.items()}
+            weight = weight[close] + objective.shared(
+                {row: cands.row(row).value[index[row]] for row in ROWS})
+        hits = weight == value
+        if hits.any():
+            return _preferred(cands, index, hits, value)
+    return None

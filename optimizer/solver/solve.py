@@ -1,0 +1,283 @@
+"""``solve``: the best Fantasyland set for a dealt hand, proved optimal by CP-SAT.
+
+The search runs in two *modes* (see ``optimizer.solver.mode``): sets that stay in Fantasyland and
+sets that do not. Each mode has an integer objective, so each is proved exactly; the worth of
+staying is then added in points and the better mode wins, ties going to the tie-break rule.
+This also yields the decision a progressive-Pineapple player faces: the best set that stays
+against the best that does not.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from numbers import Integral
+
+import numpy as np
+
+from evaluator.board import Board, BoardReport, evaluate_board, parse_board, row_strengths
+from evaluator.board import Royalties as RoyaltyPoints
+from evaluator.cards import Card, CardError, format_cards, parse_cards
+from evaluator.rules import ROW_SIZE, ROWS, Rules
+from evaluator.rules_files import find_rules
+from optimizer.solver.alternatives import Alternative
+from optimizer.solver.alternatives import alternatives as find_alternatives
+from optimizer.solver.candidates import enumerate_candidates, subsets
+from optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
+from optimizer.solver.mode import ModeResult, solve_mode
+from optimizer.solver.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
+                                        check_name, default_fl_value, opponent_model)
+
+MIN_CARDS, MAX_CARDS = 13, 17
+DEFAULT_SAMPLES = 200  # opponent deals per solve with the EV objective
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The chosen set for a dealt hand, and how it was found."""
+
+    cards: tuple[Card, ...]
+    rules: Rules
+    objective: str
+    fl_value: float
+    top: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    bottom: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    report: BoardReport
+    value: float
+    status: str  # "optimal" (proved), "feasible" (time limit hit), or "fouled" (no legal set)
+    bound: float  # the best proved bound on the value
+    best_staying: ModeResult | None = None
+    best_not_staying: ModeResult | None = None
+    alternatives: tuple[Alternative, ...] = ()
+    stats: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def board(self) -> Board:
+        return self.report.board
+
+    ev: ExpectedValue | None = None  # the EV objective's sample, when it was used
+
+    @property
+    def royalties(self) -> RoyaltyPoints:
+        return self.report.royalties
+
+    @property
+    def stays(self) -> bool:
+        return self.report.stays
+
+    @property
+    def stay_rows(self) -> tuple[str, ...]:
+        return self.report.stay_rows
+
+    @property
+    def fouled(self) -> bool:
+        return self.report.fouled
+
+    @property
+    def fantasyland_cards_next(self) -> int | None:
+        """Cards dealt on the repeat, or None when the set does not stay."""
+        return self.rules.repeat_cards_after(len(self.cards)) if self.stays else None
+
+    @property
+    def usual_count(self) -> bool:
+        """Whether the variant ever deals this many cards in Fantasyland."""
+        return len(self.cards) in self.rules.dealt_counts
+
+
+def _dealt(cards: str | Sequence[Card]) -> tuple[Card, ...]:
+    cards = list(cards) if not isinstance(cards, str) else cards
+    if isinstance(cards, str) or all(isinstance(c, str) for c in cards):
+        dealt = parse_cards(cards)  # text, or a list of names such as ["As", "Kd"]
+    else:
+        names = [c for c in cards if isinstance(c, str)]
+        if names:
+            other = next(c for c in cards if not isinstance(c, str))
+            raise CardError(f"cards mix names and ids ({names[0]!r} and {other!r}): expected "
+                            "all names such as 'As' or all ids 0..51")
+        bad = [c for c in cards if isinstance(c, bool) or not isinstance(c, Integral)]
+        if bad:
+            raise CardError(f"bad card {bad[0]!r}: expected a card id 0..51 or a name such "
+                            "as 'As'")
+        dealt = tuple(int(c) for c in cards)
+        for card in dealt:
+            if not 0 <= card < 52:
+                raise CardError(f"bad card id {card!r}: expected 0..51")
+        if len(set(dealt)) != len(dealt):
+            raise CardError("duplicate card in the dealt hand: each card can be dealt once")
+    if not MIN_CARDS <= len(dealt) <= MAX_CARDS:
+        raise CardError(f"got {len(dealt)} cards: a Fantasyland hand has "
+                        f"{MIN_CARDS} to {MAX_CARDS}")
+    return tuple(sorted(dealt))  # canonical order: the answer cannot depend on input order
+
+
+def _fouled_board(dealt: tuple[Card, ...]) -> Board:
+    """When no legal set exists: the strongest rows from the bottom up (which still foul)."""
+    left = list(dealt)
+    rows = {}
+    for row in ("bottom", "middle", "top"):
+        hands = np.array(left)[subsets(len(left), ROW_SIZE[row])]
+        best = hands[np.argmax(row_strengths(hands))]
+        rows[row] = tuple(sorted((int(c) for c in best), reverse=True))
+        left = [c for c in left if c not in rows[row]]
+    return Board(rows["top"], rows["middle"], rows["bottom"])
+
+
+def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_value: float | None,
+                   opponents: int = 1, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                   boards: np.ndarray | None = None) -> Objective:
+    """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
+
+    ``fl_value`` defaults to ``default_fl_value``: the variant's worth of staying for this
+    many cards and this table. The EV objective draws a seeded
+    sample of ``samples`` deals of ``opponents`` opponent boards from the deck without the
+    dealt cards, unless ``boards`` gives the sample: an ``(samples, opponents, 13)`` array
+    of boards laid out top, middle, bottom.
+    """
+    check_name(name)
+    dealt = _dealt(dealt)
+
+    def staying(opponents: int) -> float:
+        return check_fl_value(default_fl_value(rules, name, len(dealt), opponents)
+                              if fl_value is None else fl_value)
+
+    if name == "royalties":
+        return Royalties(staying(1))
+    if boards is None:
+        for option, number in (("opponents", opponents), ("samples", samples), ("seed", seed)):
+            if isinstance(number, bool) or not isinstance(number, Integral):
+                raise ObjectiveError(f"bad {option} {number!r}: expected a whole number")
+        if opponents not in (1, 2):
+            raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1 (heads-up) "
+                                 "or 2 (three-handed)")
+        if not 1 <= samples <= 100_000:
+            raise ObjectiveError(f"bad samples count {samples!r}: expected 1 to 100000")
+        if seed < 0:
+            raise ObjectiveError(f"bad seed {seed!r}: expected a whole number >= 0")
+        from optimizer.opponents.draw import opponent_boards  # the bot's pool loads on first use
+
+        with opponent_model():
+            boards = opponent_boards(rules, tuple(dealt), samples, opponents, seed)
+    boards = np.asarray(boards, dtype=np.int64)
+    if boards.ndim != 3 or boards.shape[2] != 13 or boards.shape[0] < 1 or boards.shape[1] < 1:
+        raise ObjectiveError(f"bad opponent boards of shape {boards.shape}: expected "
+                             "(samples, opponents, 13)")
+    if boards.min() < 0 or boards.max() > 51:
+        raise ObjectiveError(f"bad opponent boards: card ids run from {boards.min()} to "
+                             f"{boards.max()}; expected 0..51")
+    ordered = np.sort(boards.reshape(-1, 13), axis=1)  # two opponents' boards may share
+    if (ordered[:, 1:] == ordered[:, :-1]).any():     # cards (README, "Three-handed")
+        raise ObjectiveError("bad opponent boards: a card appears twice on one board")
+    if np.isin(boards, np.asarray(dealt)).any():
+        raise ObjectiveError("the opponent boards hold a card of the dealt hand")
+    return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
+                         staying(boards.shape[1]))
+
+
+def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
+          objective: str = "royalties", fl_value: float | None = None,
+          time_limit: float = 10.0, alternatives: int = 0, opponents: int = 1,
+          samples: int = DEFAULT_SAMPLES, seed: int = 0,
+          boards: np.ndarray | None = None) -> Solution:
+    """The best set for ``cards`` (13 to 17) under ``variant``; see the module docstring.
+
+    ``objective`` is ``"royalties"`` (royalties + fl_value if the set stays) or ``"ev"``
+    (expected points against ``opponents`` opponents, estimated on ``samples`` seeded deals,
+    + fl_value if it stays); ``boards`` may fix that sample instead (see ``make_objective``).
+    ``fl_value`` defaults to the variant's worth of staying (``default_fl_value``).
+    ``alternatives`` asks for that many next-best distinct sets.
+    Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
+    ``ObjectiveError`` for a bad objective or parameter.
+    """
+    started = time.perf_counter()
+    dealt = _dealt(cards)
+    rules = find_rules(variant)
+    if not time_limit > 0:
+        raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
+    if not 0 <= alternatives <= 50:
+        raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
+    goal = make_objective(objective, rules, dealt, fl_value, opponents, samples, seed, boards)
+    deadline = started + time_limit
+    clock = time.perf_counter()
+    cands = goal.weigh(enumerate_candidates(dealt, rules))
+    stats: dict[str, object] = {"setup_ms": (time.perf_counter() - started) * 1e3,
+                                "enumerate_ms": (time.perf_counter() - clock) * 1e3,
+                                "candidates": {r: len(cands.row(r)) for r in ROWS}}
+    # Both modes are solved in full: the player wants to see the best of each.
+    not_staying = solve_mode(cands, False, goal, deadline)
+    staying = solve_mode(cands, True, goal, deadline)
+    results = [r for r in (not_staying, staying) if r is not None]
+    for result in results:
+        stats["stay" if result.stays else "no_stay"] = result.stats
+    ev = goal if isinstance(goal, ExpectedValue) else None
+    if not results:
+        board = _fouled_board(dealt)
+        report = evaluate_board(board, rules)
+        value = ev.fouled_points() if ev else 0.0
+        stats["solve_ms"] = stats["total_ms"] = (time.perf_counter() - started) * 1e3
+        return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
+                        board.bottom, _discards(dealt, board), report, value, "fouled", value,
+                        ev=ev, stats=stats)
+    best = max(results, key=lambda r: (r.points, r.tiebreak))
+    stats["solve_ms"] = (time.perf_counter() - started) * 1e3
+    others: tuple[Alternative, ...] = ()
+    if alternatives:
+        chosen = tuple(best.board_report.row(r).strength for r in ROWS)
+        others = tuple(find_alternatives(cands, [(r.stays, r.weight) for r in results],
+                                         alternatives, goal, deadline, chosen))
+    stats["total_ms"] = (time.perf_counter() - started) * 1e3
+    proved = all(r.proved for r in results)
+    board = best.board
+    return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
+                    board.bottom, _discards(dealt, board), best.board_report, best.points,
+                    "optimal" if proved else "feasible", max(r.bound for r in results),
+                    staying, not_staying, others, stats, ev)
+
+
+@dataclass(frozen=True)
+class SetValue:
+    """What one given set of a dealt hand is worth under an objective."""
+
+    value: float  # points; a fouled set: 0 (royalties) or what the foul costs (ev)
+    report: BoardReport
+    ev: Breakdown | None  # with the EV objective
+
+    @property
+    def stays(self) -> bool:
+        return self.report.stays
+
+
+def value_of_set(cards: str | Sequence[Card], board: str | Board,
+                 variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
+                 fl_value: float | None = None, opponents: int = 1,
+                 samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                 boards: np.ndarray | None = None) -> SetValue:
+    """The value of ``board`` for the dealt ``cards``, on the same terms as ``solve``.
+
+    With the same arguments, the optimal board's value equals ``solve(...).value``. An
+    ``Objective`` made once by ``make_objective`` may be passed to value many sets against
+    the same sample. Raises ``CardError`` if the board holds a card that was not dealt.
+    """
+    dealt = _dealt(cards)
+    rules = find_rules(variant)
+    board = parse_board(board) if isinstance(board, str) else board
+    missing = [c for c in board.cards if c not in set(dealt)]
+    if missing:
+        raise CardError(f"the set uses {format_cards(missing[:1], ascii=True)!r}, which was "
+                        "not dealt")
+    goal = objective if not isinstance(objective, str) else make_objective(
+        objective, rules, dealt, fl_value, opponents, samples, seed, boards)
+    report = evaluate_board(board, rules)
+    if isinstance(goal, ExpectedValue):
+        parts = breakdown(goal, report)
+        return SetValue(parts.total, report, parts)
+    points = 0.0 if report.fouled else report.royalties.total + (
+        goal.fl_value if report.stays else 0.0)
+    return SetValue(points, report, None)
+
+
+def _discards(dealt: tuple[Card, ...], board: Board) -> tuple[Card, ...]:
+    used = set(board.cards)
+    return tuple(c for c in sorted(dealt, reverse=True) if c not in used)

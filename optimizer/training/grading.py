@@ -1,0 +1,216 @@
+"""Grading a player's set for a dealt hand against the optimal set.
+
+A grade says whether the set is legal, what it discards, what it is worth in the chosen
+objective, how much it gives up against the optimum (``ev_lost``), and where it ranks among
+all legal sets of the hand (``percentile``: the share of legal sets it beats or ties).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from evaluator.board import Board, BoardError, BoardReport, parse_board
+from evaluator.cards import Card, CardError, card_name, parse_cards
+from evaluator.rules import ROWS, Rules
+from evaluator.rules_files import find_rules
+from optimizer.solver.objective import check_objective, ev_options
+from optimizer.solver.solve import (DEFAULT_SAMPLES, MAX_CARDS, MIN_CARDS, SetValue, Solution,
+                                    make_objective, solve, value_of_set)
+from optimizer.training.percentile import Percentile, percentile
+
+#: Two values closer than this are equal: a set worth the optimum is optimal.
+TOLERANCE = 1e-9
+
+
+class SetError(BoardError):
+    """A set that cannot be read, or that does not fit the dealt hand."""
+
+
+def dealt_hand(cards: str | Sequence[Card]) -> tuple[Card, ...]:
+    """A Fantasyland hand (13 to 17 distinct cards), highest card first."""
+    dealt = parse_cards(cards) if isinstance(cards, str) else tuple(int(c) for c in cards)
+    if len(set(dealt)) != len(dealt) or not all(0 <= c < 52 for c in dealt):
+        raise CardError("a dealt hand needs distinct cards 0..51")
+    if not MIN_CARDS <= len(dealt) <= MAX_CARDS:
+        raise CardError(f"got {len(dealt)} cards: a Fantasyland hand has "
+                        f"{MIN_CARDS} to {MAX_CARDS}")
+    return tuple(sorted(dealt, reverse=True))
+
+
+def parse_set(text: str, dealt: Sequence[Card]) -> Board:
+    """Read a set typed for ``dealt``: ``"TOP / MIDDLE / BOTTOM"`` (``|`` also separates).
+
+    Forgiving: rows in any order of cards, suits as letters or symbols, ``10`` for ``T``;
+    13 cards with no separator are read as 3 / 5 / 5. Every card must have been dealt.
+
+    >>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 5h 5d 4c 3c 2c 2d")
+    >>> parse_set("Ks Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c", hand).format(ascii=True)
+    'Ks Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c'
+    >>> parse_set("Ah Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c", hand)
+    Traceback (most recent call last):
+    ...
+    optimizer.training.grading.SetError: the set uses 'Ah', which was not dealt
+    """
+    try:
+        board = parse_board(text)
+    except BoardError as error:
+        raise SetError(str(error)) from None
+    missing = [repr(card_name(c, ascii=True)) for c in board.cards if c not in set(dealt)]
+    if missing:
+        which = ", ".join(missing)
+        raise SetError(f"the set uses {which}, which {'was' if len(missing) == 1 else 'were'} "
+                       "not dealt")
+    return board
+
+
+def discards_of(dealt: Sequence[Card], board: Board) -> tuple[Card, ...]:
+    """The dealt cards the set leaves out, highest first."""
+    used = set(board.cards)
+    return tuple(c for c in sorted(dealt, reverse=True) if c not in used)
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A player's set for a dealt hand, measured against the optimal set."""
+
+    cards: tuple[Card, ...]  # dealt, highest first
+    player: SetValue
+    discards: tuple[Card, ...]
+    solution: Solution
+    percentile: Percentile
+
+    @property
+    def rules(self) -> Rules:
+        return self.solution.rules
+
+    @property
+    def objective(self) -> str:
+        return self.solution.objective
+
+    @property
+    def fl_value(self) -> float:
+        return self.solution.fl_value
+
+    @property
+    def report(self) -> BoardReport:
+        return self.player.report
+
+    @property
+    def fouled(self) -> bool:
+        return self.report.fouled
+
+    @property
+    def ev_lost(self) -> float:
+        """The optimum's value minus the player's, in the objective's points (never < 0)."""
+        lost = self.solution.value - self.player.value
+        return lost if lost > TOLERANCE else 0.0
+
+    @property
+    def optimal(self) -> bool:
+        """Whether the set is worth the optimum (a different set of equal value counts)."""
+        return self.ev_lost == 0.0
+
+    @property
+    def unit(self) -> str:
+        return "royalty points" if self.objective == "royalties" else "points"
+
+    def own_value(self, value: float, stays: bool) -> float:
+        """A set's worth without the Fantasyland repeat."""
+        return value - (self.fl_value if stays else 0.0)
+
+    @property
+    def advice(self) -> tuple[str, ...]:
+        """Sentences on the mistake, when it is about a foul or about staying."""
+        if self.fouled and self.objective == "ev":
+            return ("a fouled set loses every row to each opponent who does not foul, pays "
+                    "the scoop and their royalties, and cannot stay in Fantasyland",)
+        if self.fouled:
+            return ("a fouled set scores no royalties and cannot stay in Fantasyland",)
+        if self.optimal or self.player.stays == self.solution.stays:
+            return ()
+        fl = _points(self.fl_value)
+        mine = self.own_value(self.player.value, self.player.stays)
+        best = self.own_value(self.solution.value, self.solution.stays)
+        if self.solution.stays:
+            if mine > best:
+                return (f"you took {_points(mine - best)} more {self.unit} but gave up a "
+                        f"Fantasyland repeat worth about {fl}",)
+            more = (f"also scores {_points(best - mine)} more {self.unit}" if best > mine
+                    else f"scores as many {self.unit}")
+            return (f"the optimal set stays in Fantasyland (a repeat worth about {fl}) and "
+                    f"{more}",)
+        return (f"you kept a Fantasyland repeat worth about {fl} but gave up "
+                f"{_points(best - mine)} {self.unit} for it",)
+
+
+def _points(value: float) -> str:
+    return f"{round(value, 1):g}"
+
+
+def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules = "pineapple",
+          objective: str = "royalties", fl_value: float | None = None, *,
+          time_limit: float = 10.0, opponents: int = 1, samples: int = DEFAULT_SAMPLES,
+          seed: int = 0, solution: Solution | None = None) -> Grade:
+    """Grade the set ``played`` for the dealt ``cards``.
+
+    ``solution`` reuses an optimum already solved for the same hand and settings.
+    Raises ``CardError`` (``SetError``) for a hand or set that does not fit, ``RulesError``
+    and ``ObjectiveError`` as ``solve`` does.
+    """
+    dealt = dealt_hand(cards)
+    rules = find_rules(variant)
+    check_objective(rules, objective)
+    board = parse_set(played, dealt) if isinstance(played, str) else played
+    if isinstance(played, Board):
+        parse_set(board.format(ascii=True), dealt)  # the same checks as typed text
+    if solution is None:
+        solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit,
+                         **ev_options(objective, opponents=opponents, samples=samples,
+                                      seed=seed))
+    # one objective (one sample of opponents) values the player's set and every set ranked
+    goal = make_objective(objective, rules, dealt, solution.fl_value, opponents, samples, seed)
+    player = value_of_set(dealt, board, rules, goal)
+    rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
+                      solution.fl_value, seed=seed,
+                      value_of=lambda other: value_of_set(dealt, other, rules, goal).value)
+    return Grade(dealt, player, discards_of(dealt, board), solution, rank)
+
+
+def grade_record(g: Grade) -> dict:
+    """A grade as plain data: the ``check --json`` schema documented in the README."""
+    def rows(report: BoardReport) -> dict:
+        return {row: [card_name(c, ascii=True) for c in report.row(row).cards] for row in ROWS}
+
+    def royalties(report: BoardReport) -> dict:
+        r = report.royalties
+        return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
+
+    s = g.solution
+    return {
+        "cards": [card_name(c, ascii=True) for c in g.cards],
+        "variant": g.rules.name,
+        "objective": g.objective,
+        "fl_value": g.fl_value,
+        "set": rows(g.report),
+        "hands": {row: g.report.row(row).name for row in ROWS},
+        "fouled": g.fouled,
+        "foul_reasons": list(g.report.foul_reasons),
+        "discards": [card_name(c, ascii=True) for c in g.discards],
+        "royalties": royalties(g.report),
+        "value": round(g.player.value, 9),  # no float noise such as 3.6000000000000014
+        "stays": g.player.stays,
+        "optimal": {**rows(s.report), "discards": [card_name(c, ascii=True)
+                                                   for c in s.discards],
+                    "royalties": royalties(s.report), "value": round(s.value, 9),
+                    "stays": s.stays,
+                    "status": s.status},
+        "ev_lost": round(g.ev_lost, 9),
+        "is_optimal": g.optimal,
+        "percentile": {"percent": g.percentile.percent, "exact": g.percentile.exact,
+                       "legal_sets": g.percentile.legal_sets,
+                       "beaten_or_tied": g.percentile.beaten_or_tied,
+                       "stderr": g.percentile.stderr},
+        "advice": list(g.advice),
+    }
+

@@ -1,0 +1,156 @@
+"""A training session: deal Fantasyland hands, grade the player's sets, keep the score.
+
+The session is plain state, so that the terminal trainer, a script feeding it sets, and the
+tests drive the same thing. One seed deals the same hands whatever the player types.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from evaluator.cards import Card
+from evaluator.rules import Rules
+from evaluator.rules_files import find_rules
+from optimizer.solver.dealing import deal, pick_size, size_mix
+from optimizer.training.grading import Grade, grade, grade_record, parse_set
+from optimizer.solver.objective import (check_fl_value, check_objective, default_fl_value,
+                                        ev_options)
+from optimizer.solver.solve import DEFAULT_SAMPLES, Solution, solve
+
+
+@dataclass
+class Score:
+    """The running score: hands graded, optimal sets, fouls, and the EV lost in total."""
+
+    hands: int = 0
+    optimal: int = 0
+    fouls: int = 0
+    ev_lost: float = 0.0
+
+    def add(self, g: Grade) -> None:
+        self.hands += 1
+        self.optimal += g.optimal
+        self.fouls += g.fouled
+        self.ev_lost += g.ev_lost
+
+    @property
+    def optimal_share(self) -> float:
+        """Optimal sets as a share of the hands graded (0 before the first)."""
+        return self.optimal / self.hands if self.hands else 0.0
+
+    @property
+    def mean_ev_lost(self) -> float:
+        return self.ev_lost / self.hands if self.hands else 0.0
+
+    def record(self) -> dict:
+        return {"hands": self.hands, "optimal": self.optimal, "fouls": self.fouls,
+                "ev_lost": self.ev_lost, "optimal_share": self.optimal_share,
+                "mean_ev_lost": self.mean_ev_lost}
+
+
+@dataclass(frozen=True)
+class Deal:
+    number: int  # 1 for the session's first hand
+    cards: tuple[Card, ...]  # highest first
+
+
+@dataclass
+class Session:
+    """Hands dealt from ``seed`` under one variant and objective, and the score so far.
+
+    ``sizes`` fixes the card counts to deal (equally often); by default the variant's
+    Fantasyland sizes at realistic frequencies (``optimizer.solver.dealing.size_mix``).
+    """
+
+    variant: str | Rules = "progressive"
+    objective: str = "royalties"
+    fl_value: float | None = None
+    sizes: Sequence[int] | None = None
+    seed: int = 0
+    opponents: int = 1
+    samples: int = DEFAULT_SAMPLES
+    time_limit: float = 10.0
+    score: Score = field(default_factory=Score)
+
+    def __post_init__(self) -> None:
+        self.rules: Rules = find_rules(self.variant)
+        if self.fl_value is not None:
+            self.fl_value = check_fl_value(self.fl_value)
+        check_objective(self.rules, self.objective)  # now, not after the first hand
+        self.mix = size_mix(self.rules, self.sizes)
+        self._rng = random.Random(f"train:{self.seed}")
+        self.current: Deal | None = None
+        self._solution: Solution | None = None
+        self._dealt = 0
+
+    def deal(self) -> Deal:
+        """The next hand; it stays current until the next deal, however often it is played."""
+        cards = pick_size(self._rng, self.mix)
+        self._dealt += 1
+        self.current = Deal(self._dealt, deal(self._rng, cards))
+        self._solution = None
+        return self.current
+
+    def solution(self) -> Solution:
+        """The optimal set of the current hand (solved once)."""
+        if self.current is None:
+            raise RuntimeError("no hand has been dealt")
+        if self._solution is None:
+            self._solution = solve(self.current.cards, self.rules, self.objective,
+                                   self.fl_value, time_limit=self.time_limit,
+                                   **ev_options(self.objective, opponents=self.opponents,
+                                                samples=self.samples, seed=self.hand_seed))
+        return self._solution
+
+    @property
+    def staying_worths(self) -> dict[int, float]:
+        """The worth of staying the grades use, by hand size dealt: ``fl_value``, or by
+        default the variant's for this objective, table and size (``ultimate``'s differ)."""
+        return {n: self.fl_value if self.fl_value is not None else
+                default_fl_value(self.rules, self.objective, n, self.opponents)
+                for n in sorted(self.mix)}
+
+    @property
+    def hand_seed(self) -> int:
+        """The seed of the current hand's opponent sample under ev: ``seed x 1,000,000 +
+        hand`` (distinct for every hand of a million-hand session).
+        ``fantasyland check --objective ev --seed`` with it, and the session's variant,
+        opponents, samples and fl-value, grades the hand the same way."""
+        return self.seed * 1_000_000 + self._dealt
+
+    def play(self, text: str) -> Grade:
+        """Grade a typed set for the current hand and add it to the score.
+
+        A set that cannot be read raises ``CardError`` (``SetError``) and changes nothing,
+        so the player can type it again.
+        """
+        if self.current is None:
+            raise RuntimeError("no hand has been dealt")
+        board = parse_set(text, self.current.cards)
+        g = grade(self.current.cards, board, self.rules, self.objective, self.fl_value,
+                  opponents=self.opponents, samples=self.samples, seed=self.hand_seed,
+                  solution=self.solution())
+        self.score.add(g)
+        return g
+
+    def header_record(self) -> dict:
+        """The first line of a session log: what was dealt and how it is graded."""
+        ev = {"opponents": self.opponents, "samples": self.samples} \
+            if self.objective == "ev" else {}
+        return {"session": {"variant": self.rules.name, "objective": self.objective,
+                            "fl_value": {str(n): w for n, w in self.staying_worths.items()},
+                            "seed": self.seed, **ev,
+                            "sizes": {str(n): round(p, 6) for n, p in sorted(self.mix.items())}}}
+
+    def hand_record(self, g: Grade) -> dict:
+        """One log line per graded hand: the grade and the score after it."""
+        assert self.current is not None
+        ev = {"ev_seed": self.hand_seed} if self.objective == "ev" else {}
+        return {"hand": self.current.number, **ev, **grade_record(g),
+                "score": self.score.record()}
+
+    def summary_record(self) -> dict:
+        return {"summary": self.score.record()}
+
