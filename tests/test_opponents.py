@@ -297,16 +297,16 @@ def test_a_target_the_boards_cannot_reach_is_one_line_before_any_work(tmp_path, 
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):
-    from optimizer import opponents
+    from optimizer.opponents import draw
 
     rules = find_rules("pineapple")
     shipped = pool_for(rules)
-    name = opponents.model_name(rules)
+    name = draw.model_name(rules)
     boards = shipped.boards.copy()
     boards[[0, 1]] = boards[[1, 0]]  # a rebuilt pool of the same size and seed
     rebuilt = Pool(boards, shipped.discards, shipped.meta)
-    monkeypatch.setattr(opponents, "pool_for", lambda _rules: rebuilt)
-    assert opponents.model_name(rules) != name
+    monkeypatch.setattr(draw, "pool_for", lambda _rules: rebuilt)
+    assert draw.model_name(rules) != name
 
 
 def test_live_figures_are_weighted_as_the_pool_s_are_and_need_no_pool(tmp_path):
