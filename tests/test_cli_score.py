@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import shlex
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -14,7 +12,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from cli.render import card_text, cards_text
-from evaluator import load_rules, parse_cards
+from evaluator import parse_cards
 
 runner = CliRunner()
 
@@ -274,57 +272,3 @@ def test_cards_fall_back_to_ascii_where_suit_symbols_cannot_be_encoded():
     assert cards_text(parse_cards("Ah Td"), ascii_out).plain == "Ah Td"
     utf8_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
     assert cards_text(parse_cards("Ah Td"), utf8_out).plain == "A♥ T♦"
-
-
-# --- the README's examples are real ------------------------------------------------------
-
-README = Path(__file__).resolve().parents[1] / "README.md"
-FENCED = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
-
-
-def readme_blocks(language: str) -> list[str]:
-    return [body for lang, body in FENCED.findall(README.read_text(encoding="utf-8"))
-            if lang == language]
-
-
-def test_readme_rules_file_examples_load(tmp_path):
-    blocks = readme_blocks("toml")
-    assert blocks
-    for body in blocks:
-        file_name = re.match(r"# (\S+\.toml)", body).group(1)
-        (tmp_path / file_name).write_text(body, encoding="utf-8")
-        load_rules(tmp_path / file_name)
-
-
-def test_readme_console_examples_print_what_the_readme_shows(tmp_path, monkeypatch):
-    # The rules files the README shows are written where its examples run.
-    for body in readme_blocks("toml"):
-        (tmp_path / re.match(r"# (\S+\.toml)", body).group(1)).write_text(body, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    examples = [body for body in readme_blocks("console") if body.startswith("$ fantasyland ")]
-    assert len(examples) >= 3
-    for body in examples:
-        command, _, expected = body.partition("\n")
-        result = runner.invoke(app, shlex.split(command.removeprefix("$ fantasyland ")))
-        assert result.output == expected, command
-
-
-def _untimed(text: str) -> str:
-    return re.sub(r"in \d+ ms", "in N ms", text)
-
-
-def test_readme_solve_examples_print_what_the_readme_shows_but_the_time():
-    examples = [body for body in readme_blocks("text") if body.startswith("$ fantasyland solve")]
-    assert len(examples) >= 2
-    for body in examples:
-        command, _, expected = body.partition("\n")
-        result = runner.invoke(app, shlex.split(command.removeprefix("$ fantasyland ")))
-        assert _untimed(result.output) == _untimed(expected), command
-
-
-def test_readme_python_examples_run():
-    blocks = readme_blocks("python")
-    assert blocks
-    namespace: dict = {}
-    for body in blocks:
-        exec(compile(body, "README.md", "exec"), namespace)  # noqa: S102 - our own docs

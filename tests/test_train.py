@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
-import shlex
 import sys
 from collections import Counter
 from pathlib import Path
@@ -180,17 +178,6 @@ def test_train_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
     finally:
         child.close()
     assert child.exitstatus == 0
-
-
-def test_readme_training_example_prints_what_the_readme_shows():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```console\n\$ printf (.*?) \| fantasyland (train .*?)\n(.*?)```",
-                      readme, re.DOTALL)
-    assert block is not None
-    typed = shlex.split(block.group(1))[0].encode().decode("unicode_escape")
-    result = runner.invoke(app, shlex.split(block.group(2)), input=typed)
-    assert result.exit_code == 0
-    assert result.output == block.group(3)
 
 
 def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
