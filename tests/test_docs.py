@@ -40,15 +40,6 @@ DOCS = REPO / "docs"
 PAGES = [README, *sorted(DOCS.glob("*.md"))]
 README_MAX_LINES = 260
 
-# Link targets that work written elsewhere adds to the repository: the architecture page and
-# the JSON schemas. A link to one of them is accepted while the file is missing, and checked
-# like any other once it exists. Drop an entry when its file has landed.
-PENDING_TARGETS = {
-    "docs/architecture.md",
-    *(f"cli/schemas/{name}.schema.json"
-      for name in ("solve", "check", "score", "value", "opponents-stats", "batch-record")),
-}
-
 # A fenced block, indented (in a list item) or not: its indent, language and body.
 FENCE = re.compile(r"^([ \t]*)```(\S*)[^\n]*\n(.*?)^\1```[ \t]*$", re.MULTILINE | re.DOTALL)
 NOT_RUN = "sh"  # the one block type that shows commands without running them
@@ -256,8 +247,14 @@ def test_relative_links_lead_to_a_file_and_heading_that_exist(page):
         if not file.is_relative_to(REPO):
             problems.append(f"{target}: leads out of the repository")
         elif not file.exists():
-            if file.relative_to(REPO).as_posix() not in PENDING_TARGETS:
-                problems.append(f"{target}: no such file")
+            problems.append(f"{target}: no such file")
         elif anchor and file.suffix == ".md" and anchor not in anchors(file):
             problems.append(f"{target}: no heading {anchor!r} in {page_id(file)}")
     assert not problems, "\n".join(problems)
+
+
+def test_every_json_schema_is_listed_in_the_json_page():
+    linked = set(re.findall(r"\(\.\./cli/schemas/([\w.-]+\.schema\.json)\)",
+                            (DOCS / "json.md").read_text(encoding="utf-8")))
+    shipped = {path.name for path in (REPO / "cli" / "schemas").glob("*.schema.json")}
+    assert shipped and linked == shipped

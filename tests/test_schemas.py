@@ -1,0 +1,690 @@
+"""The JSON Schemas of the machine-readable output (``cli/schemas``): each is a valid
+draft 2020-12 schema shipped as package data, the real output of every command validates
+against its own, a mutated output does not, and no schema goes untested.
+
+Outputs are parsed strictly (``NaN`` and ``Infinity`` are not JSON), since a schema's
+``number`` would let them through.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError, best_match
+from referencing import Registry, Resource
+from typer.testing import CliRunner
+
+from cli.main import app
+from cli.solve import solution_dict
+from evaluator.cards import format_cards
+from evaluator.strength import (CLASS_NAMES, DESCRIPTORS, LOW_DESCRIPTORS, hand_name,
+                                lowball_name)
+from optimizer.batch.engines import Engine, Settings
+from optimizer.batch.run import run_batch
+from optimizer.solver.solve import solve
+from optimizer.training.session import Session
+
+runner = CliRunner()
+
+#: Schemas that hold shared definitions for the others, and describe no output themselves.
+SHARED = {"common.schema.json"}
+
+HAND = "As Ah Qs Jd Jc Ts 8s 8h 5s 5h 3s 3d 3c 2s"
+#: The README's check example: the optimum stays (trips on top), the set shown does not.
+STAYER = "Ad Ac Kc Jd Jc Tc 8s 8h 8c 6d 3s 3h 3c 2c"
+STAYER_SET = "Ad Ac Jd / Kc Jc Tc 3c 2c / 8s 8h 8c 3s 3h"
+STAYER_OPTIMUM = "3s 3h 3c / Ad Jd 8s 8h 8c / Ac Kc Jc Tc 2c"
+STAYER_FOULED = "Ad Ac Jd / 8s 8h 8c 3s 3h / Kc Jc Tc 3c 2c"  # the full house sits over the flush
+#: Under deuce no middle of these cards is a 10-high 2-7 low: every set fouls.
+ALL_FOUL = "As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc Js"
+ALL_FOUL_SET = "Ks Kh Js / Kd Qs Qh Qd Qc / As Ah Ad Ac Kc"
+PRESETS = ("standard", "pineapple", "progressive", "ultimate", "deuce")
+
+
+# --- loading -------------------------------------------------------------------------------
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def strict_json(text: str) -> Any:
+    return json.loads(text, parse_constant=_refuse_constant)
+
+
+def schema_names() -> list[str]:
+    return sorted(p.name for p in files("cli.schemas").iterdir()
+                  if p.name.endswith(".schema.json"))
+
+
+@cache
+def schemas() -> dict[str, dict]:
+    return {name: json.loads(files("cli.schemas").joinpath(name).read_text(encoding="utf-8"))
+            for name in schema_names()}
+
+
+@cache
+def registry() -> Registry:
+    """Every schema by its ``$id``, so that relative ``$ref``s resolve offline."""
+    return Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema)) for schema in schemas().values())
+
+
+def validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(schemas()[name], registry=registry())
+
+
+def rejections(name: str, document: Any) -> list[tuple[str, str, str]]:
+    """What is wrong with ``document`` under a schema: (where, keyword, message) for each
+    failure, ``where`` being a path in the document (``(root)`` for the top); for a ``oneOf`` that no
+    branch matches, the likeliest branch's failure."""
+    found = []
+    for error in validator(name).iter_errors(document):
+        if error.context:
+            error = best_match(error.context)
+        where = "/".join(map(str, error.absolute_path)) or "(root)"
+        found.append((where, str(error.validator), error.message[:300]))
+    return found
+
+
+def problems(name: str, document: Any) -> list[str]:
+    return [f"{where}: [{keyword}] {message}"
+            for where, keyword, message in rejections(name, document)]
+
+
+# --- producing real output -----------------------------------------------------------------
+
+def invoke(*args: str, stdin: str | None = None, code: int = 0) -> str:
+    result = runner.invoke(app, list(args), input=stdin)
+    assert result.exit_code == code, result.output
+    return result.stdout
+
+
+def command_json(*args: str) -> list[Any]:
+    return [strict_json(invoke(*args, "--json"))]
+
+
+def jsonl(path: Path) -> list[Any]:
+    return [strict_json(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+#: A batch input with text and JSON lines, ids and none, per-line variants (one whose
+#: every set fouls), and bad lines of several kinds.
+BATCH_INPUT = "\n".join([
+    f"h1 {HAND}",
+    "As Kd Qh",  # too few cards
+    json.dumps({"id": 7, "cards": STAYER.split(), "variant": "ultimate"}),
+    json.dumps({"id": "d", "cards": ALL_FOUL, "variant": "deuce"}),
+    "# a comment",
+    "",
+    json.dumps({"id": "x", "cards": 5}),
+    "{bad json",
+    json.dumps({"id": "v", "cards": HAND, "variant": "no-such-variant"}),
+    f"h1 {STAYER}",  # duplicate id
+    f"{STAYER} 9d 7d 4s",
+]) + "\n"
+
+
+class Batches:
+    """Batch runs, each made once: the output, settings and errors files of each."""
+
+    def __init__(self, base: Path):
+        self.base, self.runs = base, {}
+        base.mkdir()
+        (base / "in.txt").write_text(BATCH_INPUT, encoding="utf-8")
+
+    def run(self, name: str, *options: str) -> Path:
+        if name not in self.runs:
+            out = self.base / f"{name}.jsonl"
+            invoke("batch", str(self.base / "in.txt"), "-o", str(out), "--workers", "1",
+                   "--no-progress", *options, code=1)  # 1: the input has bad lines
+            self.runs[name] = out
+        return self.runs[name]
+
+    def failing(self) -> Path:
+        """A batch whose solver fails on one hand: its errors file gives the traceback."""
+        if "failing" not in self.runs:
+            out = self.base / "failing.jsonl"
+            run_batch([HAND, STAYER], out, Settings(_fails_on_a_stay), Engine())
+            self.runs["failing"] = out
+        return self.runs["failing"]
+
+
+def _fails_on_a_stay(solution):
+    if solution.stays:
+        raise ZeroDivisionError("a failure that is a bug, not bad input")
+    return solution_dict(solution)
+
+
+BATCHES = {"royalties": (), "ev-three-handed": ("--objective", "ev", "--samples", "10",
+                                                "--opponents", "2"),
+           "fl-value-given": ("--fl-value", "9.6", "--variant", "progressive")}
+
+
+def _sets_of(variant: str, seed: int, rounds: int) -> list[str]:
+    """Sets for the hands ``train --variant --seed`` deals: the best-royalty set, then the 13
+    highest cards row after row from the top (which all but always fouls), alternately."""
+    dealer = Session(variant, seed=seed)
+    sets = []
+    for n in range(rounds):
+        cards = dealer.deal().cards
+        if n % 2 == 0:
+            report = solve(cards, variant).report
+            rows = [report.row(row).cards for row in ("top", "middle", "bottom")]
+        else:
+            rows = [cards[:3], cards[3:8], cards[8:13]]
+        sets.append(" / ".join(format_cards(row, ascii=True) for row in rows))
+    return sets
+
+
+def train_log(base: Path, name: str, *options: str, rounds: int | None = None,
+              typed: list[str] = ()) -> list[Any]:
+    log = base / "train" / f"{name}.jsonl"
+    extra = () if rounds is None else ("--rounds", str(rounds))
+    invoke("train", *options, *extra, "--log", str(log),
+           stdin="".join(line + "\n" for line in [*typed, "q"]))
+    return jsonl(log)
+
+
+#: Every output, by its schema: named cases, each making its documents (one for a command's
+#: JSON, every line for a JSONL file) given a scratch directory.
+Producer = Callable[[Path, Batches], list[Any]]
+CASES: dict[str, dict[str, Producer]] = {
+    "solve.schema.json": {
+        **{f"royalties-{preset}": (lambda _b, _r, p=preset: command_json(
+            "solve", HAND, "--variant", p, "--objective", "royalties")) for preset in PRESETS},
+        **{f"ev-{preset}": (lambda _b, _r, p=preset: command_json(
+            "solve", HAND, "--variant", p, "--objective", "ev", "--samples", "20"))
+           for preset in PRESETS},
+        "royalties-alternatives": lambda _b, _r: command_json(
+            "solve", HAND, "--objective", "royalties", "--alternatives", "3"),
+        "ev-alternatives-three-handed-16-cards": lambda _b, _r: command_json(
+            "solve", HAND, "7c", "6d", "--variant", "progressive", "--samples", "20",
+            "--opponents", "2", "--alternatives", "2"),
+        "royalties-stays": lambda _b, _r: command_json(
+            "solve", STAYER, "--objective", "royalties"),
+        "ev-stays-given-fl-value": lambda _b, _r: command_json(
+            "solve", STAYER, "--samples", "20", "--fl-value", "0"),
+        "royalties-ultimate-17-cards-stays": lambda _b, _r: command_json(
+            "solve", STAYER, "9d", "7d", "4s", "--variant", "ultimate", "--objective",
+            "royalties"),
+        "royalties-every-set-fouls": lambda _b, _r: command_json(
+            "solve", ALL_FOUL, "--variant", "deuce", "--objective", "royalties",
+            "--alternatives", "2"),
+        "ev-every-set-fouls-three-handed": lambda _b, _r: command_json(
+            "solve", ALL_FOUL, "--variant", "deuce", "--samples", "20", "--opponents", "2"),
+    },
+    "check.schema.json": {
+        "royalties-optimal": lambda _b, _r: command_json(
+            "check", STAYER, "--set", STAYER_OPTIMUM),
+        "royalties-suboptimal": lambda _b, _r: command_json(
+            "check", STAYER, "--set", STAYER_SET, "--fl-value", "9.6"),
+        "royalties-fouled": lambda _b, _r: command_json(
+            "check", STAYER, "--set", STAYER_FOULED),
+        "royalties-17-cards-estimated-percentile": lambda _b, _r: command_json(
+            "check", STAYER, "9d", "7d", "4s", "--set", STAYER_SET),
+        "ev-optimal-three-handed": lambda _b, _r: command_json(
+            "check", STAYER, "--set", STAYER_OPTIMUM, "--objective", "ev", "--samples", "20",
+            "--opponents", "2"),
+        "ev-suboptimal": lambda _b, _r: command_json(
+            "check", STAYER, "--set", STAYER_SET, "--objective", "ev", "--samples", "20"),
+        "ev-fouled": lambda _b, _r: command_json(
+            "check", STAYER, "--set", STAYER_FOULED, "--objective", "ev", "--samples", "20"),
+        "deuce-every-set-fouls": lambda _b, _r: command_json(
+            "check", ALL_FOUL, "--set", ALL_FOUL_SET, "--variant", "deuce"),
+        "deuce-every-set-fouls-ev": lambda _b, _r: command_json(
+            "check", ALL_FOUL, "--set", ALL_FOUL_SET, "--variant", "deuce", "--objective",
+            "ev", "--samples", "20"),
+    },
+    "score.schema.json": {
+        **{f"legal-{preset}": (lambda _b, _r, p=preset: command_json(
+            "score", "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d", "--variant", p))
+           for preset in PRESETS if preset != "deuce"},
+        "fouled-on-kickers": lambda _b, _r: command_json(
+            "score", "Qs Qd 7h / Qc Qh 6s 5d 4c / Ah Kh Jh 9h 8h", "--variant", "pineapple"),
+        "enters-and-stays": lambda _b, _r: command_json(
+            "score", "Qs Qd Qh / 9c 8d 7h 6s 5c / Ah Kh Jh 4h 2h", "--variant", "progressive"),
+        "ultimate-stays-but-fouls": lambda _b, _r: command_json(
+            "score", "Qs Qd Qh / 7s 5d 4c 3h 2s / As Ad Ah Ac Ks", "--variant", "ultimate"),
+        "deuce-lowball-middle-enters": lambda _b, _r: command_json(
+            "score", "Kh Kd 2c / 7s 5d 4c 3h 2s / As Ad Ah Kc Ks", "--variant", "deuce"),
+        "deuce-middle-misses-its-qualifier": lambda _b, _r: command_json(
+            "score", "Kh Kd 2c / Qs Jd 4c 3h 2s / As Ad Ah Kc Ks", "--variant", "deuce"),
+        "thirteen-cards-without-slashes": lambda _b, _r: command_json(
+            "score", "6s6c4hTdTs9cQs8c3h3d3s2h2d"),
+    },
+    "value.schema.json": {
+        "royalties-pineapple": lambda _b, _r: command_json(
+            "value", "--variant", "pineapple", "--samples", "2"),
+        "royalties-progressive-four-sizes": lambda _b, _r: command_json(
+            "value", "--variant", "progressive", "--samples", "2"),
+        "royalties-deuce-two-part-entry": lambda _b, _r: command_json(
+            "value", "--variant", "deuce", "--samples", "2"),
+        "ev-three-handed": lambda _b, _r: command_json(
+            "value", "--variant", "pineapple", "--samples", "2", "--objective", "ev",
+            "--opponents", "2"),
+    },
+    "opponents-stats.schema.json": {
+        "pool-calibrated": lambda _b, _r: command_json(
+            "opponents", "--stats", "--boards", "200"),
+        "pool-uncalibrated-standard": lambda _b, _r: command_json(
+            "opponents", "--stats", "--boards", "200", "--variant", "standard"),
+        "pool-uncalibrated-deuce": lambda _b, _r: command_json(
+            "opponents", "--stats", "--boards", "200", "--variant", "deuce"),
+        "live": lambda _b, _r: command_json(
+            "opponents", "--stats", "--live", "--boards", "3"),
+    },
+    "opponents-check.schema.json": {
+        "pineapple": lambda _b, _r: command_json(
+            "opponents", "--check", HAND, "--boards", "4"),
+    },
+    "bench.schema.json": {
+        "royalties": lambda _b, _r: command_json(
+            "bench", "--cards", "13,14", "--hands", "1"),
+        "ev-alias": lambda _b, _r: command_json(
+            "bench", "--cards", "14", "--hands", "1", "--objective", "ev", "--variant",
+            "prog"),
+    },
+    "batch-record.schema.json": {
+        name: (lambda _b, runs, n=name, o=options: jsonl(runs.run(n, *o)))
+        for name, options in BATCHES.items()
+    },
+    "batch-settings.schema.json": {
+        name: (lambda _b, runs, n=name, o=options: [strict_json(
+            Path(str(runs.run(n, *o)) + ".settings").read_text(encoding="utf-8"))])
+        for name, options in BATCHES.items()
+    },
+    "batch-error.schema.json": {
+        "bad-lines": lambda _b, runs: jsonl(Path(str(runs.run("royalties")) + ".errors")),
+        "solver-failure": lambda _b, runs: jsonl(Path(str(runs.failing()) + ".errors")),
+    },
+    "train-log.schema.json": {
+        "royalties-two-hands": lambda base, _r: train_log(
+            base, "royalties", "--variant", "pineapple", "--seed", "4", rounds=2,
+            typed=_sets_of("pineapple", 4, 2)),
+        "ev-three-handed-mixed-sizes": lambda base, _r: train_log(
+            base, "ev", "--variant", "progressive", "--seed", "5", "--objective", "ev",
+            "--samples", "10", "--opponents", "2", rounds=1,
+            typed=_sets_of("progressive", 5, 1)),
+        "quit-before-any-hand": lambda base, _r: train_log(
+            base, "none", "--variant", "ultimate", "--seed", "1", "--cards", "15-16"),
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def produced(tmp_path_factory) -> Callable[[str, str], list[Any]]:
+    """The documents of a case, made once for the module."""
+    base = tmp_path_factory.mktemp("schemas")
+    runs = Batches(base / "batch")
+    (base / "train").mkdir()
+    made: dict[tuple[str, str], list[Any]] = {}
+
+    def get(schema: str, case: str) -> list[Any]:
+        if (schema, case) not in made:
+            made[schema, case] = CASES[schema][case](base, runs)
+            assert made[schema, case], f"{schema} {case}: no output"
+        return made[schema, case]
+
+    return get
+
+
+def cases(schema: str) -> list:
+    return [pytest.param(schema, case, id=case) for case in CASES[schema]]
+
+
+def assert_valid(produced, schema: str, case: str) -> None:
+    for number, document in enumerate(produced(schema, case), 1):
+        found = problems(schema, document)
+        assert not found, f"{case}, document {number}:\n" + "\n".join(found)
+
+
+# --- the schemas themselves ----------------------------------------------------------------
+
+@pytest.mark.parametrize("name", schema_names())
+def test_each_schema_file_is_a_valid_draft_2020_12_schema(name):
+    try:
+        Draft202012Validator.check_schema(schemas()[name])
+    except SchemaError as error:
+        pytest.fail(f"{name}: {error.message}")
+
+
+@pytest.mark.parametrize("name", schema_names())
+def test_each_schema_declares_its_draft_id_title_and_description(name):
+    schema = schemas()[name]
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == f"https://fantasyland.invalid/schemas/{name}"
+    assert schema["title"].strip() and schema["description"].strip()
+
+
+def _property_maps(node: Any, where: str = "") -> Iterator[tuple[str, dict]]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                yield where, value
+            yield from _property_maps(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _property_maps(value, f"{where}/{i}")
+
+
+def _in_a_condition(where: str) -> bool:
+    """Whether a ``properties`` sits in an ``if``/``then``/``else`` or ``not``: a constraint on
+    keys described where they are defined."""
+    return bool({"if", "then", "else", "not"} & set(where.split("/")))
+
+
+@pytest.mark.parametrize("name", schema_names())
+def test_every_property_a_schema_defines_has_a_description(name):
+    missing = [f"{where}/{key}" for where, props in _property_maps(schemas()[name])
+               if not _in_a_condition(where) for key, sub in props.items()
+               if not (isinstance(sub, dict) and sub.get("description", "").strip())]
+    assert not missing, f"{name}: properties without a description: {missing}"
+
+
+def shared_definition(name: str) -> Draft202012Validator:
+    return Draft202012Validator(
+        {"$ref": f"https://fantasyland.invalid/schemas/common.schema.json#/$defs/{name}"},
+        registry=registry())
+
+
+def test_the_hand_name_pattern_accepts_every_name_the_evaluator_gives():
+    names = ({hand_name(s) for s in range(len(DESCRIPTORS))}
+             | {lowball_name(g) for g in range(len(LOW_DESCRIPTORS))})
+    check = shared_definition("hand_name")
+    assert not [name for name in names if not check.is_valid(name)]
+    assert not check.is_valid("Pair of Sixs") and not check.is_valid("Ace-high")
+
+
+def test_the_hand_classes_are_the_evaluator_s():
+    assert schemas()["common.schema.json"]["$defs"]["hand_class"]["enum"] == list(CLASS_NAMES)
+
+
+def test_the_schemas_are_package_data_of_cli_schemas():
+    root = files("cli.schemas")
+    assert root.joinpath("solve.schema.json").is_file()
+    assert set(schema_names()) >= SHARED | {"solve.schema.json", "batch-record.schema.json"}
+
+
+def test_every_schema_file_is_an_output_this_module_validates_or_a_shared_one():
+    """A new schema without a test fails here, and so does a test of a schema that is gone."""
+    assert set(schema_names()) == set(CASES) | SHARED
+    assert all(CASES[name] for name in CASES)
+    text = {name: json.dumps(schema) for name, schema in schemas().items()}
+    for shared in SHARED:  # a shared file is one the others use
+        assert any(shared in body for name, body in text.items() if name not in SHARED), shared
+
+
+# --- real outputs validate -----------------------------------------------------------------
+
+@pytest.mark.parametrize("schema, case", cases("solve.schema.json"))
+def test_solve_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("check.schema.json"))
+def test_check_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("score.schema.json"))
+def test_score_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("value.schema.json"))
+def test_value_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("opponents-stats.schema.json"))
+def test_opponents_stats_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("opponents-check.schema.json"))
+def test_opponents_check_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("bench.schema.json"))
+def test_bench_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("batch-record.schema.json"))
+def test_every_batch_output_line_validates_against_the_record_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("batch-settings.schema.json"))
+def test_the_batch_settings_file_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("batch-error.schema.json"))
+def test_every_batch_errors_file_line_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("train-log.schema.json"))
+def test_every_train_log_line_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+def test_the_cases_reach_the_variations_the_schemas_describe(produced):
+    """The conditional parts of the schemas are exercised, not just allowed."""
+    def all_of(schema: str) -> list[Any]:
+        return [doc for case in CASES[schema] for doc in produced(schema, case)]
+
+    solved = all_of("solve.schema.json") + all_of("batch-record.schema.json")
+    assert {s["status"] for s in solved} >= {"optimal", "fouled"}
+    assert {s["objective"] for s in solved} == {"royalties", "ev"}
+    assert {s["ev"]["opponents"] for s in solved if s["ev"]} == {1, 2}
+    assert {s["stays"] for s in solved} == {True, False}
+    assert any(s["alternatives"] for s in solved) and any(s["best_staying"] for s in solved)
+    assert {s["variant"] for s in all_of("solve.schema.json")} == set(PRESETS)
+    graded = all_of("check.schema.json")
+    assert {(g["fouled"], g["is_optimal"]) for g in graded} == {
+        (False, True), (False, False), (True, False), (True, True)}
+    assert {g["percentile"]["exact"] for g in graded} == {True, False}
+    scored = all_of("score.schema.json")
+    assert {s["fouled"] for s in scored} == {True, False} and any(s["stays"] for s in scored)
+    assert {s["variant"] for s in scored} == set(PRESETS)
+    stats = all_of("opponents-stats.schema.json")
+    assert {s["source"] for s in stats} == {"pool", "live"}
+    assert {s["calibration"] is None for s in stats} == {True, False}
+    errors = all_of("batch-error.schema.json")
+    assert any("traceback" in e for e in errors) and any("traceback" not in e for e in errors)
+    lines = all_of("train-log.schema.json")
+    assert {next(iter({"session", "summary"} & set(line)), "hand") for line in lines} == {
+        "session", "hand", "summary"}
+    assert any("ev_seed" in line for line in lines)
+
+
+# --- mutated outputs are rejected ----------------------------------------------------------
+
+def _drop(*path: Any) -> Callable[[Any], None]:
+    def mutate(doc: Any) -> None:
+        del _at(doc, path[:-1])[path[-1]]
+    return mutate
+
+
+def _set(*path: Any, value: Any) -> Callable[[Any], None]:
+    def mutate(doc: Any) -> None:
+        _at(doc, path[:-1])[path[-1]] = copy.deepcopy(value)
+    return mutate
+
+
+def _at(doc: Any, path: tuple) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+#: (schema, case, which document of it, what the mutation does, the mutation, and where the
+#: schema must object: the path in the document and the keyword that fails there).
+MUTATIONS = [
+    ("solve.schema.json", "royalties-alternatives", 0, "a required key dropped",
+     _drop("value"), "", "required"),
+    ("solve.schema.json", "royalties-alternatives", 0, "a number given as a string",
+     _set("value", value="23"), "value", "type"),
+    ("solve.schema.json", "royalties-alternatives", 0, "an unknown top-level key",
+     _set("comment", value="hi"), "", "unevaluatedProperties"),
+    ("solve.schema.json", "royalties-alternatives", 0, "an unknown key in an alternative",
+     _set("alternatives", 0, "rank", value=2), "alternatives/0", "additionalProperties"),
+    ("solve.schema.json", "royalties-alternatives", 0, "a card written with 10 and a symbol",
+     _set("top", 0, value="10\u2665"), "top/0", "pattern"),
+    ("solve.schema.json", "royalties-alternatives", 0, "four cards on top",
+     _set("top", value=["As", "Ah", "8h", "5h"]), "top", "maxItems"),
+    ("solve.schema.json", "royalties-alternatives", 0, "a status outside the vocabulary",
+     _set("status", value="proved"), "status", "enum"),
+    ("solve.schema.json", "royalties-alternatives", 0, "an EV breakdown under royalties",
+     _set("ev", value={"royalties": 1}), "ev", "type"),
+    ("solve.schema.json", "royalties-stays", 0, "a stay without its rows",
+     _set("stay_rows", value=[]), "stay_rows", "minItems"),
+    ("solve.schema.json", "royalties-every-set-fouls", 0, "every set fouls, yet optimal",
+     _set("status", value="optimal"), "status", "const"),
+    ("check.schema.json", "royalties-suboptimal", 0, "a required key dropped",
+     _drop("percentile"), "", "required"),
+    ("check.schema.json", "royalties-suboptimal", 0, "a boolean given as a string",
+     _set("percentile", "exact", value="yes"), "percentile/exact", "type"),
+    ("check.schema.json", "royalties-suboptimal", 0, "an unknown key in the optimum",
+     _set("optimal", "ev", value=None), "optimal", "additionalProperties"),
+    ("check.schema.json", "royalties-suboptimal", 0, "an optimal set that lost EV",
+     _set("is_optimal", value=True), "ev_lost", "const"),
+    ("check.schema.json", "royalties-suboptimal", 0, "a negative EV lost",
+     _set("ev_lost", value=-1.0), "ev_lost", "minimum"),
+    ("check.schema.json", "royalties-fouled", 0, "a fouled set that scores royalties",
+     _set("royalties", "total", value=5), "royalties/total", "const"),
+    ("score.schema.json", "fouled-on-kickers", 0, "a required key dropped",
+     _drop("rows"), "", "required"),
+    ("score.schema.json", "fouled-on-kickers", 0, "a hand class outside the vocabulary",
+     _set("rows", "top", "class", value="royal flush"), "rows/top/class", "enum"),
+    ("score.schema.json", "fouled-on-kickers", 0, "an unknown key in the royalties",
+     _set("royalties", "bonus", value=0), "royalties", "additionalProperties"),
+    ("score.schema.json", "fouled-on-kickers", 0, "a foul without its reasons",
+     _set("foul_reasons", value=[]), "foul_reasons", "minItems"),
+    ("score.schema.json", "legal-standard", 0, "a row name outside the vocabulary",
+     _set("stay_rows", value=["front"]), "stay_rows/0", "enum"),
+    ("score.schema.json", "legal-standard", 0, "a royalty that is not a whole number",
+     _set("rows", "top", "royalty", value=1.5), "rows/top/royalty", "type"),
+    ("score.schema.json", "legal-standard", 0, "a hand name that is no hand",
+     _set("rows", "top", "hand", value="Pair of Sixs"), "rows/top/hand", "pattern"),
+    ("value.schema.json", "royalties-progressive-four-sizes", 0, "a required key dropped",
+     _drop("sizes", 0, "worth"), "sizes/0", "required"),
+    ("value.schema.json", "royalties-progressive-four-sizes", 0, "a stay rate above 1",
+     _set("sizes", 0, "stay_rate", value=1.5), "sizes/0/stay_rate", "maximum"),
+    ("value.schema.json", "royalties-progressive-four-sizes", 0, "an unknown objective",
+     _set("objective", value="points"), "objective", "enum"),
+    ("value.schema.json", "royalties-progressive-four-sizes", 0, "an unknown key in an entry",
+     _set("entries", 0, "worth_se", value=1.0), "entries/0", "additionalProperties"),
+    ("value.schema.json", "ev-three-handed", 0, "the royalties rules key under ev",
+     _set("rules_key", value="repeat_value"), "rules_key", "const"),
+    ("opponents-stats.schema.json", "pool-calibrated", 0, "a required key dropped",
+     _drop("bot_play"), "", "required"),
+    ("opponents-stats.schema.json", "pool-calibrated", 0, "a rate given as a string",
+     _set("foul_rate", value="27%"), "foul_rate", "type"),
+    ("opponents-stats.schema.json", "pool-calibrated", 0, "an unknown key in bot_play",
+     _set("bot_play", "effective_boards", value=200.0), "bot_play", "unevaluatedProperties"),
+    ("opponents-stats.schema.json", "pool-calibrated", 0, "weighted boards without a target",
+     _set("calibration", value=None), "", "not"),
+    ("opponents-stats.schema.json", "live", 0, "live boards that name a pool",
+     _set("pool_size", value=24000), "", "not"),
+    ("opponents-check.schema.json", "pineapple", 0, "a required key dropped",
+     _drop("live"), "", "required"),
+    ("opponents-check.schema.json", "pineapple", 0, "the set as a list of rows",
+     _set("set", value=[["As"]]), "set", "type"),
+    ("opponents-check.schema.json", "pineapple", 0, "a distance above 1",
+     _set("exact", "class_tvd", "top", value=2.0), "exact/class_tvd/top", "maximum"),
+    ("opponents-check.schema.json", "pineapple", 0, "class distances for live play itself",
+     _set("live", "class_tvd", value={"top": 0.0, "middle": 0.0, "bottom": 0.0}), "live",
+     "unevaluatedProperties"),
+    ("bench.schema.json", "royalties", 0, "a required key dropped",
+     _drop("ranking"), "", "required"),
+    ("bench.schema.json", "royalties", 0, "a card count no variant deals",
+     _set("solving", "12", value={"median_ms": 1.0, "p95_ms": 1.0, "max_ms": 1.0}),
+     "solving", "pattern"),
+    ("bench.schema.json", "royalties", 0, "a negative time",
+     _set("ranking", "max_ms", value=-1.0), "ranking/max_ms", "minimum"),
+    ("bench.schema.json", "royalties", 0, "an unknown key in a timing",
+     _set("ranking", "mean_ms", value=1.0), "ranking", "additionalProperties"),
+    ("batch-record.schema.json", "royalties", 0, "the id dropped",
+     _drop("id"), "", "required"),
+    ("batch-record.schema.json", "royalties", 0, "an id that is a number",
+     _set("id", value=1), "id", "type"),
+    ("batch-record.schema.json", "royalties", 0, "a solve key dropped",
+     _drop("cards"), "", "required"),
+    ("batch-record.schema.json", "royalties", 0, "an unknown key",
+     _set("line", value=1), "", "unevaluatedProperties"),
+    ("batch-settings.schema.json", "royalties", 0, "the rules digest dropped",
+     _drop("rules"), "", "required"),
+    ("batch-settings.schema.json", "royalties", 0, "a rules digest that is not one",
+     _set("rules", value="pineapple"), "rules", "pattern"),
+    ("batch-settings.schema.json", "royalties", 0, "a sampling option under royalties",
+     _set("samples", value=200), "", "not"),
+    ("batch-settings.schema.json", "ev-three-handed", 0, "ev without its opponent model",
+     _drop("opponent_model"), "", "required"),
+    ("batch-settings.schema.json", "ev-three-handed", 0, "an unknown key",
+     _set("time_limit", value=10.0), "", "additionalProperties"),
+    ("batch-error.schema.json", "bad-lines", 0, "the message dropped",
+     _drop("message"), "", "required"),
+    ("batch-error.schema.json", "bad-lines", 0, "a line number 0",
+     _set("line", value=0), "line", "minimum"),
+    ("batch-error.schema.json", "bad-lines", 0, "an id that is a number",
+     _set("id", value=2), "id", "type"),
+    ("batch-error.schema.json", "bad-lines", 0, "an unknown key",
+     _set("cards", value=[]), "", "additionalProperties"),
+    ("train-log.schema.json", "royalties-two-hands", 0, "an unknown key in the session",
+     _set("session", "rounds", value=2), "session", "additionalProperties"),
+    ("train-log.schema.json", "royalties-two-hands", 0, "a size that is not a card count",
+     _set("session", "sizes", "12", value=0.5), "session/sizes", "pattern"),
+    ("train-log.schema.json", "royalties-two-hands", 1, "a hand without its running score",
+     _drop("score"), "", "required"),
+    ("train-log.schema.json", "royalties-two-hands", 1, "an ev seed under royalties",
+     _set("ev_seed", value=4000001), "", "not"),
+    ("train-log.schema.json", "ev-three-handed-mixed-sizes", 1, "an ev hand without its seed",
+     _drop("ev_seed"), "", "required"),
+    ("train-log.schema.json", "royalties-two-hands", 1, "a set with 4 cards on top",
+     _set("set", "top", value=["As", "Ks", "Kh", "Qd"]), "set/top", "maxItems"),
+    ("train-log.schema.json", "royalties-two-hands", -1, "a count given as a string",
+     _set("summary", "hands", value="2"), "summary/hands", "type"),
+    ("train-log.schema.json", "royalties-two-hands", -1, "a summary and a session in one line",
+     _set("session", value={}), "", "additionalProperties"),
+]
+
+
+@pytest.mark.parametrize(
+    "schema, case, index, mutate, where, keyword",
+    [pytest.param(schema, case, index, mutate, where, keyword,
+                  id=f"{schema.removesuffix('.schema.json')}: {what}")
+     for schema, case, index, what, mutate, where, keyword in MUTATIONS])
+def test_a_mutated_output_is_rejected_by_its_schema(produced, schema, case, index, mutate,
+                                                    where, keyword):
+    original = produced(schema, case)[index]
+    assert not problems(schema, original), "the unmutated output must validate"
+    mutated = copy.deepcopy(original)
+    mutate(mutated)
+    assert mutated != original
+    where = where or "(root)"
+    found = rejections(schema, mutated)
+    assert (where, keyword) in {(at, by) for at, by, _ in found}, \
+        f"expected [{keyword}] at {where}, got:\n" + "\n".join(problems(schema, mutated))
+
+
+def test_every_output_schema_has_mutations_it_rejects():
+    counts = {name: sum(m[0] == name for m in MUTATIONS) for name in CASES}
+    assert all(count >= 3 for count in counts.values()), counts
+
+
+def test_outputs_are_read_strictly_so_nan_and_infinity_fail():
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        with pytest.raises(ValueError, match="not JSON"):
+            strict_json(f'{{"value": {constant}}}')
