@@ -92,7 +92,7 @@ class Rules:
     aliases: tuple[str, ...] = ()
     # The mean royalties a board (a foul counting 0, in these rules' points) that the EV
     # objective's opponent model is weighted to, their foul and entry rates held; None: the
-    # opponent boards as the bot played them (README, "Calibration").
+    # opponent boards as the bot played them (docs/ev-and-opponents.md, "Calibration").
     opponent_royalties: float | None = None
 
     def scale(self, row: str) -> Scale:
@@ -196,7 +196,7 @@ class Rules:
     def ev_repeat_value_after(self, dealt: int) -> float:
         """The same in points won at the table from one opponent. Where the rules do not
         give it, the worth in royalty points stands in: the same order of size, though the
-        presets show they can differ by a third (see the README)."""
+        presets show they can differ by a third (docs/fantasyland-value.md)."""
         if self.ev_repeat_value is None:
             return self.repeat_value_after(dealt)
         return dict(self.ev_repeat_values).get(dealt, self.ev_repeat_value)

@@ -1,8 +1,8 @@
 """Reading rules: the preset registry and rules files in TOML.
 
 Presets ship as TOML files in ``evaluator/presets/``; a house-rules file has the same form and
-may start from a preset with ``base = "pineapple"``. The file format is documented in the
-README.
+may start from a preset with ``base = "pineapple"``. The file format is documented in
+docs/rules-files.md.
 """
 
 from __future__ import annotations

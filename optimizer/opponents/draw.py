@@ -8,7 +8,7 @@ avoid the dealt cards are draws from the bot's play from the reduced deck (the b
 knows the other players' cards, so its play from the reduced deck is its play from the full
 deck, given that it never sees a dealt card). When too few boards qualify, the draw falls
 back to boards whose *placed* 13 cards avoid the dealt ones (their discards may not), and
-then to drawing with replacement; the README gives the measured error of the fallback.
+then to drawing with replacement; docs/ev-and-opponents.md gives the measured error of the fallback.
 Rules that set ``opponents.mean_royalties`` (Pineapple's) weight the boards
 (``optimizer.opponents.calibration``), which are then drawn with replacement, each in proportion to
 its weight. The module also gives the figures of the opponent model (``bot_stats``).
@@ -161,7 +161,7 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
 
     Deterministic for the same arguments. Boards never contain a dealt card; fouled boards
     are included at the bot's own rate (which calibration holds). Each opponent's board is
-    drawn on its own from the same pool (see the README on three-handed play).
+    drawn on its own from the same pool (docs/ev-and-opponents.md, "Three-handed").
     """
     cards = dealt_array(dealt)
     if samples < 1 or opponents < 1:

@@ -40,7 +40,7 @@ DEALINGS = {d.name: d for d in (ONE_AT_A_TIME, THREE_KEEP_TWO)}
 
 @dataclass(frozen=True)
 class BotParams:
-    """The bot's knobs; the defaults are the Pineapple calibration quoted in the README."""
+    """The bot's knobs; the defaults are the Pineapple calibration (docs/ev-and-opponents.md)."""
 
     fl_bonus: float = 22.0  # worth of entering Fantasyland, in points
     foul_penalty: float = 6.0  # cost of a foul, in points (its royalties are lost as well)

@@ -3,9 +3,10 @@
 A *pool* is a file of boards that the heuristic bot (``optimizer.opponents.bot``) played from
 a full deck, each with the cards its player saw and threw away; the shipped ones are in
 ``optimizer/opponents/data/``. Every hand was given a random suit relabelling when the pool
-was built (the bot treats suits alike), so each of the 24 relabellings of a pool board is as likely as
-the board itself: what lets ``optimizer.opponents.draw`` honour card removal. A pool serves the
-rules that share its dealing style and its foul rules; ``opponents --regenerate`` builds one.
+was built (the bot treats suits alike), so each of the 24 relabellings of a pool board is as
+likely as the board itself: what lets ``optimizer.opponents.draw`` honour card removal. A pool
+serves the rules that share its dealing style and its foul rules; ``opponents --regenerate``
+builds one.
 """
 
 from __future__ import annotations
@@ -174,10 +175,11 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     return Pool(boards, discards, meta)
 
 
-#: Hands in each shipped pool, by dealing style: enough for the exact draw (see the README).
+#: Hands in each shipped pool, by dealing style: enough for the exact draw
+#: (docs/ev-and-opponents.md, "Card removal").
 POOL_HANDS = {THREE_KEEP_TWO.name: 24_000, ONE_AT_A_TIME.name: 8_000}
-#: The bot's parameters by dealing style. Pineapple's are tuned (README, "Calibration"); classic
-#: OFC, seeing four cards fewer, keeps the milder Fantasyland bonus it was first given.
+#: The bot's parameters by dealing style. Pineapple's are tuned (docs/ev-and-opponents.md,
+#: "Calibration"); classic OFC, seeing four cards fewer, keeps the milder Fantasyland bonus it was first given.
 POOL_PARAMS = {THREE_KEEP_TWO.name: BotParams(),
                ONE_AT_A_TIME.name: BotParams(fl_bonus=15.0)}
 POOL_SEED = 2024

@@ -1,6 +1,6 @@
 """How far the pool's boards, drawn for a dealt hand, are from the bot's live play without
-those cards: the measured error of card removal (``fantasyland opponents --check``; README,
-"Card removal")."""
+those cards: the measured error of card removal (``fantasyland opponents --check``;
+docs/ev-and-opponents.md, "Card removal")."""
 
 from __future__ import annotations
 

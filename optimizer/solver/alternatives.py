@@ -70,7 +70,7 @@ def _read(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates,
 def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weight: int,
                       objective: Objective, deadline: float) -> list[_Found]:
     """Up to ``count`` best sets of one mode with distinct row strengths, best first, and
-    among sets of equal value in the order of the tie-break rule (README, "Ties")."""
+    among sets of equal value in the order of the tie-break rule (docs/solving.md, "Ties")."""
     cands = cands if need_stay else cands.without_stays()
     found: list[_Found] = []
     levels = _floor_levels(cands, need_stay)

@@ -38,7 +38,7 @@ def _mode_dict(mode: ModeResult | None) -> dict | None:
 
 
 def solution_record(solution: Solution) -> dict:
-    """A solved hand as plain data: the ``solve --json`` schema documented in the README."""
+    """A solved hand as plain data: ``solve --json`` (docs/json.md)."""
     report = solution.report
     return {
         "cards": ascii_names(sort_cards(solution.cards)),

@@ -168,7 +168,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
         raise ObjectiveError(f"bad opponent boards: card ids run from {boards.min()} to "
                              f"{boards.max()}; expected 0..51")
     ordered = np.sort(boards.reshape(-1, 13), axis=1)  # two opponents' boards may share
-    if (ordered[:, 1:] == ordered[:, :-1]).any():     # cards (README, "Three-handed")
+    if (ordered[:, 1:] == ordered[:, :-1]).any():     # cards (docs/ev-and-opponents.md)
         raise ObjectiveError("bad opponent boards: a card appears twice on one board")
     if np.isin(boards, np.asarray(dealt)).any():
         raise ObjectiveError("the opponent boards hold a card of the dealt hand")

@@ -178,7 +178,7 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
 
 
 def grade_record(g: Grade) -> dict:
-    """A grade as plain data: the ``check --json`` schema documented in the README."""
+    """A grade as plain data: ``check --json`` (docs/json.md)."""
     def rows(report: BoardReport) -> dict:
         return {row: [card_name(c, ascii=True) for c in report.row(row).cards] for row in ROWS}
 
