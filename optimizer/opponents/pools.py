@@ -179,7 +179,8 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
 #: (docs/ev-and-opponents.md, "Card removal").
 POOL_HANDS = {THREE_KEEP_TWO.name: 24_000, ONE_AT_A_TIME.name: 8_000}
 #: The bot's parameters by dealing style. Pineapple's are tuned (docs/ev-and-opponents.md,
-#: "Calibration"); classic OFC, seeing four cards fewer, keeps the milder Fantasyland bonus it was first given.
+#: "Calibration"); classic OFC, seeing four cards fewer, keeps the milder Fantasyland bonus it
+#: was first given.
 POOL_PARAMS = {THREE_KEEP_TWO.name: BotParams(),
                ONE_AT_A_TIME.name: BotParams(fl_bonus=15.0)}
 POOL_SEED = 2024
