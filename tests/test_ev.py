@@ -267,3 +267,14 @@ def test_valuing_a_set_with_a_card_that_was_not_dealt_is_refused():
     with pytest.raises(CardError, match=r"the set uses '2c', which was not dealt"):
         value_of_set(HAND_WITHOUT_LOW_CARDS, "2c Qd Qh / Ts 5s 4s 3s 2s / Ac Ah As 7c 7h",
                      objective="royalties")
+
+
+def test_every_ev_figure_of_a_record_is_rounded_alike_with_no_float_noise():
+    from optimizer.solver.record import solution_record
+
+    # 7 samples make sevenths: 18.428571428571427 unrounded
+    hand = "As Ah Qs Jd Jc Ts 8s 8h 5s 5h 3s 3d 3c 2s"
+    ev = solution_record(solve(hand, "pineapple", "ev", samples=7))["ev"]
+    figures = {key: value for key, value in ev.items() if isinstance(value, float)}
+    assert set(figures) >= {"royalties", "row_points", "total"}
+    assert all(value == round(value, 9) for value in figures.values()), figures

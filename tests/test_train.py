@@ -202,3 +202,15 @@ def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
 def test_the_worth_of_staying_is_shown_by_size_where_the_sizes_differ():
     worths = Session("ultimate", seed=1).staying_worths
     assert worths == {14: 13.7, 15: 19.5, 16: 29.0, 17: 55.4}
+
+
+def test_the_running_score_is_rounded_as_each_hand_s_ev_lost_is():
+    session = Session("pineapple", "ev", seed=3, samples=7)  # sevenths: float noise unrounded
+    for _ in range(3):
+        session.deal()
+        top_first = format_cards(session.current.cards).split()  # highest first: no good set
+        session.play(" ".join(top_first[:3]) + " / " + " ".join(top_first[3:8]) + " / "
+                     + " ".join(top_first[8:13]))
+    record = session.score.record()
+    assert record["hands"] == 3 and record["ev_lost"] > 0
+    assert all(value == round(value, 9) for value in record.values()), record

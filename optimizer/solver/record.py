@@ -71,7 +71,7 @@ def _ev_dict(solution: Solution) -> dict | None:
     if solution.ev is None:
         return None
     parts = breakdown(solution.ev, solution.report)
-    return {"royalties": parts.royalties, "row_points": _points(parts.row_points),
+    return {"royalties": _points(parts.royalties), "row_points": _points(parts.row_points),
             "scoops": _points(parts.scoops), "opponent_fouls": _points(parts.opponent_fouls),
             "stay_value": _points(parts.stay_value), "total": _points(parts.total),
             "standard_error": _points(parts.standard_error), "samples": parts.samples,

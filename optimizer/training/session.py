@@ -45,9 +45,10 @@ class Score:
         return self.ev_lost / self.hands if self.hands else 0.0
 
     def record(self) -> dict:
+        # rounded as a hand's own ev_lost is: no float noise such as 19.857142857142858
         return {"hands": self.hands, "optimal": self.optimal, "fouls": self.fouls,
-                "ev_lost": self.ev_lost, "optimal_share": self.optimal_share,
-                "mean_ev_lost": self.mean_ev_lost}
+                "ev_lost": round(self.ev_lost, 9), "optimal_share": round(self.optimal_share, 9),
+                "mean_ev_lost": round(self.mean_ev_lost, 9)}
 
 
 @dataclass(frozen=True)
