@@ -297,7 +297,7 @@ def test_a_target_the_boards_cannot_reach_is_one_line_before_any_work(tmp_path, 
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):
-    from optimizer import opponents
+    from optimizer.opponents import draw as opponents  # model_name, and the pool_for it asks
 
     rules = find_rules("pineapple")
     shipped = pool_for(rules)
