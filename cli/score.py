@@ -9,7 +9,7 @@ import typer
 from rich.text import Text
 
 from cli.errors import reports_bad_input
-from cli.options import VARIANT_HELP
+from cli.options import JsonOption, VariantOption
 from cli.render import any_of, board_table, console, report_dict, royalties_text
 from evaluator import BoardReport, Rules, evaluate_board, find_rules
 
@@ -64,10 +64,8 @@ def command(
              '2d", or 13 cards without "/" read as 3 / 5 / 5. Quoting is optional; cards may '
              "be run together (6s6c4h), use 10, lower case or suit symbols.",
         metavar="BOARD", show_default=False)],
-    variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP)] = "standard",
-    json_output: Annotated[bool, typer.Option(
-        "--json", help="Print one JSON object (schema in the README) instead of a table.")] = False,
+    variant: VariantOption = "standard",
+    json_output: JsonOption = False,
 ) -> None:
     """Score a finished set: each row's hand and royalty, fouls, Fantasyland entry and stay.
 

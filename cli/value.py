@@ -12,7 +12,9 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from rich.table import Table
 
 from cli.errors import report_error, reports_bad_input
-from cli.options import OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP, Objective
+from cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
+                         VariantOption, WorkersOption, hands_option, old_spelling,
+                         workers_count)
 from cli.render import console, err_console, measured
 from evaluator import find_rules
 from optimizer import ObjectiveError
@@ -24,7 +26,7 @@ from optimizer.training.worth import DEFAULT_SAMPLES, InfiniteWorth, WorthTable,
 def table_dict(table: WorthTable) -> dict:
     """The ``value --json`` schema documented in the README."""
     return {
-        "variant": table.rules.name, "objective": table.objective, "samples": table.samples,
+        "variant": table.rules.name, "objective": table.objective, "hands": table.samples,
         "seed": table.seed, "opponents": table.opponents,
         "repeat_value": table.repeat_value,
         "rules_key": "ev_repeat_value" if table.objective == "ev" else "repeat_value",
@@ -144,21 +146,19 @@ def plot(table: WorthTable, path: Path) -> None:
 
 
 def command(
-    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "progressive",
-    samples: Annotated[int, typer.Option(
-        help="Random hands solved for each Fantasyland size.", min=2)] = DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option(help="Seed of the hands: the same seed, the same "
-                                           "numbers.", min=0)] = 0,
-    opponents: Annotated[int, typer.Option(
-        help=OPPONENTS_HELP, min=1, max=2)] = 1,
-    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
-    jobs: Annotated[int, typer.Option(
-        help="Processes to solve with; the numbers do not depend on it.", min=1)] = 1,
+    variant: VariantOption = "progressive",
+    hands: Annotated[int, hands_option(
+        "Random hands solved for each Fantasyland size.", low=2)] = DEFAULT_SAMPLES,
+    seed: SeedOption = 0,
+    opponents: OpponentsOption = 1,
+    objective: ObjectiveOption = Objective.royalties,
+    workers: WorkersOption = None,
     plot_file: Annotated[Path | None, typer.Option(
         "--plot", help="Also draw the table as a PNG chart in this file (needs matplotlib).",
         dir_okay=False, show_default=False)] = None,
-    json_output: Annotated[bool, typer.Option(
-        "--json", help="Print one JSON object (schema in the README).")] = False,
+    json_output: JsonOption = False,
+    old_samples: Annotated[int | None, old_spelling("--samples", min=2)] = None,
+    old_jobs: Annotated[int | None, old_spelling("--jobs", min=1)] = None,
 ) -> None:
     """Estimate the worth of Fantasyland for each hand size, and of each entry.
 
@@ -166,6 +166,8 @@ def command(
     W(n) = mean value + stay rate x W(repeat size). The worth of a repeat is the variant's
     natural --fl-value. See "The worth of Fantasyland" in the README.
     """
+    del old_samples, old_jobs  # their values went to --hands and --workers (cli.options)
+    workers = workers_count(workers)
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
         check_objective(rules, objective.value)
@@ -177,8 +179,8 @@ def command(
                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
         with Progress(*columns, console=err_console, transient=True,
                       disable=json_output) as bar:
-            task = bar.add_task("solving", total=samples * len(sizes))
-            outcomes = simulate(rules, samples, seed, objective.value, opponents, sizes, jobs,
+            task = bar.add_task("solving", total=hands * len(sizes))
+            outcomes = simulate(rules, hands, seed, objective.value, opponents, sizes, workers,
                                 lambda done: bar.advance(task, done))
         try:
             table = worth_table(outcomes, rules, objective.value, seed, opponents)

@@ -509,9 +509,10 @@ def test_an_output_that_is_not_batch_records_is_refused(hands_file, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--variant", "holdem"], "unknown variant 'holdem'"),
-    (["--objective", "money"], "unknown objective 'money'"),
-    (["--fl-value", "-1"], "bad fl_value"),
-    (["--time-limit", "0"], "bad time limit"),
+    (["--objective", "money"], "'money' is not one of 'royalties', 'ev'"),
+    (["--fl-value", "-1"], "Invalid value for '--fl-value'"),
+    (["--fl-value", "1e308"], "Invalid value for '--fl-value'"),
+    (["--time-limit", "0"], "Invalid value for '--time-limit'"),
 ])
 def test_bad_options_exit_2_before_solving(hands_file, tmp_path, args, message):
     out = tmp_path / "out.jsonl"
@@ -551,7 +552,7 @@ def test_ev_under_rules_without_an_opponent_pool_fails_up_front(hands_file, tmp_
 
 def test_bench_of_ev_under_rules_without_an_opponent_pool_fails_before_measuring(
         no_pool_rules):
-    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "1", "--workers", "1",
+    result = runner.invoke(app, ["batch", "--bench", "--hands", "1", "--workers", "1",
                                  "--objective", "ev", "--variant", str(no_pool_rules)])
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: no opponent pool") and result.stdout == ""
@@ -579,7 +580,7 @@ def test_missing_input_or_output_or_the_same_file_exit_2(hands_file, tmp_path):
 # --- benchmark -----------------------------------------------------------------------------
 
 def test_bench_prints_hands_per_second_for_14_and_17_cards():
-    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "2", "--workers", "1",
+    result = runner.invoke(app, ["batch", "--bench", "--hands", "2", "--workers", "1",
                                  "--objective", "royalties"])
     assert result.exit_code == 0, result.output
     assert "Machine:" in result.stdout and "Hands/s" in result.stdout
@@ -588,10 +589,10 @@ def test_bench_prints_hands_per_second_for_14_and_17_cards():
 
 
 def test_bench_says_why_a_hand_failed():
-    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "1", "--workers", "1",
+    result = runner.invoke(app, ["batch", "--bench", "--hands", "1", "--workers", "1",
                                  "--objective", "money"])
     assert result.exit_code == 2
-    assert "unknown objective 'money'" in result.stderr
+    assert "'money' is not one of 'royalties', 'ev'" in result.stderr
 
 
 def test_more_solve_options_reach_every_hand(tmp_path):

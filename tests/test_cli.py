@@ -18,9 +18,10 @@ runner = CliRunner()
                                                             "'--opponents'"),
     (["bench", "--cards", "12"], "error: Invalid value for '--cards': bad card count '12'"),
     (["shuffle"], "error: No such command 'shuffle' (see `fantasyland --help`)"),
-    (["solve", "As Ks", "--fl-value", "-5"], "error: Invalid value for '--fl-value': -5.0: "
-                                             "expected a finite number of points, 0 or more"),
-    (["train", "--fl-value", "nan"], "error: Invalid value for '--fl-value': nan"),
+    (["solve", "As Ks", "--fl-value", "-5"], "error: Invalid value for '--fl-value': Input "
+                                             "should be greater than or equal to 0"),
+    (["train", "--fl-value", "nan"], "error: Invalid value for '--fl-value': Input should be "
+                                     "less than or equal to 1000"),
     (["solve", "As Ks", "--opponents", "3"], "error: Invalid value for '--opponents'"),
     (["solve", "As Ks", "--seed", "-1"], "error: Invalid value for '--seed'"),
     (["value", "--seed", "-1"], "error: Invalid value for '--seed'"),
@@ -64,3 +65,4 @@ def test_solve_says_every_set_fouls_scores_no_royalties_and_what_the_foul_costs(
                                     "royalties"])
     assert "Royalties: 0 (a fouled set scores none" in " ".join(royalties.stdout.split())
     assert "EV:" not in royalties.stdout
+

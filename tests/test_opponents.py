@@ -342,7 +342,7 @@ def test_progressive_scores_the_pineapple_pool_under_its_own_entry_rungs():
 # --- the command -----------------------------------------------------------------------------
 
 def test_stats_json_has_the_documented_keys():
-    result = runner.invoke(app, ["opponents", "--stats", "--json", "--boards", "500"])
+    result = runner.invoke(app, ["opponents", "--stats", "--json", "--hands", "500"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     assert {"foul_rate", "fantasyland_rate", "mean_royalties", "boards"} <= set(figures)
@@ -353,7 +353,7 @@ def test_stats_json_has_the_documented_keys():
 
 
 def test_stats_table_names_the_figures():
-    result = runner.invoke(app, ["opponents", "--variant", "standard", "--boards", "300"])
+    result = runner.invoke(app, ["opponents", "--variant", "standard", "--hands", "300"])
     assert result.exit_code == 0, result.output
     assert "foul rate" in result.stdout and "Fantasyland rate" in result.stdout
 
@@ -365,7 +365,7 @@ def test_stats_table_names_the_figures():
     ["solve", HAND_14],  # ev is solve's default
     ["check", HAND_14, "--set", "Kd Qd Qh / Ts 5s 4s 3s 2s / Ac Ah As 7c 7h", "--objective",
      "ev"],
-    ["value", "--objective", "ev", "--samples", "10"],
+    ["value", "--objective", "ev", "--hands", "10"],
     ["train", "--objective", "ev"],  # before the first hand is dealt
     ["bench", "--objective", "ev", "--hands", "1"],
 ], ids=lambda args: args[0])
@@ -379,7 +379,7 @@ def test_unserved_rules_exit_2_with_one_line(tmp_path, args):
 @pytest.mark.parametrize("args, message", [
     (["--stats", "--regenerate"], "--stats and --regenerate given together"),
     (["--regenerate", "--check", HAND_14], "--regenerate and --check given together"),
-    (["--boards", "24001"], "bad boards 24001: the pineapple pool holds 24000"),
+    (["--hands", "24001"], "bad hands 24001: the pineapple pool holds 24000"),
 ])
 def test_opponents_refuses_two_actions_or_more_boards_than_the_pool(args, message):
     result = runner.invoke(app, ["opponents", *args])
@@ -399,7 +399,7 @@ def test_regenerate_writes_a_pool_that_loads_and_says_where(tmp_path):
 
 
 def test_check_table_lists_live_play_and_the_three_draws():
-    result = runner.invoke(app, ["opponents", "--check", HAND_14, "--boards", "3"])
+    result = runner.invoke(app, ["opponents", "--check", HAND_14, "--hands", "3"])
     assert result.exit_code == 0, result.output
     assert "Dealt 14 cards" in result.stdout and "card removal against 3 live hands" in \
         result.stdout
@@ -445,3 +445,46 @@ def test_every_draw_avoids_the_dealt_cards_and_repeats_itself(seed, cards, count
         expected = "exact" if draw.exact >= count else (
             "relaxed" if draw.exact + draw.relaxed >= count else "with replacement")
     assert draw.tier == expected
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Hands played in chunks of 2, so that a few hands are several units of work and two
+    workers really split them (the seed of a chunk is its index, whoever plays it)."""
+    import optimizer.opponents.pools
+
+    monkeypatch.setattr(optimizer.opponents.pools, "CHUNK", 2)
+
+
+@pytest.mark.parametrize("action", [
+    ["--check", HAND_14, "--json"],
+    ["--stats", "--live", "--json"],
+], ids=["check", "live"])
+def test_opponents_plays_the_same_hands_on_one_worker_or_two(small_chunks, action):
+    runs = [runner.invoke(app, ["opponents", *action, "--hands", "5", "--seed", "3",
+                                "--workers", workers]) for workers in "12"]
+    assert runs[0].exit_code == runs[1].exit_code == 0, runs[0].output
+    assert runs[0].stdout == runs[1].stdout
+
+
+def test_a_regenerated_pool_is_the_same_on_one_worker_or_two(small_chunks, tmp_path):
+    pools = []
+    for workers in "12":
+        target = tmp_path / f"pool-{workers}.npz"
+        result = runner.invoke(app, ["opponents", "--regenerate", "--variant", "standard",
+                                     "--hands", "5", "--workers", workers, "--output",
+                                     str(target)])
+        assert result.exit_code == 0, result.output
+        pools.append(load_pool(target))
+    assert (pools[0].boards == pools[1].boards).all()
+    assert (pools[0].discards == pools[1].discards).all()
+
+
+def test_opponents_takes_hands_for_every_action_and_notes_the_old_boards_spelling():
+    new = runner.invoke(app, ["opponents", "--variant", "standard", "--hands", "250", "--json"])
+    old = runner.invoke(app, ["opponents", "--variant", "standard", "--boards", "250", "--json"])
+    assert json.loads(new.stdout)["boards"] == 250 and old.stdout == new.stdout
+    assert old.stderr == "note: --boards is now --hands\n"
+    default = json.loads(runner.invoke(app, ["opponents", "--variant", "standard",
+                                             "--json"]).stdout)
+    assert default["boards"] == 5000
