@@ -18,7 +18,7 @@ from cli.options import (SOLVE_DEFAULTS, FlValueOption, Objective, ObjectiveOpti
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
                          VariantOption, WorkersOption, given, hands_option, old_spelling,
                          workers_count)
-from cli.render import console, err_console
+from cli.render import console, err_console, shown
 from optimizer import ObjectiveError
 from optimizer.batch.engines import Settings, open_engine
 from optimizer.batch.files import BadLine, BatchError, WorkerError, count_hand_lines, open_input
@@ -69,7 +69,7 @@ class _Bar(Events):
         self.shown += 1
         if self.shown <= SHOWN_ERRORS:
             where = f"line {bad.line}" + (f" (id {bad.id})" if bad.id != str(bad.line) else "")
-            report_error(f"{where}: {bad.message}")
+            report_error(f"{where}: {bad.message}")  # an id is shown escaped, as all input
         elif self.shown == SHOWN_ERRORS + 1:
             report_error(f"more bad lines: see {self.errors}")
 
@@ -102,8 +102,8 @@ def _print_summary(summary: Summary, output: Path, errors: Path) -> None:
     if summary.unknown_ids:
         lines.append(f"Note:       {summary.unknown_ids} records in {output} have ids that are "
                      "not in this input")
-    for line in lines:
-        err_console.print(Text(line), soft_wrap=True)
+    for line in lines:  # the paths are the user's: shown escaped, as in errors
+        err_console.print(Text(shown(line)), soft_wrap=True)
 
 
 def _load() -> str:

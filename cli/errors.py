@@ -8,7 +8,7 @@ from contextlib import contextmanager
 import typer
 from rich.text import Text
 
-from cli.render import err_console
+from cli.render import err_console, shown
 from evaluator import CardError, HandSpecError, RulesError
 
 #: The exit code for input the library refused (the code Click uses for usage errors).
@@ -20,8 +20,10 @@ INPUT_ERRORS: tuple[type[ValueError], ...] = (CardError, HandSpecError, RulesErr
 
 
 def report_error(message: str) -> None:
-    """Print ``error: <message>`` on stderr (the message is never read as Rich markup)."""
-    err_console.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
+    """Print ``error: <message>`` on stderr, one line: the message is never read as Rich
+    markup, and what it echoes of the input (an id, a token) is ``shown`` escaped."""
+    err_console.print(Text.assemble(("error:", "bold red"), " ", shown(message)),
+                      soft_wrap=True)
 
 
 @contextmanager

@@ -11,11 +11,12 @@ from typing import Annotated
 import typer
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from cli.errors import BAD_INPUT, report_error, reports_bad_input
 from cli.options import (JsonOption, SeedOption, VariantOption, WorkersOption, hands_option,
                          old_spelling, workers_count)
-from cli.render import console, err_console, measured
+from cli.render import console, err_console, measured, shown
 from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
 from optimizer.opponents.draw import bot_stats
@@ -60,8 +61,9 @@ def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path 
         task = bar.add_task(f"playing {dealing_for(rules).name} hands", total=hands)
         pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n))
     pool.save(target)
-    console.print(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules {rules.name}, "
-                  f"seed {seed}) to {target} in {time.perf_counter() - started:.0f} s")
+    console.print(Text(shown(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules "
+                             f"{rules.name}, seed {seed}) to {target} in "
+                             f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
 
 
 def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: bool) -> None:

@@ -10,12 +10,13 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
+from rich.text import Text
 
 from cli.errors import report_error, reports_bad_input
 from cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
                          VariantOption, WorkersOption, hands_option, old_spelling,
                          workers_count)
-from cli.render import console, err_console, measured
+from cli.render import console, err_console, measured, shown
 from evaluator import find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.objective import check_objective
@@ -194,4 +195,4 @@ def command(
         return
     render(table)
     if plot_file is not None:
-        console.print(f"Chart written to {plot_file}", soft_wrap=True)
+        console.print(Text(f"Chart written to {shown(str(plot_file))}"), soft_wrap=True)

@@ -230,6 +230,35 @@ def test_a_bad_line_without_an_id_is_reported_by_its_line_number_alone(tmp_path)
     assert [e["id"] for e in records(Path(f"{out}.errors"))] == ["2", "3", "4"]
 
 
+def test_an_escape_code_in_a_batch_id_is_shown_escaped(tmp_path):
+    red = "\x1b[31mred\x1b[0m"
+    (tmp_path / "in.txt").write_text(
+        f"{red} As Kd Qh\n"  # a text line's id, and a bad line, so that it is echoed
+        + json.dumps({"id": "\x1b]0;title\x07", "cards": "As Kd"}) + "\n"
+        + f"{red} As Kd Qh\n")  # and a duplicate, whose message quotes the id
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.txt"), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == r"error: line 1 (id \x1b[31mred\x1b[0m): got 3 cards: expected 13 to 17"
+    assert lines[1].startswith(r"error: line 2 (id \x1b]0;title\x07): ")
+    assert lines[2].startswith(r"error: line 3 (id \x1b[31mred\x1b[0m): ")
+    # the files keep the id as it was given: only the terminal is spared
+    assert [e["id"] for e in records(Path(f"{out}.errors"))][0] == red
+
+
+def test_every_error_line_shows_what_it_echoes_of_the_input_escaped(tmp_path):
+    # A rules file's name is echoed as it is (the rules errors name their file): any command's
+    # error line escapes it, as batch's bad lines escape an id.
+    named = tmp_path / "\x1b[31mred.toml"
+    named.write_text("royalties = [\n", encoding="utf-8")
+    for args in (["score", "As Kd Qh / Jc Ts 9s 8h 7d / 6c 5s 4h 3d 2c"], ["deal"]):
+        result = runner.invoke(app, [*args, "--variant", str(named)])
+        assert result.exit_code == 2 and "\x1b" not in result.stderr, args
+        assert result.stderr.startswith(r"error: \x1b[31mred.toml: not valid TOML"), args
+
+
 @pytest.mark.parametrize("hand_id", ["", "  "])
 def test_a_blank_id_is_a_bad_line(tmp_path, hand_id):
     (tmp_path / "in.jsonl").write_text(json.dumps({"id": hand_id, "cards": HAND}) + "\n")
