@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.bench import machine
-from cli.errors import report_error, reports_bad_input
+from cli.errors import check_stdin_open, report_error, reports_bad_input
 from cli.options import (SOLVE_DEFAULTS, FlValueOption, Objective, ObjectiveOption,
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
                          VariantOption, WorkersOption, given, hands_option, old_spelling,
@@ -191,6 +191,10 @@ def command(
     if input_file is None or output is None:
         report_error("batch needs INPUT and -o OUTPUT (or --bench)")
         raise typer.Exit(2)
+    if input_file == "-":  # before any file is written
+        check_stdin_open("batch -", "the hands",
+                         "pipe them in (fantasyland deal ... | fantasyland batch - -o OUT) or "
+                         "give a file")
     errors = errors or output.with_name(output.name + ".errors")
     # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
     # so that spelling a default out later does not count as other settings.

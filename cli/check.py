@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from cli.errors import reports_bad_input
+from cli.errors import read_stdin, reports_bad_input
 from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
                          VariantOption)
@@ -110,7 +110,8 @@ def side_by_side(g: Grade) -> Table:
 
 def command(
     cards: Annotated[list[str], typer.Argument(
-        help='The dealt cards, 13 to 17: "As Kd Qh ...". Quoting is optional.',
+        help='The dealt cards, 13 to 17: "As Kd Qh ...", or - to read them from standard '
+             "input. Quoting is optional.",
         metavar="HAND", show_default=False)],
     played: Annotated[str, typer.Option(
         "--set", help='The set to grade: "TOP / MIDDLE / BOTTOM" (3 / 5 / 5 of the dealt '
@@ -130,8 +131,9 @@ def command(
     sampled percentile (17 cards) and the ev objective's opponents. A set with a card that
     was not dealt, a wrong row size or a duplicate exits with code 2.
     """
+    dealt = read_stdin("check", "the dealt cards") if cards == ["-"] else " ".join(cards)
     with reports_bad_input(ObjectiveError):
-        g = grade(" ".join(cards), played, variant, objective.value, fl_value,
+        g = grade(dealt, played, variant, objective.value, fl_value,
                   time_limit=time_limit, opponents=opponents, samples=samples, seed=seed)
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))

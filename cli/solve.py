@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from cli.errors import reports_bad_input
+from cli.errors import read_stdin, reports_bad_input
 from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
                          VariantOption)
@@ -89,8 +89,9 @@ def _summary(solution: Solution) -> list[Text]:
 
 def command(
     cards: Annotated[list[str], typer.Argument(
-        help='The dealt cards, 13 to 17: "As Kd Qh ...". Quoting is optional; cards may be run'
-             " together (AsKd), use 10, lower case or suit symbols.",
+        help='The dealt cards, 13 to 17: "As Kd Qh ...", or - to read them from standard '
+             "input. Quoting is optional; cards may be run together (AsKd), use 10, lower "
+             "case or suit symbols.",
         metavar="CARDS", show_default=False)],
     variant: VariantOption = "pineapple",
     objective: ObjectiveOption = Objective.ev,
@@ -111,8 +112,9 @@ def command(
     worth of staying. The answer is proved optimal for the sample. Bad input
     (a bad card, a duplicate, fewer than 13 or more than 17 cards) exits with code 2.
     """
+    dealt = read_stdin("solve", "the dealt cards") if cards == ["-"] else " ".join(cards)
     with reports_bad_input(ObjectiveError):
-        solution = solve(" ".join(cards), variant=variant, objective=objective.value,
+        solution = solve(dealt, variant=variant, objective=objective.value,
                          fl_value=fl_value, time_limit=time_limit, alternatives=alternatives,
                          opponents=opponents, samples=samples, seed=seed)
     if json_output:

@@ -17,7 +17,7 @@ import typer
 from rich.text import Text
 
 from cli.check import grade_lines, points, side_by_side
-from cli.errors import report_error, reports_bad_input
+from cli.errors import check_stdin_open, report_error, reports_bad_input
 from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption,
                          SamplesOption, VariantOption, card_counts, hands_option, old_spelling,
                          seed_option)
@@ -129,6 +129,8 @@ def command(
     session, also on Ctrl-C. Without a terminal, sets are read a line each from stdin.
     """
     del old_rounds  # its value went to --hands (cli.options)
+    check_stdin_open("train", "each set", "give it a terminal, or a file or pipe of sets a "
+                                          "line each (fantasyland train < sets.txt)")
     if seed is None:  # practice wants new hands; the seed is printed, to replay the session
         seed = random.SystemRandom().randrange(1_000_000)
     with reports_bad_input(ObjectiveError):

@@ -328,3 +328,12 @@ def test_readme_python_examples_run():
     namespace: dict = {}
     for body in blocks:
         exec(compile(body, "README.md", "exec"), namespace)  # noqa: S102 - our own docs
+
+
+def test_score_reads_the_board_from_stdin_on_one_line_or_three():
+    board = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
+    given = runner.invoke(app, ["score", board, "--json"]).stdout
+    for text in (board + "\n", "6s 6c 4h\nTd Ts 9c Qs 8c\n3h 3d 3s 2h 2d\n"):
+        piped = runner.invoke(app, ["score", "-", "--json"], input=text)
+        assert piped.exit_code == 0, piped.output
+        assert piped.stdout == given

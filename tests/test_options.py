@@ -251,6 +251,44 @@ def test_a_rules_file_with_no_base_and_no_tables_is_refused_in_every_command(tmp
     assert not Path("out.jsonl").exists()
 
 
+def test_a_closed_stdin_is_one_line_for_train():
+    result = _closed_stdin("train", "--seed", "1")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == ("error: standard input is closed: train reads each set from it; "
+                             "give it a terminal, or a file or pipe of sets a line each "
+                             "(fantasyland train < sets.txt)\n")
+
+
+def test_a_closed_stdin_is_one_line_for_batch(tmp_path):
+    out = tmp_path / "out.jsonl"
+    result = _closed_stdin("batch", "-", "-o", str(out))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: standard input is closed: batch - reads the hands "
+                                    "from it;") and result.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # nothing written, not even the settings
+
+
+@pytest.mark.parametrize("command", ["solve", "check", "score"])
+def test_a_closed_stdin_is_one_line_for_a_hand_read_from_it(command):
+    extra = {"check": ["--set", "x"]}.get(command, [])
+    result = _closed_stdin(command, "-", *extra)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: standard input is closed: {command} - reads ")
+    assert result.stderr.count("\n") == 1
+
+
+def _closed_stdin(*args: str):
+    """The command run as a user's shell runs it with ``<&-``: file descriptor 0 closed
+    (``stdin=DEVNULL`` would be an empty input, not a closed one)."""
+    import subprocess
+
+    program = f"import sys; sys.argv[0] = 'fantasyland'; from cli.main import app; app()"
+    script = 'exec "$0" -c "$1" "${@:2}" <&-'
+    result = subprocess.run(["bash", "-c", script, sys.executable, program, *args],
+                            capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in result.stderr
+    return result
+
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "options.md"
 
