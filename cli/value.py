@@ -109,8 +109,8 @@ def _staying_note(table: WorthTable) -> str:
             "nothing; can stay: hands with any legal set that stays. ± one standard error.")
 
 
-def plot(table: WorthTable, path: Path) -> None:
-    """A PNG: the worth of each hand size with its error bar, and the stay rates."""
+def _pyplot():
+    """matplotlib's pyplot, drawing to files only; a one-line error (exit code 2) without it."""
     try:
         import matplotlib
     except ImportError:
@@ -119,6 +119,28 @@ def plot(table: WorthTable, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def check_plot_path(path: Path) -> None:
+    """Refuse, before any hand is solved, a chart file that cannot be written (a missing or
+    read-only directory, a directory in its place): opening it is the only sure test. A file
+    the test creates is removed again, one that was there is left as it was."""
+    existed = path.exists()
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as error:
+        report_error(f"cannot write the --plot chart {str(path)!r}: "
+                     f"{error.strerror or error}")
+        raise typer.Exit(2) from None
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def plot(table: WorthTable, path: Path) -> None:
+    """A PNG: the worth of each hand size with its error bar, and the stay rates."""
+    plt = _pyplot()
     cards = [r.cards for r in table.rows]
     fig, left = plt.subplots(figsize=(7, 4.2), dpi=100)
     left.bar(cards, [r.worth for r in table.rows], yerr=[r.worth_se for r in table.rows],
@@ -168,6 +190,9 @@ def command(
     natural --fl-value. See "The worth of Fantasyland" in the README.
     """
     del old_samples, old_jobs  # their values went to --hands and --workers (cli.options)
+    if plot_file is not None:  # before any work: a chart that cannot be drawn fails now
+        _pyplot()
+        check_plot_path(plot_file)
     workers = workers_count(workers)
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)

@@ -225,3 +225,34 @@ def test_value_gives_the_same_numbers_on_one_worker_or_two():
                               "3", "--jobs", "2", "--json"])
     assert old.stdout == runs[0].stdout and old.stderr == "note: --jobs is now --workers\n"
 
+
+@pytest.mark.parametrize("where", ["missing/worth.png", "a-file/worth.png", "."],
+                         ids=["missing directory", "a file for a directory", "a directory"])
+def test_an_unwritable_plot_path_is_refused_before_any_work(tmp_path, monkeypatch, where):
+    pytest.importorskip("matplotlib")
+    import cli.value
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the hands were solved before the chart file was checked")
+
+    monkeypatch.setattr(cli.value, "simulate", no_work)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("not a directory")
+    result = runner.invoke(app, ["value", "--plot", where])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert f"'{where}'" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_writable_plot_path_is_left_as_it_was_when_the_run_then_fails(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import cli.value
+
+    monkeypatch.setattr(cli.value, "simulate", lambda *a, **k: (_ for _ in ()).throw(
+        KeyboardInterrupt))
+    kept, fresh = tmp_path / "kept.png", tmp_path / "fresh.png"
+    kept.write_bytes(b"an older chart")
+    for chart in (kept, fresh):
+        runner.invoke(app, ["value", "--plot", str(chart)])
+    assert kept.read_bytes() == b"an older chart"  # checked, not truncated
+    assert not fresh.exists()  # the check leaves no empty file behind
