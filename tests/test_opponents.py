@@ -15,7 +15,7 @@ from cli.main import app
 from evaluator import find_rules, load_rules, parse_cards
 from evaluator.board_arrays import evaluate_boards
 from evaluator.rules import ROW_SIZE, ROWS
-from optimizer import solve
+from optimizer import ObjectiveError, solve
 from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
 from optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, draw_boards,
                                       opponent_boards, pair_boards, pool_calibration, pool_weights)
@@ -287,13 +287,44 @@ def test_a_rules_file_sets_the_opponents_royalties_in_its_own_points(tmp_path):
     assert plain["calibration"] is None and plain["mean_royalties"] < 3.7
 
 
-@pytest.mark.parametrize("command", [["solve", HAND_14], ["opponents"]], ids=lambda c: c[0])
-def test_a_target_the_boards_cannot_reach_is_one_line_before_any_work(tmp_path, command):
+@pytest.mark.parametrize("command", [
+    ["solve", HAND_14],
+    ["opponents"],
+    ["check", HAND_14, "--set", "Kd Qd Qh / Ts 5s 4s 3s 2s / Ac Ah As 7c 7h", "--objective",
+     "ev"],
+    ["value", "--objective", "ev", "--hands", "2"],
+    ["train", "--objective", "ev"],
+    ["bench", "--objective", "ev", "--hands", "1"],
+    ["batch", "-", "-o", "out.jsonl", "--objective", "ev"],
+], ids=lambda c: c[0])
+def test_an_unreachable_mean_royalties_names_the_file_and_the_key(tmp_path, monkeypatch,
+                                                                 command):
+    # Named as the rules file's other errors are (file: key: why), before any work, by every
+    # command that weights the opponents.
+    monkeypatch.chdir(tmp_path)
     _house(tmp_path, 90)
-    result = runner.invoke(app, [*command, "--variant", str(tmp_path / "house.toml")])
+    result = runner.invoke(app, [*command, "--variant", "house.toml"], input=HAND_14 + "\n")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith("error: target royalties 90.0 outside what the boards "
-                                    "score") and result.stderr.count("\n") == 1
+    assert result.stderr == ("error: house.toml: opponents.mean_royalties = 90 is out of "
+                             "reach of the pineapple pool: the boards score 0 to 39 royalties "
+                             "each\n")
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_mean_royalties_the_rates_rule_out_names_the_file_and_the_key(tmp_path):
+    from optimizer.opponents.draw import pool_calibration
+    from optimizer.opponents.errors import CalibrationError
+
+    rules = _house(tmp_path, 30)  # within 0 to 39 a board, but not with 28% of them fouled
+    with pytest.raises(CalibrationError) as raised:
+        pool_calibration(pool_for(rules), rules)
+    assert str(raised.value).startswith("house.toml: opponents.mean_royalties = 30 is out of "
+                                        "reach of the pineapple pool: no weighting of the "
+                                        "boards that holds their foul and entry rates "
+                                        "averages that (as played they average 3.")
+    # the solver's callers still catch the one error type they catch today
+    with pytest.raises(ObjectiveError, match="house.toml: opponents.mean_royalties = 30"):
+        solve(HAND_14, rules, "ev", samples=10)
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):

@@ -27,7 +27,7 @@ from evaluator.board_arrays import BoardArrays, evaluate_boards
 from evaluator.cards import CardError
 from evaluator.rules import ROWS, Rules
 from optimizer.opponents.calibration import Calibration, features_of, fit
-from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.errors import CalibrationError, OpponentModelError
 from optimizer.opponents.pools import (PERMUTATIONS, POOL_PARAMS, Pool, dealing_for, play_hands,
                                        pool_for, relabel)
 
@@ -89,7 +89,13 @@ def pool_calibration(pool: Pool, rules: Rules) -> Calibration | None:
     the rules set none and the boards are used as the bot played them."""
     if rules.opponent_royalties is None:
         return None
-    return fit(rules, pool.boards, rules.opponent_royalties)
+    try:
+        return fit(rules, pool.boards, rules.opponent_royalties)
+    except CalibrationError as error:  # named as a bad key of the rules file is at load time
+        raise CalibrationError(
+            f"{rules.source or rules.name}: opponents.mean_royalties = "
+            f"{rules.opponent_royalties:g} is out of reach of the {pool.meta['rules']} pool: "
+            f"{error.reason}", error.reason) from None
 
 
 @cache
