@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -14,9 +13,12 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.bench import machine
-from cli.errors import report_error, reports_bad_input
-from cli.options import FL_VALUE_HELP, VARIANT_HELP
-from cli.render import console, err_console
+from cli.errors import check_stdin_open, report_error, reports_bad_input
+from cli.options import (SOLVE_DEFAULTS, FlValueOption, Objective, ObjectiveOption,
+                         OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
+                         VariantOption, WorkersOption, given, hands_option, old_spelling,
+                         workers_count)
+from cli.render import console, err_console, shown
 from optimizer import ObjectiveError
 from optimizer.batch.engines import Settings, open_engine
 from optimizer.batch.files import BadLine, BatchError, WorkerError, count_hand_lines, open_input
@@ -67,7 +69,7 @@ class _Bar(Events):
         self.shown += 1
         if self.shown <= SHOWN_ERRORS:
             where = f"line {bad.line}" + (f" (id {bad.id})" if bad.id != str(bad.line) else "")
-            report_error(f"{where}: {bad.message}")
+            report_error(f"{where}: {bad.message}")  # an id is shown escaped, as all input
         elif self.shown == SHOWN_ERRORS + 1:
             report_error(f"more bad lines: see {self.errors}")
 
@@ -100,8 +102,8 @@ def _print_summary(summary: Summary, output: Path, errors: Path) -> None:
     if summary.unknown_ids:
         lines.append(f"Note:       {summary.unknown_ids} records in {output} have ids that are "
                      "not in this input")
-    for line in lines:
-        err_console.print(Text(line), soft_wrap=True)
+    for line in lines:  # the paths are the user's: shown escaped, as in errors
+        err_console.print(Text(shown(line)), soft_wrap=True)
 
 
 def _load() -> str:
@@ -139,36 +141,23 @@ def _bench(workers: int, hands: int, variant: str, objectives: Sequence[str]) ->
 
 
 def command(
+    ctx: typer.Context,
     input_file: Annotated[str | None, typer.Argument(
         help="Hands, one a line: cards with an optional id first (text), or JSON objects with "
-             "id, cards and optionally variant. - reads stdin.", metavar="INPUT",
-        show_default=False)] = None,
+             "id, cards and optionally variant (which wins over --variant). - reads stdin.",
+        metavar="INPUT", show_default=False)] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="The JSONL file to write; if it exists, the hands whose ids it "
                                "holds are skipped (resume), and other settings than it was "
                                "written with are refused.", show_default=False)] = None,
-    workers: Annotated[int | None, typer.Option(
-        help="Worker processes. Default: the number of cores.", min=1,
-        show_default=False)] = None,
-    variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP
-        + " A JSON line's own variant wins.")] = "pineapple",
-    objective: Annotated[str | None, typer.Option(
-        help="What to maximize: " + ", ".join(OBJECTIVES) + ". Default: royalties (with "
-             "--bench: each in turn).", show_default=False)] = None,
-    fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP, show_default=False)] = None,
-    time_limit: Annotated[float, typer.Option(
-        help="Seconds to prove one hand before settling for the best set found.")] = 10.0,
-    opponents: Annotated[int | None, typer.Option(
-        help="For ev: opponents at the table, 1 (heads-up) or 2 (three-handed); solve's "
-             "default if not given.", min=1, max=2, show_default=False)] = None,
-    samples: Annotated[int | None, typer.Option(
-        help="For ev: sampled opponent deals per hand (solve's default if not given).",
-        show_default=False)] = None,
-    seed: Annotated[int | None, typer.Option(
-        help="For ev: seed of each hand's opponent sample (solve's default if not given).",
-        show_default=False, min=0)] = None,
+    workers: WorkersOption = None,
+    variant: VariantOption = "pineapple",
+    objective: ObjectiveOption = Objective.royalties,
+    fl_value: FlValueOption = None,
+    time_limit: TimeLimitOption = 10.0,
+    opponents: OpponentsOption = SOLVE_DEFAULTS["opponents"],
+    samples: SamplesOption = SOLVE_DEFAULTS["samples"],
+    seed: SeedOption = SOLVE_DEFAULTS["seed"],
     errors: Annotated[Path | None, typer.Option(
         help="Where bad lines go, one JSON object each. Default: OUTPUT.errors.",
         show_default=False)] = None,
@@ -179,10 +168,11 @@ def command(
     progress: Annotated[bool, typer.Option(
         help="Show a progress bar on stderr.")] = True,
     bench: Annotated[bool, typer.Option(
-        "--bench", help="Measure hands/s for 14 and 17 cards, every objective, 1 worker "
-                        "against --workers, and print them; needs no INPUT.")] = False,
-    bench_hands: Annotated[int, typer.Option(
-        help="Hands per --bench measurement.", min=1)] = 400,
+        "--bench", help="Measure hands/s for 14 and 17 cards, every objective (or the one "
+                        "--objective gives), 1 worker against --workers, and print them; "
+                        "needs no INPUT.")] = False,
+    hands: Annotated[int, hands_option("Hands solved for each --bench measurement.")] = 400,
+    old_bench_hands: Annotated[int | None, old_spelling("--bench-hands", min=1)] = None,
 ) -> None:
     """Solve many hands into a JSONL file: one `solve --json` record per hand, plus its id.
 
@@ -191,18 +181,26 @@ def command(
     OUTPUT.settings). Bad lines are reported with their line number,
     skipped and listed in the errors file; the exit code is then 1 (2 for bad options).
     """
-    workers = workers or os.cpu_count() or 1
+    del old_bench_hands  # its value went to --hands (cli.options)
+    workers = workers_count(workers)
     if bench:
         with reports_bad_input(ObjectiveError, BatchError):
-            _bench(workers, bench_hands, variant, [objective] if objective else OBJECTIVES)
+            _bench(workers, hands, variant,
+                   [objective.value] if given(ctx, "objective") else OBJECTIVES)
         return
     if input_file is None or output is None:
         report_error("batch needs INPUT and -o OUTPUT (or --bench)")
         raise typer.Exit(2)
+    if input_file == "-":  # before any file is written
+        check_stdin_open("batch -", "the hands",
+                         "pipe them in (fantasyland deal ... | fantasyland batch - -o OUT) or "
+                         "give a file")
     errors = errors or output.with_name(output.name + ".errors")
-    given = {"opponents": opponents, "samples": samples, "seed": seed}
-    settings = Settings(solution_dict, objective or "royalties", fl_value, time_limit,
-                        tuple((k, v) for k, v in given.items() if v is not None))
+    # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
+    # so that spelling a default out later does not count as other settings.
+    ev = {"opponents": opponents, "samples": samples, "seed": seed}
+    settings = Settings(solution_dict, objective.value, fl_value, time_limit,
+                        tuple((k, v) for k, v in ev.items() if given(ctx, k)))
     if input_file != "-" and Path(input_file).resolve() == output.resolve():
         report_error(f"INPUT and OUTPUT are the same file: {output}")
         raise typer.Exit(2)

@@ -12,8 +12,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from cli.errors import reports_bad_input
-from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective, card_counts,
-                         fl_value_points)
+from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption, SeedOption,
+                         VariantOption, card_counts, hands_option)
 from cli.render import console, err_console
 from evaluator import find_rules
 from optimizer import ObjectiveError
@@ -44,14 +44,12 @@ def command(
     cards: Annotated[str, typer.Option(
         help="Card counts to solve: 15, a range like 13-17 or a list like 14,17.",
         callback=card_counts)] = "13-17",
-    hands: Annotated[int, typer.Option(help="Random hands per card count.", min=1)] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the random hands.", min=0)] = 1,
-    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "pineapple",
-    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
-    fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP, show_default=False,
-        callback=fl_value_points)] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    hands: Annotated[int, hands_option("Random hands solved for each card count.")] = 100,
+    seed: SeedOption = 0,
+    variant: VariantOption = "pineapple",
+    objective: ObjectiveOption = Objective.royalties,
+    fl_value: FlValueOption = None,
+    json_output: JsonOption = False,
 ) -> None:
     """Time ranking and solving on seeded random hands; print median, p95 and max (ms).
 

@@ -10,9 +10,10 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from cli.errors import reports_bad_input
-from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, SAMPLES_HELP,
-                         VARIANT_HELP, Objective, fl_value_points)
+from cli.errors import read_stdin, reports_bad_input
+from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
+                         OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
+                         VariantOption)
 from cli.render import any_of, board_table, cards_text, console, royalties_text
 from evaluator import ROWS, BoardReport
 from optimizer import ObjectiveError
@@ -109,34 +110,30 @@ def side_by_side(g: Grade) -> Table:
 
 def command(
     cards: Annotated[list[str], typer.Argument(
-        help='The dealt cards, 13 to 17: "As Kd Qh ...". Quoting is optional.',
+        help='The dealt cards, 13 to 17: "As Kd Qh ...", or - to read them from standard '
+             "input. Quoting is optional.",
         metavar="HAND", show_default=False)],
     played: Annotated[str, typer.Option(
         "--set", help='The set to grade: "TOP / MIDDLE / BOTTOM" (3 / 5 / 5 of the dealt '
                       "cards, in any order within a row).", show_default=False)],
-    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "pineapple",
-    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
-    fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP, show_default=False,
-        callback=fl_value_points)] = None,
-    opponents: Annotated[int, typer.Option(
-        help=OPPONENTS_HELP, min=1, max=2)] = 1,
-    samples: Annotated[int, typer.Option(
-        help=SAMPLES_HELP, min=1, max=100_000)] = DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option(
-        help="Seed of the sampled percentile (17 cards) and of the ev objective.", min=0)] = 0,
-    time_limit: Annotated[float, typer.Option(
-        help="Seconds the optimizer may spend proving the optimum.")] = 10.0,
-    json_output: Annotated[bool, typer.Option(
-        "--json", help="Print one JSON object (schema in the README).")] = False,
+    variant: VariantOption = "pineapple",
+    objective: ObjectiveOption = Objective.royalties,
+    fl_value: FlValueOption = None,
+    opponents: OpponentsOption = 1,
+    samples: SamplesOption = DEFAULT_SAMPLES,
+    seed: SeedOption = 0,
+    time_limit: TimeLimitOption = 10.0,
+    json_output: JsonOption = False,
 ) -> None:
     """Grade a set for a dealt hand: legal or fouled, value, EV lost and percentile.
 
-    Compares the set with the proved optimum in the chosen objective. A set with a card that
+    Compares the set with the proved optimum in the chosen objective; --seed seeds the
+    sampled percentile (17 cards) and the ev objective's opponents. A set with a card that
     was not dealt, a wrong row size or a duplicate exits with code 2.
     """
+    dealt = read_stdin("check", "the dealt cards") if cards == ["-"] else " ".join(cards)
     with reports_bad_input(ObjectiveError):
-        g = grade(" ".join(cards), played, variant, objective.value, fl_value,
+        g = grade(dealt, played, variant, objective.value, fl_value,
                   time_limit=time_limit, opponents=opponents, samples=samples, seed=seed)
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from cli.errors import report_error, reports_bad_input
-from cli.options import VARIANT_HELP
+from cli.options import SeedOption, VariantOption, hands_option, old_spelling
 from cli.render import err_console, never_dealt_note
 from evaluator import find_rules
 from optimizer.solver.dealing import SizeError, deal_hands, hand_line, parse_size_weights
@@ -38,18 +38,20 @@ def command(
              "often; counts with weights, like 14:8,15:4; or 'mixed', the variant's "
              "Fantasyland sizes at the frequencies in the README (the default).",
         show_default=False)] = None,
-    count: Annotated[int, typer.Option(help="How many hands.", min=0)] = 1,
-    seed: Annotated[int, typer.Option(
-        help="Seed: the same seed, count and sizes deal the same hands, and a longer deal "
-             "starts with the hands of a shorter one.", min=0)] = 1,
-    variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP
-        + " It decides what 'mixed' deals.")] = "pineapple",
+    hands: Annotated[int, hands_option("Hands to deal.", low=0)] = 1,
+    seed: SeedOption = 0,
+    variant: VariantOption = "pineapple",
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Write to this file instead of stdout.",
         show_default=False)] = None,
+    old_count: Annotated[int | None, old_spelling("--count", min=0)] = None,
 ) -> None:
-    """Deal random Fantasyland hands, one a line ("As Kd ..."), ready for `fantasyland batch`."""
+    """Deal random Fantasyland hands, one a line ("As Kd ..."), ready for `fantasyland batch`.
+
+    The same seed, hands and sizes deal the same hands, and a longer deal starts with the
+    hands of a shorter one; --variant decides what 'mixed' deals.
+    """
+    del old_count  # its value went to --hands (cli.options)
     with reports_bad_input():
         rules = find_rules(variant)
         try:
@@ -60,7 +62,7 @@ def command(
         if note is not None:
             err_console.print(note, soft_wrap=True, highlight=False)
         try:
-            _write((hand_line(h) for h in deal_hands(count, sizes, seed)), output)
+            _write((hand_line(h) for h in deal_hands(hands, sizes, seed)), output)
         except OSError as error:
             report_error(f"cannot write {str(output)!r}: {error.strerror}")
             raise typer.Exit(2) from None

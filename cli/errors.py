@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import typer
 from rich.text import Text
 
-from cli.render import err_console
+from cli.render import err_console, shown
 from evaluator import CardError, HandSpecError, RulesError
 
 #: The exit code for input the library refused (the code Click uses for usage errors).
@@ -20,8 +21,35 @@ INPUT_ERRORS: tuple[type[ValueError], ...] = (CardError, HandSpecError, RulesErr
 
 
 def report_error(message: str) -> None:
-    """Print ``error: <message>`` on stderr (the message is never read as Rich markup)."""
-    err_console.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
+    """Print ``error: <message>`` on stderr, one line: the message is never read as Rich
+    markup, and what it echoes of the input (an id, a token) is ``shown`` escaped."""
+    err_console.print(Text.assemble(("error:", "bold red"), " ", shown(message)),
+                      soft_wrap=True)
+
+
+def read_stdin(command: str, what: str) -> str:
+    """All of standard input, for a command given ``-``: ``what`` it reads there names it in
+    the one-line error for a closed or an empty input (exit code 2)."""
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        report_error(f"standard input is closed: {command} - reads {what} from it; pipe "
+                     f"them in (echo \"...\" | fantasyland {command} -) or give them as "
+                     "arguments")
+        raise typer.Exit(BAD_INPUT)
+    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    text = data.decode("utf-8-sig", errors="replace") if isinstance(data, bytes) else data
+    if not text.strip():
+        report_error(f"standard input is empty: {command} - reads {what} from it")
+        raise typer.Exit(BAD_INPUT)
+    return text
+
+
+def check_stdin_open(command: str, reads: str, instead: str) -> None:
+    """Refuse, before any work, a command that reads standard input when it is closed
+    (``fantasyland train <&-``): Python then has no ``sys.stdin`` at all."""
+    if sys.stdin is None or sys.stdin.closed:
+        report_error(f"standard input is closed: {command} reads {reads} from it; {instead}")
+        raise typer.Exit(BAD_INPUT)
 
 
 @contextmanager

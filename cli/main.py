@@ -17,6 +17,7 @@ from typer.core import TyperGroup
 
 import cli
 from cli.errors import report_error
+from cli.options import Command, no_metavar_for_flags
 
 #: Click's exception classes by name, reached through Typer's public ``BadParameter``: recent
 #: Typers carry their own copy of Click, whose errors ``click.ClickException`` would miss.
@@ -26,7 +27,18 @@ _CLICK = {kind.__name__: kind for kind in typer.BadParameter.__mro__}
 class OneLineErrors(TyperGroup):
     """The group that reports a mistyped command line in one line, as the library's own
     input errors are (``cli/errors.py``): ``error: <what> (see `fantasyland solve --help`)``,
-    exit code 2, instead of Click's boxed usage text."""
+    exit code 2, instead of Click's boxed usage text. Its flags, as its commands'
+    (``cli.options.Command``), show no value in the help."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        no_metavar_for_flags(self.params)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            no_metavar_for_flags([option])
+        return option
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra: Any) -> Any:
@@ -92,7 +104,7 @@ def _register_commands() -> None:
             continue
         module = importlib.import_module(f"cli.{module_info.name}")
         if callable(getattr(module, "command", None)):
-            app.command(name=module_info.name)(module.command)
+            app.command(name=module_info.name, cls=Command)(module.command)
 
 
 _register_commands()

@@ -11,10 +11,12 @@ from typing import Annotated
 import typer
 from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
 
 from cli.errors import BAD_INPUT, report_error, reports_bad_input
-from cli.options import VARIANT_HELP
-from cli.render import console, err_console, measured
+from cli.options import (JsonOption, SeedOption, VariantOption, WorkersOption, hands_option,
+                         old_spelling, workers_count)
+from cli.render import console, err_console, measured, shown
 from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
 from optimizer.opponents.draw import bot_stats
@@ -59,20 +61,21 @@ def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path 
         task = bar.add_task(f"playing {dealing_for(rules).name} hands", total=hands)
         pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n))
     pool.save(target)
-    console.print(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules {rules.name}, "
-                  f"seed {seed}) to {target} in {time.perf_counter() - started:.0f} s")
+    console.print(Text(shown(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules "
+                             f"{rules.name}, seed {seed}) to {target} in "
+                             f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
 
 
-def _check(rules, cards: str, boards: int, seed: int, workers: int, json_output: bool) -> None:
+def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: bool) -> None:
     dealt = parse_cards(cards)
     ours = solve(dealt, rules, "royalties").report  # the set scored against the boards
-    result = removal_check(rules, dealt, ours, boards, seed, workers)
+    result = removal_check(rules, dealt, ours, hands, seed, workers)
     if json_output:
         typer.echo(json.dumps(measured(result), indent=2, sort_keys=True))
         return
     console.print(f"Dealt {result['dealt']} cards; set {result['set']}; pool pairs: "
                   f"{result['exact_pairs']} exact, {result['relaxed_pairs']} placed-only")
-    table = Table(title=f"card removal against {boards} live hands")
+    table = Table(title=f"card removal against {hands} live hands")
     for name in ("Source", "Boards", "Fouls", "FL", "Royalties", "Points", "TVD top/mid/bot"):
         table.add_column(name, justify="left" if name == "Source" else "right")
     for name in ("live", "exact", "placed_only", "no_removal"):
@@ -85,6 +88,10 @@ def _check(rules, cards: str, boards: int, seed: int, workers: int, json_output:
     console.print(table)
 
 
+#: Hands that --stats and --check take when --hands is not given.
+DEFAULT_HANDS = 5000
+
+
 def command(
     stats: Annotated[bool, typer.Option(
         "--stats", help="Print the calibration figures (the default action).")] = False,
@@ -93,26 +100,24 @@ def command(
     check: Annotated[str | None, typer.Option(
         "--check", metavar="CARDS", show_default=False,
         help="Measure the card-removal error for these dealt cards against live play.")] = None,
-    variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP)] = "pineapple",
-    boards: Annotated[int, typer.Option(
-        help="Boards for --stats, live hands for --check.", min=1)] = 5000,
-    seed: Annotated[int, typer.Option(
-        help="Seed of the boards --stats draws, or of the hands --check and --live play "
-             "(a regenerated pool takes --pool-seed).", min=0)] = 1,
+    variant: VariantOption = "pineapple",
+    hands: Annotated[int | None, hands_option(
+        "Hands the action takes: the pool boards --stats draws (each a hand the bot played), "
+        "the hands the bot plays now for --stats --live and --check, the hands of the pool "
+        "--regenerate builds.",
+        shown=f"{DEFAULT_HANDS}; for --regenerate the shipped pool's size")] = None,
+    seed: SeedOption = 0,
     live: Annotated[bool, typer.Option(
         "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
-    hands: Annotated[int | None, typer.Option(
-        help="Hands in a regenerated pool (default: the shipped size).", min=1,
-        show_default=False)] = None,
     pool_seed: Annotated[int, typer.Option(
-        "--pool-seed", help="Seed of a regenerated pool.", min=0)] = POOL_SEED,
-    workers: Annotated[int, typer.Option(
-        help="Processes for --regenerate, --check and --live.", min=1)] = 1,
+        "--pool-seed", help="Seed of a regenerated pool (--seed is not used there).",
+        min=0)] = POOL_SEED,
+    workers: WorkersOption = None,
     output: Annotated[Path | None, typer.Option(
         help="Where --regenerate writes (default: the package's pool file).",
         show_default=False)] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    json_output: JsonOption = False,
+    old_boards: Annotated[int | None, old_spelling("--boards", min=1)] = None,
 ) -> None:
     """The opponent model behind the EV objective: its figures, its pools, its card removal.
 
@@ -120,8 +125,12 @@ def command(
     opponent model, and of the bot's own play where the model weights its boards to a target
     (Pineapple); from the shipped pool, or `--live`. `--regenerate` rebuilds the pool the
     variant uses. `--check CARDS` compares the pool's boards for those dealt cards with the
-    bot's live play from the deck without them.
+    bot's live play from the deck without them. `--hands` counts the hands of each action;
+    `--seed` seeds the draw of --stats and the play of --check and --live, `--pool-seed` a
+    regenerated pool; `--workers` plays the hands of --regenerate, --check and --live.
     """
+    del old_boards  # its value went to --hands (cli.options)
+    workers = workers_count(workers)
     actions = [name for name, given in (("--stats", stats), ("--regenerate", regenerate),
                                          ("--check", check is not None)) if given]
     if len(actions) > 1:
@@ -133,10 +142,11 @@ def command(
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output)
             return
+        hands = DEFAULT_HANDS if hands is None else hands
         if check is not None:
-            _check(rules, check, boards, seed, workers, json_output)
+            _check(rules, check, hands, seed, workers, json_output)
             return
-        figures = bot_stats(rules, boards, seed, live=live)
+        figures = bot_stats(rules, hands, seed, live=live, workers=workers)
     if json_output:
         typer.echo(json.dumps(measured(figures | {"variant": rules.name}), indent=2,
                               sort_keys=True))

@@ -1,13 +1,30 @@
-"""The options several commands share: their choices and their help."""
+"""The options several commands share, each defined once: its type, range, help and error.
+
+A command declares a shared option by its alias (``seed: SeedOption = 0``), so that the same
+name has the same type, range, default and help wherever it appears (``docs/options.md``;
+``tests/test_options.py`` walks every command to keep it so). Where a command must know
+whether an option was given at all (batch records only those), it asks ``given``, so that
+its default and help stay those of every other command.
+
+``Command`` is the class of every command: flags show no value in the help, and the old
+spellings of renamed options (``RENAMED``) still work, with a note of the new name.
+"""
 
 from __future__ import annotations
 
+import os
 from enum import Enum
+from typing import Annotated, Any
 
 import typer
+from rich.text import Text
+from typer.core import TyperCommand
 
+from cli.render import err_console
 from evaluator import preset_names
+from evaluator.rules_files import MAX_POINTS
 from optimizer.solver.dealing import SizeError, parse_sizes
+from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 class Objective(str, Enum):
@@ -22,10 +39,18 @@ VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path 
 OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sampled "
                   "opponents); either plus fl-value when it stays.")
 OPPONENTS_HELP = "Opponents at the table, for ev: 1 (heads-up) or 2 (three-handed)."
-SAMPLES_HELP = "Sampled opponent deals, for ev."
+SAMPLES_HELP = "Sampled opponent deals per hand, for ev."
+SEED_HELP = ("Seed of every random draw (hands dealt, opponents' boards, sampled sets): the "
+             "same seed and input give the same output.")
+WORKERS_HELP = "Processes to work in; the results do not depend on it."
+TIME_LIMIT_HELP = "Seconds to prove a hand's set optimal before settling for the best found."
 FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the variant's "
                  "repeat_value, or under ev its ev_repeat_value times the opponents (see "
                  "`fantasyland value`).")
+JSON_HELP = "Print JSON (the schema is in the README) instead of tables."
+
+#: What ``--workers`` defaults to, in every command that has it.
+WORKERS_DEFAULT = "the number of cores"
 
 
 def card_counts(text: str | None) -> tuple[int, ...] | None:
@@ -37,9 +62,157 @@ def card_counts(text: str | None) -> tuple[int, ...] | None:
         raise typer.BadParameter(str(error)) from None
 
 
-def fl_value_points(value: float | None) -> float | None:
-    """``--fl-value``: a finite number of points, 0 or more (a callback, so that an error
-    names the option)."""
-    if value is not None and not 0 <= value < float("inf"):
-        raise typer.BadParameter(f"{value!r}: expected a finite number of points, 0 or more")
+def positive_seconds(value: float) -> float:
+    """``--time-limit``: seconds above 0 (``inf``: prove however long it takes)."""
+    if not value > 0:
+        raise typer.BadParameter(f"{value!r}: expected seconds above 0")
     return value
+
+
+def workers_count(value: int | None) -> int:
+    """``--workers``: the number given, or the number of cores."""
+    return value or os.cpu_count() or 1
+
+
+# --- the shared definitions -----------------------------------------------------------------
+# A factory returns a fresh ``typer.Option`` each call; ``shown`` is the default the help
+# shows where the default is None and stands for something ("the number of cores").
+
+def variant_option() -> Any:
+    return typer.Option("--variant", help=VARIANT_HELP)
+
+
+def objective_option() -> Any:
+    return typer.Option("--objective", help=OBJECTIVE_HELP)
+
+
+def fl_value_option() -> Any:
+    # The range is the bound the rules files put on the same figure; it refuses nan and inf.
+    return typer.Option("--fl-value", help=FL_VALUE_HELP, min=0, max=MAX_POINTS,
+                        show_default=False)
+
+
+def opponents_option() -> Any:
+    return typer.Option("--opponents", help=OPPONENTS_HELP, min=1, max=2)
+
+
+def samples_option() -> Any:
+    return typer.Option("--samples", help=SAMPLES_HELP, min=1, max=100_000)
+
+
+def seed_option(shown: str | None = None) -> Any:
+    return typer.Option("--seed", help=SEED_HELP, min=0,
+                        **({} if shown is None else {"show_default": shown}))
+
+
+def workers_option() -> Any:
+    return typer.Option("--workers", help=WORKERS_HELP, min=1, show_default=WORKERS_DEFAULT)
+
+
+def time_limit_option() -> Any:
+    return typer.Option("--time-limit", help=TIME_LIMIT_HELP, callback=positive_seconds)
+
+
+def json_option() -> Any:
+    return typer.Option("--json", help=JSON_HELP)
+
+
+def hands_option(help: str, shown: str | None = None, low: int = 1) -> Any:
+    """``--hands``: a count of hands, in every command that counts them. What the hands are
+    for (per size, per measurement, to play) is the command's, so it gives the help."""
+    return typer.Option("--hands", help=help, min=low,
+                        **({} if shown is None else {"show_default": shown}))
+
+
+VariantOption = Annotated[str, variant_option()]
+ObjectiveOption = Annotated[Objective, objective_option()]
+FlValueOption = Annotated[float | None, fl_value_option()]
+OpponentsOption = Annotated[int, opponents_option()]
+SamplesOption = Annotated[int, samples_option()]
+SeedOption = Annotated[int, seed_option()]
+WorkersOption = Annotated[int | None, workers_option()]
+TimeLimitOption = Annotated[float, time_limit_option()]
+JsonOption = Annotated[bool, json_option()]
+
+#: The defaults of solve's sampling options, which batch passes on to every hand's solve.
+SOLVE_DEFAULTS = {"opponents": 1, "samples": DEFAULT_SAMPLES, "seed": 0}
+
+#: Options whose default, range, help or check of a value differ by command by design
+#: (docs/options.md says why); every other option is the same wherever it appears.
+PER_COMMAND: dict[str, tuple[str, ...]] = {
+    "--variant": ("default",),  # each command starts from the rules it is most used with
+    "--objective": ("default",),  # solve's is ev; the others' royalties (they are faster)
+    "--seed": ("default",),  # 0, except train: a fresh seed each session, which it prints
+    "--hands": ("default", "range", "help"),  # hands per size, per measurement, to play...
+    "--cards": ("default", "help", "check"),  # deal reads weights too; bench's is 13-17
+    "--output": ("help",),  # what each command writes
+}
+
+
+# --- old spellings ----------------------------------------------------------------------------
+
+#: Old option names, hidden, and the names they are now.
+RENAMED = {"--samples": "--hands", "--jobs": "--workers", "--count": "--hands",
+           "--rounds": "--hands", "--bench-hands": "--hands", "--boards": "--hands"}
+
+
+def old_spelling(old: str, **same: Any) -> Any:
+    """A hidden option under an old name; ``same`` repeats the new option's range and
+    callback. ``Command`` hands its value to the new option, with a note."""
+    return typer.Option(old, hidden=True, show_default=False,
+                        help=f"The old spelling of {RENAMED[old]}.", **same)
+
+
+def _renamed_pairs(params: list) -> list[tuple[Any, Any]]:
+    """(old, new) parameters: each hidden option with an old name, and the one it is now."""
+    by_name = {opt: param for param in params for opt in getattr(param, "opts", ())}
+    return [(param, by_name[RENAMED[param.opts[0]]]) for param in params
+            if getattr(param, "hidden", False) and param.opts and param.opts[0] in RENAMED]
+
+
+def no_metavar_for_flags(params: list) -> None:
+    # Typer's rich help prints every parameter's type in a column, flags too, as ``<bool>``
+    # (typer.rich_utils asks each one's display_type_rich, which does not look at
+    # is_flag); a metavar of its own, empty, is what it prints instead.
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+
+
+def given(ctx: Any, name: str) -> bool:
+    """Whether the parameter ``name`` was typed on the command line (not its default)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+#: Click's usage error, reached through Typer's public ``BadParameter`` (see ``cli.main``).
+UsageError = next(kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "UsageError")
+
+
+class Command(TyperCommand):
+    """A command whose flags show no value in the help, and whose old option spellings
+    (``RENAMED``) work: each gives its value to the new option and prints
+    ``note: --old is now --new`` on stderr; both at once are refused."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        no_metavar_for_flags(self.params)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            no_metavar_for_flags([option])
+        return option
+
+    def invoke(self, ctx: Any) -> Any:
+        for old, new in _renamed_pairs(self.params):
+            if not given(ctx, old.name):
+                continue
+            old_name, new_name = old.opts[0], new.opts[0]
+            if given(ctx, new.name):
+                raise UsageError(f"{old_name} and {new_name} given together: {old_name} is the "
+                                 f"old spelling of {new_name}; give {new_name} only", ctx=ctx)
+            err_console.print(Text(f"note: {old_name} is now {new_name}", style="yellow"),
+                              soft_wrap=True)
+            ctx.params[new.name], ctx.params[old.name] = ctx.params[old.name], None
+        return super().invoke(ctx)

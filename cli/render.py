@@ -25,6 +25,17 @@ err_console = Console(stderr=True, highlight=False)
 SUIT_STYLES = ("bold", "bold red", "bold red", "bold")
 
 
+def shown(text: str) -> str:
+    r"""``text`` as it is safe to print: every character a terminal would act on rather than
+    show (an escape code, a control character, a line break) written as its Python escape,
+    so that an id such as ``\x1b[31mred`` reads as typed and colours nothing.
+
+    >>> print(shown("\x1b[31mred\x1b[0m A\u2660"))
+    \x1b[31mred\x1b[0m A♠
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _symbols(out: Console) -> bool:
     return (out.encoding or "").lower().replace("-", "").startswith("utf")
 

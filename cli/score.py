@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from cli.errors import reports_bad_input
-from cli.options import VARIANT_HELP
+from cli.errors import read_stdin, reports_bad_input
+from cli.options import JsonOption, VariantOption
 from cli.render import any_of, board_table, console, report_dict, royalties_text
 from evaluator import BoardReport, Rules, evaluate_board, find_rules
 
@@ -61,21 +61,21 @@ def summary_lines(report: BoardReport) -> list[Text]:
 def command(
     board: Annotated[list[str], typer.Argument(
         help='The finished set, top / middle / bottom: "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h '
-             '2d", or 13 cards without "/" read as 3 / 5 / 5. Quoting is optional; cards may '
-             "be run together (6s6c4h), use 10, lower case or suit symbols.",
+             '2d", or 13 cards without "/" read as 3 / 5 / 5, or - to read it from standard '
+             "input. Quoting is optional; cards may be run together (6s6c4h), use 10, lower "
+             "case or suit symbols.",
         metavar="BOARD", show_default=False)],
-    variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP)] = "standard",
-    json_output: Annotated[bool, typer.Option(
-        "--json", help="Print one JSON object (schema in the README) instead of a table.")] = False,
+    variant: VariantOption = "standard",
+    json_output: JsonOption = False,
 ) -> None:
     """Score a finished set: each row's hand and royalty, fouls, Fantasyland entry and stay.
 
     A fouled set is a result, not an error: the exit code is 0. Input that cannot be read
     (a bad card, a wrong row size, a duplicate, an unknown variant) exits with code 2.
     """
+    text = read_stdin("score", "the finished set") if board == ["-"] else " ".join(board)
     with reports_bad_input():
-        report = evaluate_board(" ".join(board), find_rules(variant))
+        report = evaluate_board(text, find_rules(variant))
     if json_output:
         typer.echo(json.dumps(report_dict(report), indent=2, sort_keys=True))
         return

@@ -8,9 +8,10 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from cli.errors import reports_bad_input
-from cli.options import (FL_VALUE_HELP, OPPONENTS_HELP, SAMPLES_HELP, VARIANT_HELP, Objective,
-                         fl_value_points)
+from cli.errors import read_stdin, reports_bad_input
+from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
+                         OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
+                         VariantOption)
 from cli.render import (any_of, board_table, cards_text, console, never_dealt_note,
                         royalties_text)
 from evaluator import ROWS, BoardReport
@@ -88,29 +89,21 @@ def _summary(solution: Solution) -> list[Text]:
 
 def command(
     cards: Annotated[list[str], typer.Argument(
-        help='The dealt cards, 13 to 17: "As Kd Qh ...". Quoting is optional; cards may be run'
-             " together (AsKd), use 10, lower case or suit symbols.",
+        help='The dealt cards, 13 to 17: "As Kd Qh ...", or - to read them from standard '
+             "input. Quoting is optional; cards may be run together (AsKd), use 10, lower "
+             "case or suit symbols.",
         metavar="CARDS", show_default=False)],
-    variant: Annotated[str, typer.Option(
-        help=VARIANT_HELP)] = "pineapple",
-    objective: Annotated[Objective, typer.Option(
-        help="What to maximize: ev (expected points won at the table) or royalties; "
-             "either adds fl-value if the set stays.")] = Objective.ev,
-    fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP, show_default=False,
-        callback=fl_value_points)] = None,
+    variant: VariantOption = "pineapple",
+    objective: ObjectiveOption = Objective.ev,
+    fl_value: FlValueOption = None,
     alternatives: Annotated[int, typer.Option(
         help="Also list this many next-best sets (distinct row strengths).", min=0,
         max=50)] = 0,
-    opponents: Annotated[int, typer.Option(
-        help=OPPONENTS_HELP, min=1, max=2)] = 1,
-    samples: Annotated[int, typer.Option(
-        help=SAMPLES_HELP, min=1, max=100_000)] = DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option(help="Seed of the opponent sample, for ev.", min=0)] = 0,
-    time_limit: Annotated[float, typer.Option(
-        help="Give up proving after this many seconds and report the best set found.")] = 10.0,
-    json_output: Annotated[bool, typer.Option(
-        "--json", help="Print one JSON object (schema in the README) instead of a table.")] = False,
+    opponents: OpponentsOption = 1,
+    samples: SamplesOption = DEFAULT_SAMPLES,
+    seed: SeedOption = 0,
+    time_limit: TimeLimitOption = 10.0,
+    json_output: JsonOption = False,
 ) -> None:
     """Find the optimal set for a dealt Fantasyland hand, and whether it stays.
 
@@ -119,8 +112,9 @@ def command(
     worth of staying. The answer is proved optimal for the sample. Bad input
     (a bad card, a duplicate, fewer than 13 or more than 17 cards) exits with code 2.
     """
+    dealt = read_stdin("solve", "the dealt cards") if cards == ["-"] else " ".join(cards)
     with reports_bad_input(ObjectiveError):
-        solution = solve(" ".join(cards), variant=variant, objective=objective.value,
+        solution = solve(dealt, variant=variant, objective=objective.value,
                          fl_value=fl_value, time_limit=time_limit, alternatives=alternatives,
                          opponents=opponents, samples=samples, seed=seed)
     if json_output:

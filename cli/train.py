@@ -17,9 +17,10 @@ import typer
 from rich.text import Text
 
 from cli.check import grade_lines, points, side_by_side
-from cli.errors import report_error, reports_bad_input
-from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, OPPONENTS_HELP, SAMPLES_HELP,
-                         VARIANT_HELP, Objective, card_counts, fl_value_points)
+from cli.errors import check_stdin_open, report_error, reports_bad_input
+from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption,
+                         SamplesOption, VariantOption, card_counts, hands_option, old_spelling,
+                         seed_option)
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError
 from optimizer import ObjectiveError
@@ -104,28 +105,22 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
 
 
 def command(
-    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "progressive",
+    variant: VariantOption = "progressive",
     cards: Annotated[str | None, typer.Option(
         help="Card counts to deal, equally often: 15, a range like 14-17 or a list like "
              "14,16. Default: the variant's Fantasyland sizes at realistic frequencies (see "
              "the README).", show_default=False, callback=card_counts)] = None,
-    rounds: Annotated[int | None, typer.Option(
-        help="Hands to play. Default: until q, the end of the input, or Ctrl-C.", min=1,
-        show_default=False)] = None,
-    seed: Annotated[int | None, typer.Option(
-        help="Seed of the deal, to replay a session. Default: a fresh one, printed.",
-        show_default=False, min=0)] = None,
-    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
-    fl_value: Annotated[float | None, typer.Option(
-        "--fl-value", help=FL_VALUE_HELP, show_default=False,
-        callback=fl_value_points)] = None,
-    opponents: Annotated[int, typer.Option(
-        help=OPPONENTS_HELP, min=1, max=2)] = 1,
-    samples: Annotated[int, typer.Option(
-        help=SAMPLES_HELP, min=1, max=100_000)] = DEFAULT_SAMPLES,
+    hands: Annotated[int | None, hands_option(
+        "Hands to play.", shown="until q, the end of the input, or Ctrl-C")] = None,
+    seed: Annotated[int | None, seed_option(shown="a fresh one, printed")] = None,
+    objective: ObjectiveOption = Objective.royalties,
+    fl_value: FlValueOption = None,
+    opponents: OpponentsOption = 1,
+    samples: SamplesOption = DEFAULT_SAMPLES,
     log: Annotated[Path | None, typer.Option(
         help="Append the session to this JSON Lines file: a header, one line per hand, "
              "and a summary.", show_default=False, dir_okay=False)] = None,
+    old_rounds: Annotated[int | None, old_spelling("--rounds", min=1)] = None,
 ) -> None:
     """Practise Fantasyland sets: type a set for each dealt hand and see how it grades.
 
@@ -133,7 +128,10 @@ def command(
     the running score (total EV lost, share of optimal sets, fouls). A summary ends the
     session, also on Ctrl-C. Without a terminal, sets are read a line each from stdin.
     """
-    if seed is None:
+    del old_rounds  # its value went to --hands (cli.options)
+    check_stdin_open("train", "each set", "give it a terminal, or a file or pipe of sets a "
+                                          "line each (fantasyland train < sets.txt)")
+    if seed is None:  # practice wants new hands; the seed is printed, to replay the session
         seed = random.SystemRandom().randrange(1_000_000)
     with reports_bad_input(ObjectiveError):
         session = Session(variant, objective.value, fl_value, cards, seed, opponents, samples)
@@ -161,7 +159,7 @@ def command(
             f"{table} (staying worth {worth}), seed {seed}; deals {mix}."), soft_wrap=True)
         console.print(HELP, soft_wrap=True)
         try:
-            while rounds is None or session.score.hands < rounds:
+            while hands is None or session.score.hands < hands:
                 if not _play_hand(session, interactive, out):
                     break
         except (EOFError, KeyboardInterrupt):

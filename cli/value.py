@@ -10,10 +10,13 @@ import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
+from rich.text import Text
 
 from cli.errors import report_error, reports_bad_input
-from cli.options import OBJECTIVE_HELP, OPPONENTS_HELP, VARIANT_HELP, Objective
-from cli.render import console, err_console, measured
+from cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
+                         VariantOption, WorkersOption, hands_option, old_spelling,
+                         workers_count)
+from cli.render import console, err_console, measured, shown
 from evaluator import find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.objective import check_objective
@@ -24,7 +27,7 @@ from optimizer.training.worth import DEFAULT_SAMPLES, InfiniteWorth, WorthTable,
 def table_dict(table: WorthTable) -> dict:
     """The ``value --json`` schema documented in the README."""
     return {
-        "variant": table.rules.name, "objective": table.objective, "samples": table.samples,
+        "variant": table.rules.name, "objective": table.objective, "hands": table.samples,
         "seed": table.seed, "opponents": table.opponents,
         "repeat_value": table.repeat_value,
         "rules_key": "ev_repeat_value" if table.objective == "ev" else "repeat_value",
@@ -106,8 +109,8 @@ def _staying_note(table: WorthTable) -> str:
             "nothing; can stay: hands with any legal set that stays. ± one standard error.")
 
 
-def plot(table: WorthTable, path: Path) -> None:
-    """A PNG: the worth of each hand size with its error bar, and the stay rates."""
+def _pyplot():
+    """matplotlib's pyplot, drawing to files only; a one-line error (exit code 2) without it."""
     try:
         import matplotlib
     except ImportError:
@@ -116,6 +119,28 @@ def plot(table: WorthTable, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def check_plot_path(path: Path) -> None:
+    """Refuse, before any hand is solved, a chart file that cannot be written (a missing or
+    read-only directory, a directory in its place): opening it is the only sure test. A file
+    the test creates is removed again, one that was there is left as it was."""
+    existed = path.exists()
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as error:
+        report_error(f"cannot write the --plot chart {str(path)!r}: "
+                     f"{error.strerror or error}")
+        raise typer.Exit(2) from None
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def plot(table: WorthTable, path: Path) -> None:
+    """A PNG: the worth of each hand size with its error bar, and the stay rates."""
+    plt = _pyplot()
     cards = [r.cards for r in table.rows]
     fig, left = plt.subplots(figsize=(7, 4.2), dpi=100)
     left.bar(cards, [r.worth for r in table.rows], yerr=[r.worth_se for r in table.rows],
@@ -144,21 +169,19 @@ def plot(table: WorthTable, path: Path) -> None:
 
 
 def command(
-    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "progressive",
-    samples: Annotated[int, typer.Option(
-        help="Random hands solved for each Fantasyland size.", min=2)] = DEFAULT_SAMPLES,
-    seed: Annotated[int, typer.Option(help="Seed of the hands: the same seed, the same "
-                                           "numbers.", min=0)] = 0,
-    opponents: Annotated[int, typer.Option(
-        help=OPPONENTS_HELP, min=1, max=2)] = 1,
-    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.royalties,
-    jobs: Annotated[int, typer.Option(
-        help="Processes to solve with; the numbers do not depend on it.", min=1)] = 1,
+    variant: VariantOption = "progressive",
+    hands: Annotated[int, hands_option(
+        "Random hands solved for each Fantasyland size.", low=2)] = DEFAULT_SAMPLES,
+    seed: SeedOption = 0,
+    opponents: OpponentsOption = 1,
+    objective: ObjectiveOption = Objective.royalties,
+    workers: WorkersOption = None,
     plot_file: Annotated[Path | None, typer.Option(
         "--plot", help="Also draw the table as a PNG chart in this file (needs matplotlib).",
         dir_okay=False, show_default=False)] = None,
-    json_output: Annotated[bool, typer.Option(
-        "--json", help="Print one JSON object (schema in the README).")] = False,
+    json_output: JsonOption = False,
+    old_samples: Annotated[int | None, old_spelling("--samples", min=2)] = None,
+    old_jobs: Annotated[int | None, old_spelling("--jobs", min=1)] = None,
 ) -> None:
     """Estimate the worth of Fantasyland for each hand size, and of each entry.
 
@@ -166,6 +189,11 @@ def command(
     W(n) = mean value + stay rate x W(repeat size). The worth of a repeat is the variant's
     natural --fl-value. See "The worth of Fantasyland" in the README.
     """
+    del old_samples, old_jobs  # their values went to --hands and --workers (cli.options)
+    if plot_file is not None:  # before any work: a chart that cannot be drawn fails now
+        _pyplot()
+        check_plot_path(plot_file)
+    workers = workers_count(workers)
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
         check_objective(rules, objective.value)
@@ -177,8 +205,8 @@ def command(
                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
         with Progress(*columns, console=err_console, transient=True,
                       disable=json_output) as bar:
-            task = bar.add_task("solving", total=samples * len(sizes))
-            outcomes = simulate(rules, samples, seed, objective.value, opponents, sizes, jobs,
+            task = bar.add_task("solving", total=hands * len(sizes))
+            outcomes = simulate(rules, hands, seed, objective.value, opponents, sizes, workers,
                                 lambda done: bar.advance(task, done))
         try:
             table = worth_table(outcomes, rules, objective.value, seed, opponents)
@@ -192,4 +220,4 @@ def command(
         return
     render(table)
     if plot_file is not None:
-        console.print(f"Chart written to {plot_file}", soft_wrap=True)
+        console.print(Text(f"Chart written to {shown(str(plot_file))}"), soft_wrap=True)

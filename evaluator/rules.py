@@ -94,6 +94,9 @@ class Rules:
     # objective's opponent model is weighted to, their foul and entry rates held; None: the
     # opponent boards as the bot played them (docs/ev-and-opponents.md, "Calibration").
     opponent_royalties: float | None = None
+    # Where these rules were read from (a rules file's name, or a preset's), for errors found
+    # after loading to name it as load time's do; not part of what the rules decide.
+    source: str = field(default="", compare=False)
 
     def scale(self, row: str) -> Scale:
         return dict(self.scales)[row]

@@ -18,6 +18,10 @@ from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
 from evaluator.rules import (DEALINGS, ROW_SIZE, ROWS, SCORING_SYSTEMS, EntryRung, Requirement,
                              Rules, RulesError, Scoring)
 
+#: The most points a rules file may give a figure (a worth of staying); ``--fl-value``, the
+#: same figure on the command line, has the same bound.
+MAX_POINTS = 1000
+
 # --- checking a document -------------------------------------------------------------------
 
 _TOP_KEYS = {"name", "aliases", "description", "base", "dealing", "rows", "foul", "royalties",
@@ -189,8 +193,9 @@ def _scoring(doc: dict[str, Any], source: str) -> Scoring:
 
 
 def _points(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1000:
-        raise RulesError(f"{where}: expected points from 0 to 1000, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not 0 <= value <= MAX_POINTS:
+        raise RulesError(f"{where}: expected points from 0 to {MAX_POINTS}, got {value!r}")
     return float(value)
 
 
@@ -265,7 +270,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
-        dealing=dealing, opponent_royalties=_opponent_royalties(doc, source),
+        dealing=dealing, opponent_royalties=_opponent_royalties(doc, source), source=source,
     )
     _check_sizes(rules, source)
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time
@@ -349,11 +354,22 @@ def preset_names() -> tuple[str, ...]:
     return tuple(_preset_documents())
 
 
+def _check_not_empty(doc: dict[str, Any], source: str) -> None:
+    """A file with neither a base nor a table of its own (``name = "x"`` alone) would be a
+    game without royalties or Fantasyland, which is never what its author meant."""
+    if "base" not in doc and not any(key in _SECTION_KEYS for key in doc):
+        raise RulesError(f"{source}: it has no base and no tables; expected base = "
+                         f"\"<preset>\" (one of {', '.join(preset_names())}) or tables of its "
+                         "own ([royalties], [fantasyland], ...)")
+
+
 def load_rules(path: str | Path) -> Rules:
-    """Load a rules file (TOML); ``base = "preset"`` starts it from a preset."""
+    """Load a rules file (TOML); ``base = "preset"`` starts it from a preset. A file with no
+    base and no tables is refused."""
     path = Path(path)
     doc = _read_toml(_read_text(path, str(path)), path.name)
     _check_keys(doc, path.name)
+    _check_not_empty(doc, path.name)
     return rules_from_document(_resolve(doc, path.name) | {"name": doc.get("name", path.stem)},
                                path.name)
 

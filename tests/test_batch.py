@@ -230,6 +230,35 @@ def test_a_bad_line_without_an_id_is_reported_by_its_line_number_alone(tmp_path)
     assert [e["id"] for e in records(Path(f"{out}.errors"))] == ["2", "3", "4"]
 
 
+def test_an_escape_code_in_a_batch_id_is_shown_escaped(tmp_path):
+    red = "\x1b[31mred\x1b[0m"
+    (tmp_path / "in.txt").write_text(
+        f"{red} As Kd Qh\n"  # a text line's id, and a bad line, so that it is echoed
+        + json.dumps({"id": "\x1b]0;title\x07", "cards": "As Kd"}) + "\n"
+        + f"{red} As Kd Qh\n")  # and a duplicate, whose message quotes the id
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.txt"), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == r"error: line 1 (id \x1b[31mred\x1b[0m): got 3 cards: expected 13 to 17"
+    assert lines[1].startswith(r"error: line 2 (id \x1b]0;title\x07): ")
+    assert lines[2].startswith(r"error: line 3 (id \x1b[31mred\x1b[0m): ")
+    # the files keep the id as it was given: only the terminal is spared
+    assert [e["id"] for e in records(Path(f"{out}.errors"))][0] == red
+
+
+def test_every_error_line_shows_what_it_echoes_of_the_input_escaped(tmp_path):
+    # A rules file's name is echoed as it is (the rules errors name their file): any command's
+    # error line escapes it, as batch's bad lines escape an id.
+    named = tmp_path / "\x1b[31mred.toml"
+    named.write_text("royalties = [\n", encoding="utf-8")
+    for args in (["score", "As Kd Qh / Jc Ts 9s 8h 7d / 6c 5s 4h 3d 2c"], ["deal"]):
+        result = runner.invoke(app, [*args, "--variant", str(named)])
+        assert result.exit_code == 2 and "\x1b" not in result.stderr, args
+        assert result.stderr.startswith(r"error: \x1b[31mred.toml: not valid TOML"), args
+
+
 @pytest.mark.parametrize("hand_id", ["", "  "])
 def test_a_blank_id_is_a_bad_line(tmp_path, hand_id):
     (tmp_path / "in.jsonl").write_text(json.dumps({"id": hand_id, "cards": HAND}) + "\n")
@@ -509,9 +538,10 @@ def test_an_output_that_is_not_batch_records_is_refused(hands_file, tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--variant", "holdem"], "unknown variant 'holdem'"),
-    (["--objective", "money"], "unknown objective 'money'"),
-    (["--fl-value", "-1"], "bad fl_value"),
-    (["--time-limit", "0"], "bad time limit"),
+    (["--objective", "money"], "'money' is not one of 'royalties', 'ev'"),
+    (["--fl-value", "-1"], "Invalid value for '--fl-value'"),
+    (["--fl-value", "1e308"], "Invalid value for '--fl-value'"),
+    (["--time-limit", "0"], "Invalid value for '--time-limit'"),
 ])
 def test_bad_options_exit_2_before_solving(hands_file, tmp_path, args, message):
     out = tmp_path / "out.jsonl"
@@ -551,7 +581,7 @@ def test_ev_under_rules_without_an_opponent_pool_fails_up_front(hands_file, tmp_
 
 def test_bench_of_ev_under_rules_without_an_opponent_pool_fails_before_measuring(
         no_pool_rules):
-    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "1", "--workers", "1",
+    result = runner.invoke(app, ["batch", "--bench", "--hands", "1", "--workers", "1",
                                  "--objective", "ev", "--variant", str(no_pool_rules)])
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: no opponent pool") and result.stdout == ""
@@ -579,7 +609,7 @@ def test_missing_input_or_output_or_the_same_file_exit_2(hands_file, tmp_path):
 # --- benchmark -----------------------------------------------------------------------------
 
 def test_bench_prints_hands_per_second_for_14_and_17_cards():
-    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "2", "--workers", "1",
+    result = runner.invoke(app, ["batch", "--bench", "--hands", "2", "--workers", "1",
                                  "--objective", "royalties"])
     assert result.exit_code == 0, result.output
     assert "Machine:" in result.stdout and "Hands/s" in result.stdout
@@ -588,10 +618,10 @@ def test_bench_prints_hands_per_second_for_14_and_17_cards():
 
 
 def test_bench_says_why_a_hand_failed():
-    result = runner.invoke(app, ["batch", "--bench", "--bench-hands", "1", "--workers", "1",
+    result = runner.invoke(app, ["batch", "--bench", "--hands", "1", "--workers", "1",
                                  "--objective", "money"])
     assert result.exit_code == 2
-    assert "unknown objective 'money'" in result.stderr
+    assert "'money' is not one of 'royalties', 'ev'" in result.stderr
 
 
 def test_more_solve_options_reach_every_hand(tmp_path):

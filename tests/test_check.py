@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from itertools import combinations
 
 import numpy as np
@@ -295,3 +296,18 @@ def test_check_grades_on_the_sample_solve_used_when_given_the_same_samples_and_s
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout)
     assert record["ev_lost"] == 0 and record["value"] == pytest.approx(solution.value)
+
+
+def test_check_reads_the_hand_from_stdin_and_the_set_from_its_option():
+    hand = "Ad Ac Kc Jd Jc Tc 8s 8h 8c 6d 3s 3h 3c 2c"
+    played = "Ad Ac Jd / Kc Jc Tc 3c 2c / 8s 8h 8c 3s 3h"
+    given = runner.invoke(app, ["check", hand, "--set", played, "--json"])
+    piped = runner.invoke(app, ["check", "-", "--set", played, "--json"], input=hand + "\n")
+    assert piped.exit_code == 0, piped.output
+
+    def untimed(text):
+        return json.loads(re.sub(r'"solve_ms": [0-9.e+-]+', '"solve_ms": 0', text))
+
+    assert untimed(piped.stdout) == untimed(given.stdout)
+    bad = runner.invoke(app, ["check", "-", "--set", played], input="Ad Ac Zz\n")
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: bad card 'Zz'")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from typer.testing import CliRunner
 
@@ -18,9 +20,10 @@ runner = CliRunner()
                                                             "'--opponents'"),
     (["bench", "--cards", "12"], "error: Invalid value for '--cards': bad card count '12'"),
     (["shuffle"], "error: No such command 'shuffle' (see `fantasyland --help`)"),
-    (["solve", "As Ks", "--fl-value", "-5"], "error: Invalid value for '--fl-value': -5.0: "
-                                             "expected a finite number of points, 0 or more"),
-    (["train", "--fl-value", "nan"], "error: Invalid value for '--fl-value': nan"),
+    (["solve", "As Ks", "--fl-value", "-5"], "error: Invalid value for '--fl-value': Input "
+                                             "should be greater than or equal to 0"),
+    (["train", "--fl-value", "nan"], "error: Invalid value for '--fl-value': Input should be "
+                                     "less than or equal to 1000"),
     (["solve", "As Ks", "--opponents", "3"], "error: Invalid value for '--opponents'"),
     (["solve", "As Ks", "--seed", "-1"], "error: Invalid value for '--seed'"),
     (["value", "--seed", "-1"], "error: Invalid value for '--seed'"),
@@ -64,3 +67,27 @@ def test_solve_says_every_set_fouls_scores_no_royalties_and_what_the_foul_costs(
                                     "royalties"])
     assert "Royalties: 0 (a fouled set scores none" in " ".join(royalties.stdout.split())
     assert "EV:" not in royalties.stdout
+
+
+HAND_14 = "As Kd Qh Jc Ts 9s 8h 7d 6c 5s 4h 3d 2c 2s"
+
+
+def test_solve_reads_one_hand_from_stdin():
+    args = ["--objective", "royalties", "--json"]
+    given = runner.invoke(app, ["solve", HAND_14, *args])
+    piped = runner.invoke(app, ["solve", "-", *args], input=HAND_14 + "\n")
+    assert piped.exit_code == 0, piped.output
+    timing = {"solve_ms": 0}
+    assert json.loads(piped.stdout) | timing == json.loads(given.stdout) | timing
+    bad = runner.invoke(app, ["solve", "-"], input="As Kd Zz\n")
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: bad card 'Zz'")
+
+
+@pytest.mark.parametrize("command", [["solve", "-"], ["check", "-", "--set", "x"],
+                                     ["score", "-"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("stdin", ["", " \n\n"], ids=["empty", "blank"])
+def test_an_empty_stdin_is_one_line_for_a_hand_read_from_it(command, stdin):
+    result = runner.invoke(app, command, input=stdin)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: standard input is empty: {command[0]} - reads ")
+    assert result.stderr.count("\n") == 1

@@ -272,3 +272,12 @@ def test_cards_fall_back_to_ascii_where_suit_symbols_cannot_be_encoded():
     assert cards_text(parse_cards("Ah Td"), ascii_out).plain == "Ah Td"
     utf8_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
     assert cards_text(parse_cards("Ah Td"), utf8_out).plain == "A♥ T♦"
+
+
+def test_score_reads_the_board_from_stdin_on_one_line_or_three():
+    board = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
+    given = runner.invoke(app, ["score", board, "--json"]).stdout
+    for text in (board + "\n", "6s 6c 4h\nTd Ts 9c Qs 8c\n3h 3d 3s 2h 2d\n"):
+        piped = runner.invoke(app, ["score", "-", "--json"], input=text)
+        assert piped.exit_code == 0, piped.output
+        assert piped.stdout == given

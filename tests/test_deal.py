@@ -21,23 +21,23 @@ def deal(*args: str) -> list[str]:
 
 
 def test_the_same_seed_deals_the_same_hands():
-    assert deal("--cards", "14", "--count", "50", "--seed", "7") == \
-        deal("--cards", "14", "--count", "50", "--seed", "7")
+    assert deal("--cards", "14", "--hands", "50", "--seed", "7") == \
+        deal("--cards", "14", "--hands", "50", "--seed", "7")
 
 
 def test_another_seed_deals_other_hands():
-    assert deal("--cards", "14", "--count", "5", "--seed", "7") != \
-        deal("--cards", "14", "--count", "5", "--seed", "8")
+    assert deal("--cards", "14", "--hands", "5", "--seed", "7") != \
+        deal("--cards", "14", "--hands", "5", "--seed", "8")
 
 
 def test_a_longer_deal_starts_with_the_shorter_one():
-    assert deal("--cards", "mixed", "--variant", "progressive", "--count", "200")[:50] == \
-        deal("--cards", "mixed", "--variant", "progressive", "--count", "50")
+    assert deal("--cards", "mixed", "--variant", "progressive", "--hands", "200")[:50] == \
+        deal("--cards", "mixed", "--variant", "progressive", "--hands", "50")
 
 
 @pytest.mark.parametrize("cards", [13, 14, 17])
 def test_every_hand_has_the_count_asked_for_and_distinct_cards(cards):
-    lines = deal("--cards", str(cards), "--count", "300", "--seed", "3")
+    lines = deal("--cards", str(cards), "--hands", "300", "--seed", "3")
     assert len(lines) == 300
     for line in lines:
         dealt = parse_cards(line, count=cards)  # refuses duplicates and wrong counts
@@ -45,16 +45,16 @@ def test_every_hand_has_the_count_asked_for_and_distinct_cards(cards):
 
 
 def test_count_zero_deals_nothing():
-    assert deal("--count", "0") == []
+    assert deal("--hands", "0") == []
 
 
 def test_the_default_deals_the_variants_own_size():
-    assert {len(line.split()) for line in deal("--count", "20")} == {14}  # pineapple
-    assert {len(line.split()) for line in deal("--count", "20", "--variant", "standard")} == {13}
+    assert {len(line.split()) for line in deal("--hands", "20")} == {14}  # pineapple
+    assert {len(line.split()) for line in deal("--hands", "20", "--variant", "standard")} == {13}
 
 
 def test_mixed_progressive_sizes_follow_the_documented_frequencies():
-    lines = deal("--cards", "mixed", "--variant", "progressive", "--count", "4000")
+    lines = deal("--cards", "mixed", "--variant", "progressive", "--hands", "4000")
     sizes = Counter(len(line.split()) for line in lines)
     assert set(sizes) == {14, 15, 16, 17}
     for size, share in PROGRESSIVE_MIX.items():
@@ -77,12 +77,12 @@ def test_weighted_sizes():
 
 def test_writes_to_a_file(tmp_path):
     out = tmp_path / "hands.txt"
-    assert deal("--count", "3", "-o", str(out)) == []
-    assert out.read_text().splitlines() == deal("--count", "3")
+    assert deal("--hands", "3", "-o", str(out)) == []
+    assert out.read_text().splitlines() == deal("--hands", "3")
 
 
 def test_a_size_the_variant_never_deals_is_dealt_with_a_note():
-    result = runner.invoke(app, ["deal", "--cards", "17", "--count", "1"])
+    result = runner.invoke(app, ["deal", "--cards", "17", "--hands", "1"])
     assert result.exit_code == 0
     assert len(result.stdout.split()) == 17
     assert "never 17" in result.stderr
@@ -111,7 +111,7 @@ def test_bad_card_counts_are_refused_with_exit_2(cards, part):
     assert result.stdout == ""
 
 
-@pytest.mark.parametrize("option", [["--count", "-1"], ["--seed", "-3"]])
+@pytest.mark.parametrize("option", [["--hands", "-1"], ["--seed", "-3"]])
 def test_negative_count_or_seed_is_refused(option):
     assert runner.invoke(app, ["deal", *option]).exit_code == 2
 

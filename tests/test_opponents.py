@@ -15,7 +15,7 @@ from cli.main import app
 from evaluator import find_rules, load_rules, parse_cards
 from evaluator.board_arrays import evaluate_boards
 from evaluator.rules import ROW_SIZE, ROWS
-from optimizer import solve
+from optimizer import ObjectiveError, solve
 from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
 from optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, draw_boards,
                                       opponent_boards, pair_boards, pool_calibration, pool_weights)
@@ -287,13 +287,44 @@ def test_a_rules_file_sets_the_opponents_royalties_in_its_own_points(tmp_path):
     assert plain["calibration"] is None and plain["mean_royalties"] < 3.7
 
 
-@pytest.mark.parametrize("command", [["solve", HAND_14], ["opponents"]], ids=lambda c: c[0])
-def test_a_target_the_boards_cannot_reach_is_one_line_before_any_work(tmp_path, command):
+@pytest.mark.parametrize("command", [
+    ["solve", HAND_14],
+    ["opponents"],
+    ["check", HAND_14, "--set", "Kd Qd Qh / Ts 5s 4s 3s 2s / Ac Ah As 7c 7h", "--objective",
+     "ev"],
+    ["value", "--objective", "ev", "--hands", "2"],
+    ["train", "--objective", "ev"],
+    ["bench", "--objective", "ev", "--hands", "1"],
+    ["batch", "-", "-o", "out.jsonl", "--objective", "ev"],
+], ids=lambda c: c[0])
+def test_an_unreachable_mean_royalties_names_the_file_and_the_key(tmp_path, monkeypatch,
+                                                                 command):
+    # Named as the rules file's other errors are (file: key: why), before any work, by every
+    # command that weights the opponents.
+    monkeypatch.chdir(tmp_path)
     _house(tmp_path, 90)
-    result = runner.invoke(app, [*command, "--variant", str(tmp_path / "house.toml")])
+    result = runner.invoke(app, [*command, "--variant", "house.toml"], input=HAND_14 + "\n")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith("error: target royalties 90.0 outside what the boards "
-                                    "score") and result.stderr.count("\n") == 1
+    assert result.stderr == ("error: house.toml: opponents.mean_royalties = 90 is out of "
+                             "reach of the pineapple pool: the boards score 0 to 39 royalties "
+                             "each\n")
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_mean_royalties_the_rates_rule_out_names_the_file_and_the_key(tmp_path):
+    from optimizer.opponents.draw import pool_calibration
+    from optimizer.opponents.errors import CalibrationError
+
+    rules = _house(tmp_path, 30)  # within 0 to 39 a board, but not with 28% of them fouled
+    with pytest.raises(CalibrationError) as raised:
+        pool_calibration(pool_for(rules), rules)
+    assert str(raised.value).startswith("house.toml: opponents.mean_royalties = 30 is out of "
+                                        "reach of the pineapple pool: no weighting of the "
+                                        "boards that holds their foul and entry rates "
+                                        "averages that (as played they average 3.")
+    # the solver's callers still catch the one error type they catch today
+    with pytest.raises(ObjectiveError, match="house.toml: opponents.mean_royalties = 30"):
+        solve(HAND_14, rules, "ev", samples=10)
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):
@@ -342,7 +373,7 @@ def test_progressive_scores_the_pineapple_pool_under_its_own_entry_rungs():
 # --- the command -----------------------------------------------------------------------------
 
 def test_stats_json_has_the_documented_keys():
-    result = runner.invoke(app, ["opponents", "--stats", "--json", "--boards", "500"])
+    result = runner.invoke(app, ["opponents", "--stats", "--json", "--hands", "500"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     assert {"foul_rate", "fantasyland_rate", "mean_royalties", "boards"} <= set(figures)
@@ -353,7 +384,7 @@ def test_stats_json_has_the_documented_keys():
 
 
 def test_stats_table_names_the_figures():
-    result = runner.invoke(app, ["opponents", "--variant", "standard", "--boards", "300"])
+    result = runner.invoke(app, ["opponents", "--variant", "standard", "--hands", "300"])
     assert result.exit_code == 0, result.output
     assert "foul rate" in result.stdout and "Fantasyland rate" in result.stdout
 
@@ -365,7 +396,7 @@ def test_stats_table_names_the_figures():
     ["solve", HAND_14],  # ev is solve's default
     ["check", HAND_14, "--set", "Kd Qd Qh / Ts 5s 4s 3s 2s / Ac Ah As 7c 7h", "--objective",
      "ev"],
-    ["value", "--objective", "ev", "--samples", "10"],
+    ["value", "--objective", "ev", "--hands", "10"],
     ["train", "--objective", "ev"],  # before the first hand is dealt
     ["bench", "--objective", "ev", "--hands", "1"],
 ], ids=lambda args: args[0])
@@ -379,7 +410,7 @@ def test_unserved_rules_exit_2_with_one_line(tmp_path, args):
 @pytest.mark.parametrize("args, message", [
     (["--stats", "--regenerate"], "--stats and --regenerate given together"),
     (["--regenerate", "--check", HAND_14], "--regenerate and --check given together"),
-    (["--boards", "24001"], "bad boards 24001: the pineapple pool holds 24000"),
+    (["--hands", "24001"], "bad hands 24001: the pineapple pool holds 24000"),
 ])
 def test_opponents_refuses_two_actions_or_more_boards_than_the_pool(args, message):
     result = runner.invoke(app, ["opponents", *args])
@@ -399,7 +430,7 @@ def test_regenerate_writes_a_pool_that_loads_and_says_where(tmp_path):
 
 
 def test_check_table_lists_live_play_and_the_three_draws():
-    result = runner.invoke(app, ["opponents", "--check", HAND_14, "--boards", "3"])
+    result = runner.invoke(app, ["opponents", "--check", HAND_14, "--hands", "3"])
     assert result.exit_code == 0, result.output
     assert "Dealt 14 cards" in result.stdout and "card removal against 3 live hands" in \
         result.stdout
@@ -445,3 +476,46 @@ def test_every_draw_avoids_the_dealt_cards_and_repeats_itself(seed, cards, count
         expected = "exact" if draw.exact >= count else (
             "relaxed" if draw.exact + draw.relaxed >= count else "with replacement")
     assert draw.tier == expected
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Hands played in chunks of 2, so that a few hands are several units of work and two
+    workers really split them (the seed of a chunk is its index, whoever plays it)."""
+    import optimizer.opponents.pools
+
+    monkeypatch.setattr(optimizer.opponents.pools, "CHUNK", 2)
+
+
+@pytest.mark.parametrize("action", [
+    ["--check", HAND_14, "--json"],
+    ["--stats", "--live", "--json"],
+], ids=["check", "live"])
+def test_opponents_plays_the_same_hands_on_one_worker_or_two(small_chunks, action):
+    runs = [runner.invoke(app, ["opponents", *action, "--hands", "5", "--seed", "3",
+                                "--workers", workers]) for workers in "12"]
+    assert runs[0].exit_code == runs[1].exit_code == 0, runs[0].output
+    assert runs[0].stdout == runs[1].stdout
+
+
+def test_a_regenerated_pool_is_the_same_on_one_worker_or_two(small_chunks, tmp_path):
+    pools = []
+    for workers in "12":
+        target = tmp_path / f"pool-{workers}.npz"
+        result = runner.invoke(app, ["opponents", "--regenerate", "--variant", "standard",
+                                     "--hands", "5", "--workers", workers, "--output",
+                                     str(target)])
+        assert result.exit_code == 0, result.output
+        pools.append(load_pool(target))
+    assert (pools[0].boards == pools[1].boards).all()
+    assert (pools[0].discards == pools[1].discards).all()
+
+
+def test_opponents_takes_hands_for_every_action_and_notes_the_old_boards_spelling():
+    new = runner.invoke(app, ["opponents", "--variant", "standard", "--hands", "250", "--json"])
+    old = runner.invoke(app, ["opponents", "--variant", "standard", "--boards", "250", "--json"])
+    assert json.loads(new.stdout)["boards"] == 250 and old.stdout == new.stdout
+    assert old.stderr == "note: --boards is now --hands\n"
+    default = json.loads(runner.invoke(app, ["opponents", "--variant", "standard",
+                                             "--json"]).stdout)
+    assert default["boards"] == 5000

@@ -376,6 +376,32 @@ def test_a_file_without_a_base_starts_from_nothing(tmp_path):
     assert rules.royalty_table("bottom").max() == 0
 
 
+@pytest.mark.parametrize("text", ['name = "x"\n', "", 'name = "x"\ndescription = "mine"\n'],
+                         ids=["name only", "empty", "name and description"])
+def test_a_rules_file_with_no_base_and_no_tables_is_refused(tmp_path, text):
+    # It would be a game without royalties or Fantasyland, which no one means to write.
+    with pytest.raises(RulesError) as raised:
+        load_rules(write(tmp_path, text, name="x.toml"))
+    assert str(raised.value) == (
+        'x.toml: it has no base and no tables; expected base = "<preset>" (one of deuce, '
+        "pineapple, progressive, standard, ultimate) or tables of its own ([royalties], "
+        "[fantasyland], ...)")
+
+
+def test_every_preset_and_house_fixture_still_loads():
+    for name in preset_names():
+        assert find_rules(name).source == name
+    for path in sorted(HOUSE.glob("*.toml")):
+        assert load_rules(path).source == path.name
+
+
+def test_the_file_rules_came_from_is_kept_but_is_not_part_of_the_rules(tmp_path):
+    one = load_rules(write(tmp_path, 'name = "same"\nbase = "pineapple"\n', name="one.toml"))
+    two = load_rules(write(tmp_path, 'name = "same"\nbase = "pineapple"\n', name="two.toml"))
+    assert (one.source, two.source) == ("one.toml", "two.toml")
+    assert one == two and hash(one) == hash(two) and one.fingerprint == two.fingerprint
+
+
 def test_a_file_may_name_itself(tmp_path):
     rules = load_rules(write(tmp_path, 'name = "mine"\nbase = "prog"\n'))
     assert (rules.name, rules.aliases) == ("mine", ())

@@ -187,7 +187,7 @@ def _sets_of(variant: str, seed: int, rounds: int) -> list[str]:
 def train_log(base: Path, name: str, *options: str, rounds: int | None = None,
               typed: list[str] = ()) -> list[Any]:
     log = base / "train" / f"{name}.jsonl"
-    extra = () if rounds is None else ("--rounds", str(rounds))
+    extra = () if rounds is None else ("--hands", str(rounds))
     invoke("train", *options, *extra, "--log", str(log),
            stdin="".join(line + "\n" for line in [*typed, "q"]))
     return jsonl(log)
@@ -262,28 +262,28 @@ CASES: dict[str, dict[str, Producer]] = {
     },
     "value.schema.json": {
         "royalties-pineapple": lambda _b, _r: command_json(
-            "value", "--variant", "pineapple", "--samples", "2"),
+            "value", "--variant", "pineapple", "--hands", "2"),
         "royalties-progressive-four-sizes": lambda _b, _r: command_json(
-            "value", "--variant", "progressive", "--samples", "2"),
+            "value", "--variant", "progressive", "--hands", "2"),
         "royalties-deuce-two-part-entry": lambda _b, _r: command_json(
-            "value", "--variant", "deuce", "--samples", "2"),
+            "value", "--variant", "deuce", "--hands", "2"),
         "ev-three-handed": lambda _b, _r: command_json(
-            "value", "--variant", "pineapple", "--samples", "2", "--objective", "ev",
+            "value", "--variant", "pineapple", "--hands", "2", "--objective", "ev",
             "--opponents", "2"),
     },
     "opponents-stats.schema.json": {
         "pool-calibrated": lambda _b, _r: command_json(
-            "opponents", "--stats", "--boards", "200"),
+            "opponents", "--stats", "--hands", "200"),
         "pool-uncalibrated-standard": lambda _b, _r: command_json(
-            "opponents", "--stats", "--boards", "200", "--variant", "standard"),
+            "opponents", "--stats", "--hands", "200", "--variant", "standard"),
         "pool-uncalibrated-deuce": lambda _b, _r: command_json(
-            "opponents", "--stats", "--boards", "200", "--variant", "deuce"),
+            "opponents", "--stats", "--hands", "200", "--variant", "deuce"),
         "live": lambda _b, _r: command_json(
-            "opponents", "--stats", "--live", "--boards", "3"),
+            "opponents", "--stats", "--live", "--hands", "3"),
     },
     "opponents-check.schema.json": {
         "pineapple": lambda _b, _r: command_json(
-            "opponents", "--check", HAND, "--boards", "4"),
+            "opponents", "--check", HAND, "--hands", "4"),
     },
     "bench.schema.json": {
         "royalties": lambda _b, _r: command_json(

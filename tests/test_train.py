@@ -115,7 +115,7 @@ def test_train_reads_sets_from_stdin_reprompts_on_typos_and_logs(tmp_path):
     session.deal()
     first = optimal_text(session)
     log = tmp_path / "session.jsonl"
-    result = runner.invoke(app, ["train", "--variant", "pineapple", "--seed", "5", "--rounds",
+    result = runner.invoke(app, ["train", "--variant", "pineapple", "--seed", "5", "--hands",
                                  "2", "--log", str(log)],
                            input=f"Qs Qd\n?\n{first}\nq\n")
     assert result.exit_code == 0, result.output
@@ -136,7 +136,7 @@ def test_train_ends_at_the_end_of_the_input_with_a_summary():
 
 
 def test_train_same_seed_same_session():
-    args = ["train", "--seed", "9", "--rounds", "2", "--cards", "14-15"]
+    args = ["train", "--seed", "9", "--hands", "2", "--cards", "14-15"]
     stdin = "q\n"
     assert runner.invoke(app, args, input=stdin).stdout == \
         runner.invoke(app, args, input=stdin).stdout

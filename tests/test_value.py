@@ -102,12 +102,12 @@ def test_bad_sample_count_is_refused():
 # --- the command ----------------------------------------------------------------------------
 
 def test_value_json_is_reproducible_with_a_seed():
-    args = ["value", "--variant", "pineapple", "--samples", "4", "--seed", "2", "--json"]
+    args = ["value", "--variant", "pineapple", "--hands", "4", "--seed", "2", "--json"]
     first, second = runner.invoke(app, args), runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     assert first.stdout == second.stdout
     data = json.loads(first.stdout)
-    assert data["samples"] == 4 and data["sizes"][0]["cards"] == 14
+    assert data["hands"] == 4 and data["sizes"][0]["cards"] == 14
     assert data["repeat_value"] == data["sizes"][0]["worth"]
     assert data["entries"] == [{"entry": "QQ+ top", "cards": 14,
                                 "worth": data["repeat_value"]}]
@@ -116,7 +116,7 @@ def test_value_json_is_reproducible_with_a_seed():
 def test_value_table_and_plot(tmp_path):
     pytest.importorskip("matplotlib")
     chart = tmp_path / "worth.png"
-    result = runner.invoke(app, ["value", "--samples", "2", "--seed", "1", "--plot",
+    result = runner.invoke(app, ["value", "--hands", "2", "--seed", "1", "--plot",
                                  str(chart)])
     assert result.exit_code == 0, result.output
     for text in ("progressive: optimal play, 2 hands a size", "Worth of an entry",
@@ -136,7 +136,7 @@ def test_value_table_and_plot(tmp_path):
                      "17 = 55.4."),
 ])
 def test_value_says_what_it_measured_beside_what_the_rules_file_gives(variant, args, said):
-    result = runner.invoke(app, ["value", "--variant", variant, "--samples", "12", *args])
+    result = runner.invoke(app, ["value", "--variant", variant, "--hands", "12", *args])
     assert result.exit_code == 0, result.output
     assert said in " ".join(result.stdout.split())
 
@@ -144,7 +144,7 @@ def test_value_says_what_it_measured_beside_what_the_rules_file_gives(variant, a
 def test_value_bad_input_exits_2():
     result = runner.invoke(app, ["value", "--variant", "holdem"])
     assert result.exit_code == 2 and "unknown variant 'holdem'" in result.stderr
-    result = runner.invoke(app, ["value", "--samples", "1"])
+    result = runner.invoke(app, ["value", "--hands", "1"])
     assert result.exit_code == 2
 
 
@@ -196,7 +196,63 @@ def test_the_note_says_when_the_rules_have_no_ev_worth_and_repeat_value_stands_i
 
 def test_the_rules_key_figure_is_per_opponent_only_under_ev():
     runs = {objective: json.loads(runner.invoke(app, [
-        "value", "--variant", "pineapple", "--samples", "8", "--objective", objective,
+        "value", "--variant", "pineapple", "--hands", "8", "--objective", objective,
         "--opponents", "2", "--json"]).stdout) for objective in ("royalties", "ev")}
     assert runs["royalties"]["rules_key_value"] == runs["royalties"]["repeat_value"]
     assert runs["ev"]["rules_key_value"] == pytest.approx(runs["ev"]["repeat_value"] / 2)
+
+
+def test_value_takes_hands_per_size_and_notes_the_old_samples_spelling():
+    new = runner.invoke(app, ["value", "--variant", "standard", "--hands", "3", "--workers",
+                              "1", "--json"])
+    old = runner.invoke(app, ["value", "--variant", "standard", "--samples", "3", "--workers",
+                              "1", "--json"])
+    assert new.exit_code == old.exit_code == 0, old.output
+    data = json.loads(new.stdout)
+    assert data["hands"] == 3 and "samples" not in data  # hands per size, as the option says
+    assert data["sizes"][0]["hands"] == 3
+    assert old.stdout == new.stdout
+    assert old.stderr == "note: --samples is now --hands\n" and new.stderr == ""
+
+
+def test_value_gives_the_same_numbers_on_one_worker_or_two():
+    # 4 hands a size are 4 units of work (one hand each), so two workers really split them.
+    runs = [runner.invoke(app, ["value", "--variant", "progressive", "--hands", "4", "--seed",
+                                "3", "--workers", workers, "--json"]) for workers in "12"]
+    assert runs[0].exit_code == runs[1].exit_code == 0, runs[0].output
+    assert runs[0].stdout == runs[1].stdout
+    old = runner.invoke(app, ["value", "--variant", "progressive", "--hands", "4", "--seed",
+                              "3", "--jobs", "2", "--json"])
+    assert old.stdout == runs[0].stdout and old.stderr == "note: --jobs is now --workers\n"
+
+
+@pytest.mark.parametrize("where", ["missing/worth.png", "a-file/worth.png", "."],
+                         ids=["missing directory", "a file for a directory", "a directory"])
+def test_an_unwritable_plot_path_is_refused_before_any_work(tmp_path, monkeypatch, where):
+    pytest.importorskip("matplotlib")
+    import cli.value
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the hands were solved before the chart file was checked")
+
+    monkeypatch.setattr(cli.value, "simulate", no_work)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("not a directory")
+    result = runner.invoke(app, ["value", "--plot", where])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert f"'{where}'" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_writable_plot_path_is_left_as_it_was_when_the_run_then_fails(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import cli.value
+
+    monkeypatch.setattr(cli.value, "simulate", lambda *a, **k: (_ for _ in ()).throw(
+        KeyboardInterrupt))
+    kept, fresh = tmp_path / "kept.png", tmp_path / "fresh.png"
+    kept.write_bytes(b"an older chart")
+    for chart in (kept, fresh):
+        runner.invoke(app, ["value", "--plot", str(chart)])
+    assert kept.read_bytes() == b"an older chart"  # checked, not truncated
+    assert not fresh.exists()  # the check leaves no empty file behind

@@ -77,7 +77,8 @@ def fit(rules: Rules, boards: np.ndarray, target_royalties: float) -> Calibratio
     lowest, highest = features[:, 0].min(), features[:, 0].max()
     if not lowest < target_royalties < highest:
         raise CalibrationError(f"target royalties {target_royalties} outside what the boards "
-                               f"score ({lowest:g} to {highest:g})")
+                               f"score ({lowest:g} to {highest:g})",
+                               f"the boards score {lowest:g} to {highest:g} royalties each")
     target = np.array([target_royalties, features[:, 1].mean(), features[:, 2].mean()])
     # Features every board shares (no board enters, say) are held by any weights: drop them.
     free = features.std(axis=0) > 0
@@ -109,7 +110,10 @@ def fit(rules: Rules, boards: np.ndarray, target_royalties: float) -> Calibratio
             theta, w, dual = trial, trial_w, trial_dual
     if not (np.all(np.isfinite(theta)) and np.abs(w @ x - goal).max() < 1e-8):
         raise CalibrationError(f"target royalties {target_royalties} not reached: too far from "
-                               "what these boards score at their foul and entry rates")
+                               "what these boards score at their foul and entry rates",
+                               "no weighting of the boards that holds their foul and entry "
+                               f"rates averages that (as played they average "
+                               f"{features[:, 0].mean():.2f})")
     full = np.zeros(3)
     full[free] = theta
     return Calibration(rules, target_royalties, full, float(1 / (w ** 2).sum() / len(w)))

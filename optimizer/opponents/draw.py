@@ -27,7 +27,7 @@ from evaluator.board_arrays import BoardArrays, evaluate_boards
 from evaluator.cards import CardError
 from evaluator.rules import ROWS, Rules
 from optimizer.opponents.calibration import Calibration, features_of, fit
-from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.errors import CalibrationError, OpponentModelError
 from optimizer.opponents.pools import (PERMUTATIONS, POOL_PARAMS, Pool, dealing_for, play_hands,
                                        pool_for, relabel)
 
@@ -89,7 +89,13 @@ def pool_calibration(pool: Pool, rules: Rules) -> Calibration | None:
     the rules set none and the boards are used as the bot played them."""
     if rules.opponent_royalties is None:
         return None
-    return fit(rules, pool.boards, rules.opponent_royalties)
+    try:
+        return fit(rules, pool.boards, rules.opponent_royalties)
+    except CalibrationError as error:  # named as a bad key of the rules file is at load time
+        raise CalibrationError(
+            f"{rules.source or rules.name}: opponents.mean_royalties = "
+            f"{rules.opponent_royalties:g} is out of reach of the {pool.meta['rules']} pool: "
+            f"{error.reason}", error.reason) from None
 
 
 @cache
@@ -217,12 +223,14 @@ def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
     return figures
 
 
-def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
+def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
+              workers: int = 1) -> dict:
     """Calibration figures of the opponent model under ``rules``.
 
     By default from ``boards`` boards drawn (seeded, without card removal) from the pool that
     serves ``rules``; with ``live`` from ``boards`` hands the bot plays now (slow: about an
-    eighth of a second of CPU a hand). ``source`` in the result says which. The top-level
+    eighth of a second of CPU a hand, in ``workers`` processes, which change nothing of the
+    result). ``source`` in the result says which. The top-level
     figures are the opponent model's, the boards weighted as the EV objective weights them
     (``optimizer.opponents.calibration``); ``bot_play`` has the same figures of the bot's own
     play, and ``calibration`` the target (None where the pool has none, and both sets agree).
@@ -236,14 +244,15 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False) -> dict:
     calibration = None if served is None else pool_calibration(served, rules)
     if live:
         dealing = dealing_for(rules)
-        played = play_hands(rules, dealing, boards, seed, POOL_PARAMS[dealing.name]).boards
+        played = play_hands(rules, dealing, boards, seed, POOL_PARAMS[dealing.name],
+                            workers=workers).boards
         where = {"source": "live", "dealing": dealing.name}
     else:
         pool = pool_for(rules)
         if boards > len(pool):  # drawn again, boards would count twice and the errors shrink
             raise OpponentModelError(
-                f"bad boards {boards}: the {pool.meta['rules']} pool holds {len(pool)}; ask "
-                "for at most that many, or play fresh hands with --live")
+                f"bad hands {boards}: the {pool.meta['rules']} pool holds {len(pool)} (a board "
+                "a hand); ask for at most that many, or play fresh hands with --live")
         rng = np.random.default_rng(seed)
         played = pool.boards[rng.choice(len(pool), boards, replace=False)]
         where = {"source": "pool", "dealing": pool.dealing.name, "pool_size": len(pool),

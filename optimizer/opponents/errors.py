@@ -10,4 +10,9 @@ class OpponentModelError(ValueError):
 
 
 class CalibrationError(OpponentModelError):
-    """A target that no weighting of the boards can reach."""
+    """A target that no weighting of the boards can reach. ``reason`` says why without
+    naming the target, for a message that names where the target came from."""
+
+    def __init__(self, message: str, reason: str | None = None):
+        super().__init__(message)
+        self.reason = message if reason is None else reason

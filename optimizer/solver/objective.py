@@ -18,6 +18,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from evaluator.rules import ROWS, Rules
+from evaluator.rules_files import MAX_POINTS
 from optimizer.solver.candidates import Candidates
 
 
@@ -97,8 +98,12 @@ OBJECTIVES = ("ev", "royalties")
 
 
 def check_fl_value(fl_value: float) -> float:
-    if not isinstance(fl_value, (int, float)) or not 0 <= fl_value < float("inf"):
-        raise ObjectiveError(f"bad fl_value {fl_value!r}: expected a finite number >= 0")
+    """A worth of staying a caller gives: points from 0 to ``MAX_POINTS``, the bound the rules
+    files put on the same figure (and ``--fl-value`` on the command line)."""
+    if isinstance(fl_value, bool) or not isinstance(fl_value, (int, float)) \
+            or not 0 <= fl_value <= MAX_POINTS:
+        raise ObjectiveError(f"bad fl_value {fl_value!r}: expected points from 0 to "
+                             f"{MAX_POINTS}")
     return float(fl_value)
 
 

@@ -140,8 +140,9 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     dealt = _dealt(dealt)
 
     def staying(opponents: int) -> float:
-        return check_fl_value(default_fl_value(rules, name, len(dealt), opponents)
-                              if fl_value is None else fl_value)
+        # the rules' own figures are bounded where the rules file is read
+        return default_fl_value(rules, name, len(dealt), opponents) if fl_value is None \
+            else check_fl_value(fl_value)
 
     if name == "royalties":
         return Royalties(staying(1))
