@@ -36,7 +36,7 @@ def command(
     cards: Annotated[str | None, typer.Option(
         help="Cards per hand: 15, a range like 14-17 or a list like 14,16, dealt equally "
              "often; counts with weights, like 14:8,15:4; or 'mixed', the variant's "
-             "Fantasyland sizes at the frequencies in the README (the default).",
+             "Fantasyland sizes at realistic frequencies (the default; see docs/training.md).",
         show_default=False)] = None,
     hands: Annotated[int, hands_option("Hands to deal.", low=0)] = 1,
     seed: SeedOption = 0,

@@ -93,7 +93,7 @@ def main(
     and the worth of staying.
 
     Variants are presets (standard, pineapple, progressive, ultimate, deuce) or house
-    rules in a TOML file; see the README.
+    rules in a TOML file; see docs/rules-files.md.
     """
 
 

@@ -155,4 +155,4 @@ def command(
     if figures["calibration"] is not None:
         console.print(f"The model weights the bot's boards to "
                       f"{figures['calibration']['target_mean_royalties']:g} mean royalties, "
-                      "foul and entry rates held (README, \"Calibration\").", soft_wrap=True)
+                      "foul and entry rates held (docs/ev-and-opponents.md, \"Calibration\").", soft_wrap=True)

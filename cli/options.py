@@ -28,14 +28,14 @@ from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 class Objective(str, Enum):
-    """What a set is worth (see the README's "Expected value")."""
+    """What a set is worth (docs/ev-and-opponents.md)."""
 
     royalties = "royalties"
     ev = "ev"
 
 
 VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
-                "rules file (see the README).").format(presets=", ".join(preset_names()))
+                "rules file (see docs/rules-files.md).").format(presets=", ".join(preset_names()))
 OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sampled "
                   "opponents); either plus fl-value when it stays.")
 OPPONENTS_HELP = "Opponents at the table, for ev: 1 (heads-up) or 2 (three-handed)."
@@ -47,7 +47,7 @@ TIME_LIMIT_HELP = "Seconds to prove a hand's set optimal before settling for the
 FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the variant's "
                  "repeat_value, or under ev its ev_repeat_value times the opponents (see "
                  "`fantasyland value`).")
-JSON_HELP = "Print JSON (the schema is in the README) instead of tables."
+JSON_HELP = "Print JSON instead of tables (schemas: docs/json.md)."
 
 #: What ``--workers`` defaults to, in every command that has it.
 WORKERS_DEFAULT = "the number of cores"

@@ -109,7 +109,7 @@ def command(
     cards: Annotated[str | None, typer.Option(
         help="Card counts to deal, equally often: 15, a range like 14-17 or a list like "
              "14,16. Default: the variant's Fantasyland sizes at realistic frequencies (see "
-             "the README).", show_default=False, callback=card_counts)] = None,
+             "docs/training.md).", show_default=False, callback=card_counts)] = None,
     hands: Annotated[int | None, hands_option(
         "Hands to play.", shown="until q, the end of the input, or Ctrl-C")] = None,
     seed: Annotated[int | None, seed_option(shown="a fresh one, printed")] = None,

@@ -25,7 +25,7 @@ from optimizer.training.worth import DEFAULT_SAMPLES, InfiniteWorth, WorthTable,
 
 
 def table_dict(table: WorthTable) -> dict:
-    """The ``value --json`` schema documented in the README."""
+    """``value --json`` (docs/json.md, cli/schemas/value.schema.json)."""
     return {
         "variant": table.rules.name, "objective": table.objective, "hands": table.samples,
         "seed": table.seed, "opponents": table.opponents,
@@ -187,7 +187,7 @@ def command(
 
     Solves seeded random hands of every size the variant deals, then the recursion
     W(n) = mean value + stay rate x W(repeat size). The worth of a repeat is the variant's
-    natural --fl-value. See "The worth of Fantasyland" in the README.
+    natural --fl-value. See docs/fantasyland-value.md.
     """
     del old_samples, old_jobs  # their values went to --hands and --workers (cli.options)
     if plot_file is not None:  # before any work: a chart that cannot be drawn fails now
