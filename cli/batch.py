@@ -13,11 +13,11 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.bench import machine
+from cli.command import given, old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
-from cli.options import (SOLVE_DEFAULTS, FlValueOption, Objective, ObjectiveOption,
-                         OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
-                         VariantOption, WorkersOption, given, hands_option, old_spelling,
-                         workers_count)
+from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption,
+                         SamplesOption, SeedOption, TimeLimitOption, VariantOption, WorkersOption,
+                         hands_option, workers_count)
 from cli.render import console, err_console, shown
 from optimizer import ObjectiveError
 from optimizer.batch.engines import Settings, open_engine
@@ -26,6 +26,7 @@ from optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_out
                                  run_batch)
 from optimizer.solver.objective import OBJECTIVES
 from optimizer.solver.record import solution_record as solution_dict
+from optimizer.solver.solve import DEFAULT_SAMPLES
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
 SHOWN_ERRORS = 20
@@ -155,9 +156,9 @@ def command(
     objective: ObjectiveOption = Objective.royalties,
     fl_value: FlValueOption = None,
     time_limit: TimeLimitOption = 10.0,
-    opponents: OpponentsOption = SOLVE_DEFAULTS["opponents"],
-    samples: SamplesOption = SOLVE_DEFAULTS["samples"],
-    seed: SeedOption = SOLVE_DEFAULTS["seed"],
+    opponents: OpponentsOption = 1,  # solve's defaults, passed on to every hand's solve
+    samples: SamplesOption = DEFAULT_SAMPLES,
+    seed: SeedOption = 0,
     errors: Annotated[Path | None, typer.Option(
         help="Where bad lines go, one JSON object each. Default: OUTPUT.errors.",
         show_default=False)] = None,

@@ -10,8 +10,9 @@ from typing import Annotated
 
 import typer
 
+from cli.command import old_spelling
 from cli.errors import report_error, reports_bad_input
-from cli.options import SeedOption, VariantOption, hands_option, old_spelling
+from cli.options import SeedOption, VariantOption, hands_option
 from cli.render import err_console, never_dealt_note
 from evaluator import find_rules
 from optimizer.solver.dealing import SizeError, deal_hands, hand_line, parse_size_weights

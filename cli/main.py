@@ -2,22 +2,30 @@
 
 A module that defines ``command`` becomes the subcommand named after the module
 (``cli/score.py`` is ``fantasyland score``), so a new command is a new file and nothing else.
+
+The commands are found without importing them, and a command's module is imported only when
+that command runs: ``fantasyland score`` loads the scoring code and not the solver, and
+``fantasyland --help`` reads each command's summary from its source
+(docs/benchmarks.md, "Start-up").
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
+import inspect
 import pkgutil
 import sys
-from importlib import metadata
+from functools import cache
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
+from typer.models import CommandInfo
 
 import cli
-from cli.errors import report_error
-from cli.options import Command, no_metavar_for_flags
+from cli.command import Command, no_metavar_for_flags
 
 #: Click's exception classes by name, reached through Typer's public ``BadParameter``: recent
 #: Typers carry their own copy of Click, whose errors ``click.ClickException`` would miss.
@@ -27,8 +35,10 @@ _CLICK = {kind.__name__: kind for kind in typer.BadParameter.__mro__}
 class OneLineErrors(TyperGroup):
     """The group that reports a mistyped command line in one line, as the library's own
     input errors are (``cli/errors.py``): ``error: <what> (see `fantasyland solve --help`)``,
-    exit code 2, instead of Click's boxed usage text. Its flags, as its commands'
-    (``cli.options.Command``), show no value in the help."""
+    exit code 2, instead of Click's boxed usage text. Its commands load on first use, and
+    its flags, as its commands' (``cli.command.Command``), show no value in the help."""
+
+    _listing = False  # while the help lists the commands, a summary of each is enough
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -40,6 +50,37 @@ class OneLineErrors(TyperGroup):
             no_metavar_for_flags([option])
         return option
 
+    def list_commands(self, ctx) -> list[str]:
+        return list(command_summaries())
+
+    def get_command(self, ctx, cmd_name: str):
+        if cmd_name not in self.commands:
+            if self._listing and cmd_name in command_summaries():
+                # The help shows the name and the docstring, nothing more.
+                return TyperCommand(name=cmd_name, help=command_summaries()[cmd_name])
+            info = _command_info(cmd_name)
+            if info is None:
+                return None
+            self.commands[cmd_name] = typer.main.get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode)
+        return self.commands[cmd_name]
+
+    def resolve_command(self, ctx, args):
+        if args and _command_info(args[0]) is None:
+            # Not a command: Typer suggests the loaded commands that look like it, so load
+            # them all, as the app did before commands loaded on first use.
+            for name in command_summaries():
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
+
+    def format_help(self, ctx, formatter) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra: Any) -> Any:
         if not standalone_mode:
@@ -49,10 +90,14 @@ class OneLineErrors(TyperGroup):
         except _CLICK["ClickException"] as error:
             if type(error).__name__ == "NoArgsIsHelpError":  # the help is printed already
                 sys.exit(error.exit_code)
+            from cli.errors import report_error
+
             where = error.ctx.command_path if getattr(error, "ctx", None) else "fantasyland"
             report_error(f"{error.format_message().rstrip('.')} (see `{where} --help`)")
             sys.exit(error.exit_code)
         except typer.Abort:
+            from cli.errors import report_error
+
             report_error("aborted")
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
@@ -70,6 +115,8 @@ app = typer.Typer(
 
 
 def _version() -> str:
+    from importlib import metadata
+
     try:
         return metadata.version("fantasyland")
     except metadata.PackageNotFoundError:  # running from a checkout that was never installed
@@ -97,17 +144,44 @@ def main(
     """
 
 
-def _register_commands() -> None:
-    # Sorted by module name, so that the help lists commands in a stable order.
-    for module_info in sorted(pkgutil.iter_modules(cli.__path__), key=lambda m: m.name):
-        if module_info.name == __name__.rpartition(".")[2]:
+@cache
+def _module_names() -> tuple[str, ...]:
+    """The modules of ``cli`` that could define a command, sorted by name so that the help
+    lists the commands in a stable order."""
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(cli.__path__) if m.name != "main"))
+
+
+@cache
+def command_summaries() -> dict[str, str | None]:
+    """Each command's name and docstring, read from the source of the modules of ``cli``
+    that define a function ``command``, without importing them (for the help)."""
+    found = {}
+    for name in _module_names():
+        spec = importlib.util.find_spec(f"cli.{name}")
+        source = spec.loader.get_source(spec.name) if spec and spec.loader else None
+        if source is None:  # no source to read: import it to see
+            info = _command_info(name)
+            if info is not None:
+                found[name] = inspect.getdoc(info.callback)
             continue
-        module = importlib.import_module(f"cli.{module_info.name}")
-        if callable(getattr(module, "command", None)):
-            app.command(name=module_info.name, cls=Command)(module.command)
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.FunctionDef) and node.name == "command":
+                found[name] = ast.get_docstring(node)
+    return found
 
 
-_register_commands()
+@cache
+def _command_info(name: str) -> CommandInfo | None:
+    """The command ``name``, registered on ``app`` the first time it is asked for; None if
+    no module of ``cli`` by that name defines one."""
+    if name not in _module_names():
+        return None
+    command = getattr(importlib.import_module(f"cli.{name}"), "command", None)
+    if not callable(command):
+        return None
+    app.command(name=name, cls=Command)(command)
+    return app.registered_commands[-1]
+
 
 if __name__ == "__main__":
     app()

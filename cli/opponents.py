@@ -13,9 +13,10 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
+from cli.command import old_spelling
 from cli.errors import BAD_INPUT, report_error, reports_bad_input
 from cli.options import (JsonOption, SeedOption, VariantOption, WorkersOption, hands_option,
-                         old_spelling, workers_count)
+                         workers_count)
 from cli.render import console, err_console, measured, shown
 from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
@@ -155,4 +156,5 @@ def command(
     if figures["calibration"] is not None:
         console.print(f"The model weights the bot's boards to "
                       f"{figures['calibration']['target_mean_royalties']:g} mean royalties, "
-                      "foul and entry rates held (docs/ev-and-opponents.md, \"Calibration\").", soft_wrap=True)
+                      "foul and entry rates held (docs/ev-and-opponents.md, \"Calibration\").",
+                      soft_wrap=True)

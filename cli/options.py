@@ -3,11 +3,11 @@
 A command declares a shared option by its alias (``seed: SeedOption = 0``), so that the same
 name has the same type, range, default and help wherever it appears (``docs/options.md``;
 ``tests/test_options.py`` walks every command to keep it so). Where a command must know
-whether an option was given at all (batch records only those), it asks ``given``, so that
-its default and help stay those of every other command.
+whether an option was given at all (batch records only those), it asks
+``cli.command.given``, so that its default and help stay those of every other command.
 
-``Command`` is the class of every command: flags show no value in the help, and the old
-spellings of renamed options (``RENAMED``) still work, with a note of the new name.
+``cli.command`` holds the class of every command, under which the old spellings of renamed
+options still work, with a note of the new name.
 """
 
 from __future__ import annotations
@@ -17,14 +17,10 @@ from enum import Enum
 from typing import Annotated, Any
 
 import typer
-from rich.text import Text
-from typer.core import TyperCommand
 
-from cli.render import err_console
 from evaluator import preset_names
 from evaluator.rules_files import MAX_POINTS
 from optimizer.solver.dealing import SizeError, parse_sizes
-from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 class Objective(str, Enum):
@@ -134,9 +130,6 @@ WorkersOption = Annotated[int | None, workers_option()]
 TimeLimitOption = Annotated[float, time_limit_option()]
 JsonOption = Annotated[bool, json_option()]
 
-#: The defaults of solve's sampling options, which batch passes on to every hand's solve.
-SOLVE_DEFAULTS = {"opponents": 1, "samples": DEFAULT_SAMPLES, "seed": 0}
-
 #: Options whose default, range, help or check of a value differ by command by design
 #: (docs/options.md says why); every other option is the same wherever it appears.
 PER_COMMAND: dict[str, tuple[str, ...]] = {
@@ -150,69 +143,3 @@ PER_COMMAND: dict[str, tuple[str, ...]] = {
 
 
 # --- old spellings ----------------------------------------------------------------------------
-
-#: Old option names, hidden, and the names they are now.
-RENAMED = {"--samples": "--hands", "--jobs": "--workers", "--count": "--hands",
-           "--rounds": "--hands", "--bench-hands": "--hands", "--boards": "--hands"}
-
-
-def old_spelling(old: str, **same: Any) -> Any:
-    """A hidden option under an old name; ``same`` repeats the new option's range and
-    callback. ``Command`` hands its value to the new option, with a note."""
-    return typer.Option(old, hidden=True, show_default=False,
-                        help=f"The old spelling of {RENAMED[old]}.", **same)
-
-
-def _renamed_pairs(params: list) -> list[tuple[Any, Any]]:
-    """(old, new) parameters: each hidden option with an old name, and the one it is now."""
-    by_name = {opt: param for param in params for opt in getattr(param, "opts", ())}
-    return [(param, by_name[RENAMED[param.opts[0]]]) for param in params
-            if getattr(param, "hidden", False) and param.opts and param.opts[0] in RENAMED]
-
-
-def no_metavar_for_flags(params: list) -> None:
-    # Typer's rich help prints every parameter's type in a column, flags too, as ``<bool>``
-    # (typer.rich_utils asks each one's display_type_rich, which does not look at
-    # is_flag); a metavar of its own, empty, is what it prints instead.
-    for param in params:
-        if getattr(param, "is_flag", False) and param.metavar is None:
-            param.metavar = ""
-
-
-def given(ctx: Any, name: str) -> bool:
-    """Whether the parameter ``name`` was typed on the command line (not its default)."""
-    source = ctx.get_parameter_source(name)
-    return source is not None and source.name == "COMMANDLINE"
-
-
-#: Click's usage error, reached through Typer's public ``BadParameter`` (see ``cli.main``).
-UsageError = next(kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "UsageError")
-
-
-class Command(TyperCommand):
-    """A command whose flags show no value in the help, and whose old option spellings
-    (``RENAMED``) work: each gives its value to the new option and prints
-    ``note: --old is now --new`` on stderr; both at once are refused."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        no_metavar_for_flags(self.params)
-
-    def get_help_option(self, ctx: Any) -> Any:
-        option = super().get_help_option(ctx)
-        if option is not None:
-            no_metavar_for_flags([option])
-        return option
-
-    def invoke(self, ctx: Any) -> Any:
-        for old, new in _renamed_pairs(self.params):
-            if not given(ctx, old.name):
-                continue
-            old_name, new_name = old.opts[0], new.opts[0]
-            if given(ctx, new.name):
-                raise UsageError(f"{old_name} and {new_name} given together: {old_name} is the "
-                                 f"old spelling of {new_name}; give {new_name} only", ctx=ctx)
-            err_console.print(Text(f"note: {old_name} is now {new_name}", style="yellow"),
-                              soft_wrap=True)
-            ctx.params[new.name], ctx.params[old.name] = ctx.params[old.name], None
-        return super().invoke(ctx)

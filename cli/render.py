@@ -104,7 +104,7 @@ def measured(data, digits: int = 6):
 
 
 def report_dict(report: BoardReport) -> dict:
-    """A finished set as plain data: ``score --json`` (docs/json.md, cli/schemas/score.schema.json)."""
+    """A finished set as plain data: ``score --json`` (docs/json.md)."""
     scored = report.royalties
     return {
         "board": {name: ascii_names(report.board.row(name)) for name in ROWS},

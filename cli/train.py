@@ -17,10 +17,10 @@ import typer
 from rich.text import Text
 
 from cli.check import grade_lines, points, side_by_side
+from cli.command import old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
-from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption,
-                         SamplesOption, VariantOption, card_counts, hands_option, old_spelling,
-                         seed_option)
+from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption, SamplesOption,
+                         VariantOption, card_counts, hands_option, seed_option)
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError
 from optimizer import ObjectiveError

@@ -12,10 +12,10 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from rich.table import Table
 from rich.text import Text
 
+from cli.command import old_spelling
 from cli.errors import report_error, reports_bad_input
 from cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
-                         VariantOption, WorkersOption, hands_option, old_spelling,
-                         workers_count)
+                         VariantOption, WorkersOption, hands_option, workers_count)
 from cli.render import console, err_console, measured, shown
 from evaluator import find_rules
 from optimizer import ObjectiveError

@@ -8,12 +8,16 @@ top ``AKQ`` against middle ``AKQ32`` ties every card the top has and then loses 
 which is legal (equal is legal). The sorted set of all descriptors numbers the scale densely,
 so "middle >= top" is one integer comparison, and the tables below map a hand to its number.
 
-The tables are generated from these rules once at import: nothing is typed in by hand.
+The tables are generated from these rules by ``build_tables``, never typed in by hand. They
+are built once, by ``python -m evaluator.tables``, into the package data file
+``evaluator/data/strength.npz``, which import loads (building them takes longer than the rest
+of the import); a test holds that file byte-identical to a fresh build.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from importlib import resources
 from itertools import combinations, combinations_with_replacement
 
 import numpy as np
@@ -73,7 +77,8 @@ def _multiset_key(ranks: tuple[int, ...]) -> int:
     return int(sum(_POW5[r] for r in ranks))
 
 
-def _build_tables() -> dict[str, np.ndarray]:
+def build_tables() -> dict[str, np.ndarray]:
+    """Every table, generated from ``describe``: what ``evaluator/data/strength.npz`` holds."""
     high: dict[Descriptor, None] = {}
     five_plain, five_flush, three = {}, {}, {}
     low_plain, low_flush = {}, {}
@@ -118,7 +123,25 @@ def _build_tables() -> dict[str, np.ndarray]:
     return tables
 
 
-_T = _build_tables()
+#: The package data file that holds ``build_tables()`` (written by ``evaluator.tables``).
+TABLES_FILE = "strength.npz"
+#: Its arrays, in the order they are written.
+TABLE_NAMES = ("descriptors", "low_descriptors", "key5", "plain5", "key3", "plain3",
+               "low_plain5", "flush5", "low_flush5")
+
+
+def _load_tables() -> dict[str, np.ndarray]:
+    """The shipped tables; built afresh only where the file is missing (a checkout that
+    deleted it): ``python -m evaluator.tables`` writes it again."""
+    try:
+        with resources.files("evaluator.data").joinpath(TABLES_FILE).open("rb") as file, \
+                np.load(file, allow_pickle=False) as archive:
+            return {name: archive[name] for name in TABLE_NAMES}
+    except FileNotFoundError:
+        return build_tables()
+
+
+_T = _load_tables()
 for _array in _T.values():
     _array.flags.writeable = False
 
@@ -132,7 +155,7 @@ CLASS_OF_STRENGTH: np.ndarray = DESCRIPTORS[:, 0].astype(np.int8)
 #: How many cards (3 or 5) the hand behind every strength holds: the shared scale ranks
 #: 3-card tops and 5-card rows together, and no strength is both.
 CARDS_OF_STRENGTH: np.ndarray = np.full(NUM_STRENGTHS, 5, dtype=np.int8)
-CARDS_OF_STRENGTH[np.unique(_T["plain3"])] = 3
+CARDS_OF_STRENGTH[_T["plain3"]] = 3
 CARDS_OF_STRENGTH.flags.writeable = False
 
 

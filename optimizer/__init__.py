@@ -5,11 +5,28 @@ Its concerns, lowest first (each may import only those before it, and ``evaluato
 ``opponents`` (the opponent model), ``solver`` (the exact solve), then ``training`` and
 ``batch`` side by side. None of them imports the command line, or this root.
 docs/architecture.md draws the layers, and tests/test_architecture.py holds them.
-"""
 
-from optimizer.solver.mode import ModeResult
-from optimizer.solver.objective import ObjectiveError
-from optimizer.solver.solve import SetValue, Solution, make_objective, solve, value_of_set
+The face loads the solver when one of its names is first asked for, so that a module below
+it (``optimizer.solver.dealing``, say) imports without the solver behind the face.
+"""
 
 __all__ = ["ModeResult", "ObjectiveError", "SetValue", "Solution", "make_objective", "solve",
            "value_of_set"]
+
+
+def __getattr__(name: str):
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from optimizer.solver.mode import ModeResult
+    from optimizer.solver.objective import ObjectiveError
+    from optimizer.solver.solve import SetValue, Solution, make_objective, solve, value_of_set
+
+    face = {"ModeResult": ModeResult, "ObjectiveError": ObjectiveError, "SetValue": SetValue,
+            "Solution": Solution, "make_objective": make_objective, "solve": solve,
+            "value_of_set": value_of_set}
+    globals().update(face)
+    return face[name]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

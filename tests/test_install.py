@@ -68,6 +68,27 @@ def test_installed_package_carries_the_preset_rules_files(tmp_path):
     assert found["presets"] == list(PRESETS)
 
 
+# Reads the strength tables the installed package carries, and builds them afresh to compare.
+TABLES_PROBE = """
+import json
+from importlib import resources
+import evaluator.tables
+shipped = resources.files("evaluator.data").joinpath("strength.npz")
+print(json.dumps({"module": evaluator.tables.__file__, "present": shipped.is_file(),
+                  "fresh": shipped.is_file() and shipped.read_bytes() == evaluator.tables.fresh()}))
+"""
+
+
+def test_installed_package_carries_the_strength_tables_as_built(tmp_path):
+    probe = _run([sys.executable, "-c", TABLES_PROBE], cwd=tmp_path)
+    if "No module named 'evaluator'" in probe.stderr:
+        _not_installed(f"the fantasyland package is not installed for {sys.executable}; "
+                       + INSTALL_HINT)
+    assert probe.returncode == 0, probe.stderr
+    found = json.loads(probe.stdout)
+    assert found["present"] and found["fresh"], found["module"]
+
+
 @pytest.fixture
 def script() -> str:
     path = _script()

@@ -11,13 +11,16 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
+from cli.command import RENAMED
 from cli.main import app
-from cli.options import PER_COMMAND, RENAMED, WORKERS_DEFAULT
+from cli.options import PER_COMMAND, WORKERS_DEFAULT
 from evaluator.rules_files import MAX_POINTS
 
 runner = CliRunner()
 GROUP = typer.main.get_command(app)
-COMMANDS = dict(sorted(GROUP.commands.items()))
+# Every command, loaded (the group imports a command's module only when it is asked for).
+COMMANDS = {name: GROUP.get_command(typer.Context(GROUP), name)
+            for name in sorted(GROUP.list_commands(typer.Context(GROUP)))}
 HAND_14 = "As Kd Qh Jc Ts 9s 8h 7d 6c 5s 4h 3d 2c 2s"
 #: What each command needs on its command line besides the option under test.
 NEEDS = {"solve": [HAND_14], "check": [HAND_14, "--set", "As Kd Qh / Jc Ts 9s 8h 7d / "
@@ -282,7 +285,7 @@ def _closed_stdin(*args: str):
     (``stdin=DEVNULL`` would be an empty input, not a closed one)."""
     import subprocess
 
-    program = f"import sys; sys.argv[0] = 'fantasyland'; from cli.main import app; app()"
+    program = "import sys; sys.argv[0] = 'fantasyland'; from cli.main import app; app()"
     script = 'exec "$0" -c "$1" "${@:2}" <&-'
     result = subprocess.run(["bash", "-c", script, sys.executable, program, *args],
                             capture_output=True, text=True, timeout=120)

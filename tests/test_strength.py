@@ -7,7 +7,11 @@ evaluator; the 3-card order and the 2-7 order against plain references written h
 from __future__ import annotations
 
 import hashlib
+import io
+import subprocess
+import sys
 from collections import Counter
+from importlib import resources
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
@@ -17,6 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import evaluator.strength as scale
+from evaluator import tables
 from evaluator.cards import RANK_CHARS, SUIT_CHARS, parse_cards
 from evaluator.strength import (CLASS_NAMES, CLASS_OF_STRENGTH, NUM_LOW, NUM_STRENGTHS,
                                 class_name, hand_name, is_royal, lowball_array, lowball_name,
@@ -315,3 +321,47 @@ def test_relabelling_suits_keeps_every_strength(cards, suits):
     assert strength_of(relabelled) == strength_of(cards)
     assert strength_of(relabelled[:3]) == strength_of(cards[:3])
     assert lowball_of(relabelled) == lowball_of(cards)
+
+
+# --- the tables, shipped as package data ---------------------------------------------------
+
+def _arrays(data: bytes) -> dict[str, np.ndarray]:
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+        return {name: archive[name] for name in archive.files}
+
+
+def test_the_shipped_tables_are_a_fresh_build_from_the_rules_byte_for_byte():
+    shipped = resources.files("evaluator.data").joinpath(scale.TABLES_FILE).read_bytes()
+    fresh = tables.fresh()
+    assert tables.digest(shipped) == tables.digest(fresh), \
+        "the strength rules changed: rewrite the file with `python -m evaluator.tables`"
+    assert shipped == fresh
+    built, loaded = scale.build_tables(), _arrays(shipped)
+    assert list(loaded) == list(built) == list(scale.TABLE_NAMES)
+    for name, array in built.items():
+        assert loaded[name].dtype == array.dtype and loaded[name].shape == array.shape, name
+        assert np.array_equal(loaded[name], array), name
+
+
+def test_import_uses_the_shipped_tables_read_only():
+    for name, array in scale.build_tables().items():
+        table = scale._T[name]
+        assert table.dtype == array.dtype and np.array_equal(table, array), name
+        assert not table.flags.writeable, name
+
+
+def test_writing_the_tables_twice_gives_the_same_bytes(tmp_path):
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    assert tables.main(["--output", str(first)]) == 0
+    assert tables.main(["--output", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes() == tables.fresh()
+    assert tables.main(["--check", "--output", str(first)]) == 0
+    first.write_bytes(first.read_bytes()[:-1])
+    assert tables.main(["--check", "--output", str(first)]) == 1
+
+
+def test_the_module_checks_the_shipped_file_from_the_command_line():
+    done = subprocess.run([sys.executable, "-m", "evaluator.tables", "--check"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "a fresh build" in done.stdout

@@ -9,18 +9,21 @@ floor, first the optimum itself, lowered until enough sets are found or nothing 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from evaluator.board import Board, BoardReport, evaluate_board
 from evaluator.rules import ROWS
+from optimizer.solver import cpsat
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
 from optimizer.solver.model import SetModel, build_model
 from optimizer.solver.objective import Objective
+
+if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
+    from ortools.sat.python import cp_model
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ def _board(cands: Candidates, masks: dict[str, int]) -> Board:
 def _tiebreak_score(cands: Candidates, set_model: SetModel) -> cp_model.LinearExpr:
     """The tie-break rule as one number to maximize: the bottom's rank first, then the
     middle's, then the top's (dense ranks, so the weights stay small)."""
+    cp_model = cpsat.cp_model()
     ranks = {row: np.unique(cands.row(row).tiebreak, return_inverse=True)[1] for row in ROWS}
     scale = {"top": 1, "middle": int(ranks["top"].max()) + 1}
     scale["bottom"] = scale["middle"] * (int(ranks["middle"].max()) + 1)
@@ -71,12 +75,13 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
                       objective: Objective, deadline: float) -> list[_Found]:
     """Up to ``count`` best sets of one mode with distinct row strengths, best first, and
     among sets of equal value in the order of the tie-break rule (docs/solving.md, "Ties")."""
+    cp_model = cpsat.cp_model()
     cands = cands if need_stay else cands.without_stays()
     found: list[_Found] = []
     levels = _floor_levels(cands, need_stay)
     floor: int | None = best_weight  # the optimum's ties first, in a small model
     gap = max(objective.units, 1)
-    while time.perf_counter() < deadline:
+    while cpsat.clock() < deadline:
         # With no floor, still drop the candidates that no legal set can hold (bound -INF).
         pruned = tighten(cands, need_stay, -INF // 2 if floor is None else floor)
         if all(len(pruned.row(r)) for r in ROWS):
@@ -88,8 +93,8 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
             solver = cp_model.CpSolver()
             solver.parameters.num_workers = 1
             solver.parameters.random_seed = 0
-            while len(found) < count and time.perf_counter() < deadline:
-                solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
+            while len(found) < count and cpsat.clock() < deadline:
+                solver.parameters.max_time_in_seconds = max(deadline - cpsat.clock(), 0.01)
                 status = solver.solve(set_model.model)
                 if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                     break
@@ -103,7 +108,7 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
                 for row in ROWS:
                     for literal in set_model.picks[row]:
                         tied.add_hint(literal, solver.boolean_value(literal))
-                solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
+                solver.parameters.max_time_in_seconds = max(deadline - cpsat.clock(), 0.01)
                 status = solver.solve(tied)
                 chosen = _read(solver, set_model, pruned, first.points) if status in (
                     cp_model.OPTIMAL, cp_model.FEASIBLE) else first

@@ -16,14 +16,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from evaluator.board_arrays import evaluate_boards
 from evaluator.rules import ROWS, Rules, Scoring
+from optimizer.solver import cpsat
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.objective import row_weight
+
+if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
+    from ortools.sat.python import cp_model
 
 
 @dataclass(frozen=True)
@@ -195,6 +199,7 @@ class ExpectedValue:
                     terms.append((loss, -bonus * count))
         if not terms:
             return constant
+        cp_model = cpsat.cp_model()
         literals, coefficients = zip(*terms)
         return cp_model.LinearExpr.weighted_sum(list(literals), list(coefficients)) + constant
 

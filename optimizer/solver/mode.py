@@ -15,18 +15,22 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from evaluator.board import Board, BoardReport, evaluate_board
 from evaluator.cards import Card
 from evaluator.rules import ROWS
+from optimizer.solver import cpsat
 from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.model import SetModel, build_model
 from optimizer.solver.objective import Objective
 from optimizer.solver.search import Pick, first_in_tiebreak_order, incumbent
+
+if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
+    from ortools.sat.python import cp_model
 
 TIEBREAK_ROWS = ("bottom", "middle", "top")
 
@@ -60,10 +64,11 @@ def board_of(dealt: tuple[Card, ...], masks: dict[str, int]) -> Board:
 
 
 def _solver(deadline: float) -> cp_model.CpSolver:
+    cp_model = cpsat.cp_model()
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # deterministic, and the machine has two cores
     solver.parameters.random_seed = 0
-    solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
+    solver.parameters.max_time_in_seconds = max(deadline - cpsat.clock(), 0.01)
     return solver
 
 
@@ -78,6 +83,7 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
            deadline: float, stats: dict) -> tuple[Pick | None, bool, int]:
     """Search ``cands`` for the best set worth ``floor`` or more. Returns it (or None),
     whether the search is complete, and the best bound on the mode's value."""
+    cp_model = cpsat.cp_model()
     clock = time.perf_counter()
     set_model = build_model(cands, need_stay, objective, floor)
     stats["build_ms"] = (time.perf_counter() - clock) * 1e3

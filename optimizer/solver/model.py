@@ -7,13 +7,17 @@ solves it. Values are integers in the objective's units.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from evaluator.rules import ROWS
+from optimizer.solver import cpsat
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.objective import Objective
+
+if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
+    from ortools.sat.python import cp_model
 
 
 @dataclass
@@ -37,6 +41,7 @@ def build_model(cands: Candidates, need_stay: bool, objective: Objective,
                 floor: int | None = None) -> SetModel:
     """A model whose solutions are exactly the legal sets of ``cands`` (staying if asked),
     maximizing the objective's integer value."""
+    cp_model = cpsat.cp_model()
     model = cp_model.CpModel()
     picks = {row: [model.new_bool_var(f"{row}{i}") for i in range(len(cands.row(row)))]
              for row in ROWS}

@@ -12,14 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from evaluator.rules import ROWS, Rules
 from evaluator.rules_files import MAX_POINTS
 from optimizer.solver.candidates import Candidates
+
+if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
+    from ortools.sat.python import cp_model
 
 
 #: The options of ``solve`` that only the ev objective reads (its sample of opponents).

@@ -21,6 +21,7 @@ from evaluator.board import Royalties as RoyaltyPoints
 from evaluator.cards import Card, CardError, format_cards, parse_cards
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 from evaluator.rules_files import find_rules
+from optimizer.solver import cpsat
 from optimizer.solver.alternatives import Alternative
 from optimizer.solver.alternatives import alternatives as find_alternatives
 from optimizer.solver.candidates import enumerate_candidates, subsets
@@ -192,7 +193,9 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
     ``ObjectiveError`` for a bad objective or parameter.
     """
-    started = time.perf_counter()
+    # The solver's clock leaves out the one-time load of CP-SAT (cpsat.py): the time limit
+    # and the times reported are the solve's own.
+    started = cpsat.clock()
     dealt = _dealt(cards)
     rules = find_rules(variant)
     if not time_limit > 0:
@@ -203,7 +206,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     deadline = started + time_limit
     clock = time.perf_counter()
     cands = goal.weigh(enumerate_candidates(dealt, rules))
-    stats: dict[str, object] = {"setup_ms": (time.perf_counter() - started) * 1e3,
+    stats: dict[str, object] = {"setup_ms": (cpsat.clock() - started) * 1e3,
                                 "enumerate_ms": (time.perf_counter() - clock) * 1e3,
                                 "candidates": {r: len(cands.row(r)) for r in ROWS}}
     # Both modes are solved in full: the player wants to see the best of each.
@@ -217,18 +220,18 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         board = _fouled_board(dealt)
         report = evaluate_board(board, rules)
         value = ev.fouled_points() if ev else 0.0
-        stats["solve_ms"] = stats["total_ms"] = (time.perf_counter() - started) * 1e3
+        stats["solve_ms"] = stats["total_ms"] = (cpsat.clock() - started) * 1e3
         return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
                         board.bottom, _discards(dealt, board), report, value, "fouled", value,
                         ev=ev, stats=stats)
     best = max(results, key=lambda r: (r.points, r.tiebreak))
-    stats["solve_ms"] = (time.perf_counter() - started) * 1e3
+    stats["solve_ms"] = (cpsat.clock() - started) * 1e3
     others: tuple[Alternative, ...] = ()
     if alternatives:
         chosen = tuple(best.board_report.row(r).strength for r in ROWS)
         others = tuple(find_alternatives(cands, [(r.stays, r.weight) for r in results],
                                          alternatives, goal, deadline, chosen))
-    stats["total_ms"] = (time.perf_counter() - started) * 1e3
+    stats["total_ms"] = (cpsat.clock() - started) * 1e3
     proved = all(r.proved for r in results)
     board = best.board
     return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,

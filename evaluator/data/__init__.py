@@ -1,0 +1,1 @@
+"""The strength tables, generated from the rules and shipped (``python -m evaluator.tables``)."""

@@ -1,0 +1,250 @@
+"""How long the command line takes to answer, measured as whole processes.
+
+``python -m optimizer.batch.startup [--against OLD_CHECKOUT] [--runs N]`` times, run by run
+and interleaved, a fresh interpreter doing each of:
+
+- the floor: ``import typer, rich, numpy``, what any run of the command line loads;
+- a bare Typer command (a reference, not a target): a group of one command whose arguments
+  Typer parses and checks, printing a Rich table, which is what Typer and Rich cost on their
+  own;
+- ``fantasyland --help``, ``fantasyland score`` of a 13-card set, and ``fantasyland solve`` of
+  a 14-card hand under the royalties objective: one hand that the bounds alone prove
+  optimal, and one that needs CP-SAT.
+
+Each command runs the code of one checkout, by ``PYTHONPATH``, with this interpreter (so the
+same installed numpy, Typer, Rich and ortools), from an empty directory. With ``--against``
+the same commands run the other checkout's code too, interleaved with this one's. The
+children share a private bytecode cache, warmed by rounds that are not counted, so that
+neither checkout pays for compiling its source, as an installed package never does.
+
+It prints the median and p95 seconds of each, and their ratios to the floor's, as a Markdown
+table, after the machine it ran on (docs/benchmarks.md, "Start-up").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+#: The root of this checkout: the directory that holds ``cli``, ``evaluator``, ``optimizer``.
+ROOT = Path(__file__).resolve().parents[2]
+#: The set that ``score`` scores (13 cards).
+SCORE_SET = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
+
+FLOOR = "import typer, rich, numpy"
+#: What the ``fantasyland`` console script does.
+SCRIPT = ("import sys; from cli.main import app; sys.argv[0] = 'fantasyland'; "
+          "sys.exit(app())")
+BARE_TYPER = '''
+from typing import Annotated
+import numpy, typer
+from rich.console import Console
+from rich.table import Table
+app = typer.Typer(rich_markup_mode="markdown", add_completion=False)
+@app.callback()
+def main(version: Annotated[bool, typer.Option("--version")] = False) -> None:
+    """A group."""
+@app.command()
+def show(cards: Annotated[list[str], typer.Argument()],
+         variant: Annotated[str, typer.Option()] = "pineapple",
+         json_output: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """One command."""
+    table = Table("row", "cards")
+    table.add_row("all", " ".join(cards))
+    Console().print(table)
+app()
+'''
+
+# Solves seeded random hands in order until one loads CP-SAT: the hands before it were
+# proved by the bounds alone. Prints {"bounds": [...], "cp_sat": "..."}; cards as text.
+_FIND = '''
+import json, random, sys
+from evaluator.cards import format_cards
+from optimizer import solve
+cards, seed, skip, limit = {cards}, {seed}, {skip}, {limit}
+rng = random.Random(seed)
+found = {{"bounds": [], "cp_sat": None, "index": None}}
+for index in range(limit):
+    hand = rng.sample(range(52), cards)
+    if index < skip:
+        continue
+    solve(hand, objective="royalties")
+    if any(name.split(".")[0] == "ortools" for name in sys.modules):
+        found["cp_sat"], found["index"] = format_cards(hand, ascii=True), index
+        break
+    found["bounds"].append(format_cards(hand, ascii=True))
+print(json.dumps(found))
+'''
+
+
+@dataclass(frozen=True)
+class Hands:
+    """Two hands of the same size: one the bounds alone prove, one that needs CP-SAT."""
+
+    bounds: str
+    cp_sat: str
+
+
+def child_env(code: Path | None, cache: Path | None = None) -> dict[str, str]:
+    """This environment, running ``code``'s packages (None: none on the path) and caching
+    bytecode under ``cache``."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    if cache is not None:
+        env["PYTHONPYCACHEPREFIX"] = str(cache)
+    return env
+
+
+def find_hands(cards: int = 14, seed: int = 0, code: Path = ROOT, limit: int = 500,
+               python: str = sys.executable) -> Hands:
+    """The first seeded random hands of ``cards`` cards that the royalties solve of ``code``
+    proves by its bounds alone, and that it hands to CP-SAT; found in fresh processes, each
+    solving hands in order until one imports ortools. Raises ``RuntimeError`` when the first
+    ``limit`` hands hold no hand of one kind (the code always, or never, loads CP-SAT)."""
+    skip, bounds, cp_sat = 0, None, None
+    with tempfile.TemporaryDirectory() as empty:
+        while bounds is None or cp_sat is None:
+            script = _FIND.format(cards=cards, seed=seed, skip=skip, limit=limit)
+            done = subprocess.run([python, "-c", script], env=child_env(code), cwd=empty,
+                                  capture_output=True, text=True, check=True)
+            found = json.loads(done.stdout)
+            bounds = bounds or next(iter(found["bounds"]), None)
+            cp_sat = cp_sat or found["cp_sat"]
+            if found["index"] is None or found["index"] + 1 >= limit:
+                break  # no hand left to look at
+            skip = found["index"] + 1  # on, past the hand that loaded CP-SAT
+    if bounds is None or cp_sat is None:
+        raise RuntimeError(f"none of the first {limit} {cards}-card hands of seed {seed} "
+                           f"{'skips' if bounds is None else 'needs'} CP-SAT")
+    return Hands(bounds, cp_sat)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One process to time: ``python ARGS``, with a checkout's code or none."""
+
+    label: str
+    args: tuple[str, ...]
+    per_code: bool  # runs each checkout's code (else it imports no project code)
+
+
+def cases(hands: Hands) -> list[Case]:
+    return [
+        Case("floor: `import typer, rich, numpy`", ("-c", FLOOR), False),
+        Case("a bare Typer command (reference)", ("-c", BARE_TYPER, "show", "As", "Kd"), False),
+        Case("`fantasyland --help`", ("-c", SCRIPT, "--help"), True),
+        Case("`fantasyland score` (13 cards)", ("-c", SCRIPT, "score", SCORE_SET), True),
+        Case("`fantasyland solve`, 14 cards, royalties, bounds prove it",
+             ("-c", SCRIPT, "solve", hands.bounds, "--objective", "royalties"), True),
+        Case("`fantasyland solve`, 14 cards, royalties, CP-SAT runs",
+             ("-c", SCRIPT, "solve", hands.cp_sat, "--objective", "royalties"), True),
+    ]
+
+
+def measure(all_cases: Sequence[Case], codes: dict[str, Path], runs: int, warmup: int = 2,
+            python: str = sys.executable) -> dict[tuple[str, str], np.ndarray]:
+    """Seconds of each case (under each code), ``runs`` times, interleaved run by run; the
+    order within a run turns by one each run, so that no case always follows another."""
+    jobs = [(case, name) for case in all_cases
+            for name in (codes if case.per_code else ("",))]
+    seconds: dict[tuple[str, str], list[float]] = {(c.label, n): [] for c, n in jobs}
+    with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as cache:
+        envs = {name: child_env(path, Path(cache)) for name, path in codes.items()}
+        envs[""] = child_env(None, Path(cache))
+        for run in range(warmup + runs):
+            turn = run % len(jobs)
+            for case, name in jobs[turn:] + jobs[:turn]:
+                start = time.perf_counter()
+                done = subprocess.run([python, *case.args], env=envs[name], cwd=empty,
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, text=True)
+                if done.returncode != 0:
+                    raise RuntimeError(f"{case.label} ({name or 'no code'}) failed with exit "
+                                       f"code {done.returncode}: {done.stderr.strip()}")
+                if run >= warmup:
+                    seconds[case.label, name].append(time.perf_counter() - start)
+    return {key: np.array(values) for key, values in seconds.items()}
+
+
+def machine() -> str:
+    """The processor model, its cores and the Python version."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def load_average() -> str:
+    try:
+        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load average unknown"
+
+
+def table(all_cases: Sequence[Case], codes: Sequence[str],
+          seconds: dict[tuple[str, str], np.ndarray]) -> str:
+    """The Markdown table: median and p95 seconds, and each over the floor's."""
+    floor = seconds[all_cases[0].label, ""]
+    floor_median, floor_p95 = float(np.median(floor)), float(np.percentile(floor, 95))
+    lines = ["| what | code | runs | median s | p95 s | median / floor | p95 / floor |",
+             "|---|---|---|---|---|---|---|"]
+    for case in all_cases:
+        for name in (codes if case.per_code else ("",)):
+            values = seconds[case.label, name]
+            median, p95 = float(np.median(values)), float(np.percentile(values, 95))
+            lines.append(f"| {case.label} | {name or '-'} | {len(values)} | {median:.3f} | "
+                         f"{p95:.3f} | {median / floor_median:.2f} | {p95 / floor_p95:.2f} |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m optimizer.batch.startup",
+        description="Time the command line's start-up as whole processes.")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="another checkout (its root) to time the same commands with")
+    parser.add_argument("--runs", type=int, default=20, help="counted runs of each (20)")
+    parser.add_argument("--warmup", type=int, default=2,
+                        help="uncounted rounds first, which also fill the bytecode cache (2)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the solved hands (0)")
+    args = parser.parse_args(argv)
+    if args.runs < 1 or args.warmup < 0:
+        parser.error("--runs must be 1 or more and --warmup 0 or more")
+    codes = {"this": ROOT}
+    if args.against is not None:
+        if not (args.against / "cli" / "main.py").is_file():
+            parser.error(f"{args.against} holds no cli/main.py: not a checkout of this project")
+        codes["against"] = args.against.resolve()
+    hands = find_hands(seed=args.seed)
+    all_cases = cases(hands)
+    print(f"machine: {machine()}; before: {load_average()}")
+    print(f"hands (seed {args.seed}): bounds prove {hands.bounds!r}; CP-SAT runs for "
+          f"{hands.cp_sat!r}")
+    seconds = measure(all_cases, codes, args.runs, args.warmup)
+    print(f"after: {load_average()}")
+    print()
+    print(table(all_cases, list(codes), seconds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
