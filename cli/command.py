@@ -50,10 +50,8 @@ def given(ctx: Any, name: str) -> bool:
 UsageError = next(kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "UsageError")
 
 
-class Command(TyperCommand):
-    """A command whose flags show no value in the help, and whose old option spellings
-    (``RENAMED``) work: each gives its value to the new option and prints
-    ``note: --old is now --new`` on stderr; both at once are refused."""
+class FlagsShowNoValue:
+    """For a command or a group: its flags, ``--help`` included, show no value in the help."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -64,6 +62,12 @@ class Command(TyperCommand):
         if option is not None:
             no_metavar_for_flags([option])
         return option
+
+
+class Command(FlagsShowNoValue, TyperCommand):
+    """A command whose flags show no value in the help, and whose old option spellings
+    (``RENAMED``) work: each gives its value to the new option and prints
+    ``note: --old is now --new`` on stderr; both at once are refused."""
 
     def invoke(self, ctx: Any) -> Any:
         for old, new in _renamed_pairs(self.params):

@@ -25,30 +25,20 @@ from typer.core import TyperCommand, TyperGroup
 from typer.models import CommandInfo
 
 import cli
-from cli.command import Command, no_metavar_for_flags
+from cli.command import Command, FlagsShowNoValue
 
 #: Click's exception classes by name, reached through Typer's public ``BadParameter``: recent
 #: Typers carry their own copy of Click, whose errors ``click.ClickException`` would miss.
 _CLICK = {kind.__name__: kind for kind in typer.BadParameter.__mro__}
 
 
-class OneLineErrors(TyperGroup):
+class OneLineErrors(FlagsShowNoValue, TyperGroup):
     """The group that reports a mistyped command line in one line, as the library's own
     input errors are (``cli/errors.py``): ``error: <what> (see `fantasyland solve --help`)``,
     exit code 2, instead of Click's boxed usage text. Its commands load on first use, and
     its flags, as its commands' (``cli.command.Command``), show no value in the help."""
 
     _listing = False  # while the help lists the commands, a summary of each is enough
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        no_metavar_for_flags(self.params)
-
-    def get_help_option(self, ctx: Any) -> Any:
-        option = super().get_help_option(ctx)
-        if option is not None:
-            no_metavar_for_flags([option])
-        return option
 
     def list_commands(self, ctx) -> list[str]:
         return list(command_summaries())

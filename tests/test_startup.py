@@ -102,7 +102,8 @@ before = time.perf_counter() - cpsat.clock()
 module = cpsat.cp_model()
 assert module is cpsat.cp_model() and module.__name__ == "ortools.sat.python.cp_model"
 spent = cpsat.loading_seconds()
-assert spent > 0 and abs((time.perf_counter() - cpsat.clock()) - before - spent) < 1e-6
+# the clock fell behind by the loading time: within 5 ms, far less than loading takes
+assert spent > 0.02 and abs((time.perf_counter() - cpsat.clock()) - before - spent) < 5e-3
 print("ok")
 """
     done = subprocess.run([sys.executable, "-c", script], env=child_env(ROOT), cwd=tmp_path,
