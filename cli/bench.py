@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import platform
+from enum import Enum
 from typing import Annotated
 
 import typer
 from rich.progress import Progress
+from rich import box
 from rich.table import Table
 
 from cli.errors import reports_bad_input
@@ -17,8 +19,29 @@ from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective,
 from cli.render import console, err_console
 from evaluator import find_rules
 from optimizer import ObjectiveError
-from optimizer.batch.benchmark import Timings, time_ranking, time_solving
+from optimizer.batch.benchmark import (CheckoutError, Comparison, Timings, checkout, compare, groups,
+                                       identical_results, identity_jobs, time_ranking)
 from optimizer.solver.objective import check_objective
+
+
+class Suite(str, Enum):
+    random = "random"
+    adversarial = "adversarial"
+    all = "all"
+
+
+def sample_counts(text: str | None) -> list[int] | None:
+    """``--samples``: ``200`` or ``200,2000``."""
+    if text is None:
+        return None
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise typer.BadParameter(f"bad sample counts {text!r}: expected numbers like "
+                                 "200,2000") from None
+    if not all(1 <= c <= 100_000 for c in counts):
+        raise typer.BadParameter(f"bad sample counts {text!r}: each 1 to 100000")
+    return counts
 
 
 def machine() -> str:
@@ -52,35 +75,115 @@ def command(
         "--fl-value", help=FL_VALUE_HELP, show_default=False,
         callback=fl_value_points)] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    suite: Annotated[Suite, typer.Option(
+        help="Which hands: random ones per card count, the adversarial suite (30 seeded "
+             "17-card hands of each hard kind), or both.")] = Suite.random,
+    against: Annotated[str | None, typer.Option(
+        help="Also time an older version on the same hands, in turn hand by hand: a folder "
+             "holding its checkout, or a git revision (checked out in a temporary worktree).",
+        show_default=False)] = None,
+    samples: Annotated[str | None, typer.Option(
+        help="With --objective ev: opponent deals per solve, one number or a list like "
+             "200,2000 (each is timed).", show_default=False, callback=sample_counts)] = None,
+    verify: Annotated[bool, typer.Option(
+        help="With --against: instead of timing, solve a fixed mix of 520 hands (presets, "
+             "both objectives, alternatives) with both versions and report any difference.")
+    ] = False,
 ) -> None:
     """Time ranking and solving on seeded random hands; print median, p95 and max (ms).
 
     Every hand is solved to proved optimality. Compare figures from one run: the machine's
-    load moves them.
+    load moves them. With --against, both versions run in their own processes and each
+    figure is given for both, with the ratio (how many times faster this version is).
     """
     counts = list(cards)  # parsed by card_counts
-    with reports_bad_input(ObjectiveError):
+    if verify:
+        _verify(against, json_output)
+        return
+    with reports_bad_input(ObjectiveError, CheckoutError):
         check_objective(find_rules(variant), objective.value)
         ranking = time_ranking(seed=seed)
+        todo = groups(suite.value, counts, hands, seed, variant, objective.value, fl_value,
+                      samples or (None,))
         with Progress(console=err_console, transient=True, disable=json_output) as bar:
-            task = bar.add_task("solving", total=len(counts) * hands)
-            solving = time_solving(counts, hands, seed, variant, objective.value, fl_value,
-                                   lambda _c, _i: bar.advance(task))
+            task = bar.add_task("solving", total=sum(len(g.hands) for g in todo))
+            if against is None:
+                results = compare(todo, None, lambda _g, _i: bar.advance(task))
+                label = None
+            else:
+                with checkout(against) as (root, label):
+                    results = compare(todo, root, lambda _g, _i: bar.advance(task))
+    random_first = [r for r in results if r.group.suite == "random"
+                    and r.group.options == results[0].group.options]
     if json_output:
-        typer.echo(json.dumps({
+        figures = {
             "machine": machine(), "variant": variant, "objective": objective.value,
             "seed": seed, "hands": hands,
-            "ranking": {"median_ms": ranking.median, "p95_ms": ranking.p95,
-                        "max_ms": ranking.max},
-            "solving": {t.label.split()[0]: {"median_ms": t.median, "p95_ms": t.p95,
-                                             "max_ms": t.max} for t in solving},
-        }, indent=2))
+            "ranking": ranking.figures(),
+            "solving": {str(r.group.cards): r.current.figures() for r in random_first},
+        }
+        if suite is not Suite.random or against is not None or samples:
+            figures["against"] = label
+            figures["groups"] = [_group_json(r) for r in results]
+        typer.echo(json.dumps(figures, indent=2))
         return
-    console.print(f"Machine: {machine()}")
-    table = Table(title=f"{variant}, objective {objective.value}, seed {seed}")
-    for name in ("What", "Runs", "Median ms", "p95 ms", "Max ms"):
-        table.add_column(name, justify="left" if name == "What" else "right")
-    table.add_row(*_row(ranking))
-    for timing in solving:
-        table.add_row(*_row(Timings(f"solve {timing.label}", timing.ms)))
-    console.print(table)
+    console.print(f"Machine: {machine()}, load average "
+                  + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    title = f"{variant}, objective {objective.value}, seed {seed}"
+    if label is None:
+        table = Table(title=title)
+        for name in ("What", "Runs", "Median ms", "p95 ms", "Max ms"):
+            table.add_column(name, justify="left" if name == "What" else "right")
+        table.add_row(*_row(ranking))
+        for result in results:
+            table.add_row(*_row(Timings(f"solve {result.group.label}", result.current.ms)))
+        console.print(table)
+        return
+    console.print(f"{ranking.label}: median {ranking.median:.1f} ms, p95 {ranking.p95:.1f}, "
+                  f"max {ranking.max:.1f}")
+    # Side by side: this version's figure, the older one's, and how many times faster.
+    table = Table(title=f"{title}: this version against {label}", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
+    for name in ("solve", "runs", "median", "old", "x", "p95", "old", "x", "max", "old", "x",
+                 "differ"):
+        table.add_column(name, justify="left" if name == "solve" else "right", no_wrap=True)
+    for result in results:
+        assert result.other is not None and result.ratio is not None
+        cells = [result.group.label, str(len(result.current.ms))]
+        for key in ("median_ms", "p95_ms", "max_ms"):
+            cells += [f"{result.current.figures()[key]:.1f}",
+                      f"{result.other.figures()[key]:.1f}", f"{result.ratio[key]:.1f}"]
+        table.add_row(*cells, str(result.differ))
+    console.print(table, width=max(console.width, 104))  # no figure cut short in a pipe
+    console.print("ms; x: the older version's time over this one's; differ: hands whose "
+                  "results differ")
+
+
+def _group_json(result: Comparison) -> dict:
+    group = result.group
+    return {"suite": group.suite, "kind": group.kind, "cards": group.cards,
+            "samples": group.samples, "runs": len(result.current.ms),
+            "current": result.current.figures(),
+            "against": result.other.figures() if result.other is not None else None,
+            "ratio": result.ratio, "differ": result.differ if result.other else None}
+
+
+def _verify(against: str | None, json_output: bool) -> None:
+    if against is None:
+        raise typer.BadParameter("--verify needs --against", param_hint="'--verify'")
+    jobs = identity_jobs()
+    with reports_bad_input(CheckoutError):
+        with checkout(against) as (root, label):
+            with Progress(console=err_console, transient=True, disable=json_output) as bar:
+                task = bar.add_task("verifying", total=len(jobs))
+                differ = identical_results(jobs, root, lambda _i: bar.advance(task))
+    if json_output:
+        typer.echo(json.dumps({"against": label, "hands": len(jobs),
+                               "differ": [{"job": j, "current": a, "against": b}
+                                          for j, a, b in differ]}, indent=2))
+    else:
+        console.print(f"{len(jobs)} solves compared with {label}: {len(differ)} differ")
+        for job, ours, theirs in differ[:10]:
+            console.print(f"  {job}\n    this: {ours}\n    that: {theirs}")
+    if differ:
+        raise typer.Exit(1)
