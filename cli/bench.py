@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.progress import Progress
 from rich import box
+from rich.console import Console
 from rich.table import Table
 
 from cli.errors import reports_bad_input
@@ -154,7 +155,9 @@ def command(
             cells += [f"{result.current.figures()[key]:.1f}",
                       f"{result.other.figures()[key]:.1f}", f"{result.ratio[key]:.1f}"]
         table.add_row(*cells, str(result.differ))
-    console.print(table, width=max(console.width, 104))  # no figure cut short in a pipe
+    wide = Console(file=console.file, width=max(console.width, 110), no_color=console.no_color,
+                   force_terminal=console.is_terminal)
+    wide.print(table)  # wider than a pipe's 80 columns, so that no figure is cut short
     console.print("ms; x: the older version's time over this one's; differ: hands whose "
                   "results differ")
 
