@@ -22,7 +22,8 @@ from ortools.sat.python import cp_model
 from evaluator.board import Board, BoardReport, evaluate_board
 from evaluator.cards import Card
 from evaluator.rules import ROWS
-from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
+from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten, tighten_with_bounds
+from optimizer.solver.complete import as_pick, best_set
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.model import SetModel, build_model
 from optimizer.solver.objective import Objective
@@ -96,6 +97,48 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
             int(solver.best_objective_bound))
 
 
+#: Bottoms completed before the first prune: enough for a good incumbent on most hands.
+FIRST_BOTTOMS = 24
+
+
+def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pick,
+            tiebreak: tuple[int, int, int], proved: bool, bound: int, stats: dict
+            ) -> ModeResult:
+    report = evaluate_board(board_of(cands.cards, choice.masks), cands.rules)
+    return ModeResult(need_stay, choice.value, objective.points(choice.value, need_stay),
+                      tiebreak, proved, objective.points(max(bound, choice.value), need_stay),
+                      report, stats)
+
+
+def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
+                     deadline: float, stats: dict) -> ModeResult | None:
+    """A mode of an objective with no shared terms, by exact completion (``complete``):
+    the most promising bottoms first for an incumbent, then every candidate that could
+    reach it, after the bounds have pruned at its value."""
+    clock = time.perf_counter()
+    others = chain_bounds(cands)
+    bounds = set_bounds(cands, others, need_stay)
+    found, complete, rest = best_set(cands, need_stay, None, bounds["bottom"], deadline,
+                                     max_bottoms=FIRST_BOTTOMS)
+    stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
+    if not complete:
+        clock = time.perf_counter()
+        tight, tight_bounds = cands, bounds
+        if found is not None:
+            tight, tight_bounds = tighten_with_bounds(cands, need_stay, found.value, stats,
+                                                      others)
+        stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
+        stats["kept"] = sum(tight.sizes.values())
+        clock = time.perf_counter()
+        found, complete, rest = best_set(tight, need_stay, None, tight_bounds["bottom"],
+                                         deadline, found=found)
+        stats["complete_ms"] = (time.perf_counter() - clock) * 1e3
+    if found is None:
+        return None  # complete: no legal set (or none found before the deadline)
+    return _result(cands, need_stay, objective, as_pick(found), found.key, complete,
+                   found.value if complete else rest, stats)
+
+
 def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
                deadline: float) -> ModeResult | None:
     """The best set of one mode, or None if the mode has no legal set."""
@@ -106,6 +149,8 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     elif not any(cands.row(r).stays.any() for r in ROWS):
         return None
     stats["candidates"] = sum(cands.sizes.values())
+    if objective.separable:
+        return _solve_separable(cands, need_stay, objective, deadline, stats)
     bounds = set_bounds(cands, chain_bounds(cands), need_stay)
     pick, tried, searched = incumbent(cands, bounds, need_stay, objective)
     stats["completed"] = tried

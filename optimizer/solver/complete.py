@@ -1,0 +1,220 @@
+"""Exact completion of many bottoms at once: the best set when a set's value is the sum of
+its rows' weights (the royalties objective).
+
+Bottoms are taken in order of their upper bound, a few at a time. For each bottom, every
+middle that fits beside it (no shared card, the foul order) and whose pair bound can still
+reach the best value found is paired with it; for each (bottom, middle) pair, the cards left
+over hold only C(n - 10, 3) possible tops (35 for 17 cards), looked up in a table shared by
+all hands of that size. The best top of a pair is the legal one of highest weight, and among
+equal weights the one the tie-break prefers, so tops are ranked in that order once and the
+best top is the legal one of lowest rank.
+
+The search stops when the next bottom's bound is below the best value found: no set through
+it (or any later bottom) can reach that value. Bottoms whose bound equals it are still
+completed, unless the tie-break already prefers the best set's bottom, because a set of
+equal value may win the tie-break. Every set worth the best value was therefore seen, and
+the one returned is the tie-break's choice among them: the strongest bottom (by tie-break
+rank), then middle, then top. Nothing is sampled or cut off by a budget: this is a proof.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from evaluator.rules import ROWS
+from optimizer.solver.bounds import INF
+from optimizer.solver.candidates import Candidates, subsets
+from optimizer.solver.search import Pick
+
+NONE = np.int64(1) << 40  # a rank above every real one: "no legal top"
+PAIR_CELLS = 1 << 18  # (bottom, middle) cells looked at per step
+TOP_CELLS = 1 << 19  # (pair, top) cells looked at per step
+
+
+@cache
+def _leftover_tops(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For ``n`` dealt cards: a table from the bitmask of any ``n - 10`` positions to its row,
+    and for each row the bitmasks of its 3-subsets, ``(C(n, n-10), C(n-10, 3))``."""
+    rest = n - 10
+    rows = subsets(n, rest)  # (R, rest) positions
+    row_of = np.full(1 << n, -1, dtype=np.int32)
+    row_of[(np.int64(1) << rows).sum(axis=1)] = np.arange(len(rows), dtype=np.int32)
+    tops = (np.int64(1) << rows[:, subsets(rest, 3)]).sum(axis=2)  # (R, C(rest, 3))
+    for array in (row_of, tops):
+        array.flags.writeable = False
+    return row_of, tops
+
+
+@dataclass
+class Found:
+    """The best set found so far, with its tie-break key (bottom, middle, top ranks)."""
+
+    value: int
+    key: tuple[int, int, int]
+    masks: dict[str, int]
+
+
+def _order_checks(order_pairs, row: str, known: tuple[str, ...]) -> list[tuple[str, bool]]:
+    """For ``row``: each known row it is checked against, and whether that row is stronger."""
+    checks = []
+    for stronger, weaker in order_pairs:
+        if weaker == row and stronger in known:
+            checks.append((stronger, True))
+        elif stronger == row and weaker in known:
+            checks.append((weaker, False))
+    return checks
+
+
+def best_set(cands: Candidates, need_stay: bool, floor: int | None, bottom_bound: np.ndarray,
+             deadline: float | None = None, max_bottoms: int | None = None,
+             found: Found | None = None) -> tuple[Found | None, bool, int]:
+    """The best legal set of ``cands`` worth ``floor`` or more (staying if asked), and the
+    tie-break's choice among equals, for an objective whose value is the rows' weights summed.
+
+    ``bottom_bound`` bounds every set through each bottom. ``found`` is a set already known
+    (its value then serves as the floor). Returns the best found (or None), whether the search
+    is complete (``False`` if it stopped at ``max_bottoms`` bottoms or at the deadline), and
+    the best bound on what is left unsearched (``-INF`` when complete).
+    """
+    bottoms, middles, tops = cands.bottom, cands.middle, cands.top
+    if not (len(bottoms) and len(middles) and len(tops)):
+        return found, True, int(-INF)
+    n = len(cands.cards)
+    full = (1 << n) - 1
+    pairs_order = cands.rules.order_pairs
+    row_of, leftover = _leftover_tops(n)
+
+    # Tops ranked by weight, then tie-break, best first; a table from mask to rank.
+    ranked = np.lexsort((-tops.tiebreak, -tops.weight))
+    rank_of = np.full(1 << n, NONE, dtype=np.int64)
+    rank_of[tops.masks[ranked]] = np.arange(len(ranked))
+    top_weight = np.append(tops.weight[ranked], -INF)  # index NONE clipped to the last
+    top_strength = np.append(tops.strength[ranked], 0)
+    top_stays = np.append(tops.stays[ranked], False)
+    top_tiebreak = np.append(tops.tiebreak[ranked], -1)
+    top_checks = _order_checks(pairs_order, "top", ("bottom", "middle"))
+    middle_checks = _order_checks(pairs_order, "middle", ("bottom",))
+
+    # The most a top can add, given the rows it must stay below (upper limits only).
+    by_strength = np.argsort(tops.strength, kind="stable")
+    sorted_strength = tops.strength[by_strength]
+    best_any = np.maximum.accumulate(tops.weight[by_strength])
+    best_stay = np.maximum.accumulate(np.where(tops.stays[by_strength], tops.weight[by_strength],
+                                               -INF))
+
+    def top_cap(strength: np.ndarray, table: np.ndarray) -> np.ndarray:
+        where = np.searchsorted(sorted_strength, strength, side="right") - 1
+        return np.where(where >= 0, table[np.maximum(where, 0)], -INF)
+
+    def cap_by(row: str, strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if any(other == row and stronger for other, stronger in top_checks):
+            return top_cap(strength, best_any), top_cap(strength, best_stay)
+        return (np.full(len(strength), best_any[-1]), np.full(len(strength), best_stay[-1]))
+
+    middle_cap_any, middle_cap_stay = cap_by("middle", middles.strength)
+    bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
+
+    order = np.lexsort((-bottoms.tiebreak, -bottom_bound))
+    order = order[bottom_bound[order] > -INF // 2]
+    if floor is not None:
+        order = order[bottom_bound[order] >= floor]
+    done, step = 0, 8
+    while done < len(order):
+        if max_bottoms is not None and done >= max_bottoms:
+            return found, False, int(bottom_bound[order[done]])
+        if deadline is not None and time.perf_counter() > deadline:
+            return found, False, int(bottom_bound[order[done]])
+        target = found.value if found is not None else floor
+        chunk = order[done:done + step]
+        done += len(chunk)
+        if target is not None:
+            reach = bottom_bound[chunk] >= target
+            if found is not None:  # bound equal to the best: only a better tie-break counts
+                reach &= (bottom_bound[chunk] > target) | (
+                    bottoms.tiebreak[chunk] > found.key[0])
+            if not reach.any():
+                if bottom_bound[chunk[-1]] < target:
+                    break
+                continue
+            chunk = chunk[reach]
+        step = min(max(PAIR_CELLS // max(len(middles), 1), 1), step * 2)
+        found = _complete(cands, chunk, need_stay, target, found, full, row_of, leftover,
+                          rank_of, (top_weight, top_strength, top_stays, top_tiebreak),
+                          top_checks, middle_checks,
+                          (middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay))
+    return found, True, int(-INF)
+
+
+def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, rank_of, top,
+              top_checks, middle_checks, caps) -> Found | None:
+    """Complete the bottoms ``chunk`` and fold their best sets into ``found``."""
+    bottoms, middles = cands.bottom, cands.middle
+    top_weight, top_strength, top_stays, top_tiebreak = top
+    middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay = caps
+    b_mask = bottoms.masks[chunk]
+    ok = (b_mask[:, None] & middles.masks[None, :]) == 0
+    for other, stronger in middle_checks:  # other is the bottom
+        if stronger:
+            ok &= middles.strength[None, :] <= bottoms.strength[chunk][:, None]
+        else:
+            ok &= middles.strength[None, :] >= bottoms.strength[chunk][:, None]
+    cap = np.minimum(middle_cap_any[None, :], bottom_cap_any[chunk][:, None])
+    if need_stay:
+        either = bottoms.stays[chunk][:, None] | middles.stays[None, :]
+        cap = np.where(either, cap, np.minimum(middle_cap_stay[None, :],
+                                               bottom_cap_stay[chunk][:, None]))
+    pair_value = bottoms.weight[chunk][:, None] + middles.weight[None, :]
+    ok &= cap > -INF // 2
+    if target is not None:
+        ok &= pair_value + cap >= target
+    bi, mi = np.nonzero(ok)
+    if len(bi) == 0:
+        return found
+    b, m = chunk[bi], mi
+    per = leftover.shape[1]
+    for start in range(0, len(b), max(TOP_CELLS // per, 1)):
+        part = slice(start, start + max(TOP_CELLS // per, 1))
+        pb, pm = b[part], m[part]
+        rest = full ^ (bottoms.masks[pb] | middles.masks[pm])
+        rank = rank_of[leftover[row_of[rest]]]  # (P, per); NONE where not a candidate
+        legal = rank < NONE
+        safe = np.where(legal, rank, len(top_weight) - 1)
+        for other, stronger in top_checks:
+            strength = (bottoms if other == "bottom" else middles).strength[
+                pb if other == "bottom" else pm][:, None]
+            if stronger:
+                legal &= top_strength[safe] <= strength
+            else:
+                legal &= top_strength[safe] >= strength
+        if need_stay:
+            either = bottoms.stays[pb] | middles.stays[pm]
+            legal &= either[:, None] | top_stays[safe]
+        best_rank = np.where(legal, rank, NONE).min(axis=1)
+        has = best_rank < NONE
+        if not has.any():
+            continue
+        pb, pm, best_rank = pb[has], pm[has], best_rank[has]
+        value = bottoms.weight[pb] + middles.weight[pm] + top_weight[best_rank]
+        top_value = int(value.max())
+        if found is not None and top_value < found.value:
+            continue
+        at = np.flatnonzero(value == top_value)
+        key = ((bottoms.tiebreak[pb[at]] << 26) + (middles.tiebreak[pm[at]] << 13)
+               + top_tiebreak[best_rank[at]])
+        i = at[int(np.argmax(key))]
+        new_key = (int(bottoms.tiebreak[pb[i]]), int(middles.tiebreak[pm[i]]),
+                   int(top_tiebreak[best_rank[i]]))
+        if found is None or top_value > found.value or new_key > found.key:
+            t_index = int(np.flatnonzero(cands.top.tiebreak == new_key[2])[0])
+            found = Found(top_value, new_key, {
+                "bottom": int(bottoms.masks[pb[i]]), "middle": int(middles.masks[pm[i]]),
+                "top": int(cands.top.masks[t_index])})
+    return found
+
+
+def as_pick(found: Found) -> Pick:
+    return Pick(found.value, {row: found.masks[row] for row in ROWS})
