@@ -99,7 +99,7 @@ def command(
     """
     counts = list(cards)  # parsed by card_counts
     if verify:
-        _verify(against, json_output)
+        _verify(against, json_output, seed)
         return
     with reports_bad_input(ObjectiveError, CheckoutError):
         check_objective(find_rules(variant), objective.value)
@@ -171,10 +171,10 @@ def _group_json(result: Comparison) -> dict:
             "ratio": result.ratio, "differ": result.differ if result.other else None}
 
 
-def _verify(against: str | None, json_output: bool) -> None:
+def _verify(against: str | None, json_output: bool, seed: int) -> None:
     if against is None:
         raise typer.BadParameter("--verify needs --against", param_hint="'--verify'")
-    jobs = identity_jobs()
+    jobs = identity_jobs(seed)
     with reports_bad_input(CheckoutError):
         with checkout(against) as (root, label):
             with Progress(console=err_console, transient=True, disable=json_output) as bar:

@@ -37,7 +37,8 @@ def subset_masks(n: int, k: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RowCandidates:
-    """The surviving candidates of one row, as parallel arrays."""
+    """The surviving candidates of one row, as parallel arrays, in tie-break order (weakest
+    first, so ``strength`` is sorted)."""
 
     row: str
     masks: np.ndarray  # bitmask over positions in the dealt hand
@@ -111,13 +112,15 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules) -> Candidates:
         order = np.lexsort((subset_masks(n, k), strength))
         tiebreak = np.empty(len(order), dtype=np.int64)
         tiebreak[order] = np.arange(len(order))
-        built[k] = (hands, strength, tiebreak)
+        # Candidates are kept in tie-break order, weakest first, so their strengths are
+        # sorted: the bounds rely on it (every later ``take`` keeps the order).
+        built[k] = (hands[order], strength[order], tiebreak[order], subset_masks(n, k)[order])
     rows = {}
     for row in ROWS:
-        hands, strength, tiebreak = built[ROW_SIZE[row]]
+        hands, strength, tiebreak, masks = built[ROW_SIZE[row]]
         value = strength if rules.scale(row) is Scale.HIGH else row_values(row, hands, rules)
         royalty = rules.royalty_table(row)[value]
-        candidate = RowCandidates(row, subset_masks(n, ROW_SIZE[row]), value, strength,
+        candidate = RowCandidates(row, masks, value, strength,
                                   royalty, rules.stay_table(row)[value], tiebreak, royalty,
                                   royalty)
         qualifies = rules.qualify_table(row)[value]

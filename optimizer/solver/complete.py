@@ -11,7 +11,7 @@ best top is the legal one of lowest rank.
 
 The search stops when the next bottom's bound is below the best value found: no set through
 it (or any later bottom) can reach that value. Bottoms whose bound equals it are still
-completed, unless the tie-break already prefers the best set's bottom, because a set of
+completed, unless the tie-break prefers the best set's bottom to theirs, because a set of
 equal value may win the tie-break. Every set worth the best value was therefore seen, and
 the one returned is the tie-break's choice among them: the strongest bottom (by tie-break
 rank), then middle, then top. Nothing is sampled or cut off by a budget: this is a proof.
@@ -134,8 +134,9 @@ def best_set(cands: Candidates, need_stay: bool, floor: int | None, bottom_bound
         if target is not None:
             reach = bottom_bound[chunk] >= target
             if found is not None:  # bound equal to the best: only a better tie-break counts
+                # (the best's own bottom too: ``found`` may come from fewer middles)
                 reach &= (bottom_bound[chunk] > target) | (
-                    bottoms.tiebreak[chunk] > found.key[0])
+                    bottoms.tiebreak[chunk] >= found.key[0])
             if not reach.any():
                 if bottom_bound[chunk[-1]] < target:
                     break

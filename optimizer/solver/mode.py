@@ -97,8 +97,28 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
             int(solver.best_objective_bound))
 
 
-#: Bottoms completed before the first prune: enough for a good incumbent on most hands.
-FIRST_BOTTOMS = 24
+#: For the incumbent, the candidates of highest bound completed before the first prune:
+#: enough for a good set on most hands, and few enough to be quick.
+FIRST = {"bottom": 24, "middle": 384, "top": 680}
+
+
+def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
+                    ) -> tuple[Candidates, np.ndarray]:
+    """The candidates of highest bound in each row (in their order), and the bottoms' bounds."""
+    rows, kept = {}, {}
+    for row in ROWS:
+        bound = bounds[row]
+        if len(bound) > FIRST[row]:
+            best = np.zeros(len(bound), dtype=bool)
+            best[np.argpartition(-bound, FIRST[row] - 1)[:FIRST[row]]] = True
+            if need_stay:  # the few staying candidates too, so that a staying set is found
+                best |= cands.row(row).stays & (bound > -INF // 2)
+            kept[row] = np.flatnonzero(best)
+            rows[row] = cands.row(row).take(kept[row])
+    if not rows:
+        return cands, bounds["bottom"]
+    return cands.replace(**rows), bounds["bottom"][kept["bottom"]] if "bottom" in kept \
+        else bounds["bottom"]
 
 
 def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pick,
@@ -118,8 +138,12 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
     clock = time.perf_counter()
     others = chain_bounds(cands)
     bounds = set_bounds(cands, others, need_stay)
-    found, complete, rest = best_set(cands, need_stay, None, bounds["bottom"], deadline,
-                                     max_bottoms=FIRST_BOTTOMS)
+    few, few_bound = _most_promising(cands, bounds, need_stay)
+    found, complete, rest = best_set(few, need_stay, None, few_bound, deadline)
+    complete = complete and few is cands
+    if found is None and not complete:  # the best rows share cards: all middles, then
+        found, complete, rest = best_set(cands, need_stay, None, bounds["bottom"], deadline,
+                                         max_bottoms=FIRST["bottom"])
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
     if not complete:
         clock = time.perf_counter()
