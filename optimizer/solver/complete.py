@@ -30,7 +30,7 @@ from optimizer.solver.bounds import INF
 from optimizer.solver.candidates import Candidates, subsets
 from optimizer.solver.search import Pick
 
-NONE = np.int64(1) << 40  # a rank above every real one: "no legal top"
+NONE = np.int16(32767)  # a rank above every real one (at most 680 tops): "no legal top"
 PAIR_CELLS = 1 << 18  # (bottom, middle) cells looked at per step
 TOP_CELLS = 1 << 19  # (pair, top) cells looked at per step
 
@@ -90,8 +90,8 @@ def best_set(cands: Candidates, need_stay: bool, floor: int | None, bottom_bound
 
     # Tops ranked by weight, then tie-break, best first; a table from mask to rank.
     ranked = np.lexsort((-tops.tiebreak, -tops.weight))
-    rank_of = np.full(1 << n, NONE, dtype=np.int64)
-    rank_of[tops.masks[ranked]] = np.arange(len(ranked))
+    rank_of = np.full(1 << n, NONE, dtype=np.int16)
+    rank_of[tops.masks[ranked]] = np.arange(len(ranked), dtype=np.int16)
     top_weight = np.append(tops.weight[ranked], -INF)  # index NONE clipped to the last
     top_strength = np.append(tops.strength[ranked], 0)
     top_stays = np.append(tops.stays[ranked], False)
@@ -156,26 +156,40 @@ def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, ra
     bottoms, middles = cands.bottom, cands.middle
     top_weight, top_strength, top_stays, top_tiebreak = top
     middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay = caps
-    b_mask = bottoms.masks[chunk]
-    ok = (b_mask[:, None] & middles.masks[None, :]) == 0
+    # The middles that could reach the target beside the chunk's best bottom, in one pass
+    # over the middles, before the (bottom, middle) matrix.
+    mid = np.arange(len(middles))
+    if target is not None:
+        upper = middles.weight + middle_cap_any
+        mid = mid[upper >= target - bottoms.weight[chunk].max()]
     for other, stronger in middle_checks:  # other is the bottom
         if stronger:
-            ok &= middles.strength[None, :] <= bottoms.strength[chunk][:, None]
+            mid = mid[middles.strength[mid] <= bottoms.strength[chunk].max()]
         else:
-            ok &= middles.strength[None, :] >= bottoms.strength[chunk][:, None]
-    cap = np.minimum(middle_cap_any[None, :], bottom_cap_any[chunk][:, None])
+            mid = mid[middles.strength[mid] >= bottoms.strength[chunk].min()]
+    if len(mid) == 0:
+        return found
+    b_mask = bottoms.masks[chunk]
+    m_strength = middles.strength[mid]
+    ok = (b_mask[:, None] & middles.masks[mid][None, :]) == 0
+    for other, stronger in middle_checks:
+        if stronger:
+            ok &= m_strength[None, :] <= bottoms.strength[chunk][:, None]
+        else:
+            ok &= m_strength[None, :] >= bottoms.strength[chunk][:, None]
+    cap = np.minimum(middle_cap_any[mid][None, :], bottom_cap_any[chunk][:, None])
     if need_stay:
-        either = bottoms.stays[chunk][:, None] | middles.stays[None, :]
-        cap = np.where(either, cap, np.minimum(middle_cap_stay[None, :],
+        either = bottoms.stays[chunk][:, None] | middles.stays[mid][None, :]
+        cap = np.where(either, cap, np.minimum(middle_cap_stay[mid][None, :],
                                                bottom_cap_stay[chunk][:, None]))
-    pair_value = bottoms.weight[chunk][:, None] + middles.weight[None, :]
+    pair_value = bottoms.weight[chunk][:, None] + middles.weight[mid][None, :]
     ok &= cap > -INF // 2
     if target is not None:
         ok &= pair_value + cap >= target
     bi, mi = np.nonzero(ok)
     if len(bi) == 0:
         return found
-    b, m = chunk[bi], mi
+    b, m = chunk[bi], mid[mi]
     per = leftover.shape[1]
     for start in range(0, len(b), max(TOP_CELLS // per, 1)):
         part = slice(start, start + max(TOP_CELLS // per, 1))

@@ -102,6 +102,11 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
 FIRST = {"bottom": 24, "middle": 384, "top": 680}
 
 
+#: (bottom, middle) pairs left after the chain bound's prune that are completed without
+#: the card-aware bound's rounds first.
+DIRECT_CELLS = 1 << 17
+
+
 def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
                     ) -> tuple[Candidates, np.ndarray]:
     """The candidates of highest bound in each row (in their order), and the bottoms' bounds."""
@@ -149,8 +154,13 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
         clock = time.perf_counter()
         tight, tight_bounds = cands, bounds
         if found is not None:
-            tight, tight_bounds = tighten_with_bounds(cands, need_stay, found.value, stats,
-                                                      others)
+            # Bounds do not depend on the floor: the chain bound prunes at the incumbent's
+            # value at no cost, and the card-aware rounds run only if much is left.
+            keep = {row: bounds[row] >= found.value for row in ROWS}
+            tight = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
+            tight_bounds = {row: bounds[row][keep[row]] for row in ROWS}
+            if len(tight.bottom) * len(tight.middle) > DIRECT_CELLS:
+                tight, tight_bounds = tighten_with_bounds(tight, need_stay, found.value, stats)
         stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
         stats["kept"] = sum(tight.sizes.values())
         clock = time.perf_counter()
