@@ -158,9 +158,9 @@ def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, ra
     middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay = caps
     # The middles that could reach the target beside the chunk's best bottom, in one pass
     # over the middles, before the (bottom, middle) matrix.
-    mid = np.arange(len(middles))
+    mid = np.flatnonzero(middle_cap_any > -INF // 2)  # a top fits under it
     if target is not None:
-        upper = middles.weight + middle_cap_any
+        upper = middles.weight[mid] + middle_cap_any[mid]
         mid = mid[upper >= target - bottoms.weight[chunk].max()]
     for other, stronger in middle_checks:  # other is the bottom
         if stronger:

@@ -22,7 +22,7 @@ from ortools.sat.python import cp_model
 from evaluator.board import Board, BoardReport, evaluate_board
 from evaluator.cards import Card
 from evaluator.rules import ROWS
-from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten, tighten_with_bounds
+from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
 from optimizer.solver.complete import as_pick, best_set
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.model import SetModel, build_model
@@ -102,11 +102,6 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
 FIRST = {"bottom": 24, "middle": 384, "top": 680}
 
 
-#: (bottom, middle) pairs left after the chain bound's prune that are completed without
-#: the card-aware bound's rounds first.
-DIRECT_CELLS = 1 << 17
-
-
 def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
                     ) -> tuple[Candidates, np.ndarray]:
     """The candidates of highest bound in each row (in their order), and the bottoms' bounds."""
@@ -138,34 +133,37 @@ def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pi
 def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
                      deadline: float, stats: dict) -> ModeResult | None:
     """A mode of an objective with no shared terms, by exact completion (``complete``):
-    the most promising bottoms first for an incumbent, then every candidate that could
-    reach it, after the bounds have pruned at its value."""
+    the most promising candidates first for an incumbent, then every candidate that could
+    reach it. The chain bound is computed once: it does not depend on the floor, so pruning
+    at the incumbent's value is one comparison.
+
+    A staying set has a staying row, so the stay mode is searched as one part per row that
+    has staying candidates, that row held to them (there are few) and the other rows free;
+    the best over the parts, ties broken by the same rule, is the best staying set.
+    """
     clock = time.perf_counter()
-    others = chain_bounds(cands)
-    bounds = set_bounds(cands, others, need_stay)
+    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
     few, few_bound = _most_promising(cands, bounds, need_stay)
     found, complete, rest = best_set(few, need_stay, None, few_bound, deadline)
-    complete = complete and few is cands
-    if found is None and not complete:  # the best rows share cards: all middles, then
-        found, complete, rest = best_set(cands, need_stay, None, bounds["bottom"], deadline,
-                                         max_bottoms=FIRST["bottom"])
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
-    if not complete:
+    if few is not cands or not complete:
         clock = time.perf_counter()
-        tight, tight_bounds = cands, bounds
-        if found is not None:
-            # Bounds do not depend on the floor: the chain bound prunes at the incumbent's
-            # value at no cost, and the card-aware rounds run only if much is left.
-            keep = {row: bounds[row] >= found.value for row in ROWS}
-            tight = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
-            tight_bounds = {row: bounds[row][keep[row]] for row in ROWS}
-            if len(tight.bottom) * len(tight.middle) > DIRECT_CELLS:
-                tight, tight_bounds = tighten_with_bounds(tight, need_stay, found.value, stats)
-        stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
-        stats["kept"] = sum(tight.sizes.values())
-        clock = time.perf_counter()
-        found, complete, rest = best_set(tight, need_stay, None, tight_bounds["bottom"],
+        parts = [(cands, bounds, need_stay)]
+        if need_stay:
+            parts = [(cands.replace(**{row: cands.row(row).take(cands.row(row).stays)}),
+                      {**bounds, row: bounds[row][cands.row(row).stays]}, False)
+                     for row in ("bottom", "middle", "top") if cands.row(row).stays.any()]
+        complete, rest, kept = True, int(-INF), 0
+        for part, part_bounds, part_stay in parts:
+            if found is not None:  # every set through a candidate is worth at most its bound
+                keep = {row: part_bounds[row] >= found.value for row in ROWS}
+                part = part.replace(**{row: part.row(row).take(keep[row]) for row in ROWS})
+                part_bounds = {row: part_bounds[row][keep[row]] for row in ROWS}
+            kept += sum(part.sizes.values())
+            found, done, left = best_set(part, part_stay, None, part_bounds["bottom"],
                                          deadline, found=found)
+            complete, rest = complete and done, max(rest, left)
+        stats["kept"] = kept
         stats["complete_ms"] = (time.perf_counter() - clock) * 1e3
     if found is None:
         return None  # complete: no legal set (or none found before the deadline)
