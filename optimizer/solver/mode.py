@@ -183,7 +183,8 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     stats["candidates"] = sum(cands.sizes.values())
     if objective.separable:
         return _solve_separable(cands, need_stay, objective, deadline, stats)
-    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
+    others = chain_bounds(cands)  # computed once: bounds do not depend on the floor
+    bounds = set_bounds(cands, others, need_stay)
     pick, tried, searched = incumbent(cands, bounds, need_stay, objective)
     stats["completed"] = tried
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
@@ -191,7 +192,10 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
         return None
     clock = time.perf_counter()
     floor = pick.value + 1 if pick is not None else None
-    better = tighten(cands, need_stay, floor, stats) if floor is not None else cands
+    # First every set worth the incumbent or more (what the tie-break needs if it is the
+    # optimum), then, from those, the sets that beat it.
+    at_pick = tighten(cands, need_stay, pick.value, None, others) if pick is not None else cands
+    better = tighten(at_pick, need_stay, floor, stats) if floor is not None else cands
     stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
     stats["kept"] = sum(better.sizes.values())
     proved, bound = True, pick.value if pick is not None else int(-INF)
@@ -203,7 +207,10 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
             return None
     value = pick.value
     clock = time.perf_counter()
-    tied = tighten(cands, need_stay, value)
+    if floor is None:
+        tied = tighten(cands, need_stay, value, None, others)
+    else:
+        tied = at_pick if value < floor else tighten(better, need_stay, value)
     choice = first_in_tiebreak_order(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(int(cands.row(row).tiebreak[np.flatnonzero(
