@@ -27,7 +27,7 @@ from optimizer.solver.complete import as_pick, best_set
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.model import SetModel, build_model
 from optimizer.solver.objective import Objective
-from optimizer.solver.search import Pick, first_in_tiebreak_order, incumbent
+from optimizer.solver.search import Pick, first_in_tiebreak_order
 
 TIEBREAK_ROWS = ("bottom", "middle", "top")
 
@@ -130,6 +130,18 @@ def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pi
                       report, stats)
 
 
+def _parts(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
+           ) -> list[tuple[Candidates, dict[str, np.ndarray], bool]]:
+    """The mode's sets as parts to search, each with its bounds and whether it must still
+    ask for a staying row: the whole, or in the stay mode one part per row that has staying
+    candidates, that row held to them (a staying set has a staying row)."""
+    if not need_stay:
+        return [(cands, bounds, False)]
+    return [(cands.replace(**{row: cands.row(row).take(cands.row(row).stays)}),
+             {**bounds, row: bounds[row][cands.row(row).stays]}, False)
+            for row in ("bottom", "middle", "top") if cands.row(row).stays.any()]
+
+
 def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
                      deadline: float, stats: dict) -> ModeResult | None:
     """A mode of an objective with no shared terms, by exact completion (``complete``):
@@ -137,9 +149,9 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
     reach it. The chain bound is computed once: it does not depend on the floor, so pruning
     at the incumbent's value is one comparison.
 
-    A staying set has a staying row, so the stay mode is searched as one part per row that
-    has staying candidates, that row held to them (there are few) and the other rows free;
-    the best over the parts, ties broken by the same rule, is the best staying set.
+    The stay mode is searched in parts (``_parts``), one per row that has staying
+    candidates (there are few); the best over the parts, ties broken by the same rule, is
+    the best staying set.
     """
     clock = time.perf_counter()
     bounds = set_bounds(cands, chain_bounds(cands), need_stay)
@@ -148,13 +160,8 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
     if few is not cands or not complete:
         clock = time.perf_counter()
-        parts = [(cands, bounds, need_stay)]
-        if need_stay:
-            parts = [(cands.replace(**{row: cands.row(row).take(cands.row(row).stays)}),
-                      {**bounds, row: bounds[row][cands.row(row).stays]}, False)
-                     for row in ("bottom", "middle", "top") if cands.row(row).stays.any()]
         complete, rest, kept = True, int(-INF), 0
-        for part, part_bounds, part_stay in parts:
+        for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
             if found is not None:  # every set through a candidate is worth at most its bound
                 keep = {row: part_bounds[row] >= found.value for row in ROWS}
                 part = part.replace(**{row: part.row(row).take(keep[row]) for row in ROWS})
@@ -185,32 +192,34 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
         return _solve_separable(cands, need_stay, objective, deadline, stats)
     others = chain_bounds(cands)  # computed once: bounds do not depend on the floor
     bounds = set_bounds(cands, others, need_stay)
-    pick, tried, searched = incumbent(cands, bounds, need_stay, objective)
-    stats["completed"] = tried
+    # The incumbent: the set of most weight (the rows' own terms), valued exactly.
+    few, few_bound = _most_promising(cands, bounds, need_stay)
+    found, _, _ = best_set(few, need_stay, None, few_bound, deadline)
+    if found is None:  # the best rows share cards, or the mode has no legal set at all
+        for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
+            found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], deadline,
+                                   found=found)
+        if found is None:
+            return None
+    pick = Pick(objective.exact(cands, found.masks), found.masks)
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
-    if pick is None and searched:
-        return None
     clock = time.perf_counter()
-    floor = pick.value + 1 if pick is not None else None
+    floor = pick.value + 1
     # First every set worth the incumbent or more (what the tie-break needs if it is the
     # optimum), then, from those, the sets that beat it.
-    at_pick = tighten(cands, need_stay, pick.value, None, others) if pick is not None else cands
-    better = tighten(at_pick, need_stay, floor, stats) if floor is not None else cands
+    keep = {row: bounds[row] >= pick.value for row in ROWS}  # the chain bound, at no cost
+    at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
+    better = tighten(at_pick, need_stay, floor, stats)
     stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
     stats["kept"] = sum(better.sizes.values())
-    proved, bound = True, pick.value if pick is not None else int(-INF)
+    proved, bound = True, pick.value
     if all(len(better.row(r)) for r in ROWS):
         found, proved, bound = _prove(better, need_stay, objective, floor, deadline, stats)
         if found is not None:
             pick = found
-        elif pick is None:
-            return None
     value = pick.value
     clock = time.perf_counter()
-    if floor is None:
-        tied = tighten(cands, need_stay, value, None, others)
-    else:
-        tied = at_pick if value < floor else tighten(better, need_stay, value)
+    tied = tighten(at_pick if value < floor else better, need_stay, value)
     choice = first_in_tiebreak_order(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(int(cands.row(row).tiebreak[np.flatnonzero(
