@@ -224,44 +224,25 @@ def _short_list(cands: Candidates) -> dict[str, np.ndarray]:
     return lists
 
 
-def tighten(cands: Candidates, need_stay: bool, floor: int, stats: dict | None = None,
-            first: dict[str, Part] | None = None) -> Candidates:
+def tighten(cands: Candidates, need_stay: bool, floor: int, stats: dict | None = None
+            ) -> Candidates:
     """Prune with the chain bound and the card-aware bound until neither removes anything.
 
     Each round can only remove candidates that no set worth ``floor`` uses, and removing
-    them can only lower the other candidates' bounds, so repeating is safe. ``first`` is
-    ``chain_bounds(cands)`` when the caller has it already: bounds do not depend on the floor.
+    them can only lower the other candidates' bounds, so repeating is safe.
     """
-    return tighten_with_bounds(cands, need_stay, floor, stats, first)[0]
-
-
-def tighten_with_bounds(cands: Candidates, need_stay: bool, floor: int,
-                        stats: dict | None = None, first: dict[str, Part] | None = None
-                        ) -> tuple[Candidates, dict[str, np.ndarray]]:
-    """``tighten``, also returning a bound on the best set through each kept candidate."""
     rounds = 0
-    bounds = None
     for rounds in range(1, 5):
         if any(len(cands.row(r)) == 0 for r in ROWS):
             break
         before = sum(cands.sizes.values())
-        chain = first if rounds == 1 and first is not None else chain_bounds(cands)
-        bounds = set_bounds(cands, chain, need_stay)
-        keep = {row: bounds[row] >= floor for row in ROWS}
-        if not all(keep[row].all() for row in ROWS):
-            cands = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
+        cands = prune(cands, set_bounds(cands, chain_bounds(cands), need_stay), floor)
         if any(len(cands.row(r)) == 0 for r in ROWS):
-            bounds = {row: bounds[row][keep[row]] for row in ROWS}
             break
         others = card_aware_others(cands, _short_list(cands))
-        bounds = set_bounds(cands, others, need_stay)
-        keep = {row: bounds[row] >= floor for row in ROWS}
-        cands = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
-        bounds = {row: bounds[row][keep[row]] for row in ROWS}
+        cands = prune(cands, set_bounds(cands, others, need_stay), floor)
         if sum(cands.sizes.values()) == before:
             break
     if stats is not None:
         stats["prune_rounds"] = rounds
-    if bounds is None:
-        bounds = {row: np.full(len(cands.row(row)), -INF, dtype=np.int64) for row in ROWS}
-    return cands, bounds
+    return cands

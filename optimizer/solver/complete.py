@@ -77,7 +77,8 @@ def best_set(cands: Candidates, need_stay: bool, floor: int | None, bottom_bound
 
     ``bottom_bound`` bounds every set through each bottom. ``found`` is a set already known
     (its value then serves as the floor). Returns the best found (or None), whether the search
-    is complete (``False`` if it stopped at ``max_bottoms`` bottoms or at the deadline), and
+    is complete (``False`` if it stopped at ``max_bottoms`` bottoms, or at the deadline once it
+has a set: "no legal set" is only ever said after a complete search), and
     the best bound on what is left unsearched (``-INF`` when complete).
     """
     bottoms, middles, tops = cands.bottom, cands.middle, cands.top
@@ -126,8 +127,8 @@ def best_set(cands: Candidates, need_stay: bool, floor: int | None, bottom_bound
     while done < len(order):
         if max_bottoms is not None and done >= max_bottoms:
             return found, False, int(bottom_bound[order[done]])
-        if deadline is not None and time.perf_counter() > deadline:
-            return found, False, int(bottom_bound[order[done]])
+        if found is not None and deadline is not None and time.perf_counter() > deadline:
+            return found, False, int(bottom_bound[order[done]])  # never before a first set
         target = found.value if found is not None else floor
         chunk = order[done:done + step]
         done += len(chunk)

@@ -1,10 +1,14 @@
 """The best set of one *mode*: sets that stay in Fantasyland, or sets that do not.
 
 Within a mode the objective is an integer, so the optimum is exact:
-1. Bound every candidate and complete the most promising ones for an incumbent.
-2. Prove it: prune to the candidates that could beat it and let CP-SAT search what is left.
-   An empty remainder is a proof by the bounds alone, an infeasible model a proof by CP-SAT,
-   and a better set found by CP-SAT becomes the answer.
+1. Bound every candidate (the chain bound, once: it does not depend on any floor) and
+   complete the most promising ones exactly (``complete``) for an incumbent.
+2. Prove it. When a set's value is the sum of its rows' weights (royalties), complete every
+   bottom whose bound reaches the best found, after pruning at its value: that search is
+   the proof, and it yields the tie-break's choice too. When the rows share terms (the EV's
+   scoops), prune to the candidates that could beat the incumbent and let CP-SAT search what
+   is left: an empty remainder is a proof by the bounds alone, an infeasible model a proof
+   by CP-SAT, and a better set found by CP-SAT becomes the answer.
 3. Among the sets worth the optimum, pick by exact enumeration the one the tie-break rule
    prefers: the strongest bottom, then between equally strong bottoms the one with the
    higher cards (compared from the highest card down, suits s > h > d > c); then the same
@@ -173,7 +177,7 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
         stats["kept"] = kept
         stats["complete_ms"] = (time.perf_counter() - clock) * 1e3
     if found is None:
-        return None  # complete: no legal set (or none found before the deadline)
+        return None  # the search was complete: no legal set
     return _result(cands, need_stay, objective, as_pick(found), found.key, complete,
                    found.value if complete else rest, stats)
 
@@ -194,11 +198,10 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     bounds = set_bounds(cands, others, need_stay)
     # The incumbent: the set of most weight (the rows' own terms), valued exactly.
     few, few_bound = _most_promising(cands, bounds, need_stay)
-    found, _, _ = best_set(few, need_stay, None, few_bound, deadline)
+    found, _, _ = best_set(few, need_stay, None, few_bound)
     if found is None:  # the best rows share cards, or the mode has no legal set at all
         for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
-            found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], deadline,
-                                   found=found)
+            found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], found=found)
         if found is None:
             return None
     pick = Pick(objective.exact(cands, found.masks), found.masks)
