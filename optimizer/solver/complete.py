@@ -123,7 +123,8 @@ has a set: "no legal set" is only ever said after a complete search), and
     order = order[bottom_bound[order] > -INF // 2]
     if floor is not None:
         order = order[bottom_bound[order] >= floor]
-    done, step = 0, 8
+    # One chunk when the (bottom, middle) cells fit, else growing from a few bottoms.
+    done, step = 0, max(8, PAIR_CELLS // max(len(middles), 1)) if found is not None else 8
     while done < len(order):
         if max_bottoms is not None and done >= max_bottoms:
             return found, False, int(bottom_bound[order[done]])
