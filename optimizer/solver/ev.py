@@ -49,6 +49,21 @@ class OpponentField:
         """Indices of the boards that did not foul."""
         return np.flatnonzero(~self.fouled)
 
+    @cached_property
+    def triples(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The distinct row values of the standing boards, as one array per row over the
+        distinct (top, middle, bottom) triples, and how many boards have each: the shared
+        terms depend on nothing else."""
+        rows = [self.values[r][self.standing].astype(np.int64) for r in ROWS]
+        if len(self.standing) == 0:
+            return {r: np.zeros(0, dtype=np.int64) for r in ROWS}, np.zeros(0, dtype=np.int64)
+        base = [int(v.max()) + 1 for v in rows]
+        key = (rows[0] * base[1] + rows[1]) * base[2] + rows[2]  # one integer per triple
+        unique, counts = np.unique(key, return_counts=True)
+        split = {"top": unique // (base[1] * base[2]), "middle": unique // base[2] % base[1],
+                 "bottom": unique % base[2]}
+        return split, counts
+
 
 @dataclass(frozen=True)
 class ExpectedValue:
@@ -109,20 +124,21 @@ class ExpectedValue:
 
     def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
         """The scoop and majority points of many sets, from their rows' values."""
-        field, scoring = self.field, self.scoring
+        scoring = self.scoring
+        theirs, counts = self.field.triples
         total = np.zeros(len(values["top"]), dtype=np.int64)
-        # In chunks, so that sets x boards stays small.
+        # In chunks, so that sets x distinct boards stays small.
         for start in range(0, len(total), 2048):
             part = slice(start, start + 2048)
             won = lost = 0
             for row in ROWS:
                 ours = np.asarray(values[row][part])[:, None]
-                theirs = field.values[row][field.standing][None, :]
-                won = won + (ours > theirs)
-                lost = lost + (ours < theirs)
-            points = scoring.scoop_bonus * ((won == 3).sum(axis=1) - (lost == 3).sum(axis=1))
-            points += scoring.majority_bonus * ((won >= 2).sum(axis=1)
-                                                - (lost >= 2).sum(axis=1))
+                won = won + (ours > theirs[row][None, :])
+                lost = lost + (ours < theirs[row][None, :])
+            points = scoring.scoop_bonus * (((won == 3) - (lost == 3).astype(np.int64)) @ counts)
+            if scoring.majority_bonus:
+                points += scoring.majority_bonus * (
+                    ((won >= 2) - (lost >= 2).astype(np.int64)) @ counts)
             total[part] = points
         return total
 
@@ -149,7 +165,7 @@ class ExpectedValue:
         if scoring.scoop_bonus == 0 and scoring.majority_bonus == 0:
             return 0
         values = {r: np.unique(cands.row(r).value) for r in ROWS}
-        theirs = {r: field.values[r][field.standing] for r in ROWS}
+        theirs, board_counts = field.triples
         at_least: dict[tuple[str, int], cp_model.IntVar] = {}  # row value >= V[k]
 
         def reaches(row: str, k: int):
@@ -165,8 +181,8 @@ class ExpectedValue:
         hold_from = np.stack([np.searchsorted(values[r], theirs[r], side="left")
                               for r in ROWS], axis=1)
         sizes = np.array([len(values[r]) for r in ROWS])
-        wins, win_count = np.unique(beat_from, axis=0, return_counts=True)
-        losses, loss_count = np.unique(hold_from, axis=0, return_counts=True)
+        wins, win_count = _classes(beat_from, board_counts, sizes)
+        losses, loss_count = _classes(hold_from, board_counts, sizes)
         must_win, can_win = (wins == 0).sum(axis=1), (wins < sizes).sum(axis=1)
         must_lose, can_lose = (losses == sizes).sum(axis=1), (losses > 0).sum(axis=1)
         terms, constant = [], 0
@@ -206,6 +222,21 @@ class ExpectedValue:
         paid = self.scoring.foul_penalty * len(field.standing) + sum(
             int(field.royalties[r][field.standing].sum()) for r in ROWS)
         return -paid / field.samples
+
+
+def _classes(index: np.ndarray, counts: np.ndarray, sizes: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``index`` (one per board triple, each entry 0..size), with the
+    boards of each summed from ``counts``."""
+    if len(index) == 0:
+        return index.reshape(0, 3), np.zeros(0, dtype=np.int64)
+    base = sizes + 1
+    key = (index[:, 0] * base[1] + index[:, 1]) * base[2] + index[:, 2]
+    unique, inverse = np.unique(key, return_inverse=True)
+    total = np.bincount(inverse.ravel(), weights=counts, minlength=len(unique))
+    rows = np.stack([unique // (base[1] * base[2]), unique // base[2] % base[1],
+                     unique % base[2]], axis=1)
+    return rows, np.rint(total).astype(np.int64)
 
 
 @dataclass(frozen=True)
