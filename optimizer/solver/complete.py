@@ -235,3 +235,48 @@ def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, ra
 
 def as_pick(found: Found) -> Pick:
     return Pick(found.value, {row: found.masks[row] for row in ROWS})
+
+
+def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int
+              ) -> dict[str, np.ndarray] | None:
+    """Every legal set of ``cands`` (staying if asked) whose rows' bounds add up to ``floor``
+    or more, as each row's candidate index over the sets; None if there are more than
+    ``limit`` (bottom, middle) pairs to look at. For objectives with shared terms, whose
+    value the caller computes exactly for each."""
+    bottoms, middles, tops = cands.bottom, cands.middle, cands.top
+    empty = {row: np.zeros(0, dtype=np.int64) for row in ROWS}
+    if not (len(bottoms) and len(middles) and len(tops)):
+        return empty
+    n = len(cands.cards)
+    pairs_order = cands.rules.order_pairs
+    ok = (bottoms.masks[:, None] & middles.masks[None, :]) == 0 if \
+        len(bottoms) * len(middles) <= limit * 4 else None
+    if ok is None:
+        return None
+    for other, stronger in _order_checks(pairs_order, "middle", ("bottom",)):
+        if stronger:
+            ok &= middles.strength[None, :] <= bottoms.strength[:, None]
+        else:
+            ok &= middles.strength[None, :] >= bottoms.strength[:, None]
+    ok &= bottoms.bound[:, None] + middles.bound[None, :] + tops.bound.max() >= floor
+    b, m = np.nonzero(ok)
+    if len(b) > limit:
+        return None
+    if len(b) == 0:
+        return empty
+    row_of, leftover = _leftover_tops(n)
+    index_of = np.full(1 << n, -1, dtype=np.int32)
+    index_of[tops.masks] = np.arange(len(tops), dtype=np.int32)
+    rest = ((1 << n) - 1) ^ (bottoms.masks[b] | middles.masks[m])
+    t = index_of[leftover[row_of[rest]]]  # (P, C(n - 10, 3)); -1 where not a candidate
+    legal = t >= 0
+    safe = np.where(legal, t, 0)
+    for other, stronger in _order_checks(pairs_order, "top", ("bottom", "middle")):
+        strength = (bottoms.strength[b] if other == "bottom" else middles.strength[m])[:, None]
+        legal &= (tops.strength[safe] <= strength) if stronger else (
+            tops.strength[safe] >= strength)
+    if need_stay:
+        legal &= (bottoms.stays[b] | middles.stays[m])[:, None] | tops.stays[safe]
+    legal &= (bottoms.bound[b] + middles.bound[m])[:, None] + tops.bound[safe] >= floor
+    i, j = np.nonzero(legal)
+    return {"bottom": b[i], "middle": m[i], "top": safe[i, j].astype(np.int64)}

@@ -27,7 +27,7 @@ from evaluator.board import Board, BoardReport, evaluate_board
 from evaluator.cards import Card
 from evaluator.rules import ROWS
 from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
-from optimizer.solver.complete import as_pick, best_set
+from optimizer.solver.complete import as_pick, best_set, every_set
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.model import SetModel, build_model
 from optimizer.solver.objective import Objective
@@ -182,6 +182,21 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
                    found.value if complete else rest, stats)
 
 
+#: (bottom, middle) pairs up to which every set that could beat the incumbent is valued.
+EVERY_SET_PAIRS = 4096
+
+
+def _best_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objective) -> Pick:
+    """The most valuable of ``sets`` (each row's candidate index), valued exactly."""
+    weight = sum(cands.row(row).weight[sets[row]] for row in ROWS)
+    values = np.stack([cands.row(row).value[sets[row]] for row in ROWS], axis=1)
+    distinct, inverse = np.unique(values, axis=0, return_inverse=True)
+    shared = objective.shared({row: distinct[:, i] for i, row in enumerate(ROWS)})
+    total = weight + shared[inverse.ravel()]
+    k = int(np.argmax(total))
+    return Pick(int(total[k]), {row: int(cands.row(row).masks[sets[row][k]]) for row in ROWS})
+
+
 def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
                deadline: float) -> ModeResult | None:
     """The best set of one mode, or None if the mode has no legal set."""
@@ -207,22 +222,32 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     pick = Pick(objective.exact(cands, found.masks), found.masks)
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
     clock = time.perf_counter()
-    floor = pick.value + 1
-    # First every set worth the incumbent or more (what the tie-break needs if it is the
-    # optimum), then, from those, the sets that beat it.
-    keep = {row: bounds[row] >= pick.value for row in ROWS}  # the chain bound, at no cost
+    start = pick.value
+    # Every set worth the incumbent or more (what the tie-break needs if it is the optimum),
+    # then, from those, the sets that beat it.
+    keep = {row: bounds[row] >= start for row in ROWS}  # the chain bound, at no cost
     at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
-    better = tighten(at_pick, need_stay, floor, stats)
+    above = tighten(at_pick, need_stay, start + 1, stats)
+    left = above
+    # When few sets could beat it, value them all exactly: the best becomes the incumbent,
+    # and what is left for CP-SAT to search shrinks to a proof.
+    sets = every_set(above, need_stay, start + 1, EVERY_SET_PAIRS)
+    if sets is not None and len(sets["top"]):
+        best = _best_of(above, sets, objective)
+        if best.value > start:
+            pick = best
+            left = tighten(above, need_stay, pick.value + 1)
     stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
-    stats["kept"] = sum(better.sizes.values())
+    stats["kept"] = sum(left.sizes.values())
+    floor = pick.value + 1
     proved, bound = True, pick.value
-    if all(len(better.row(r)) for r in ROWS):
-        found, proved, bound = _prove(better, need_stay, objective, floor, deadline, stats)
+    if all(len(left.row(r)) for r in ROWS):
+        found, proved, bound = _prove(left, need_stay, objective, floor, deadline, stats)
         if found is not None:
             pick = found
     value = pick.value
     clock = time.perf_counter()
-    tied = tighten(at_pick if value < floor else better, need_stay, value)
+    tied = at_pick if value == start else tighten(above, need_stay, value)
     choice = first_in_tiebreak_order(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(int(cands.row(row).tiebreak[np.flatnonzero(
