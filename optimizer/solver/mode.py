@@ -183,7 +183,7 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
 
 
 #: (bottom, middle) pairs up to which every set that could beat the incumbent is valued.
-EVERY_SET_PAIRS = 4096
+EVERY_SET_PAIRS = 1 << 13
 
 
 def _best_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objective) -> Pick:
