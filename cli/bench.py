@@ -19,6 +19,7 @@ from cli.options import (FL_VALUE_HELP, OBJECTIVE_HELP, VARIANT_HELP, Objective,
                          fl_value_points)
 from cli.render import console, err_console
 from evaluator import find_rules
+from evaluator.cards import format_cards
 from optimizer import ObjectiveError
 from optimizer.batch.benchmark import (CheckoutError, Comparison, Timings, checkout, compare, groups,
                                        identical_results, identity_jobs, time_ranking)
@@ -160,6 +161,11 @@ def command(
     wide.print(table)  # wider than a pipe's 80 columns, so that no figure is cut short
     console.print("ms; x: the older version's time over this one's; differ: hands whose "
                   "results differ")
+    console.print("The hand slowest on the older version, in each group:")
+    for result in results:
+        cards, mine, theirs = result.worst or ((), 0.0, 0.0)
+        console.print(f"  {result.group.label}: {theirs:.1f} ms there, {mine:.1f} ms here "
+                      f"({theirs / max(mine, 1e-9):.1f}x): {format_cards(sorted(cards), ascii=True)}")
 
 
 def _group_json(result: Comparison) -> dict:
@@ -168,7 +174,10 @@ def _group_json(result: Comparison) -> dict:
             "samples": group.samples, "runs": len(result.current.ms),
             "current": result.current.figures(),
             "against": result.other.figures() if result.other is not None else None,
-            "ratio": result.ratio, "differ": result.differ if result.other else None}
+            "ratio": result.ratio, "differ": result.differ if result.other else None,
+            "slowest_there": None if result.worst is None else {
+                "cards": format_cards(sorted(result.worst[0]), ascii=True),
+                "current_ms": result.worst[1], "against_ms": result.worst[2]}}
 
 
 def _verify(against: str | None, json_output: bool, seed: int) -> None:

@@ -296,6 +296,15 @@ class Comparison:
     differ: int = 0  # hands whose results differ between the two
 
     @property
+    def worst(self) -> tuple[tuple[int, ...], float, float] | None:
+        """The hand slowest on the other checkout: its cards, then its milliseconds here
+        and there."""
+        if self.other is None:
+            return None
+        i = int(np.argmax(self.other.ms))
+        return self.group.hands[i], float(self.current.ms[i]), float(self.other.ms[i])
+
+    @property
     def ratio(self) -> dict[str, float] | None:
         """How many times faster this code is: the other's figure over this one's."""
         if self.other is None:
