@@ -237,11 +237,12 @@ def as_pick(found: Found) -> Pick:
     return Pick(found.value, {row: found.masks[row] for row in ROWS})
 
 
-def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int
-              ) -> dict[str, np.ndarray] | None:
+def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
+              max_sets: int | None = None) -> dict[str, np.ndarray] | None:
     """Every legal set of ``cands`` (staying if asked) whose rows' bounds add up to ``floor``
     or more, as each row's candidate index over the sets; None if there are more than
-    ``limit`` (bottom, middle) pairs to look at, or more than ``8 * limit`` sets. For objectives with shared terms, whose
+    ``limit`` (bottom, middle) pairs to look at, or more than ``max_sets`` sets (by default
+``8 * limit``). For objectives with shared terms, whose
     value the caller computes exactly for each."""
     bottoms, middles, tops = cands.bottom, cands.middle, cands.top
     empty = {row: np.zeros(0, dtype=np.int64) for row in ROWS}
@@ -279,6 +280,6 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int
         legal &= (bottoms.stays[b] | middles.stays[m])[:, None] | tops.stays[safe]
     legal &= (bottoms.bound[b] + middles.bound[m])[:, None] + tops.bound[safe] >= floor
     i, j = np.nonzero(legal)
-    if len(i) > 8 * limit:
+    if len(i) > (8 * limit if max_sets is None else max_sets):
         return None
     return {"bottom": b[i], "middle": m[i], "top": safe[i, j].astype(np.int64)}

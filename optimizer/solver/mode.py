@@ -186,15 +186,43 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
 EVERY_SET_PAIRS = 1 << 13
 
 
-def _best_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objective) -> Pick:
-    """The most valuable of ``sets`` (each row's candidate index), valued exactly."""
+#: Sets up to which the tie-break values every candidate set at once.
+TIED_SETS = 1 << 13
+
+
+def _values_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objective
+               ) -> np.ndarray:
+    """The exact value of each of ``sets`` (each row's candidate index over the sets)."""
     weight = sum(cands.row(row).weight[sets[row]] for row in ROWS)
     values = np.stack([cands.row(row).value[sets[row]] for row in ROWS], axis=1)
     distinct, inverse = np.unique(values, axis=0, return_inverse=True)
     shared = objective.shared({row: distinct[:, i] for i, row in enumerate(ROWS)})
-    total = weight + shared[inverse.ravel()]
+    return weight + shared[inverse.ravel()]
+
+
+def _best_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objective) -> Pick:
+    """The most valuable of ``sets``, valued exactly."""
+    total = _values_of(cands, sets, objective)
     k = int(np.argmax(total))
     return Pick(int(total[k]), {row: int(cands.row(row).masks[sets[row][k]]) for row in ROWS})
+
+
+def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Objective
+                  ) -> Pick | None:
+    """The set worth ``value`` that the tie-break prefers, when ``cands`` holds every set
+    worth that much and none worth more: all sets whose bounds reach it, valued exactly
+    (``first_in_tiebreak_order`` one bottom at a time when they are too many)."""
+    sets = every_set(cands, need_stay, value, EVERY_SET_PAIRS, TIED_SETS)
+    if sets is None:
+        return first_in_tiebreak_order(cands, value, need_stay, objective)
+    hits = np.flatnonzero(_values_of(cands, sets, objective) == value) if len(
+        sets["top"]) else np.zeros(0, dtype=np.int64)
+    if len(hits) == 0:
+        return None
+    key = sum(cands.row(row).tiebreak[sets[row][hits]] << shift
+              for row, shift in (("bottom", 26), ("middle", 13), ("top", 0)))
+    k = hits[int(np.argmax(key))]
+    return Pick(value, {row: int(cands.row(row).masks[sets[row][k]]) for row in ROWS})
 
 
 def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
@@ -248,7 +276,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     value = pick.value
     clock = time.perf_counter()
     tied = at_pick if value == start else tighten(above, need_stay, value)
-    choice = first_in_tiebreak_order(tied, value, need_stay, objective) or pick
+    choice = _preferred_at(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(int(cands.row(row).tiebreak[np.flatnonzero(
         cands.row(row).masks == choice.masks[row])[0]]) for row in TIEBREAK_ROWS)
