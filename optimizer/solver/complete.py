@@ -33,6 +33,7 @@ from optimizer.solver.search import Pick
 NONE = np.int16(32767)  # a rank above every real one (at most 680 tops): "no legal top"
 PAIR_CELLS = 1 << 18  # (bottom, middle) cells looked at per step
 TOP_CELLS = 1 << 19  # (pair, top) cells looked at per step
+LAYOUT_FACTOR = 3  # middles per leftover subset above which the leftovers are enumerated
 
 
 @cache
@@ -117,6 +118,8 @@ has a set: "no legal set" is only ever said after a complete search), and
         return (np.full(len(strength), best_any[-1]), np.full(len(strength), best_stay[-1]))
 
     middle_cap_any, middle_cap_stay = cap_by("middle", middles.strength)
+    middle_of = np.full(1 << n, -1, dtype=np.int32)  # a middle's index by its mask
+    middle_of[middles.masks] = np.arange(len(middles), dtype=np.int32)
     bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
 
     order = np.lexsort((-bottoms.tiebreak, -bottom_bound))
@@ -148,12 +151,13 @@ has a set: "no legal set" is only ever said after a complete search), and
         found = _complete(cands, chunk, need_stay, target, found, full, row_of, leftover,
                           rank_of, (top_weight, top_strength, top_stays, top_tiebreak),
                           top_checks, middle_checks,
-                          (middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay))
+                          (middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay),
+                          middle_of)
     return found, True, int(-INF)
 
 
 def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, rank_of, top,
-              top_checks, middle_checks, caps) -> Found | None:
+              top_checks, middle_checks, caps, middle_of) -> Found | None:
     """Complete the bottoms ``chunk`` and fold their best sets into ``found``."""
     bottoms, middles = cands.bottom, cands.middle
     top_weight, top_strength, top_stays, top_tiebreak = top
@@ -171,27 +175,47 @@ def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, ra
             mid = mid[middles.strength[mid] >= bottoms.strength[chunk].min()]
     if len(mid) == 0:
         return found
-    b_mask = bottoms.masks[chunk]
-    m_strength = middles.strength[mid]
-    ok = (b_mask[:, None] & middles.masks[mid][None, :]) == 0
+    n = len(cands.cards)
+    local = subsets(n - 5, 5)
+    if len(mid) > LAYOUT_FACTOR * len(local):
+        # Many middles left: rather than test each against each bottom, take the C(n - 5, 5)
+        # five-card subsets of the cards each bottom leaves (126 for 14 cards), and look
+        # them up among the candidates.
+        bits = (bottoms.masks[chunk][:, None] >> np.arange(n)) & 1
+        left = np.argsort(bits, axis=1, kind="stable")[:, :n - 5]  # positions, in order
+        index = middle_of[(np.int64(1) << left[:, local]).sum(axis=2)]  # (K, S); -1: none
+        allowed = np.zeros(len(middles) + 1, dtype=bool)
+        allowed[mid] = True
+        pick = np.where(index >= 0, index, len(middles))
+        ok = allowed[pick]
+        pick = np.where(ok, pick, 0)
+        m_strength, m_weight = middles.strength[pick], middles.weight[pick]
+        m_cap_any, m_cap_stay, m_stays = (middle_cap_any[pick], middle_cap_stay[pick],
+                                          middles.stays[pick])
+    else:
+        pick = np.broadcast_to(mid[None, :], (len(chunk), len(mid)))
+        ok = (bottoms.masks[chunk][:, None] & middles.masks[mid][None, :]) == 0
+        m_strength, m_weight = middles.strength[mid][None, :], middles.weight[mid][None, :]
+        m_cap_any, m_cap_stay, m_stays = (middle_cap_any[mid][None, :],
+                                          middle_cap_stay[mid][None, :],
+                                          middles.stays[mid][None, :])
     for other, stronger in middle_checks:
         if stronger:
-            ok &= m_strength[None, :] <= bottoms.strength[chunk][:, None]
+            ok &= m_strength <= bottoms.strength[chunk][:, None]
         else:
-            ok &= m_strength[None, :] >= bottoms.strength[chunk][:, None]
-    cap = np.minimum(middle_cap_any[mid][None, :], bottom_cap_any[chunk][:, None])
+            ok &= m_strength >= bottoms.strength[chunk][:, None]
+    cap = np.minimum(m_cap_any, bottom_cap_any[chunk][:, None])
     if need_stay:
-        either = bottoms.stays[chunk][:, None] | middles.stays[mid][None, :]
-        cap = np.where(either, cap, np.minimum(middle_cap_stay[mid][None, :],
-                                               bottom_cap_stay[chunk][:, None]))
-    pair_value = bottoms.weight[chunk][:, None] + middles.weight[mid][None, :]
+        either = bottoms.stays[chunk][:, None] | m_stays
+        cap = np.where(either, cap, np.minimum(m_cap_stay, bottom_cap_stay[chunk][:, None]))
+    pair_value = bottoms.weight[chunk][:, None] + m_weight
     ok &= cap > -INF // 2
     if target is not None:
         ok &= pair_value + cap >= target
     bi, mi = np.nonzero(ok)
     if len(bi) == 0:
         return found
-    b, m = chunk[bi], mid[mi]
+    b, m = chunk[bi], pick[bi, mi]
     per = leftover.shape[1]
     for start in range(0, len(b), max(TOP_CELLS // per, 1)):
         part = slice(start, start + max(TOP_CELLS // per, 1))
