@@ -108,13 +108,12 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules) -> Candidates:
         hands = dealt[positions]
         strength = row_strengths(hands)
         # Tie-break rank: stronger first by strength, then by the larger mask. A total order,
-        # so that equal optima resolve the same way every time.
-        order = np.lexsort((subset_masks(n, k), strength))
-        tiebreak = np.empty(len(order), dtype=np.int64)
-        tiebreak[order] = np.arange(len(order))
-        # Candidates are kept in tie-break order, weakest first, so their strengths are
-        # sorted: the bounds rely on it (every later ``take`` keeps the order).
-        built[k] = (hands[order], strength[order], tiebreak[order], subset_masks(n, k)[order])
+        # so that equal optima resolve the same way every time. Candidates are kept in that
+        # order, weakest first, so their strengths are sorted: the bounds rely on it (every
+        # later ``take`` keeps the order), and the rank is the position.
+        masks = subset_masks(n, k)
+        order = np.argsort((strength.astype(np.int64) << n) | masks)  # keys are distinct
+        built[k] = (hands[order], strength[order], np.arange(len(order)), masks[order])
     rows = {}
     for row in ROWS:
         hands, strength, tiebreak, masks = built[ROW_SIZE[row]]
