@@ -5,20 +5,31 @@ from __future__ import annotations
 import json
 import os
 import platform
+from enum import Enum
 from typing import Annotated
 
 import typer
 from rich.progress import Progress
+from rich import box
+from rich.console import Console
 from rich.table import Table
 
 from cli.errors import reports_bad_input
 from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption, SeedOption,
-                         VariantOption, card_counts, hands_option)
+                         VariantOption, card_counts, hands_option, samples_option)
 from cli.render import console, err_console
 from evaluator import find_rules
+from evaluator.cards import format_cards
 from optimizer import ObjectiveError
-from optimizer.batch.benchmark import Timings, time_ranking, time_solving
+from optimizer.batch.benchmark import (CheckoutError, Comparison, Timings, checkout, compare,
+                                       groups, identical_results, identity_jobs, time_ranking)
 from optimizer.solver.objective import check_objective
+
+
+class Suite(str, Enum):
+    random = "random"
+    adversarial = "adversarial"
+    all = "all"
 
 
 def machine() -> str:
@@ -50,35 +61,125 @@ def command(
     objective: ObjectiveOption = Objective.royalties,
     fl_value: FlValueOption = None,
     json_output: JsonOption = False,
+    suite: Annotated[Suite, typer.Option(
+        help="Which hands: random ones per card count, the adversarial suite (30 seeded "
+             "17-card hands of each hard kind), or both.")] = Suite.random,
+    against: Annotated[str | None, typer.Option(
+        help="Also time an older version on the same hands, in turn hand by hand: a folder "
+             "holding its checkout, or a git revision (checked out in a temporary worktree).",
+        show_default=False)] = None,
+    samples: Annotated[list[int] | None, samples_option(
+        "With --objective ev: opponent deals per solve (solve's default if not given); give "
+        "it again to time several counts in one run (--samples 200 --samples 2000).")] = None,
+    verify: Annotated[bool, typer.Option(
+        help="With --against: instead of timing, solve a fixed mix of 520 hands (presets, "
+             "both objectives, alternatives) with both versions and report any difference.")
+    ] = False,
 ) -> None:
     """Time ranking and solving on seeded random hands; print median, p95 and max (ms).
 
     Every hand is solved to proved optimality. Compare figures from one run: the machine's
-    load moves them.
+    load moves them. With --against, both versions run in their own processes and each
+    figure is given for both, with the ratio (how many times faster this version is).
     """
     counts = list(cards)  # parsed by card_counts
-    with reports_bad_input(ObjectiveError):
+    if verify:
+        _verify(against, json_output, seed)
+        return
+    with reports_bad_input(ObjectiveError, CheckoutError):
         check_objective(find_rules(variant), objective.value)
         ranking = time_ranking(seed=seed)
+        todo = groups(suite.value, counts, hands, seed, variant, objective.value, fl_value,
+                      samples or (None,))
         with Progress(console=err_console, transient=True, disable=json_output) as bar:
-            task = bar.add_task("solving", total=len(counts) * hands)
-            solving = time_solving(counts, hands, seed, variant, objective.value, fl_value,
-                                   lambda _c, _i: bar.advance(task))
+            task = bar.add_task("solving", total=sum(len(g.hands) for g in todo))
+            if against is None:
+                results = compare(todo, None, lambda _g, _i: bar.advance(task))
+                label = None
+            else:
+                with checkout(against) as (root, label):
+                    results = compare(todo, root, lambda _g, _i: bar.advance(task))
+    random_first = [r for r in results if r.group.suite == "random"
+                    and r.group.options == results[0].group.options]
     if json_output:
-        typer.echo(json.dumps({
+        figures = {
             "machine": machine(), "variant": variant, "objective": objective.value,
             "seed": seed, "hands": hands,
-            "ranking": {"median_ms": ranking.median, "p95_ms": ranking.p95,
-                        "max_ms": ranking.max},
-            "solving": {t.label.split()[0]: {"median_ms": t.median, "p95_ms": t.p95,
-                                             "max_ms": t.max} for t in solving},
-        }, indent=2))
+            "ranking": ranking.figures(),
+            "solving": {str(r.group.cards): r.current.figures() for r in random_first},
+        }
+        if suite is not Suite.random or against is not None or samples:
+            figures["against"] = label
+            figures["groups"] = [_group_json(r) for r in results]
+        typer.echo(json.dumps(figures, indent=2))
         return
-    console.print(f"Machine: {machine()}")
-    table = Table(title=f"{variant}, objective {objective.value}, seed {seed}")
-    for name in ("What", "Runs", "Median ms", "p95 ms", "Max ms"):
-        table.add_column(name, justify="left" if name == "What" else "right")
-    table.add_row(*_row(ranking))
-    for timing in solving:
-        table.add_row(*_row(Timings(f"solve {timing.label}", timing.ms)))
-    console.print(table)
+    console.print(f"Machine: {machine()}, load average "
+                  + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    title = f"{variant}, objective {objective.value}, seed {seed}"
+    if label is None:
+        table = Table(title=title)
+        for name in ("What", "Runs", "Median ms", "p95 ms", "Max ms"):
+            table.add_column(name, justify="left" if name == "What" else "right")
+        table.add_row(*_row(ranking))
+        for result in results:
+            table.add_row(*_row(Timings(f"solve {result.group.label}", result.current.ms)))
+        console.print(table)
+        return
+    console.print(f"{ranking.label}: median {ranking.median:.1f} ms, p95 {ranking.p95:.1f}, "
+                  f"max {ranking.max:.1f}")
+    # Side by side: this version's figure, the older one's, and how many times faster.
+    table = Table(title=f"{title}: this version against {label}", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
+    for name in ("solve", "runs", "median", "old", "x", "p95", "old", "x", "max", "old", "x",
+                 "differ"):
+        table.add_column(name, justify="left" if name == "solve" else "right", no_wrap=True)
+    for result in results:
+        assert result.other is not None and result.ratio is not None
+        cells = [result.group.label, str(len(result.current.ms))]
+        for key in ("median_ms", "p95_ms", "max_ms"):
+            cells += [f"{result.current.figures()[key]:.1f}",
+                      f"{result.other.figures()[key]:.1f}", f"{result.ratio[key]:.1f}"]
+        table.add_row(*cells, str(result.differ))
+    wide = Console(file=console.file, width=max(console.width, 110), no_color=console.no_color,
+                   force_terminal=console.is_terminal)
+    wide.print(table)  # wider than a pipe's 80 columns, so that no figure is cut short
+    console.print("ms; x: the older version's time over this one's; differ: hands whose "
+                  "results differ")
+    console.print("The hand slowest on the older version, in each group:")
+    for result in results:
+        cards, mine, theirs = result.worst or ((), 0.0, 0.0)
+        console.print(f"  {result.group.label}: {theirs:.1f} ms there, {mine:.1f} ms here "
+                      f"({theirs / max(mine, 1e-9):.1f}x): {format_cards(sorted(cards), ascii=True)}")
+
+
+def _group_json(result: Comparison) -> dict:
+    group = result.group
+    return {"suite": group.suite, "kind": group.kind, "cards": group.cards,
+            "samples": group.samples, "runs": len(result.current.ms),
+            "current": result.current.figures(),
+            "against": result.other.figures() if result.other is not None else None,
+            "ratio": result.ratio, "differ": result.differ if result.other else None,
+            "slowest_there": None if result.worst is None else {
+                "cards": format_cards(sorted(result.worst[0]), ascii=True),
+                "current_ms": result.worst[1], "against_ms": result.worst[2]}}
+
+
+def _verify(against: str | None, json_output: bool, seed: int) -> None:
+    if against is None:
+        raise typer.BadParameter("--verify needs --against", param_hint="'--verify'")
+    jobs = identity_jobs(seed)
+    with reports_bad_input(CheckoutError):
+        with checkout(against) as (root, label):
+            with Progress(console=err_console, transient=True, disable=json_output) as bar:
+                task = bar.add_task("verifying", total=len(jobs))
+                differ = identical_results(jobs, root, lambda _i: bar.advance(task))
+    if json_output:
+        typer.echo(json.dumps({"against": label, "hands": len(jobs),
+                               "differ": [{"job": j, "current": a, "against": b}
+                                          for j, a, b in differ]}, indent=2))
+    else:
+        console.print(f"{len(jobs)} solves compared with {label}: {len(differ)} differ")
+        for job, ours, theirs in differ[:10]:
+            console.print(f"  {job}\n    this: {ours}\n    that: {theirs}")
+    if differ:
+        raise typer.Exit(1)

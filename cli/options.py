@@ -92,8 +92,8 @@ def opponents_option() -> Any:
     return typer.Option("--opponents", help=OPPONENTS_HELP, min=1, max=2)
 
 
-def samples_option() -> Any:
-    return typer.Option("--samples", help=SAMPLES_HELP, min=1, max=100_000)
+def samples_option(help: str = SAMPLES_HELP) -> Any:
+    return typer.Option("--samples", help=help, min=1, max=100_000)
 
 
 def seed_option(shown: str | None = None) -> Any:
@@ -137,6 +137,7 @@ PER_COMMAND: dict[str, tuple[str, ...]] = {
     "--objective": ("default",),  # solve's is ev; the others' royalties (they are faster)
     "--seed": ("default",),  # 0, except train: a fresh seed each session, which it prints
     "--hands": ("default", "range", "help"),  # hands per size, per measurement, to play...
+    "--samples": ("default", "help", "repeatable"),  # bench times several counts in one run
     "--cards": ("default", "help", "check"),  # deal reads weights too; bench's is 13-17
     "--output": ("help",),  # what each command writes
 }

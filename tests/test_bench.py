@@ -58,3 +58,42 @@ def test_bench_table_names_the_machine_and_each_count():
     assert "objective ev" in result.stdout
     assert "solve 13 cards" in result.stdout and "rank all 5- and 3-card subsets" in \
         result.stdout
+
+
+def test_adversarial_hands_are_seeded_and_of_their_kind():
+    from optimizer.batch.benchmark import KINDS, adversarial_hands
+
+    for kind in KINDS:
+        hands = adversarial_hands(kind)
+        assert len(hands) == 30 and hands == adversarial_hands(kind)
+        assert hands != adversarial_hands(kind, seed=2)
+        for hand in hands:
+            assert len(hand) == 17 == len(set(hand)) and set(hand) <= set(range(52))
+            suits, ranks = {c % 4 for c in hand}, {c // 4 for c in hand}
+            if kind.startswith("two-suits"):
+                assert len(suits) == 2
+            if kind == "two-suits-nine-ranks":
+                assert len(ranks) <= 9
+            if kind == "seven-connected":
+                assert len(ranks) <= 7
+            if kind == "pairs-and-trips":
+                counts = [sum(c // 4 == r for c in hand) for r in ranks]
+                assert sum(n == 1 for n in counts) <= 1 and max(counts) <= 3
+
+
+def test_a_checkout_against_itself_times_both_in_turn_and_agrees():
+    from optimizer.batch.benchmark import compare, current_root, groups
+
+    todo = groups("random", [13], 3, 1, "pineapple", "royalties", None)
+    [result] = compare(todo, current_root())
+    assert len(result.current.ms) == len(result.other.ms) == 3
+    assert result.differ == 0 and set(result.ratio) == {"median_ms", "p95_ms", "max_ms"}
+    cards, mine, theirs = result.worst
+    assert len(cards) == 13 and mine > 0 and theirs > 0
+
+
+def test_bench_against_a_revision_that_is_not_one_is_a_bad_input():
+    result = runner.invoke(app, ["bench", "--cards", "13", "--hands", "1", "--against",
+                                 "no-such-revision-anywhere"])
+    assert result.exit_code == 2
+    assert "neither a folder nor a revision" in result.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+import typing
 from pathlib import Path
 
 import pytest
@@ -33,12 +34,23 @@ def options(command, hidden: bool = False) -> list:
             if p.param_type_name == "option" and bool(p.hidden) == hidden]
 
 
+def _value_type(param) -> str:
+    """The type of one value of an option: ``int`` for ``--samples 200`` and for a repeatable
+    ``--samples 200 --samples 2000`` alike (whether it repeats is a fact of its own)."""
+    annotation = param.type_descriptor.annotation
+    if typing.get_origin(annotation) is list:
+        annotation = typing.get_args(annotation)[0]
+    kinds = [a for a in typing.get_args(annotation) if a is not type(None)] or [annotation]
+    return " | ".join(getattr(kind, "__name__", repr(kind)) for kind in kinds)
+
+
 def facts(command, param) -> dict[str, object]:
     """What an option is, as the help and the parser see it."""
     ctx = command.make_context(command.name, [], resilient_parsing=True)
     shown = param.show_default if isinstance(param.show_default, str) else None
     return {
-        "type": (param.display_type(ctx), param.is_flag),
+        "type": (_value_type(param), param.is_flag),
+        "repeatable": param.multiple,  # bench's --samples takes several counts, one each
         "range": (param.min, param.max),
         # what a value must be besides its type and range (Typer wraps each callback anew)
         "check": getattr(param.callback, "__wrapped__", param.callback),
@@ -102,7 +114,8 @@ def test_a_count_of_hands_is_hands_in_every_command_and_parallelism_is_workers()
         assert "--workers" in visible[name], name
     for old in RENAMED:  # no old spelling is shown, but --samples where it is opponent deals
         shown_in = {name for name, names in visible.items() if old in names}
-        assert shown_in == ({"solve", "check", "train", "batch"} if old == "--samples" else set())
+        assert shown_in == ({"solve", "check", "train", "batch", "bench"} if old == "--samples"
+                            else set())
     workers = [p for command in COMMANDS.values() for p in options(command)
                if p.opts[0] == "--workers"]
     assert {(p.default, p.show_default) for p in workers} == {(None, WORKERS_DEFAULT)}

@@ -291,6 +291,13 @@ CASES: dict[str, dict[str, Producer]] = {
         "ev-alias": lambda _b, _r: command_json(
             "bench", "--cards", "14", "--hands", "1", "--objective", "ev", "--variant",
             "prog"),
+        # This checkout against itself: every group and the keys of the side by side.
+        "adversarial-against": lambda _b, _r: command_json(
+            "bench", "--cards", "13", "--hands", "2", "--suite", "all", "--against",
+            str(Path(__file__).resolve().parents[1])),
+        "ev-samples": lambda _b, _r: command_json(
+            "bench", "--cards", "13", "--hands", "1", "--objective", "ev", "--samples", "20",
+            "--samples", "40"),
     },
     "batch-record.schema.json": {
         name: (lambda _b, runs, n=name, o=options: jsonl(runs.run(n, *o)))

@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from cli.main import command_summaries
-from optimizer.batch.startup import ROOT, SCORE_SET, child_env, find_hands
+from optimizer.batch.startup import EV_SAMPLES, ROOT, SCORE_SET, child_env, find_hands
 
 # Runs the app as the console script does, then prints what it imported on a last line.
 PROBE = """
@@ -59,7 +59,7 @@ def hands():
 @pytest.mark.parametrize("args", [
     ["--help"],
     ["score", SCORE_SET],
-    ["deal", "--count", "3", "--seed", "1"],
+    ["deal", "--hands", "3", "--seed", "1"],
 ], ids=["help", "score", "deal"])
 def test_commands_that_solve_nothing_do_not_import_ortools(args, tmp_path):
     _, found = run(args, tmp_path)
@@ -72,7 +72,7 @@ def test_help_and_score_do_not_import_the_solver_either(tmp_path):
         assert "optimizer.solver.solve" not in found["loaded"], args
 
 
-def test_a_solve_the_bounds_prove_does_not_import_ortools(hands, tmp_path):
+def test_a_royalties_solve_does_not_import_ortools(hands, tmp_path):
     out, found = run(["solve", hands.bounds, "--objective", "royalties"], tmp_path)
     assert "optimal (proved)" in out
     assert not uses_ortools(found), found["loaded"]
@@ -86,7 +86,7 @@ def without_times(text: str) -> str:
 @pytest.mark.parametrize("extra", [[], ["--json"], ["--alternatives", "3"]],
                          ids=["text", "json", "alternatives"])
 def test_a_solve_that_runs_cp_sat_loads_it_then_and_answers_as_before(hands, extra, tmp_path):
-    args = ["solve", hands.cp_sat, "--objective", "royalties", *extra]
+    args = ["solve", hands.cp_sat, "--objective", "ev", "--samples", str(EV_SAMPLES), *extra]
     lazy, found = run(args, tmp_path)
     eager, _ = run(args, tmp_path, EAGER_PROBE)
     assert uses_ortools(found), "the hand was meant to need CP-SAT"

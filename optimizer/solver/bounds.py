@@ -50,9 +50,12 @@ def _combine(parts: list[Part], size: int) -> Part:
 
 def _prefix_best(strength: np.ndarray, any_: np.ndarray, stay: np.ndarray, query: np.ndarray,
                  at_most: bool) -> Part:
-    """For each query strength, the best (any, stay) over entries with strength <= (or >=) it."""
-    order = np.argsort(strength, kind="stable")
-    s, a, t = strength[order], any_[order], stay[order]
+    """For each query strength, the best (any, stay) over entries with strength <= (or >=) it.
+
+    ``strength`` is sorted (candidates are kept in strength order)."""
+    if len(strength) == 0:
+        return Part(np.full(len(query), -INF), np.full(len(query), -INF))
+    s, a, t = strength, any_, stay
     if at_most:
         a, t = np.maximum.accumulate(a), np.maximum.accumulate(t)
         where = np.searchsorted(s, query, side="right") - 1
@@ -62,9 +65,7 @@ def _prefix_best(strength: np.ndarray, any_: np.ndarray, stay: np.ndarray, query
         t = np.maximum.accumulate(t[::-1])[::-1]
         where = np.searchsorted(s, query, side="left")
         ok = where < len(s)
-    where = np.clip(where, 0, max(len(s) - 1, 0))
-    if len(s) == 0:
-        return Part(np.full(len(query), -INF), np.full(len(query), -INF))
+    where = np.clip(where, 0, len(s) - 1)
     return Part(np.where(ok, a[where], -INF), np.where(ok, t[where], -INF))
 
 
@@ -96,24 +97,28 @@ def chain_bounds(cands: Candidates) -> dict[str, Part]:
     # below[i]: best of chain rows i.. as a function of row i's own candidates.
     below: dict[int, Part] = {}
     above: dict[int, Part] = {}
+    # rest_below[i]: the best of chain rows i+1.. under each of row i's candidates (and
+    # rest_above[i] of rows ..i-1 over them), each computed once.
+    rest_below: dict[int, Part] = {}
+    rest_above: dict[int, Part] = {}
     for i in reversed(range(len(chain))):
         row = chain[i]
         if i == len(chain) - 1:
             below[i] = own[row]
         else:
             nxt = chain[i + 1]
-            rest = _prefix_best(strength[nxt], below[i + 1].any, below[i + 1].stay,
-                                strength[row], at_most=True)
-            below[i] = _extend(own[row], rest)
+            rest_below[i] = _prefix_best(strength[nxt], below[i + 1].any, below[i + 1].stay,
+                                         strength[row], at_most=True)
+            below[i] = _extend(own[row], rest_below[i])
     for i in range(len(chain)):
         row = chain[i]
         if i == 0:
             above[i] = own[row]
         else:
             prv = chain[i - 1]
-            rest = _prefix_best(strength[prv], above[i - 1].any, above[i - 1].stay,
-                                strength[row], at_most=False)
-            above[i] = _extend(own[row], rest)
+            rest_above[i] = _prefix_best(strength[prv], above[i - 1].any, above[i - 1].stay,
+                                         strength[row], at_most=False)
+            above[i] = _extend(own[row], rest_above[i])
     free = [r for r in ROWS if r not in chain]
     free_best = {r: Part(np.array([own[r].any.max(initial=-INF)]),
                          np.array([own[r].stay.max(initial=-INF)])) for r in free}
@@ -124,13 +129,9 @@ def chain_bounds(cands: Candidates) -> dict[str, Part]:
         if row in chain:
             i = chain.index(row)
             if i + 1 < len(chain):
-                nxt = chain[i + 1]
-                parts.append(_prefix_best(strength[nxt], below[i + 1].any, below[i + 1].stay,
-                                          strength[row], at_most=True))
+                parts.append(rest_below[i])
             if i > 0:
-                prv = chain[i - 1]
-                parts.append(_prefix_best(strength[prv], above[i - 1].any, above[i - 1].stay,
-                                          strength[row], at_most=False))
+                parts.append(rest_above[i])
         for r in free:
             if r != row:
                 parts.append(Part(np.repeat(free_best[r].any, size),
@@ -236,6 +237,8 @@ def tighten(cands: Candidates, need_stay: bool, floor: int, stats: dict | None =
             break
         before = sum(cands.sizes.values())
         cands = prune(cands, set_bounds(cands, chain_bounds(cands), need_stay), floor)
+        if any(len(cands.row(r)) == 0 for r in ROWS):
+            break
         others = card_aware_others(cands, _short_list(cands))
         cands = prune(cands, set_bounds(cands, others, need_stay), floor)
         if sum(cands.sizes.values()) == before:

@@ -37,7 +37,8 @@ def subset_masks(n: int, k: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RowCandidates:
-    """The surviving candidates of one row, as parallel arrays."""
+    """The surviving candidates of one row, as parallel arrays, in tie-break order (weakest
+    first, so ``strength`` is sorted)."""
 
     row: str
     masks: np.ndarray  # bitmask over positions in the dealt hand
@@ -107,17 +108,18 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules) -> Candidates:
         hands = dealt[positions]
         strength = row_strengths(hands)
         # Tie-break rank: stronger first by strength, then by the larger mask. A total order,
-        # so that equal optima resolve the same way every time.
-        order = np.lexsort((subset_masks(n, k), strength))
-        tiebreak = np.empty(len(order), dtype=np.int64)
-        tiebreak[order] = np.arange(len(order))
-        built[k] = (hands, strength, tiebreak)
+        # so that equal optima resolve the same way every time. Candidates are kept in that
+        # order, weakest first, so their strengths are sorted: the bounds rely on it (every
+        # later ``take`` keeps the order), and the rank is the position.
+        masks = subset_masks(n, k)
+        order = np.argsort((strength.astype(np.int64) << n) | masks)  # keys are distinct
+        built[k] = (hands[order], strength[order], np.arange(len(order)), masks[order])
     rows = {}
     for row in ROWS:
-        hands, strength, tiebreak = built[ROW_SIZE[row]]
+        hands, strength, tiebreak, masks = built[ROW_SIZE[row]]
         value = strength if rules.scale(row) is Scale.HIGH else row_values(row, hands, rules)
         royalty = rules.royalty_table(row)[value]
-        candidate = RowCandidates(row, subset_masks(n, ROW_SIZE[row]), value, strength,
+        candidate = RowCandidates(row, masks, value, strength,
                                   royalty, rules.stay_table(row)[value], tiebreak, royalty,
                                   royalty)
         qualifies = rules.qualify_table(row)[value]

@@ -8,8 +8,9 @@ penalty plus our royalties instead.
 
 Everything but the scoop and majority terms depends on one row at a time, so it becomes each
 candidate's integer weight (summed over the sample, so ``units`` is the sample size). The
-shared terms get one literal per opponent board in the CP-SAT model, tied to each row's value
-by threshold literals, which keeps the optimum exact for the sample.
+shared terms get one literal per class of opponent boards in the CP-SAT model (boards that
+our candidates beat, or lose to, in the same rows alike), tied to each row's value by
+threshold literals, which keeps the optimum exact for the sample.
 """
 
 from __future__ import annotations
@@ -51,6 +52,21 @@ class OpponentField:
     def standing(self) -> np.ndarray:
         """Indices of the boards that did not foul."""
         return np.flatnonzero(~self.fouled)
+
+    @cached_property
+    def triples(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The distinct row values of the standing boards, as one array per row over the
+        distinct (top, middle, bottom) triples, and how many boards have each: the shared
+        terms depend on nothing else."""
+        rows = [self.values[r][self.standing].astype(np.int64) for r in ROWS]
+        if len(self.standing) == 0:
+            return {r: np.zeros(0, dtype=np.int64) for r in ROWS}, np.zeros(0, dtype=np.int64)
+        base = [int(v.max()) + 1 for v in rows]
+        key = (rows[0] * base[1] + rows[1]) * base[2] + rows[2]  # one integer per triple
+        unique, counts = np.unique(key, return_counts=True)
+        split = {"top": unique // (base[1] * base[2]), "middle": unique // base[2] % base[1],
+                 "bottom": unique % base[2]}
+        return split, counts
 
 
 @dataclass(frozen=True)
@@ -112,20 +128,21 @@ class ExpectedValue:
 
     def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
         """The scoop and majority points of many sets, from their rows' values."""
-        field, scoring = self.field, self.scoring
+        scoring = self.scoring
+        theirs, counts = self.field.triples
         total = np.zeros(len(values["top"]), dtype=np.int64)
-        # In chunks, so that sets x boards stays small.
+        # In chunks, so that sets x distinct boards stays small.
         for start in range(0, len(total), 2048):
             part = slice(start, start + 2048)
             won = lost = 0
             for row in ROWS:
                 ours = np.asarray(values[row][part])[:, None]
-                theirs = field.values[row][field.standing][None, :]
-                won = won + (ours > theirs)
-                lost = lost + (ours < theirs)
-            points = scoring.scoop_bonus * ((won == 3).sum(axis=1) - (lost == 3).sum(axis=1))
-            points += scoring.majority_bonus * ((won >= 2).sum(axis=1)
-                                                - (lost >= 2).sum(axis=1))
+                won = won + (ours > theirs[row][None, :])
+                lost = lost + (ours < theirs[row][None, :])
+            points = scoring.scoop_bonus * (((won == 3) - (lost == 3).astype(np.int64)) @ counts)
+            if scoring.majority_bonus:
+                points += scoring.majority_bonus * (
+                    ((won >= 2) - (lost >= 2).astype(np.int64)) @ counts)
             total[part] = points
         return total
 
@@ -138,65 +155,62 @@ class ExpectedValue:
 
     def extend(self, model: cp_model.CpModel, row_values: dict[str, cp_model.IntVar],
                cands: Candidates) -> cp_model.LinearExprT:
-        """One scoop literal and one scooped literal per opponent board that could go either
-        way, each tied to threshold literals on the rows' values (shared between boards)."""
+        """One scoop (majority) literal and one scooped literal per class of opponent boards
+        that could go either way, each tied to threshold literals on the rows' values.
+
+        Only the candidates' own values matter: against the sorted values ``V`` a row can
+        take, our row beats a board's row exactly when its value is at least ``V[k]``, ``k``
+        the number of values that do not beat it; it holds (does not lose) exactly when
+        its value is at least ``V[j]``, ``j`` the number that lose. Boards with the same
+        ``k`` in every row win and lose their rows together, so they share one literal
+        (weighted by their count), as boards with the same ``j`` do for the losing side.
+        """
         field, scoring = self.field, self.scoring
         if scoring.scoop_bonus == 0 and scoring.majority_bonus == 0:
             return 0
-        low = {r: int(cands.row(r).value.min()) for r in ROWS}
-        high = {r: int(cands.row(r).value.max()) for r in ROWS}
-        above: dict[tuple[str, int], cp_model.IntVar] = {}  # row value > v
-        at_least: dict[tuple[str, int], cp_model.IntVar] = {}  # row value >= v
+        values = {r: np.unique(cands.row(r).value) for r in ROWS}
+        theirs, board_counts = field.triples
+        at_least: dict[tuple[str, int], cp_model.IntVar] = {}  # row value >= V[k]
 
-        def beats(row: str, v: int):
-            if (row, v) not in above:
-                literal = model.new_bool_var(f"{row}_above_{v}")
-                model.add(row_values[row] >= v + 1).only_enforce_if(literal)
-                above[row, v] = literal
-            return above[row, v]
+        def reaches(row: str, k: int):
+            if (row, k) not in at_least:
+                literal = model.new_bool_var(f"{row}_at_least_{k}")
+                model.add(row_values[row] >= int(values[row][k])).only_enforce_if(literal)
+                at_least[row, k] = literal
+            return at_least[row, k]
 
-        def holds(row: str, v: int):
-            if (row, v) not in at_least:
-                literal = model.new_bool_var(f"{row}_holds_{v}")
-                model.add(row_values[row] >= v).only_enforce_if(literal)
-                at_least[row, v] = literal
-            return at_least[row, v]
-
-        triples: dict[tuple[int, int, int], int] = {}
-        for i in field.standing.tolist():
-            key = tuple(int(field.values[r][i]) for r in ROWS)
-            triples[key] = triples.get(key, 0) + 1
+        # Per board and row: how many of our values do not beat theirs, and how many lose.
+        beat_from = np.stack([np.searchsorted(values[r], theirs[r], side="right")
+                              for r in ROWS], axis=1)
+        hold_from = np.stack([np.searchsorted(values[r], theirs[r], side="left")
+                              for r in ROWS], axis=1)
+        sizes = np.array([len(values[r]) for r in ROWS])
+        wins, win_count = _classes(beat_from, board_counts, sizes)
+        losses, loss_count = _classes(hold_from, board_counts, sizes)
+        must_win, can_win = (wins == 0).sum(axis=1), (wins < sizes).sum(axis=1)
+        must_lose, can_lose = (losses == sizes).sum(axis=1), (losses > 0).sum(axis=1)
         terms, constant = [], 0
-        for key, count in sorted(triples.items()):
-            theirs = dict(zip(ROWS, key))
-            can_win = {r: high[r] > theirs[r] for r in ROWS}
-            must_win = {r: low[r] > theirs[r] for r in ROWS}
-            can_lose = {r: low[r] < theirs[r] for r in ROWS}
-            must_lose = {r: high[r] < theirs[r] for r in ROWS}
-            for bonus, need in ((scoring.scoop_bonus, 3), (scoring.majority_bonus, 2)):
-                if bonus == 0:
-                    continue
-                # Winning: a literal that may be true only if ``need`` rows beat theirs.
-                if sum(must_win.values()) >= need:
-                    constant += bonus * count
-                elif sum(can_win.values()) >= need:
-                    win = model.new_bool_var("win")
-                    open_rows = [beats(r, theirs[r]) for r in ROWS if can_win[r] and not
-                                 must_win[r]]
-                    model.add(sum(open_rows) >= need - sum(must_win.values())
-                              ).only_enforce_if(win)
-                    terms.append((win, bonus * count))
-                # Losing: a literal forced true unless enough rows hold theirs.
-                if sum(must_lose.values()) >= need:
-                    constant -= bonus * count
-                elif sum(can_lose.values()) >= need:
-                    loss = model.new_bool_var("loss")
-                    spare = 4 - need  # rows that may hold while the loss still stands
-                    open_rows = [holds(r, theirs[r]) for r in ROWS if can_lose[r] and not
-                                 must_lose[r]]
-                    holding = sum(not can_lose[r] for r in ROWS)
-                    model.add(sum(open_rows) + holding >= spare).only_enforce_if(loss.Not())
-                    terms.append((loss, -bonus * count))
+        for bonus, need in ((scoring.scoop_bonus, 3), (scoring.majority_bonus, 2)):
+            if bonus == 0:
+                continue
+            # Winning: a literal that may be true only if ``need`` rows beat theirs.
+            constant += bonus * int(win_count[must_win >= need].sum())
+            for g in np.flatnonzero((must_win < need) & (can_win >= need)).tolist():
+                win = model.new_bool_var("win")
+                open_rows = [reaches(r, int(wins[g, i])) for i, r in enumerate(ROWS)
+                             if 0 < wins[g, i] < sizes[i]]
+                model.add(sum(open_rows) >= need - int(must_win[g])).only_enforce_if(win)
+                terms.append((win, bonus * int(win_count[g])))
+            # Losing: a literal forced true unless enough rows hold theirs.
+            constant -= bonus * int(loss_count[must_lose >= need].sum())
+            spare = 4 - need  # rows that may hold while the loss still stands
+            for g in np.flatnonzero((must_lose < need) & (can_lose >= need)).tolist():
+                loss = model.new_bool_var("loss")
+                open_rows = [reaches(r, int(losses[g, i])) for i, r in enumerate(ROWS)
+                             if 0 < losses[g, i] < sizes[i]]
+                holding = int((losses[g] == 0).sum())
+                model.add(sum(open_rows) + holding >= spare).only_enforce_if(loss.Not())
+                terms.append((loss, -bonus * int(loss_count[g])))
         if not terms:
             return constant
         cp_model = cpsat.cp_model()
@@ -213,6 +227,21 @@ class ExpectedValue:
         paid = self.scoring.foul_penalty * len(field.standing) + sum(
             int(field.royalties[r][field.standing].sum()) for r in ROWS)
         return -paid / field.samples
+
+
+def _classes(index: np.ndarray, counts: np.ndarray, sizes: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``index`` (one per board triple, each entry 0..size), with the
+    boards of each summed from ``counts``."""
+    if len(index) == 0:
+        return index.reshape(0, 3), np.zeros(0, dtype=np.int64)
+    base = sizes + 1
+    key = (index[:, 0] * base[1] + index[:, 1]) * base[2] + index[:, 2]
+    unique, inverse = np.unique(key, return_inverse=True)
+    total = np.bincount(inverse.ravel(), weights=counts, minlength=len(unique))
+    rows = np.stack([unique // (base[1] * base[2]), unique // base[2] % base[1],
+                     unique % base[2]], axis=1)
+    return rows, np.rint(total).astype(np.int64)
 
 
 @dataclass(frozen=True)

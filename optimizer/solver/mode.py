@@ -1,10 +1,14 @@
 """The best set of one *mode*: sets that stay in Fantasyland, or sets that do not.
 
 Within a mode the objective is an integer, so the optimum is exact:
-1. Bound every candidate and complete the most promising ones for an incumbent.
-2. Prove it: prune to the candidates that could beat it and let CP-SAT search what is left.
-   An empty remainder is a proof by the bounds alone, an infeasible model a proof by CP-SAT,
-   and a better set found by CP-SAT becomes the answer.
+1. Bound every candidate (the chain bound, once: it does not depend on any floor) and
+   complete the most promising ones exactly (``complete``) for an incumbent.
+2. Prove it. When a set's value is the sum of its rows' weights (royalties), complete every
+   bottom whose bound reaches the best found, after pruning at its value: that search is
+   the proof, and it yields the tie-break's choice too. When the rows share terms (the EV's
+   scoops), prune to the candidates that could beat the incumbent and let CP-SAT search what
+   is left: an empty remainder is a proof by the bounds alone, an infeasible model a proof
+   by CP-SAT, and a better set found by CP-SAT becomes the answer.
 3. Among the sets worth the optimum, pick by exact enumeration the one the tie-break rule
    prefers: the strongest bottom, then between equally strong bottoms the one with the
    higher cards (compared from the highest card down, suits s > h > d > c); then the same
@@ -24,10 +28,11 @@ from evaluator.cards import Card
 from evaluator.rules import ROWS
 from optimizer.solver import cpsat
 from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
+from optimizer.solver.complete import as_pick, best_set, every_set
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.model import SetModel, build_model
 from optimizer.solver.objective import Objective
-from optimizer.solver.search import Pick, first_in_tiebreak_order, incumbent
+from optimizer.solver.search import Pick, first_in_tiebreak_order
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
@@ -102,6 +107,130 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
             int(solver.best_objective_bound))
 
 
+#: For the incumbent, the candidates of highest bound completed before the first prune:
+#: enough for a good set on most hands, and few enough to be quick.
+FIRST = {"bottom": 24, "middle": 384, "top": 680}
+
+
+def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
+                    ) -> tuple[Candidates, np.ndarray]:
+    """The candidates of highest bound in each row (in their order), and the bottoms' bounds."""
+    rows, kept = {}, {}
+    for row in ROWS:
+        bound = bounds[row]
+        if len(bound) > FIRST[row]:
+            best = np.zeros(len(bound), dtype=bool)
+            best[np.argpartition(-bound, FIRST[row] - 1)[:FIRST[row]]] = True
+            if need_stay:  # the few staying candidates too, so that a staying set is found
+                best |= cands.row(row).stays & (bound > -INF // 2)
+            kept[row] = np.flatnonzero(best)
+            rows[row] = cands.row(row).take(kept[row])
+    if not rows:
+        return cands, bounds["bottom"]
+    return cands.replace(**rows), bounds["bottom"][kept["bottom"]] if "bottom" in kept \
+        else bounds["bottom"]
+
+
+def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pick,
+            tiebreak: tuple[int, int, int], proved: bool, bound: int, stats: dict
+            ) -> ModeResult:
+    report = evaluate_board(board_of(cands.cards, choice.masks), cands.rules)
+    return ModeResult(need_stay, choice.value, objective.points(choice.value, need_stay),
+                      tiebreak, proved, objective.points(max(bound, choice.value), need_stay),
+                      report, stats)
+
+
+def _parts(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
+           ) -> list[tuple[Candidates, dict[str, np.ndarray], bool]]:
+    """The mode's sets as parts to search, each with its bounds and whether it must still
+    ask for a staying row: the whole, or in the stay mode one part per row that has staying
+    candidates, that row held to them (a staying set has a staying row)."""
+    if not need_stay:
+        return [(cands, bounds, False)]
+    return [(cands.replace(**{row: cands.row(row).take(cands.row(row).stays)}),
+             {**bounds, row: bounds[row][cands.row(row).stays]}, False)
+            for row in ("bottom", "middle", "top") if cands.row(row).stays.any()]
+
+
+def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
+                     deadline: float, stats: dict) -> ModeResult | None:
+    """A mode of an objective with no shared terms, by exact completion (``complete``):
+    the most promising candidates first for an incumbent, then every candidate that could
+    reach it. The chain bound is computed once: it does not depend on the floor, so pruning
+    at the incumbent's value is one comparison.
+
+    The stay mode is searched in parts (``_parts``), one per row that has staying
+    candidates (there are few); the best over the parts, ties broken by the same rule, is
+    the best staying set.
+    """
+    clock = time.perf_counter()
+    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
+    few, few_bound = _most_promising(cands, bounds, need_stay)
+    found, complete, rest = best_set(few, need_stay, None, few_bound, deadline)
+    stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
+    if few is not cands or not complete:
+        clock = time.perf_counter()
+        complete, rest, kept = True, int(-INF), 0
+        for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
+            if found is not None:  # every set through a candidate is worth at most its bound
+                keep = {row: part_bounds[row] >= found.value for row in ROWS}
+                part = part.replace(**{row: part.row(row).take(keep[row]) for row in ROWS})
+                part_bounds = {row: part_bounds[row][keep[row]] for row in ROWS}
+            kept += sum(part.sizes.values())
+            found, done, left = best_set(part, part_stay, None, part_bounds["bottom"],
+                                         deadline, found=found)
+            complete, rest = complete and done, max(rest, left)
+        stats["kept"] = kept
+        stats["complete_ms"] = (time.perf_counter() - clock) * 1e3
+    if found is None:
+        return None  # the search was complete: no legal set
+    return _result(cands, need_stay, objective, as_pick(found), found.key, complete,
+                   found.value if complete else rest, stats)
+
+
+#: (bottom, middle) pairs up to which every set that could beat the incumbent is valued.
+EVERY_SET_PAIRS = 1 << 13
+
+
+#: Sets up to which the tie-break values every candidate set at once.
+TIED_SETS = 1 << 13
+
+
+def _values_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objective
+               ) -> np.ndarray:
+    """The exact value of each of ``sets`` (each row's candidate index over the sets)."""
+    weight = sum(cands.row(row).weight[sets[row]] for row in ROWS)
+    values = np.stack([cands.row(row).value[sets[row]] for row in ROWS], axis=1)
+    distinct, inverse = np.unique(values, axis=0, return_inverse=True)
+    shared = objective.shared({row: distinct[:, i] for i, row in enumerate(ROWS)})
+    return weight + shared[inverse.ravel()]
+
+
+def _best_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objective) -> Pick:
+    """The most valuable of ``sets``, valued exactly."""
+    total = _values_of(cands, sets, objective)
+    k = int(np.argmax(total))
+    return Pick(int(total[k]), {row: int(cands.row(row).masks[sets[row][k]]) for row in ROWS})
+
+
+def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Objective
+                  ) -> Pick | None:
+    """The set worth ``value`` that the tie-break prefers, when ``cands`` holds every set
+    worth that much and none worth more: all sets whose bounds reach it, valued exactly
+    (``first_in_tiebreak_order`` one bottom at a time when they are too many)."""
+    sets = every_set(cands, need_stay, value, EVERY_SET_PAIRS, TIED_SETS)
+    if sets is None:
+        return first_in_tiebreak_order(cands, value, need_stay, objective)
+    hits = np.flatnonzero(_values_of(cands, sets, objective) == value) if len(
+        sets["top"]) else np.zeros(0, dtype=np.int64)
+    if len(hits) == 0:
+        return None
+    key = sum(cands.row(row).tiebreak[sets[row][hits]] << shift
+              for row, shift in (("bottom", 26), ("middle", 13), ("top", 0)))
+    k = hits[int(np.argmax(key))]
+    return Pick(value, {row: int(cands.row(row).masks[sets[row][k]]) for row in ROWS})
+
+
 def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
                deadline: float) -> ModeResult | None:
     """The best set of one mode, or None if the mode has no legal set."""
@@ -112,28 +241,48 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     elif not any(cands.row(r).stays.any() for r in ROWS):
         return None
     stats["candidates"] = sum(cands.sizes.values())
-    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
-    pick, tried, searched = incumbent(cands, bounds, need_stay, objective)
-    stats["completed"] = tried
+    if objective.separable:
+        return _solve_separable(cands, need_stay, objective, deadline, stats)
+    others = chain_bounds(cands)  # computed once: bounds do not depend on the floor
+    bounds = set_bounds(cands, others, need_stay)
+    # The incumbent: the set of most weight (the rows' own terms), valued exactly.
+    few, few_bound = _most_promising(cands, bounds, need_stay)
+    found, _, _ = best_set(few, need_stay, None, few_bound)
+    if found is None:  # the best rows share cards, or the mode has no legal set at all
+        for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
+            found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], found=found)
+        if found is None:
+            return None
+    pick = Pick(objective.exact(cands, found.masks), found.masks)
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
-    if pick is None and searched:
-        return None
     clock = time.perf_counter()
-    floor = pick.value + 1 if pick is not None else None
-    better = tighten(cands, need_stay, floor, stats) if floor is not None else cands
+    start = pick.value
+    # Every set worth the incumbent or more (what the tie-break needs if it is the optimum),
+    # then, from those, the sets that beat it.
+    keep = {row: bounds[row] >= start for row in ROWS}  # the chain bound, at no cost
+    at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
+    above = tighten(at_pick, need_stay, start + 1, stats)
+    left = above
+    # When few sets could beat it, value them all exactly: the best becomes the incumbent,
+    # and what is left for CP-SAT to search shrinks to a proof.
+    sets = every_set(above, need_stay, start + 1, EVERY_SET_PAIRS)
+    if sets is not None and len(sets["top"]):
+        best = _best_of(above, sets, objective)
+        if best.value > start:
+            pick = best
+            left = tighten(above, need_stay, pick.value + 1)
     stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
-    stats["kept"] = sum(better.sizes.values())
-    proved, bound = True, pick.value if pick is not None else int(-INF)
-    if all(len(better.row(r)) for r in ROWS):
-        found, proved, bound = _prove(better, need_stay, objective, floor, deadline, stats)
+    stats["kept"] = sum(left.sizes.values())
+    floor = pick.value + 1
+    proved, bound = True, pick.value
+    if all(len(left.row(r)) for r in ROWS):
+        found, proved, bound = _prove(left, need_stay, objective, floor, deadline, stats)
         if found is not None:
             pick = found
-        elif pick is None:
-            return None
     value = pick.value
     clock = time.perf_counter()
-    tied = tighten(cands, need_stay, value)
-    choice = first_in_tiebreak_order(tied, value, need_stay, objective) or pick
+    tied = at_pick if value == start else tighten(above, need_stay, value)
+    choice = _preferred_at(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(int(cands.row(row).tiebreak[np.flatnonzero(
         cands.row(row).masks == choice.masks[row])[0]]) for row in TIEBREAK_ROWS)

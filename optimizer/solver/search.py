@@ -1,9 +1,8 @@
-"""A quick incumbent: the exact best completion of the most promising candidates.
+"""Every completion of one candidate, for the tie-break under an objective with shared terms.
 
 For one bottom, every (middle, top) pair of the remaining cards is scored at once with numpy
-(792 x 35 pairs for 17 cards); likewise for a middle or a top. Taking bottoms in order of their upper bound and stopping once
-the next bound cannot beat the best found is a small branch and bound; it is cut off after a
-budget of bottoms, and whatever it found is only an incumbent: the CP-SAT model proves it.
+(792 x 35 pairs for 17 cards); likewise for a middle or a top. ``first_in_tiebreak_order``
+takes bottoms in the tie-break's order and returns the preferred set of a given value.
 """
 
 from __future__ import annotations
@@ -143,60 +142,6 @@ def _preferred(cands: Candidates, index: dict[str, np.ndarray], among: np.ndarra
     key = np.where(among, (tb["bottom"] << 26) + (tb["middle"] << 13) + tb["top"], -1)
     best = int(np.argmax(key))
     return Pick(value, {row: int(cands.row(row).masks[index[row][best]]) for row in ROWS})
-
-
-def _branches(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
-              ) -> list[tuple[str, int]]:
-    """Candidates to complete, best bound first (then tie-break order).
-
-    Every set has a bottom; a staying set also has a staying candidate in some row, and
-    there are far fewer of those, so the stay mode branches on them.
-    """
-    rows = ROWS if need_stay else ("bottom",)
-    names, index, bound, tiebreak = [], [], [], []
-    for row in rows:
-        rc = cands.row(row)
-        pool = np.flatnonzero(rc.stays) if need_stay else np.arange(len(rc))
-        pool = pool[bounds[row][pool] > -INF // 2]
-        names += [row] * len(pool)
-        index.append(pool)
-        bound.append(bounds[row][pool])
-        tiebreak.append(rc.tiebreak[pool])
-    if not names:
-        return []
-    index_all = np.concatenate(index)
-    order = np.lexsort((np.concatenate(tiebreak), np.concatenate(bound)))[::-1]
-    return [(names[i], int(index_all[i])) for i in order.tolist()]
-
-
-def incumbent(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
-              objective: Objective, budget: int = 48) -> tuple[Pick | None, int, bool]:
-    """The best set found by completing up to ``budget`` candidates, best bound first.
-
-    Returns the pick (None if none was found), how many candidates were completed, and
-    whether every candidate whose bound could beat the pick was completed, which proves the
-    pick optimal.
-    """
-    if any(len(cands.row(row)) == 0 for row in ROWS):
-        return None, 0, True
-    completers: dict[str, Completer] = {}
-    best: Pick | None = None
-    tried = 0
-    for row, candidate in _branches(cands, bounds, need_stay):
-        if best is not None and bounds[row][candidate] <= best.value:
-            return best, tried, True
-        if tried == budget:
-            return best, tried, False
-        tried += 1
-        if row not in completers:
-            completers[row] = Completer(cands, need_stay, row)
-        pick = completers[row].best(candidate)
-        if pick is not None and not objective.separable:
-            # The completion maximized the rows' own weights; value it exactly.
-            pick = Pick(objective.exact(cands, pick.masks), pick.masks)
-        if pick is not None and (best is None or pick.value > best.value):
-            best = pick
-    return best, tried, True
 
 
 def first_in_tiebreak_order(cands: Candidates, value: int, need_stay: bool,

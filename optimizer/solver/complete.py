@@ -1,0 +1,309 @@
+"""Exact completion of many bottoms at once: the best set when a set's value is the sum of
+its rows' weights (the royalties objective).
+
+Bottoms are taken in order of their upper bound, a few at a time. For each bottom, every
+middle that fits beside it (no shared card, the foul order) and whose pair bound can still
+reach the best value found is paired with it; for each (bottom, middle) pair, the cards left
+over hold only C(n - 10, 3) possible tops (35 for 17 cards), looked up in a table shared by
+all hands of that size. The best top of a pair is the legal one of highest weight, and among
+equal weights the one the tie-break prefers, so tops are ranked in that order once and the
+best top is the legal one of lowest rank.
+
+The search stops when the next bottom's bound is below the best value found: no set through
+it (or any later bottom) can reach that value. Bottoms whose bound equals it are still
+completed, unless the tie-break prefers the best set's bottom to theirs, because a set of
+equal value may win the tie-break. Every set worth the best value was therefore seen, and
+the one returned is the tie-break's choice among them: the strongest bottom (by tie-break
+rank), then middle, then top. Nothing is sampled or cut off by a budget: this is a proof.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from evaluator.rules import ROWS
+from optimizer.solver.bounds import INF
+from optimizer.solver.candidates import Candidates, subsets
+from optimizer.solver.search import Pick
+
+NONE = np.int16(32767)  # a rank above every real one (at most 680 tops): "no legal top"
+PAIR_CELLS = 1 << 18  # (bottom, middle) cells looked at per step
+TOP_CELLS = 1 << 19  # (pair, top) cells looked at per step
+LAYOUT_FACTOR = 3  # middles per leftover subset above which the leftovers are enumerated
+
+
+@cache
+def _leftover_tops(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For ``n`` dealt cards: a table from the bitmask of any ``n - 10`` positions to its row,
+    and for each row the bitmasks of its 3-subsets, ``(C(n, n-10), C(n-10, 3))``."""
+    rest = n - 10
+    rows = subsets(n, rest)  # (R, rest) positions
+    row_of = np.full(1 << n, -1, dtype=np.int32)
+    row_of[(np.int64(1) << rows).sum(axis=1)] = np.arange(len(rows), dtype=np.int32)
+    tops = (np.int64(1) << rows[:, subsets(rest, 3)]).sum(axis=2)  # (R, C(rest, 3))
+    for array in (row_of, tops):
+        array.flags.writeable = False
+    return row_of, tops
+
+
+@dataclass
+class Found:
+    """The best set found so far, with its tie-break key (bottom, middle, top ranks)."""
+
+    value: int
+    key: tuple[int, int, int]
+    masks: dict[str, int]
+
+
+def _order_checks(order_pairs, row: str, known: tuple[str, ...]) -> list[tuple[str, bool]]:
+    """For ``row``: each known row it is checked against, and whether that row is stronger."""
+    checks = []
+    for stronger, weaker in order_pairs:
+        if weaker == row and stronger in known:
+            checks.append((stronger, True))
+        elif stronger == row and weaker in known:
+            checks.append((weaker, False))
+    return checks
+
+
+def best_set(cands: Candidates, need_stay: bool, floor: int | None, bottom_bound: np.ndarray,
+             deadline: float | None = None, max_bottoms: int | None = None,
+             found: Found | None = None) -> tuple[Found | None, bool, int]:
+    """The best legal set of ``cands`` worth ``floor`` or more (staying if asked), and the
+    tie-break's choice among equals, for an objective whose value is the rows' weights summed.
+
+    ``bottom_bound`` bounds every set through each bottom. ``found`` is a set already known
+    (its value then serves as the floor). Returns the best found (or None), whether the search
+    is complete (``False`` if it stopped at ``max_bottoms`` bottoms, or at the deadline once it
+has a set: "no legal set" is only ever said after a complete search), and
+    the best bound on what is left unsearched (``-INF`` when complete).
+    """
+    bottoms, middles, tops = cands.bottom, cands.middle, cands.top
+    if not (len(bottoms) and len(middles) and len(tops)):
+        return found, True, int(-INF)
+    n = len(cands.cards)
+    full = (1 << n) - 1
+    pairs_order = cands.rules.order_pairs
+    row_of, leftover = _leftover_tops(n)
+
+    # Tops ranked by weight, then tie-break, best first; a table from mask to rank.
+    ranked = np.lexsort((-tops.tiebreak, -tops.weight))
+    rank_of = np.full(1 << n, NONE, dtype=np.int16)
+    rank_of[tops.masks[ranked]] = np.arange(len(ranked), dtype=np.int16)
+    top_weight = np.append(tops.weight[ranked], -INF)  # index NONE clipped to the last
+    top_strength = np.append(tops.strength[ranked], 0)
+    top_stays = np.append(tops.stays[ranked], False)
+    top_tiebreak = np.append(tops.tiebreak[ranked], -1)
+    top_checks = _order_checks(pairs_order, "top", ("bottom", "middle"))
+    middle_checks = _order_checks(pairs_order, "middle", ("bottom",))
+
+    # The most a top can add, given the rows it must stay below (upper limits only).
+    by_strength = np.argsort(tops.strength, kind="stable")
+    sorted_strength = tops.strength[by_strength]
+    best_any = np.maximum.accumulate(tops.weight[by_strength])
+    best_stay = np.maximum.accumulate(np.where(tops.stays[by_strength], tops.weight[by_strength],
+                                               -INF))
+
+    def top_cap(strength: np.ndarray, table: np.ndarray) -> np.ndarray:
+        where = np.searchsorted(sorted_strength, strength, side="right") - 1
+        return np.where(where >= 0, table[np.maximum(where, 0)], -INF)
+
+    def cap_by(row: str, strength: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if any(other == row and stronger for other, stronger in top_checks):
+            return top_cap(strength, best_any), top_cap(strength, best_stay)
+        return (np.full(len(strength), best_any[-1]), np.full(len(strength), best_stay[-1]))
+
+    middle_cap_any, middle_cap_stay = cap_by("middle", middles.strength)
+    middle_of = np.full(1 << n, -1, dtype=np.int32)  # a middle's index by its mask
+    middle_of[middles.masks] = np.arange(len(middles), dtype=np.int32)
+    bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
+
+    order = np.lexsort((-bottoms.tiebreak, -bottom_bound))
+    order = order[bottom_bound[order] > -INF // 2]
+    if floor is not None:
+        order = order[bottom_bound[order] >= floor]
+    # One chunk when the (bottom, middle) cells fit, else growing from a few bottoms.
+    done, step = 0, max(8, PAIR_CELLS // max(len(middles), 1)) if found is not None else 8
+    while done < len(order):
+        if max_bottoms is not None and done >= max_bottoms:
+            return found, False, int(bottom_bound[order[done]])
+        if found is not None and deadline is not None and time.perf_counter() > deadline:
+            return found, False, int(bottom_bound[order[done]])  # never before a first set
+        target = found.value if found is not None else floor
+        chunk = order[done:done + step]
+        done += len(chunk)
+        if target is not None:
+            reach = bottom_bound[chunk] >= target
+            if found is not None:  # bound equal to the best: only a better tie-break counts
+                # (the best's own bottom too: ``found`` may come from fewer middles)
+                reach &= (bottom_bound[chunk] > target) | (
+                    bottoms.tiebreak[chunk] >= found.key[0])
+            if not reach.any():
+                if bottom_bound[chunk[-1]] < target:
+                    break
+                continue
+            chunk = chunk[reach]
+        step = min(max(PAIR_CELLS // max(len(middles), 1), 1), step * 2)
+        found = _complete(cands, chunk, need_stay, target, found, full, row_of, leftover,
+                          rank_of, (top_weight, top_strength, top_stays, top_tiebreak),
+                          top_checks, middle_checks,
+                          (middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay),
+                          middle_of)
+    return found, True, int(-INF)
+
+
+def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, rank_of, top,
+              top_checks, middle_checks, caps, middle_of) -> Found | None:
+    """Complete the bottoms ``chunk`` and fold their best sets into ``found``."""
+    bottoms, middles = cands.bottom, cands.middle
+    top_weight, top_strength, top_stays, top_tiebreak = top
+    middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay = caps
+    # The middles that could reach the target beside the chunk's best bottom, in one pass
+    # over the middles, before the (bottom, middle) matrix.
+    mid = np.flatnonzero(middle_cap_any > -INF // 2)  # a top fits under it
+    if target is not None:
+        upper = middles.weight[mid] + middle_cap_any[mid]
+        mid = mid[upper >= target - bottoms.weight[chunk].max()]
+    for other, stronger in middle_checks:  # other is the bottom
+        if stronger:
+            mid = mid[middles.strength[mid] <= bottoms.strength[chunk].max()]
+        else:
+            mid = mid[middles.strength[mid] >= bottoms.strength[chunk].min()]
+    if len(mid) == 0:
+        return found
+    n = len(cands.cards)
+    local = subsets(n - 5, 5)
+    if len(mid) > LAYOUT_FACTOR * len(local):
+        # Many middles left: rather than test each against each bottom, take the C(n - 5, 5)
+        # five-card subsets of the cards each bottom leaves (126 for 14 cards), and look
+        # them up among the candidates.
+        bits = (bottoms.masks[chunk][:, None] >> np.arange(n)) & 1
+        left = np.argsort(bits, axis=1, kind="stable")[:, :n - 5]  # positions, in order
+        index = middle_of[(np.int64(1) << left[:, local]).sum(axis=2)]  # (K, S); -1: none
+        allowed = np.zeros(len(middles) + 1, dtype=bool)
+        allowed[mid] = True
+        pick = np.where(index >= 0, index, len(middles))
+        ok = allowed[pick]
+        pick = np.where(ok, pick, 0)
+        m_strength, m_weight = middles.strength[pick], middles.weight[pick]
+        m_cap_any, m_cap_stay, m_stays = (middle_cap_any[pick], middle_cap_stay[pick],
+                                          middles.stays[pick])
+    else:
+        pick = np.broadcast_to(mid[None, :], (len(chunk), len(mid)))
+        ok = (bottoms.masks[chunk][:, None] & middles.masks[mid][None, :]) == 0
+        m_strength, m_weight = middles.strength[mid][None, :], middles.weight[mid][None, :]
+        m_cap_any, m_cap_stay, m_stays = (middle_cap_any[mid][None, :],
+                                          middle_cap_stay[mid][None, :],
+                                          middles.stays[mid][None, :])
+    for other, stronger in middle_checks:
+        if stronger:
+            ok &= m_strength <= bottoms.strength[chunk][:, None]
+        else:
+            ok &= m_strength >= bottoms.strength[chunk][:, None]
+    cap = np.minimum(m_cap_any, bottom_cap_any[chunk][:, None])
+    if need_stay:
+        either = bottoms.stays[chunk][:, None] | m_stays
+        cap = np.where(either, cap, np.minimum(m_cap_stay, bottom_cap_stay[chunk][:, None]))
+    pair_value = bottoms.weight[chunk][:, None] + m_weight
+    ok &= cap > -INF // 2
+    if target is not None:
+        ok &= pair_value + cap >= target
+    bi, mi = np.nonzero(ok)
+    if len(bi) == 0:
+        return found
+    b, m = chunk[bi], pick[bi, mi]
+    per = leftover.shape[1]
+    for start in range(0, len(b), max(TOP_CELLS // per, 1)):
+        part = slice(start, start + max(TOP_CELLS // per, 1))
+        pb, pm = b[part], m[part]
+        rest = full ^ (bottoms.masks[pb] | middles.masks[pm])
+        rank = rank_of[leftover[row_of[rest]]]  # (P, per); NONE where not a candidate
+        legal = rank < NONE
+        safe = np.where(legal, rank, len(top_weight) - 1)
+        for other, stronger in top_checks:
+            strength = (bottoms if other == "bottom" else middles).strength[
+                pb if other == "bottom" else pm][:, None]
+            if stronger:
+                legal &= top_strength[safe] <= strength
+            else:
+                legal &= top_strength[safe] >= strength
+        if need_stay:
+            either = bottoms.stays[pb] | middles.stays[pm]
+            legal &= either[:, None] | top_stays[safe]
+        best_rank = np.where(legal, rank, NONE).min(axis=1)
+        has = best_rank < NONE
+        if not has.any():
+            continue
+        pb, pm, best_rank = pb[has], pm[has], best_rank[has]
+        value = bottoms.weight[pb] + middles.weight[pm] + top_weight[best_rank]
+        top_value = int(value.max())
+        if found is not None and top_value < found.value:
+            continue
+        at = np.flatnonzero(value == top_value)
+        key = ((bottoms.tiebreak[pb[at]] << 26) + (middles.tiebreak[pm[at]] << 13)
+               + top_tiebreak[best_rank[at]])
+        i = at[int(np.argmax(key))]
+        new_key = (int(bottoms.tiebreak[pb[i]]), int(middles.tiebreak[pm[i]]),
+                   int(top_tiebreak[best_rank[i]]))
+        if found is None or top_value > found.value or new_key > found.key:
+            t_index = int(np.flatnonzero(cands.top.tiebreak == new_key[2])[0])
+            found = Found(top_value, new_key, {
+                "bottom": int(bottoms.masks[pb[i]]), "middle": int(middles.masks[pm[i]]),
+                "top": int(cands.top.masks[t_index])})
+    return found
+
+
+def as_pick(found: Found) -> Pick:
+    return Pick(found.value, {row: found.masks[row] for row in ROWS})
+
+
+def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
+              max_sets: int | None = None) -> dict[str, np.ndarray] | None:
+    """Every legal set of ``cands`` (staying if asked) whose rows' bounds add up to ``floor``
+    or more, as each row's candidate index over the sets; None if there are more than
+    ``limit`` (bottom, middle) pairs to look at, or more than ``max_sets`` sets (by default
+``8 * limit``). For objectives with shared terms, whose
+    value the caller computes exactly for each."""
+    bottoms, middles, tops = cands.bottom, cands.middle, cands.top
+    empty = {row: np.zeros(0, dtype=np.int64) for row in ROWS}
+    if not (len(bottoms) and len(middles) and len(tops)):
+        return empty
+    n = len(cands.cards)
+    pairs_order = cands.rules.order_pairs
+    ok = (bottoms.masks[:, None] & middles.masks[None, :]) == 0 if \
+        len(bottoms) * len(middles) <= limit * 4 else None
+    if ok is None:
+        return None
+    for other, stronger in _order_checks(pairs_order, "middle", ("bottom",)):
+        if stronger:
+            ok &= middles.strength[None, :] <= bottoms.strength[:, None]
+        else:
+            ok &= middles.strength[None, :] >= bottoms.strength[:, None]
+    ok &= bottoms.bound[:, None] + middles.bound[None, :] + tops.bound.max() >= floor
+    b, m = np.nonzero(ok)
+    if len(b) > limit:
+        return None
+    if len(b) == 0:
+        return empty
+    row_of, leftover = _leftover_tops(n)
+    index_of = np.full(1 << n, -1, dtype=np.int32)
+    index_of[tops.masks] = np.arange(len(tops), dtype=np.int32)
+    rest = ((1 << n) - 1) ^ (bottoms.masks[b] | middles.masks[m])
+    t = index_of[leftover[row_of[rest]]]  # (P, C(n - 10, 3)); -1 where not a candidate
+    legal = t >= 0
+    safe = np.where(legal, t, 0)
+    for other, stronger in _order_checks(pairs_order, "top", ("bottom", "middle")):
+        strength = (bottoms.strength[b] if other == "bottom" else middles.strength[m])[:, None]
+        legal &= (tops.strength[safe] <= strength) if stronger else (
+            tops.strength[safe] >= strength)
+    if need_stay:
+        legal &= (bottoms.stays[b] | middles.stays[m])[:, None] | tops.stays[safe]
+    legal &= (bottoms.bound[b] + middles.bound[m])[:, None] + tops.bound[safe] >= floor
+    i, j = np.nonzero(legal)
+    if len(i) > (8 * limit if max_sets is None else max_sets):
+        return None
+    return {"bottom": b[i], "middle": m[i], "top": safe[i, j].astype(np.int64)}
