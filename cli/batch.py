@@ -12,7 +12,6 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.table import Table
 from rich.text import Text
 
-from cli.bench import machine
 from cli.command import given, old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
 from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption,
@@ -20,6 +19,7 @@ from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOpt
                          hands_option, workers_count)
 from cli.render import console, err_console, shown
 from optimizer import ObjectiveError
+from optimizer.batch.benchmark import machine
 from optimizer.batch.engines import Settings, open_engine
 from optimizer.batch.files import BadLine, BatchError, WorkerError, count_hand_lines, open_input
 from optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_output, check_settings,

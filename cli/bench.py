@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 from enum import Enum
 from typing import Annotated
 
@@ -22,7 +21,8 @@ from evaluator import find_rules
 from evaluator.cards import format_cards
 from optimizer import ObjectiveError
 from optimizer.batch.benchmark import (CheckoutError, Comparison, Timings, checkout, compare,
-                                       groups, identical_results, identity_jobs, time_ranking)
+                                       groups, identical_results, identity_jobs, machine,
+                                       time_ranking)
 from optimizer.solver.objective import check_objective
 
 
@@ -30,20 +30,6 @@ class Suite(str, Enum):
     random = "random"
     adversarial = "adversarial"
     all = "all"
-
-
-def machine() -> str:
-    """The processor model, its cores and the Python version, for benchmark headers."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def _row(timing: Timings) -> list[str]:

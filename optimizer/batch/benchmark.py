@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import random
 import subprocess
 import sys
@@ -30,6 +31,21 @@ import numpy as np
 from evaluator.strength import rank3_array, rank5_array
 from optimizer.solver.candidates import subsets
 from optimizer.solver.solve import solve
+
+
+
+def machine() -> str:
+    """The processor model, its cores and the Python version, for benchmark headers."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 @dataclass(frozen=True)

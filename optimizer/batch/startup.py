@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from optimizer.batch.benchmark import machine
 
 #: The root of this checkout: the directory that holds ``cli``, ``evaluator``, ``optimizer``.
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,20 +189,6 @@ def measure(all_cases: Sequence[Case], codes: dict[str, Path], runs: int, warmup
                 if run >= warmup:
                     seconds[case.label, name].append(time.perf_counter() - start)
     return {key: np.array(values) for key, values in seconds.items()}
-
-
-def machine() -> str:
-    """The processor model, its cores and the Python version."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def load_average() -> str:

@@ -13,7 +13,6 @@ from functools import cache
 import numpy as np
 
 from evaluator.rules import ROW_SIZE, ROWS
-from optimizer.solver.bounds import INF
 from optimizer.solver.candidates import Candidates, subsets
 from optimizer.solver.objective import Objective
 
