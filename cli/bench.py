@@ -20,9 +20,9 @@ from cli.render import console, err_console
 from evaluator import find_rules
 from evaluator.cards import format_cards
 from optimizer import ObjectiveError
-from optimizer.batch.benchmark import (CheckoutError, Comparison, Timings, checkout, compare,
-                                       groups, identical_results, identity_jobs, machine,
-                                       time_ranking)
+from optimizer.batch.against import (CheckoutError, Comparison, checkout, compare, groups,
+                                     identical_results, identity_jobs)
+from optimizer.batch.benchmark import Timings, machine, time_ranking
 from optimizer.solver.objective import check_objective
 
 
@@ -134,8 +134,9 @@ def command(
     console.print("The hand slowest on the older version, in each group:")
     for result in results:
         cards, mine, theirs = result.worst or ((), 0.0, 0.0)
+        hand = format_cards(sorted(cards), ascii=True)
         console.print(f"  {result.group.label}: {theirs:.1f} ms there, {mine:.1f} ms here "
-                      f"({theirs / max(mine, 1e-9):.1f}x): {format_cards(sorted(cards), ascii=True)}")
+                      f"({theirs / max(mine, 1e-9):.1f}x): {hand}")
 
 
 def _group_json(result: Comparison) -> dict:

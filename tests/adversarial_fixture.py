@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from evaluator.cards import format_cards
-from optimizer.batch.benchmark import KINDS, Worker, adversarial_hands
+from optimizer.batch.against import Worker
+from optimizer.batch.benchmark import KINDS, adversarial_hands
 
 VARIANTS = ("pineapple", "standard", "deuce")
 

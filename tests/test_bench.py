@@ -82,7 +82,7 @@ def test_adversarial_hands_are_seeded_and_of_their_kind():
 
 
 def test_a_checkout_against_itself_times_both_in_turn_and_agrees():
-    from optimizer.batch.benchmark import compare, current_root, groups
+    from optimizer.batch.against import compare, current_root, groups
 
     todo = groups("random", [13], 3, 1, "pineapple", "royalties", None)
     [result] = compare(todo, current_root())
