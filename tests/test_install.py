@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from pathlib import Path
 
 import pytest
 
@@ -57,13 +58,19 @@ def _script() -> str | None:
             or shutil.which("fantasyland"))
 
 
-def test_installed_package_carries_the_preset_rules_files(tmp_path):
-    probe = _run([sys.executable, "-c", PRESET_PROBE], cwd=tmp_path)
+def _probe(program: str, cwd: Path) -> dict:
+    """What ``program`` prints as JSON, run by this interpreter outside the checkout (so it
+    sees the installed package); skipped, or failed under CI, where none is installed."""
+    probe = _run([sys.executable, "-c", program], cwd=cwd)
     if "No module named 'evaluator'" in probe.stderr:
         _not_installed(f"the fantasyland package is not installed for {sys.executable}; "
-                    + INSTALL_HINT)
+                       + INSTALL_HINT)
     assert probe.returncode == 0, probe.stderr
-    found = json.loads(probe.stdout)
+    return json.loads(probe.stdout)
+
+
+def test_installed_package_carries_the_preset_rules_files(tmp_path):
+    found = _probe(PRESET_PROBE, tmp_path)
     assert found["files"] == [f"{name}.toml" for name in PRESETS], found["module"]
     assert found["presets"] == list(PRESETS)
 
@@ -80,12 +87,7 @@ print(json.dumps({"module": evaluator.tables.__file__, "present": shipped.is_fil
 
 
 def test_installed_package_carries_the_strength_tables_as_built(tmp_path):
-    probe = _run([sys.executable, "-c", TABLES_PROBE], cwd=tmp_path)
-    if "No module named 'evaluator'" in probe.stderr:
-        _not_installed(f"the fantasyland package is not installed for {sys.executable}; "
-                       + INSTALL_HINT)
-    assert probe.returncode == 0, probe.stderr
-    found = json.loads(probe.stdout)
+    found = _probe(TABLES_PROBE, tmp_path)
     assert found["present"] and found["fresh"], found["module"]
 
 
