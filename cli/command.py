@@ -1,4 +1,5 @@
-"""The class of every command: flags that show no value in the help, and old spellings.
+"""The class of every command: flags that show no value in the help, old spellings, and
+options read without pydantic.
 
 Kept apart from ``cli.options`` (which reaches into the library for its defaults) so that
 ``cli.main`` can build the group and its help without importing the library.
@@ -10,6 +11,8 @@ from typing import Any
 
 import typer
 from typer.core import TyperCommand
+
+from cli.coerce import plain_coercion
 
 
 #: Old option names, hidden, and the names they are now.
@@ -51,16 +54,19 @@ UsageError = next(kind for kind in typer.BadParameter.__mro__ if kind.__name__ =
 
 
 class FlagsShowNoValue:
-    """For a command or a group: its flags, ``--help`` included, show no value in the help."""
+    """For a command or a group: its flags, ``--help`` included, show no value in the help,
+    and its options of plain kinds are read without pydantic (``cli.coerce``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         no_metavar_for_flags(self.params)
+        plain_coercion(self.params)
 
     def get_help_option(self, ctx: Any) -> Any:
         option = super().get_help_option(ctx)
         if option is not None:
             no_metavar_for_flags([option])
+            plain_coercion([option])
         return option
 
 

@@ -20,10 +20,16 @@ runner = CliRunner()
                                                             "'--opponents'"),
     (["bench", "--cards", "12"], "error: Invalid value for '--cards': bad card count '12'"),
     (["shuffle"], "error: No such command 'shuffle' (see `fantasyland --help`)"),
-    (["solve", "As Ks", "--fl-value", "-5"], "error: Invalid value for '--fl-value': Input "
-                                             "should be greater than or equal to 0"),
-    (["train", "--fl-value", "nan"], "error: Invalid value for '--fl-value': Input should be "
-                                     "less than or equal to 1000"),
+    (["solve", "As Ks", "--fl-value", "-5"], "error: Invalid value for '--fl-value': '-5' is "
+                                             "out of range: expected 0 to 1000"),
+    (["train", "--fl-value", "nan"], "error: Invalid value for '--fl-value': 'nan' is out of "
+                                     "range: expected 0 to 1000"),
+    (["solve", "As Ks", "--samples", "many"], "error: Invalid value for '--samples': 'many' is "
+                                              "not a whole number"),
+    (["solve", "As Ks", "--time-limit", "soon"], "error: Invalid value for '--time-limit': "
+                                                 "'soon' is not a number"),
+    (["solve", "As Ks", "--objective", "best"], "error: Invalid value for '--objective': "
+                                                "'best' is not one of 'royalties', 'ev'"),
     (["solve", "As Ks", "--opponents", "3"], "error: Invalid value for '--opponents'"),
     (["solve", "As Ks", "--seed", "-1"], "error: Invalid value for '--seed'"),
     (["value", "--seed", "-1"], "error: Invalid value for '--seed'"),

@@ -2,7 +2,8 @@
 
 Each check runs the command line in a fresh interpreter (this checkout's code, from an empty
 directory) and reads ``sys.modules`` after it: whether ortools, CP-SAT's package, was
-imported. The hands are found, not guessed: ``find_hands`` solves seeded hands until one
+imported, and pydantic, which Typer would import to read the options (``cli.coerce``).
+The hands are found, not guessed: ``find_hands`` solves seeded hands until one
 needs CP-SAT, so a bound that grows tighter moves the hand and not the test.
 """
 
@@ -28,7 +29,8 @@ try:
     app()
 except SystemExit as stop:
     code = stop.code
-loaded = sorted(name for name in sys.modules if name.split(".")[0] in ("ortools", "optimizer"))
+loaded = sorted(name for name in sys.modules
+                if name.split(".")[0] in ("ortools", "optimizer", "pydantic"))
 print("probe:" + json.dumps({"code": code, "loaded": loaded}))
 """
 # The same, with CP-SAT imported first, as every command did before it loaded on first use.
@@ -66,6 +68,19 @@ def test_commands_that_solve_nothing_do_not_import_ortools(args, tmp_path):
     assert not uses_ortools(found), found["loaded"]
 
 
+def uses_pydantic(found: dict) -> bool:
+    return any(name.split(".")[0] == "pydantic" for name in found["loaded"])
+
+
+@pytest.mark.parametrize("args", [
+    ["score", SCORE_SET, "--variant", "pineapple", "--json"],
+    ["deal", "--hands", "3", "--seed", "1", "--cards", "14", "--variant", "ultimate"],
+], ids=["score", "deal"])
+def test_reading_the_options_does_not_import_pydantic(args, tmp_path):
+    _, found = run(args, tmp_path)
+    assert not uses_pydantic(found), found["loaded"]
+
+
 def test_help_and_score_do_not_import_the_solver_either(tmp_path):
     for args in (["--help"], ["score", SCORE_SET]):
         _, found = run(args, tmp_path)
@@ -73,9 +88,10 @@ def test_help_and_score_do_not_import_the_solver_either(tmp_path):
 
 
 def test_a_royalties_solve_does_not_import_ortools(hands, tmp_path):
-    out, found = run(["solve", hands.bounds, "--objective", "royalties"], tmp_path)
+    out, found = run(["solve", hands.bounds, "--objective", "royalties", "--fl-value", "12.5",
+                      "--time-limit", "30"], tmp_path)
     assert "optimal (proved)" in out
-    assert not uses_ortools(found), found["loaded"]
+    assert not uses_ortools(found) and not uses_pydantic(found), found["loaded"]
 
 
 def without_times(text: str) -> str:
