@@ -17,8 +17,9 @@ from evaluator import ROWS, BoardReport, Card, Rules
 from evaluator.cards import ascii_names, card_name, suit_of
 
 # Results go to stdout and diagnostics to stderr, so that ``--json`` output stays clean.
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# No :emoji: codes: nothing printed uses them, and reading their table costs start-up time.
+console = Console(highlight=False, emoji=False)
+err_console = Console(stderr=True, highlight=False, emoji=False)
 
 #: Style of each suit by index (``c d h s``): red for the red suits, the terminal's own
 #: foreground for the black ones, so that they read on dark and light backgrounds alike.

@@ -6,7 +6,6 @@ Code never branches on a variant's name: everything a variant changes is a field
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -174,6 +173,8 @@ class Rules:
         and the opponents' royalties), not of how a file spells it: ``"qq"`` for ``"QQ"``,
         or royalty keys in another order, leave it as it is; any change to a table changes
         it."""
+        import hashlib  # here: only a batch's resume check needs it, not every start-up
+
         digest = hashlib.sha256()
         for row in ROWS:
             digest.update(f"{row}:{self.scale(row).value}".encode())
