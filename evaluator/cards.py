@@ -1,15 +1,25 @@
-"""Cards as plain ints, and the parser and formatter that convert them.
+"""Cards as plain ints, the deck they are dealt from, and the parser and formatter.
 
 A card is ``rank * 4 + suit`` with ranks ``2..A`` as 0..12 and suits ``c d h s`` as 0..3,
-so ``2c`` is 0 and ``As`` is 51. Only this module knows about text.
+so ``2c`` is 0 and ``As`` is 51; a joker is ``JOKER`` (52). A card is its face, not one
+physical card: under two decks a hand may hold ``As`` twice, as the same int twice, and the
+positions of a dealt hand (not its ints) tell its cards apart. So every 52-card hand is what
+it always was, and the evaluator's tables index ranks and suits by ``card >> 2`` and
+``card & 3`` as before; a joker is resolved to a face before any table sees it
+(``evaluator.jokers``). Only this module knows about text.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 Card = int
+
+#: The joker: wild, it stands for a face chosen when the set is scored (``evaluator.jokers``).
+JOKER: Card = 52
+JOKER_SYMBOL = "\N{PLAYING CARD BLACK JOKER}"
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
@@ -25,8 +35,10 @@ _SUIT_OF_CHAR.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})  # the outlined v
 _RANK_OF_TEXT = {c: i for i, c in enumerate(RANK_CHARS)}
 _RANK_OF_TEXT["10"] = 8
 
-# A card is a rank (``10`` or one character) followed by a suit (letter or symbol).
-_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+# A card is a rank (``10`` or one character) followed by a suit (letter or symbol), or a
+# joker (``Jk``, ``joker``, the joker symbol); ``joker`` before ``Jk``, and both before a jack.
+_TOKEN = re.compile("(joker|jk|\N{PLAYING CARD BLACK JOKER})|(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])",
+                    re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;]+")
 # Emoji presentation selectors that phones append to suit symbols (``A♠️``) carry no meaning.
 _SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
@@ -34,6 +46,51 @@ _SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 class CardError(ValueError):
     """Cards that cannot be read: a bad token, a duplicate, or a wrong count."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    """What is dealt (a rules file's ``[deck]``): ``decks`` copies of the 52 faces, plus
+    ``jokers``; ``five_of_a_kind`` says whether five cards of a rank rank as five of a kind
+    (two decks always hold it; with one deck only jokers make it)."""
+
+    decks: int = 1
+    jokers: int = 0
+    five_of_a_kind: bool = False
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of the deck, each face ``decks`` times, then the jokers."""
+        return tuple(range(52)) * self.decks + (JOKER,) * self.jokers
+
+    def copies(self, card: Card) -> int:
+        """How many of ``card`` the deck holds."""
+        return self.jokers if card == JOKER else self.decks
+
+    def check(self, cards: Sequence[Card], tokens: Sequence[str] | None = None) -> None:
+        """Refuse more of any card than the deck holds, naming the token."""
+        names = tokens if tokens is not None else [card_name(c, ascii=True) for c in cards]
+        seen: dict[Card, int] = {}
+        for token, card in zip(names, cards):
+            seen[card] = seen.get(card, 0) + 1
+            if seen[card] <= self.copies(card):
+                continue
+            if card == JOKER:
+                if self.jokers == 0:
+                    raise CardError(f"bad card {token!r}: a joker, and these rules deal none "
+                                    "(a rules file's [deck] jokers = 1 or 2 deals them)")
+                raise CardError(f"too many jokers: {token!r} is joker {seen[card]}, and the "
+                                f"deck holds {self.jokers}")
+            if self.decks == 1:
+                raise CardError(f"duplicate card {token!r}: each card can be dealt only once")
+            raise CardError(f"a third {token!r}: two decks hold two of each card")
+
+
+ONE_DECK = Deck()
+
+
+def is_joker(card: Card) -> bool:
+    return card == JOKER
 
 
 def rank_of(card: Card) -> int:
@@ -48,15 +105,18 @@ def make_card(rank: int, suit: int) -> Card:
     return rank * 4 + suit
 
 
-_EXPECTED = "expected a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠)"
+_EXPECTED = ("expected a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s or "
+             "♣ ♦ ♥ ♠), or Jk for a joker")
 
 
 def parse_card(text: str) -> Card:
-    """Parse one card such as ``As``, ``10h``, ``td`` or ``K♥``."""
-    match = _TOKEN.fullmatch(text.strip())
+    """Parse one card such as ``As``, ``10h``, ``td``, ``K♥`` or ``Jk`` (a joker)."""
+    match = _TOKEN.fullmatch(text.strip().translate(_SELECTORS))
     if match is None:
         raise CardError(f"bad card {text.strip()!r}: {_EXPECTED}")
-    rank_text, suit_text = match.groups()
+    joker, rank_text, suit_text = match.groups()
+    if joker:
+        return JOKER
     return make_card(_RANK_OF_TEXT[rank_text.upper()], _SUIT_OF_CHAR[suit_text.lower()])
 
 
@@ -79,25 +139,24 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
-def parse_cards(text: str | Iterable[str], count: int | range | None = None) -> tuple[Card, ...]:
+def parse_cards(text: str | Iterable[str], count: int | range | None = None,
+                deck: Deck = ONE_DECK) -> tuple[Card, ...]:
     """Parse cards from text (``"As Kd 7h"``, ``"AsKd7h"``, ``"A♠,K♥"``) or from tokens.
 
-    ``count`` is an exact number or a range of allowed numbers. Duplicates are refused.
+    ``count`` is an exact number or a range of allowed numbers. More of a card than ``deck``
+    holds is refused: a second ``As`` under one deck, a third under two, a joker where the
+    deck has none.
 
     >>> format_cards(parse_cards("As 10h k♦"))
     'A♠ T♥ K♦'
     >>> parse_cards("As Xx")
     Traceback (most recent call last):
     ...
-    evaluator.cards.CardError: bad card 'Xx': expected a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠)
+    evaluator.cards.CardError: bad card 'Xx': expected a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠), or Jk for a joker
     """
     tokens = _tokens(text) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
     cards = tuple(parse_card(token) for token in tokens)
-    seen: set[Card] = set()
-    for token, card in zip(tokens, cards):
-        if card in seen:
-            raise CardError(f"duplicate card {token!r}: each card can be dealt only once")
-        seen.add(card)
+    deck.check(cards, tokens)
     if count is not None:
         allowed = range(count, count + 1) if isinstance(count, int) else count
         if len(cards) not in allowed:
@@ -108,17 +167,21 @@ def parse_cards(text: str | Iterable[str], count: int | range | None = None) -> 
 
 
 def card_name(card: Card, ascii: bool = False) -> str:
+    if card == JOKER:
+        return "Jk" if ascii else JOKER_SYMBOL
     suits = SUIT_CHARS if ascii else SUIT_SYMBOLS
     return RANK_CHARS[rank_of(card)] + suits[suit_of(card)]
 
 
 def format_cards(cards: Iterable[Card], ascii: bool = False, sep: str = " ") -> str:
-    """Format cards, with suit symbols unless ``ascii`` (then ``As Kd``, which parses back)."""
+    """Format cards, with suit symbols unless ``ascii`` (then ``As Kd``, which parses back);
+    a joker is the joker symbol, or ``Jk``."""
     return sep.join(card_name(card, ascii) for card in cards)
 
 
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """Cards from the highest rank down, suits in ``s h d c`` order within a rank."""
+    """Cards from the highest rank down, suits in ``s h d c`` order within a rank; jokers
+    first."""
     return tuple(sorted(cards, reverse=True))
 
 

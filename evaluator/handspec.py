@@ -107,7 +107,7 @@ def parse_spec(text: str) -> HandSpec:
     >>> parse_spec("QX")
     Traceback (most recent call last):
     ...
-    evaluator.handspec.HandSpecError: bad hand spec 'QX': expected a class (pair, trips, straight, flush, full house, quads, straight flush, royal flush ...), a pair or trips by rank (QQ, 222), a high card (T-high), or five ranks (75432)
+    evaluator.handspec.HandSpecError: bad hand spec 'QX': expected a class (pair, trips, straight, flush, full house, quads, straight flush, royal flush, five of a kind ...), a pair or trips by rank (QQ, 222), a high card (T-high), or five ranks (75432)
     """
     raw = str(text).strip()
     word = re.sub(r"[\s_-]", "", raw.lower())
@@ -126,5 +126,5 @@ def parse_spec(text: str) -> HandSpec:
             return HandSpec(raw, HIGH_CARD, tuple(sorted(digits, reverse=True)), exact=True)
     raise HandSpecError(
         f"bad hand spec {raw!r}: expected a class (pair, trips, straight, flush, full house, "
-        "quads, straight flush, royal flush ...), a pair or trips by rank (QQ, 222), "
-        "a high card (T-high), or five ranks (75432)")
+        "quads, straight flush, royal flush, five of a kind ...), a pair or trips by rank "
+        "(QQ, 222), a high card (T-high), or five ranks (75432)")

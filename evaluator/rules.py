@@ -11,8 +11,9 @@ from functools import cached_property
 
 import numpy as np
 
-from evaluator.handspec import HandSpec, Scale
-from evaluator.strength import NUM_LOW, NUM_STRENGTHS
+from evaluator.cards import ONE_DECK, Deck
+from evaluator.handspec import HandSpec, Scale, parse_spec
+from evaluator.strength import FIVE_OF_A_KIND, NUM_LOW, NUM_STRENGTHS
 
 ROWS = ("top", "middle", "bottom")
 ROW_SIZE = {"top": 3, "middle": 5, "bottom": 5}
@@ -93,6 +94,8 @@ class Rules:
     # objective's opponent model is weighted to, their foul and entry rates held; None: the
     # opponent boards as the bot played them (docs/ev-and-opponents.md, "Calibration").
     opponent_royalties: float | None = None
+    # What is dealt: how many decks, how many jokers, and whether five of a kind exists.
+    deck: Deck = ONE_DECK
     # Where these rules were read from (a rules file's name, or a preset's), for errors found
     # after loading to name it as load time's do; not part of what the rules decide.
     source: str = field(default="", compare=False)
@@ -111,6 +114,11 @@ class Rules:
             # The highest threshold a hand meets decides its royalty.
             for spec, points in sorted(entries, key=lambda e: e[0].threshold(self.scale(row))):
                 table[spec.threshold(self.scale(row)):] = points
+            if self.scale(row) is Scale.HIGH and not any(
+                    spec.cls == FIVE_OF_A_KIND for spec, _ in entries):
+                # Five of a kind pays as the row's straight flush unless the file says.
+                flush = parse_spec("straight flush").threshold(Scale.HIGH)
+                table[parse_spec("five of a kind").threshold(Scale.HIGH):] = table[flush]
             table.flags.writeable = False
             tables[row] = table
         return tables
@@ -169,8 +177,8 @@ class Rules:
     @cached_property
     def fingerprint(self) -> str:
         """A digest of what the rules decide (each row's scale, royalty, qualify and stay
-        tables, the foul order, the entries, repeats, scoring, dealing, worths of staying
-        and the opponents' royalties), not of how a file spells it: ``"qq"`` for ``"QQ"``,
+        tables, the foul order, the entries, repeats, scoring, dealing, worths of staying,
+        the opponents' royalties and the deck), not of how a file spells it: ``"qq"`` for ``"QQ"``,
         or royalty keys in another order, leave it as it is; any change to a table changes
         it."""
         import hashlib  # here: only a batch's resume check needs it, not every start-up
@@ -187,6 +195,8 @@ class Rules:
                             self.dealing, self.repeat_value, self.repeat_values,
                             self.ev_repeat_value, self.ev_repeat_values,
                             self.opponent_royalties)).encode())
+        if self.deck != ONE_DECK:  # (one deck adds nothing, so older digests still match)
+            digest.update(repr(self.deck).encode())
         return digest.hexdigest()[:16]
 
     def repeat_cards_after(self, dealt: int) -> int:

@@ -14,6 +14,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from evaluator.cards import Deck
 from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
 from evaluator.rules import (DEALINGS, ROW_SIZE, ROWS, SCORING_SYSTEMS, EntryRung, Requirement,
                              Rules, RulesError, Scoring)
@@ -24,8 +25,8 @@ MAX_POINTS = 1000
 
 # --- checking a document -------------------------------------------------------------------
 
-_TOP_KEYS = {"name", "aliases", "description", "base", "dealing", "rows", "foul", "royalties",
-             "fantasyland", "scoring", "opponents"}
+_TOP_KEYS = {"name", "aliases", "description", "base", "dealing", "deck", "rows", "foul",
+             "royalties", "fantasyland", "scoring", "opponents"}
 _SECTION_KEYS = {
     "rows": set(ROWS),
     "foul": {"order", "qualify"},
@@ -33,6 +34,7 @@ _SECTION_KEYS = {
     "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value", "ev_repeat_value"},
     "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only"},
     "opponents": {"mean_royalties"},
+    "deck": {"decks", "jokers", "five_of_a_kind"},
 }
 
 
@@ -232,6 +234,25 @@ def _opponent_royalties(doc: dict[str, Any], source: str) -> float | None:
     return float(value)
 
 
+def _deck(doc: dict[str, Any], source: str) -> Deck:
+    table = doc.get("deck", {})
+    decks = table.get("decks", 1)
+    if isinstance(decks, bool) or decks not in (1, 2):
+        raise RulesError(f"{source}: deck.decks: expected 1 (52 cards) or 2 (104), got {decks!r}")
+    jokers = table.get("jokers", 0)
+    if isinstance(jokers, bool) or jokers not in (0, 1, 2):
+        raise RulesError(f"{source}: deck.jokers: expected 0, 1 or 2, got {jokers!r}")
+    five = table.get("five_of_a_kind", decks == 2)
+    if not isinstance(five, bool):
+        raise RulesError(f"{source}: deck.five_of_a_kind: expected true or false, got {five!r}")
+    if decks == 2 and not five:
+        raise RulesError(f"{source}: deck.five_of_a_kind = false with two decks, which deal "
+                         "five of a kind (five aces are in the deck); expected true, and a "
+                         "royalty for it in [royalties] if it should not pay as a straight "
+                         "flush")
+    return Deck(decks, jokers, five)
+
+
 def _check_sizes(rules: Rules, source: str) -> None:
     """A worth of staying given by size must give it for every size the rules deal: a hand
     of a size the table left out would otherwise be worth some other size's."""
@@ -270,7 +291,8 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
-        dealing=dealing, opponent_royalties=_opponent_royalties(doc, source), source=source,
+        dealing=dealing, opponent_royalties=_opponent_royalties(doc, source),
+        deck=_deck(doc, source), source=source,
     )
     _check_sizes(rules, source)
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time

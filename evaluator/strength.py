@@ -8,6 +8,13 @@ top ``AKQ`` against middle ``AKQ32`` ties every card the top has and then loses 
 which is legal (equal is legal). The sorted set of all descriptors numbers the scale densely,
 so "middle >= top" is one integer comparison, and the tables below map a hand to its number.
 
+Two classes exist only beyond one plain deck, and every table holds them, so that one scale
+serves every rules file: five of a kind (a joker beside quads, or two decks), above every
+straight flush, and under two decks a flush holding a pair or two pair (two copies of a
+card), still a flush, compared with other flushes by its ranks from the highest down:
+A-A-K-9-2 of hearts is ``(FLUSH, A, A, K, 9, 2)`` and beats A-K-Q-J-9. A 52-card hand never
+reaches them, and its strengths keep their order.
+
 The tables are generated from these rules by ``build_tables``, never typed in by hand. They
 are built once, by ``python -m evaluator.tables``, into the package data file
 ``evaluator/data/strength.npz``, which import loads (building them takes longer than the rest
@@ -26,9 +33,10 @@ from evaluator.cards import RANK_NAMES, RANK_PLURALS
 
 Strength = int
 
-HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+(HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH,
+ FIVE_OF_A_KIND) = range(10)
 CLASS_NAMES = ("high card", "pair", "two pair", "trips", "straight", "flush", "full house",
-               "quads", "straight flush")
+               "quads", "straight flush", "five of a kind")
 ACE = 12
 
 Descriptor = tuple[int, int, int, int, int, int]
@@ -47,7 +55,8 @@ def describe(ranks: tuple[int, ...], flush: bool = False, wheel: bool = True) ->
     """Describe a 3- or 5-card hand from its ranks (0 = deuce .. 12 = ace).
 
     ``wheel=False`` ranks for 2-7 lowball, where the ace is always high and A-2-3-4-5 is
-    no straight. Three cards never make a straight or a flush.
+    no straight. Three cards never make a straight or a flush. A suited hand with a pair or
+    two pair (two decks) is a flush of those ranks, highest first.
     """
     counts = Counter(ranks)
     # Most cards of a rank first, then the higher rank: the order that decides ties.
@@ -60,21 +69,24 @@ def describe(ranks: tuple[int, ...], flush: bool = False, wheel: bool = True) ->
             cls = STRAIGHT_FLUSH if flush else STRAIGHT
             return (cls, high + 1, 0, 0, 0, 0)
         cls = FLUSH if flush else HIGH_CARD
+    elif flush and len(ranks) == 5 and shape in ((2, 1, 1, 1), (2, 2, 1)):
+        return (FLUSH, *sorted((rank + 1 for rank in ranks), reverse=True))  # type: ignore
     else:
         cls = {
             (1, 1, 1): HIGH_CARD, (2, 1): PAIR, (3,): TRIPS,
             (2, 1, 1, 1): PAIR, (2, 2, 1): TWO_PAIR, (3, 1, 1): TRIPS,
-            (3, 2): FULL_HOUSE, (4, 1): QUADS,
+            (3, 2): FULL_HOUSE, (4, 1): QUADS, (5,): FIVE_OF_A_KIND,
         }[shape]
     digits += [0] * (5 - len(digits))
     return (cls, *digits)  # type: ignore[return-value]
 
 
-_POW5 = 5 ** np.arange(13, dtype=np.int64)  # rank counts are at most 4, so base 5 is exact
+# A rank multiset's key: its counts as digits in base 6 (five of a kind counts 5).
+_POW6 = 6 ** np.arange(13, dtype=np.int64)
 
 
 def _multiset_key(ranks: tuple[int, ...]) -> int:
-    return int(sum(_POW5[r] for r in ranks))
+    return int(sum(_POW6[r] for r in ranks))
 
 
 def build_tables() -> dict[str, np.ndarray]:
@@ -82,12 +94,15 @@ def build_tables() -> dict[str, np.ndarray]:
     high: dict[Descriptor, None] = {}
     five_plain, five_flush, three = {}, {}, {}
     low_plain, low_flush = {}, {}
+    paired_flush, low_paired_flush = {}, {}
     for ranks in combinations_with_replacement(range(13), 5):
         ranks = ranks[::-1]
-        if len(set(ranks)) == 1:
-            continue  # five of a kind needs two decks
         five_plain[_multiset_key(ranks)] = describe(ranks)
         low_plain[_multiset_key(ranks)] = describe(ranks, wheel=False)
+        if 4 >= len(set(ranks)) >= 3 and max(Counter(ranks).values()) == 2:
+            # Two copies of a suited card at most: a flush holds a pair or two pair.
+            paired_flush[_multiset_key(ranks)] = describe(ranks, flush=True)
+            low_paired_flush[_multiset_key(ranks)] = describe(ranks, flush=True, wheel=False)
     for ranks in combinations(range(13), 5):
         ranks = ranks[::-1]
         mask = sum(1 << r for r in ranks)
@@ -95,11 +110,12 @@ def build_tables() -> dict[str, np.ndarray]:
         low_flush[mask] = describe(ranks, flush=True, wheel=False)
     for ranks in combinations_with_replacement(range(13), 3):
         three[_multiset_key(ranks[::-1])] = describe(ranks[::-1])
-    for table in (five_plain, five_flush, three):
+    for table in (five_plain, five_flush, three, paired_flush):
         high.update(dict.fromkeys(table.values()))
     descriptors = sorted(high)
     strength_of = {d: i for i, d in enumerate(descriptors)}
-    low_descriptors = sorted(set(low_plain.values()) | set(low_flush.values()))
+    low_descriptors = sorted(set(low_plain.values()) | set(low_flush.values())
+                             | set(low_paired_flush.values()))
     # Goodness in lowball: the lowest hand gets the highest number.
     low_of = {d: len(low_descriptors) - 1 - i for i, d in enumerate(low_descriptors)}
 
@@ -120,6 +136,8 @@ def build_tables() -> dict[str, np.ndarray]:
     _, tables["low_plain5"] = keyed(low_plain, low_of)
     tables["flush5"] = masked(five_flush, strength_of)
     tables["low_flush5"] = masked(low_flush, low_of)
+    tables["paired_flush_key5"], tables["paired_flush5"] = keyed(paired_flush, strength_of)
+    _, tables["low_paired_flush5"] = keyed(low_paired_flush, low_of)
     return tables
 
 
@@ -127,17 +145,19 @@ def build_tables() -> dict[str, np.ndarray]:
 TABLES_FILE = "strength.npz"
 #: Its arrays, in the order they are written.
 TABLE_NAMES = ("descriptors", "low_descriptors", "key5", "plain5", "key3", "plain3",
-               "low_plain5", "flush5", "low_flush5")
+               "low_plain5", "flush5", "low_flush5", "paired_flush_key5", "paired_flush5",
+               "low_paired_flush5")
 
 
 def _load_tables() -> dict[str, np.ndarray]:
-    """The shipped tables; built afresh only where the file is missing (a checkout that
-    deleted it): ``python -m evaluator.tables`` writes it again."""
+    """The shipped tables; built afresh only where the file is missing or lacks a table (a
+    checkout that deleted it, or a stale one): ``python -m evaluator.tables`` writes it again,
+    and a test holds the shipped file to a fresh build."""
     try:
         with resources.files("evaluator.data").joinpath(TABLES_FILE).open("rb") as file, \
                 np.load(file, allow_pickle=False) as archive:
             return {name: archive[name] for name in TABLE_NAMES}
-    except FileNotFoundError:
+    except (FileNotFoundError, KeyError):  # missing, or written before a table was added
         return build_tables()
 
 
@@ -160,39 +180,52 @@ CARDS_OF_STRENGTH.flags.writeable = False
 
 
 def _lookup(cards: np.ndarray, keys: np.ndarray, plain: np.ndarray,
-            flush_table: np.ndarray | None) -> np.ndarray:
+            flush_tables: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
     # Widen first: ``1 << rank`` below overflows a narrow dtype such as int8 (1 << 12 == 0).
     ranks = np.asarray(cards, dtype=np.int64) >> 2
-    values = plain[np.searchsorted(keys, _POW5[ranks].sum(axis=1))]
-    if flush_table is not None:
+    values = plain[np.searchsorted(keys, _POW6[ranks].sum(axis=1))]
+    if flush_tables is not None:
         suits = cards & 3
         is_flush = (suits == suits[:, :1]).all(axis=1)
         if is_flush.any():
-            values[is_flush] = flush_table[(1 << ranks[is_flush]).sum(axis=1)]
+            flush_table, paired_table = flush_tables
+            flush_ranks = ranks[is_flush]
+            bits = 1 << flush_ranks
+            mask = bits.sum(axis=1)
+            values[is_flush] = flush_table[np.minimum(mask, len(flush_table) - 1)]
+            paired = mask != np.bitwise_or.reduce(bits, axis=1)  # two copies of a card
+            if paired.any():
+                where = np.flatnonzero(is_flush)[paired]
+                key = _POW6[flush_ranks[paired]].sum(axis=1)
+                values[where] = paired_table[np.searchsorted(_T["paired_flush_key5"], key)]
     return values
 
 
 def rank5_array(cards: np.ndarray) -> np.ndarray:
-    """Strengths of an ``(n, 5)`` array of distinct cards (unchecked; see ``strength_of``)."""
-    return _lookup(cards, _T["key5"], _T["plain5"], _T["flush5"])
+    """Strengths of an ``(n, 5)`` array of faces (no jokers; unchecked, see ``strength_of``);
+    two copies of a face, as two decks deal, are allowed."""
+    return _lookup(cards, _T["key5"], _T["plain5"], (_T["flush5"], _T["paired_flush5"]))
 
 
 def rank3_array(cards: np.ndarray) -> np.ndarray:
-    """Strengths of an ``(n, 3)`` array of distinct cards, on the same scale as 5-card hands."""
+    """Strengths of an ``(n, 3)`` array of faces, on the same scale as 5-card hands."""
     return _lookup(cards, _T["key3"], _T["plain3"], None)
 
 
 def lowball_array(cards: np.ndarray) -> np.ndarray:
     """2-7 lowball goodness of an ``(n, 5)`` array: higher is better (7-5-4-3-2 is best)."""
-    return _lookup(cards, _T["key5"], _T["low_plain5"], _T["low_flush5"])
+    return _lookup(cards, _T["key5"], _T["low_plain5"],
+                   (_T["low_flush5"], _T["low_paired_flush5"]))
 
 
 def _as_row(cards) -> np.ndarray:
     row = np.asarray(tuple(cards), dtype=np.int64)
     if row.ndim != 1 or len(row) not in (3, 5):
         raise ValueError(f"a row has 3 or 5 cards, got {len(row)}")
-    if len(set(row.tolist())) != len(row) or row.min() < 0 or row.max() > 51:
-        raise ValueError(f"a row needs distinct cards 0..51, got {row.tolist()}")
+    counts = np.bincount(row, minlength=52) if row.min() >= 0 else None
+    if counts is None or len(counts) > 52 or counts.max() > 2:
+        raise ValueError(f"a row needs faces 0..51 (jokers resolved), each at most twice, "
+                         f"got {row.tolist()}")
     return row[None, :]
 
 
@@ -239,6 +272,8 @@ def describe_name(descriptor) -> str:
         return f"{plural} full of {RANK_PLURALS[ranks[1]]}"
     if cls == QUADS:
         return f"Four {plural}"
+    if cls == FIVE_OF_A_KIND:
+        return f"Five {plural}"
     return "Royal flush" if ranks[0] == ACE else f"{name}-high straight flush"
 
 

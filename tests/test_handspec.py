@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import evaluator.handspec
-from evaluator.cards import parse_cards
+from evaluator.cards import Deck, parse_cards
 from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
 from evaluator.strength import (DESCRIPTORS, FLUSH, FULL_HOUSE, HIGH_CARD, LOW_DESCRIPTORS,
                                 PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR,
@@ -16,7 +16,7 @@ from evaluator.strength import (DESCRIPTORS, FLUSH, FULL_HOUSE, HIGH_CARD, LOW_D
 
 
 def strength(text: str) -> int:
-    return strength_of(parse_cards(text))
+    return strength_of(parse_cards(text, deck=Deck(decks=2)))
 
 
 def low(text: str) -> int:
@@ -69,7 +69,8 @@ def test_hand_spec_error_is_a_value_error():
     ("222", "2s 2h 2d"),           # 3-card trips sit below every 5-card trips
     ("trips", "2s 2h 2d"),
     ("straight", "5d 4h 3s 2c Ad"),
-    ("flush", "7c 5c 4c 3c 2c"),
+    ("flush", "4c 3c 3c 2c 2c"),  # two decks: a flush may hold two pair
+    ("five of a kind", "2c 2d 2h 2s 2c"),
     ("full house", "2c 2d 2h 3s 3c"),
     ("quads", "2c 2d 2h 2s 3c"),
     ("straight flush", "5d 4d 3d 2d Ad"),
@@ -117,11 +118,13 @@ def test_spec_that_names_no_hand_on_the_scale_raises():
 
 
 def test_thresholds_lie_on_their_scales():
-    assert parse_spec("royal flush").threshold(Scale.HIGH) == len(DESCRIPTORS) - 1
+    assert parse_spec("five of a kind").threshold(Scale.HIGH) == len(DESCRIPTORS) - 13
+    assert parse_spec("royal flush").threshold(Scale.HIGH) == len(DESCRIPTORS) - 14
     assert parse_spec("75432").threshold(Scale.DEUCE_TO_SEVEN) == len(LOW_DESCRIPTORS) - 1
     assert np.all(np.diff([parse_spec(s).threshold(Scale.HIGH)
                            for s in ("pair", "two pair", "trips", "straight", "flush",
-                                     "full house", "quads", "straight flush")]) > 0)
+                                     "full house", "quads", "straight flush",
+                                     "five of a kind")]) > 0)
 
 
 @pytest.mark.parametrize("spec, high, deuce", [
