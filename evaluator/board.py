@@ -1,6 +1,11 @@
 """A finished board (top, middle, bottom) and what the rules make of it.
 
 A foul is a result, not an exception: ``evaluate_board`` reports it with its reasons.
+
+A board may hold jokers. The faces they stand for are part of the board (``Board.jokers``),
+given by whoever chose them (the solver says what its set plays as), or else chosen by
+``evaluate_board`` for the whole set, as RULES.md says: the faces that make it worth the most
+without fouling, so a joker may be played down to keep the set legal.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from numbers import Integral
 
 import numpy as np
 
-from evaluator.cards import Card, CardError, format_cards, parse_cards
+from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
 from evaluator.handspec import Scale
+from evaluator.jokers import substitutes
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 from evaluator.rules_files import find_rules
 from evaluator.strength import (class_name, hand_name, lowball_array, lowball_class_name,
@@ -25,11 +31,14 @@ class BoardError(CardError):
 
 @dataclass(frozen=True)
 class Board:
-    """Three rows of cards: top (3), middle (5), bottom (5)."""
+    """Three rows of cards: top (3), middle (5), bottom (5). ``jokers`` are the faces the
+    board's jokers stand for, in board order (top to bottom, left to right); empty until
+    they are chosen."""
 
     top: tuple[Card, ...]
     middle: tuple[Card, ...]
     bottom: tuple[Card, ...]
+    jokers: tuple[Card, ...] = ()
 
     def row(self, name: str) -> tuple[Card, ...]:
         return getattr(self, name)
@@ -38,13 +47,33 @@ class Board:
     def cards(self) -> tuple[Card, ...]:
         return self.top + self.middle + self.bottom
 
+    @property
+    def joker_count(self) -> int:
+        return self.cards.count(JOKER)
+
+    def faces(self, name: str) -> tuple[Card, ...]:
+        """The faces the jokers of row ``name`` stand for, in order (empty if unchosen)."""
+        if not self.jokers:
+            return ()
+        before = sum(self.row(r).count(JOKER) for r in ROWS[:ROWS.index(name)])
+        return self.jokers[before:before + self.row(name).count(JOKER)]
+
+    def played(self, name: str) -> tuple[Card, ...]:
+        """Row ``name`` as it plays: each joker replaced by the face it stands for."""
+        faces = iter(self.faces(name))
+        return tuple(next(faces) if card == JOKER else card for card in self.row(name))
+
+    def with_jokers(self, faces: tuple[Card, ...]) -> Board:
+        return Board(self.top, self.middle, self.bottom, tuple(faces))
+
     def format(self, ascii: bool = False) -> str:
         return " / ".join(format_cards(self.row(r), ascii) for r in ROWS)
 
 
-def parse_board(text: str) -> Board:
+def parse_board(text: str, deck: Deck = ONE_DECK) -> Board:
     """Parse ``"TOP / MIDDLE / BOTTOM"`` (``|`` also separates rows); 13 cards with no
-    separator are read in that order, 3 / 5 / 5.
+    separator are read in that order, 3 / 5 / 5. ``deck`` says how many of each card (and
+    how many jokers) a board may hold.
 
     >>> parse_board("6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d").format(ascii=True)
     '6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d'
@@ -55,7 +84,7 @@ def parse_board(text: str) -> Board:
     """
     parts = re.split(r"[/|]", text)
     if len(parts) == 1:
-        cards = parse_cards(text)
+        cards = parse_cards(text, deck=deck)
         if len(cards) != 13:
             raise BoardError(f"got {len(cards)} cards in {text.strip()!r}: a set is 13 cards, "
                              "typed as TOP / MIDDLE / BOTTOM (3 / 5 / 5)")
@@ -66,31 +95,48 @@ def parse_board(text: str) -> Board:
     else:
         rows = []
         for name, part in zip(ROWS, parts):
-            cards = parse_cards(part)
+            cards = parse_cards(part, deck=deck)
             if len(cards) != ROW_SIZE[name]:
                 raise BoardError(f"the {name} row has {len(cards)} cards ({part.strip()!r}): "
                                  f"expected {ROW_SIZE[name]}")
             rows.append(cards)
     board = Board(*rows)
-    _check_board(board)
+    _check_board(board, deck)
     return board
 
 
-def _check_board(board: Board) -> None:
-    """Refuse a board whose rows are not 3 / 5 / 5 distinct cards 0..51."""
-    seen: dict[Card, str] = {}
+def _check_board(board: Board, deck: Deck = ONE_DECK) -> None:
+    """Refuse a board whose rows are not 3 / 5 / 5 cards of ``deck``, or whose jokers stand
+    for other than one face each."""
+    seen: dict[Card, list[str]] = {}
     for name in ROWS:
         cards = board.row(name)
         if len(cards) != ROW_SIZE[name]:
             raise BoardError(f"the {name} row has {len(cards)} cards: expected {ROW_SIZE[name]}")
         for card in cards:
-            if not isinstance(card, Integral) or not 0 <= card < 52:
-                raise BoardError(f"the {name} row holds {card!r}: expected a card 0..51")
-            if card in seen:
-                where = (f"twice in the {name} row" if seen[card] == name
-                         else f"in the {seen[card]} and {name} rows")
-                raise BoardError(f"duplicate card {format_cards([card], ascii=True)!r} {where}")
-            seen[card] = name
+            if not isinstance(card, Integral) or not 0 <= card <= JOKER:
+                raise BoardError(f"the {name} row holds {card!r}: expected a card 0..51 or a "
+                                 f"joker ({JOKER})")
+            rows = seen.setdefault(card, [])
+            rows.append(name)
+            if len(rows) > deck.copies(card):
+                shown = format_cards([card], ascii=True)
+                named = list(dict.fromkeys(rows))
+                where = (f"twice in the {name} row" if rows.count(name) == len(rows) == 2
+                         else f"in the {named[0]} row" if len(named) == 1
+                         else f"in the {' and '.join(named)} rows")
+                if card == JOKER or deck.decks > 1:
+                    try:
+                        deck.check([card] * len(rows))
+                    except CardError as error:
+                        raise BoardError(f"{error} ({where})") from None
+                raise BoardError(f"duplicate card {shown!r} {where}")
+    if board.jokers and (len(board.jokers) != board.joker_count
+                         or not all(isinstance(f, Integral) and 0 <= f < 52
+                                    for f in board.jokers)):
+        raise BoardError(f"a board with {board.joker_count} jokers stands them for "
+                         f"{len(board.jokers)} faces {list(board.jokers)}: expected one face "
+                         "0..51 for each")
 
 
 def row_values(row: str, cards: np.ndarray, rules: Rules) -> np.ndarray:
@@ -108,7 +154,8 @@ def row_strengths(cards: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class RowReport:
     row: str
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...]  # as dealt, jokers included
+    played: tuple[Card, ...]  # as it plays: each joker the face it stands for
     value: int  # on the row's own scale: what row-against-row comparisons use
     strength: int  # on the high scale: what the foul order uses
     class_name: str
@@ -157,26 +204,68 @@ class BoardReport:
         return bool(self.stay_rows)
 
 
-def _row_report(row: str, cards: tuple[Card, ...], rules: Rules) -> RowReport:
-    array = np.array([cards], dtype=np.int64)
+def _row_report(row: str, cards: tuple[Card, ...], played: tuple[Card, ...],
+                rules: Rules) -> RowReport:
+    array = np.array([played], dtype=np.int64)
     value = int(row_values(row, array, rules)[0])
     strength = int(row_strengths(array)[0])
     if rules.scale(row) is Scale.DEUCE_TO_SEVEN:
         name, cls = lowball_name(value), lowball_class_name(value)
     else:
         name, cls = hand_name(strength), class_name(strength)
-    return RowReport(row, cards, value, strength, cls, name,
+    return RowReport(row, cards, played, value, strength, cls, name,
                      int(rules.royalty_table(row)[value]))
 
 
+def _row_choices(row: str, cards: tuple[Card, ...], rules: Rules):
+    """Each distinct way row ``cards`` can play (its jokers' faces): the faces, and the
+    value, strength, royalty, stay and qualify of each, as arrays."""
+    _, played = substitutes(np.array([cards], dtype=np.int64), rules.deck)
+    value, strength = row_values(row, played, rules), row_strengths(played)
+    _, first = np.unique(np.stack([strength, value], axis=1), axis=0, return_index=True)
+    played, value, strength = played[first], value[first], strength[first]
+    faces = played[:, np.array([card == JOKER for card in cards])]
+    return (faces, value, strength, rules.royalty_table(row)[value],
+            rules.stay_table(row)[value], rules.qualify_table(row)[value])
+
+
+def choose_jokers(board: Board, rules: Rules) -> Board:
+    """The board with its jokers' faces chosen for the whole set: legal if any choice is,
+    then worth the most (royalties, plus the rules' worth of staying if it stays), then the
+    strongest bottom, middle and top. A fouled board gets each row at its strongest."""
+    choices = {row: _row_choices(row, board.row(row), rules) for row in ROWS}
+    sizes = [len(choices[row][0]) for row in ROWS]
+    index = dict(zip(ROWS, (grid.ravel() for grid in np.meshgrid(
+        *(np.arange(n) for n in sizes), indexing="ij"))))
+    pick = {row: {name: part[index[row]] for name, part in zip(
+        ("faces", "value", "strength", "royalty", "stays", "qualifies"), choices[row])}
+        for row in ROWS}
+    legal = np.ones(len(index["top"]), dtype=bool)
+    for stronger, weaker in rules.order_pairs:
+        legal &= pick[stronger]["strength"] >= pick[weaker]["strength"]
+    for row in ROWS:
+        legal &= pick[row]["qualifies"]
+    stays = np.zeros(len(legal), dtype=bool)
+    for row in ROWS:
+        stays |= pick[row]["stays"]
+    worth = sum(pick[row]["royalty"] for row in ROWS) + np.where(stays, rules.repeat_value, 0)
+    order = np.lexsort(tuple(pick[row]["strength"] for row in ("top", "middle", "bottom"))
+                       + (np.where(legal, worth, -np.inf), legal))
+    best = order[-1]
+    return board.with_jokers(tuple(int(face) for row in ROWS for face in pick[row]["faces"][best]))
+
+
 def evaluate_board(board: Board | str, rules: Rules | str = "standard") -> BoardReport:
-    """Fouls, royalties, Fantasyland entry and staying for a finished board."""
-    if isinstance(board, str):
-        board = parse_board(board)
-    else:
-        _check_board(board)  # a Board built in code skips the parser's checks
+    """Fouls, royalties, Fantasyland entry and staying for a finished board; a board whose
+    jokers stand for no faces yet gets the faces ``choose_jokers`` picks."""
     rules = find_rules(rules)
-    reports = {row: _row_report(row, board.row(row), rules) for row in ROWS}
+    if isinstance(board, str):
+        board = parse_board(board, rules.deck)
+    else:
+        _check_board(board, rules.deck)  # a Board built in code skips the parser's checks
+    if board.joker_count and not board.jokers:
+        board = choose_jokers(board, rules)
+    reports = {row: _row_report(row, board.row(row), board.played(row), rules) for row in ROWS}
     reasons = []
     for stronger, weaker in rules.order_pairs:
         if reports[stronger].strength < reports[weaker].strength:

@@ -77,7 +77,9 @@ def test_bad_board_raises_board_error(text, message):
      "duplicate card '2h' in the top and bottom rows"),
     (Board((0, 1, 2), (4, 5, 6, 7, 7), (9, 10, 11, 12, 13)),
      "duplicate card '3s' twice in the middle row"),
-    (Board((0, 1, 52), (4, 5, 6, 7, 8), (9, 10, 11, 12, 13)), "the top row holds 52"),
+    (Board((0, 1, 53), (4, 5, 6, 7, 8), (9, 10, 11, 12, 13)), "the top row holds 53"),
+    (Board((0, 1, 52), (4, 5, 6, 7, 8), (9, 10, 11, 12, 13)),
+     r"bad card 'Jk': a joker, and these rules deal none .* \(in the top row\)"),
     (Board((0, 1, "As"), (4, 5, 6, 7, 8), (9, 10, 11, 12, 13)), "the top row holds 'As'"),
 ])
 def test_evaluate_board_refuses_a_board_built_in_code_that_is_not_13_distinct_cards(
