@@ -235,10 +235,11 @@ IDS = [48, 49, 50, 51, 44, 45, 46, 40, 41, 36, 32, 28, 24]  # 13 distinct card i
 
 
 @pytest.mark.parametrize("cards, message", [
-    (IDS[:-1] + [52], r"bad card id 52: expected 0..51"),
+    (IDS[:-1] + [52], r"bad card 'Jk': a joker, and these rules deal none"),
+    (IDS[:-1] + [53], r"bad card id 53: expected 0..51, or 52 for a joker"),
     (IDS[:-1] + [-1], r"bad card id -1: expected 0..51"),
-    (IDS[:-1] + [True], r"bad card True: expected a card id 0..51 or a name"),
-    (IDS[:-1] + [2.0], r"bad card 2.0: expected a card id 0..51 or a name"),
+    (IDS[:-1] + [True], r"bad card True: expected a card id 0..51 \(52 for a joker\) or a name"),
+    (IDS[:-1] + [2.0], r"bad card 2.0: expected a card id 0..51 \(52 for a joker\) or a name"),
     (IDS[:-1] + [IDS[0]], r"duplicate card in the dealt hand"),
     (IDS[:12], r"got 12 cards: a Fantasyland hand has 13 to 17"),
 ])

@@ -22,7 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
+from evaluator.handspec import Scale
 from evaluator.rules import Rules
+from evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
 from optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
                                      play_hand)
 from optimizer.opponents.errors import OpponentModelError
@@ -46,11 +48,18 @@ def dealing_for(rules: Rules) -> Dealing:
 
 
 def foul_signature(rules: Rules) -> str:
-    """What a pool must share with the rules it serves: row scales, foul order, qualify."""
+    """What a pool must share with the rules it serves: row scales, foul order, qualify
+    (each qualifying hand as the descriptor of the weakest hand that meets it, which does
+    not move when the strength scale gains hands, as it did for jokers and two decks)."""
+    def weakest(requirement) -> list[int]:
+        scale = rules.scale(requirement.row)
+        table = DESCRIPTORS if scale is Scale.HIGH else LOW_DESCRIPTORS
+        return [int(d) for d in table[requirement.spec.threshold(scale)]]
+
     return json.dumps({
         "scales": {row: scale.value for row, scale in rules.scales},
         "order": list(rules.order),
-        "qualify": {q.row: q.spec.threshold(rules.scale(q.row)) for q in rules.qualify},
+        "qualify": {q.row: weakest(q) for q in rules.qualify},
     }, sort_keys=True)
 
 

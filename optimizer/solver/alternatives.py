@@ -46,8 +46,12 @@ class _Found:
     tiebreak: tuple[int, int, int]  # bottom, middle, top ranks; higher is preferred
 
 
-def _board(cands: Candidates, masks: dict[str, int]) -> Board:
-    return Board(*(tuple(sorted(cands.cards_of(masks[row]), reverse=True)) for row in ROWS))
+def _board(cands: Candidates, tiebreak: tuple[int, int, int]) -> Board:
+    """The set whose bottom, middle and top have these tie-break ranks, each row from its
+    highest card down (jokers first), its jokers standing for their chosen faces."""
+    masks, faces = cands.chosen(dict(zip(("bottom", "middle", "top"), tiebreak)))
+    rows = [sorted(cands.cards_of(masks[row]), reverse=True) for row in ROWS]
+    return Board(*(tuple(row) for row in rows), jokers=faces)
 
 
 def _tiebreak_score(cands: Candidates, set_model: SetModel) -> cp_model.LinearExpr:
@@ -156,5 +160,5 @@ def alternatives(cands: Candidates, modes: list[tuple[bool, int]], count: int,
     # Best first; sets of equal value (to the last few digits, as the two modes add the
     # worth of staying in points) in tie-break order.
     pooled.sort(key=lambda item: (-round(item.points, 9), tuple(-r for r in item.tiebreak)))
-    return [Alternative(item.points, evaluate_board(_board(cands, item.masks), cands.rules))
+    return [Alternative(item.points, evaluate_board(_board(cands, item.tiebreak), cands.rules))
             for item in pooled[:count]]

@@ -27,7 +27,7 @@ import numpy as np
 
 from evaluator.rules import ROWS
 from optimizer.solver.bounds import INF
-from optimizer.solver.candidates import Candidates, subsets
+from optimizer.solver.candidates import Candidates, by_mask, subsets
 from optimizer.solver.search import Pick
 
 NONE = np.int16(32767)  # a rank above every real one (at most 680 tops): "no legal top"
@@ -90,10 +90,10 @@ has a set: "no legal set" is only ever said after a complete search), and
     pairs_order = cands.rules.order_pairs
     row_of, leftover = _leftover_tops(n)
 
-    # Tops ranked by weight, then tie-break, best first; a table from mask to rank.
+    # Tops ranked by weight, then tie-break, best first; a lookup from mask to ranks (a mask
+    # holding jokers may name several tops).
     ranked = np.lexsort((-tops.tiebreak, -tops.weight))
-    rank_of = np.full(1 << n, NONE, dtype=np.int16)
-    rank_of[tops.masks[ranked]] = np.arange(len(ranked), dtype=np.int16)
+    rank_of = by_mask(tops.masks[ranked], n, np.arange(len(ranked), dtype=np.int16), NONE)
     top_weight = np.append(tops.weight[ranked], -INF)  # index NONE clipped to the last
     top_strength = np.append(tops.strength[ranked], 0)
     top_stays = np.append(tops.stays[ranked], False)
@@ -118,8 +118,7 @@ has a set: "no legal set" is only ever said after a complete search), and
         return (np.full(len(strength), best_any[-1]), np.full(len(strength), best_stay[-1]))
 
     middle_cap_any, middle_cap_stay = cap_by("middle", middles.strength)
-    middle_of = np.full(1 << n, -1, dtype=np.int32)  # a middle's index by its mask
-    middle_of[middles.masks] = np.arange(len(middles), dtype=np.int32)
+    middle_of = by_mask(middles.masks, n, np.arange(len(middles), dtype=np.int32), -1)
     bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
 
     order = np.lexsort((-bottoms.tiebreak, -bottom_bound))
@@ -183,7 +182,8 @@ def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, ra
         # them up among the candidates.
         bits = (bottoms.masks[chunk][:, None] >> np.arange(n)) & 1
         left = np.argsort(bits, axis=1, kind="stable")[:, :n - 5]  # positions, in order
-        index = middle_of[(np.int64(1) << left[:, local]).sum(axis=2)]  # (K, S); -1: none
+        index = middle_of[1]((np.int64(1) << left[:, local]).sum(axis=2))  # (K, S, width)
+        index = index.reshape(len(chunk), -1)  # -1: none
         allowed = np.zeros(len(middles) + 1, dtype=bool)
         allowed[mid] = True
         pick = np.where(index >= 0, index, len(middles))
@@ -216,12 +216,14 @@ def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, ra
     if len(bi) == 0:
         return found
     b, m = chunk[bi], pick[bi, mi]
-    per = leftover.shape[1]
+    width, lookup = rank_of
+    per = leftover.shape[1] * width
     for start in range(0, len(b), max(TOP_CELLS // per, 1)):
         part = slice(start, start + max(TOP_CELLS // per, 1))
         pb, pm = b[part], m[part]
         rest = full ^ (bottoms.masks[pb] | middles.masks[pm])
-        rank = rank_of[leftover[row_of[rest]]]  # (P, per); NONE where not a candidate
+        # (P, per): every top of the cards left; NONE where none is a candidate
+        rank = lookup(leftover[row_of[rest]]).reshape(len(pb), per)
         legal = rank < NONE
         safe = np.where(legal, rank, len(top_weight) - 1)
         for other, stronger in top_checks:
@@ -258,7 +260,9 @@ def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, ra
 
 
 def as_pick(found: Found) -> Pick:
-    return Pick(found.value, {row: found.masks[row] for row in ROWS})
+    bottom, middle, top = found.key
+    return Pick(found.value, {"bottom": bottom, "middle": middle, "top": top},
+                {row: found.masks[row] for row in ROWS})
 
 
 def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
@@ -290,10 +294,9 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
     if len(b) == 0:
         return empty
     row_of, leftover = _leftover_tops(n)
-    index_of = np.full(1 << n, -1, dtype=np.int32)
-    index_of[tops.masks] = np.arange(len(tops), dtype=np.int32)
+    _, index_of = by_mask(tops.masks, n, np.arange(len(tops), dtype=np.int32), -1)
     rest = ((1 << n) - 1) ^ (bottoms.masks[b] | middles.masks[m])
-    t = index_of[leftover[row_of[rest]]]  # (P, C(n - 10, 3)); -1 where not a candidate
+    t = index_of(leftover[row_of[rest]]).reshape(len(b), -1)  # -1 where not a candidate
     legal = t >= 0
     safe = np.where(legal, t, 0)
     for other, stronger in _order_checks(pairs_order, "top", ("bottom", "middle")):

@@ -78,6 +78,7 @@ class ExpectedValue:
     fl_value: float
     name: str = "ev"
     separable: bool = False
+    compares_rows: bool = True
 
     @property
     def units(self) -> int:
@@ -146,12 +147,10 @@ class ExpectedValue:
             total[part] = points
         return total
 
-    def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
-        values = {}
-        for row in ROWS:
-            rc = cands.row(row)
-            values[row] = rc.value[(rc.masks == masks[row]).argmax():][:1]
-        return row_weight(cands, masks) + int(self.shared(values)[0])
+    def exact(self, cands: Candidates, ranks: dict[str, int]) -> int:
+        values = {row: cands.row(row).value[[cands.row(row).index_of(ranks[row])]]
+                  for row in ROWS}
+        return row_weight(cands, ranks) + int(self.shared(values)[0])
 
     def extend(self, model: cp_model.CpModel, row_values: dict[str, cp_model.IntVar],
                cands: Candidates) -> cp_model.LinearExprT:

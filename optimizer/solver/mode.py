@@ -32,7 +32,7 @@ from optimizer.solver.complete import as_pick, best_set, every_set
 from optimizer.solver.candidates import Candidates
 from optimizer.solver.model import SetModel, build_model
 from optimizer.solver.objective import Objective
-from optimizer.solver.search import Pick, first_in_tiebreak_order
+from optimizer.solver.search import Pick, first_in_tiebreak_order, pick_of
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
@@ -62,10 +62,13 @@ class ModeResult:
         return self.board_report.royalties.total
 
 
-def board_of(dealt: tuple[Card, ...], masks: dict[str, int]) -> Board:
-    """The rows named by masks over the dealt positions, each from its highest card down."""
+def board_of(cands: Candidates, ranks: dict[str, int]) -> Board:
+    """The set whose rows have the tie-break ``ranks``, each row from its highest position
+    down, its jokers standing for the faces its candidate chose."""
+    masks, faces = cands.chosen(ranks)
+    dealt = cands.cards
     return Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt))) if masks[row] >> i & 1)
-                   for row in ROWS))
+                   for row in ROWS), jokers=faces)
 
 
 def _solver(deadline: float) -> cp_model.CpSolver:
@@ -77,11 +80,11 @@ def _solver(deadline: float) -> cp_model.CpSolver:
     return solver
 
 
-def _chosen(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates
-            ) -> dict[str, int]:
-    return {row: int(cands.row(row).masks[[solver.boolean_value(lit)
-                                            for lit in set_model.picks[row]].index(True)])
-            for row in ROWS}
+def _chosen(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates,
+            weight: int) -> Pick:
+    return pick_of(cands, weight, {row: [solver.boolean_value(lit)
+                                         for lit in set_model.picks[row]].index(True)
+                                   for row in ROWS})
 
 
 def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
@@ -103,7 +106,7 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, False, int(solver.best_objective_bound)
     weight = int(round(solver.objective_value))
-    return (Pick(weight, _chosen(solver, set_model, cands)), status == cp_model.OPTIMAL,
+    return (_chosen(solver, set_model, cands, weight), status == cp_model.OPTIMAL,
             int(solver.best_objective_bound))
 
 
@@ -134,7 +137,7 @@ def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay:
 def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pick,
             tiebreak: tuple[int, int, int], proved: bool, bound: int, stats: dict
             ) -> ModeResult:
-    report = evaluate_board(board_of(cands.cards, choice.masks), cands.rules)
+    report = evaluate_board(board_of(cands, choice.ranks), cands.rules)
     return ModeResult(need_stay, choice.value, objective.points(choice.value, need_stay),
                       tiebreak, proved, objective.points(max(bound, choice.value), need_stay),
                       report, stats)
@@ -210,7 +213,7 @@ def _best_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objectiv
     """The most valuable of ``sets``, valued exactly."""
     total = _values_of(cands, sets, objective)
     k = int(np.argmax(total))
-    return Pick(int(total[k]), {row: int(cands.row(row).masks[sets[row][k]]) for row in ROWS})
+    return pick_of(cands, int(total[k]), {row: sets[row][k] for row in ROWS})
 
 
 def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Objective
@@ -228,7 +231,7 @@ def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Obj
     key = sum(cands.row(row).tiebreak[sets[row][hits]] << shift
               for row, shift in (("bottom", 26), ("middle", 13), ("top", 0)))
     k = hits[int(np.argmax(key))]
-    return Pick(value, {row: int(cands.row(row).masks[sets[row][k]]) for row in ROWS})
+    return pick_of(cands, value, {row: sets[row][k] for row in ROWS})
 
 
 def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
@@ -253,7 +256,8 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
             found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], found=found)
         if found is None:
             return None
-    pick = Pick(objective.exact(cands, found.masks), found.masks)
+    found_pick = as_pick(found)
+    pick = Pick(objective.exact(cands, found_pick.ranks), found_pick.ranks, found_pick.masks)
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
     clock = time.perf_counter()
     start = pick.value
@@ -284,8 +288,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     tied = at_pick if value == start else tighten(above, need_stay, value)
     choice = _preferred_at(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
-    tiebreak = tuple(int(cands.row(row).tiebreak[np.flatnonzero(
-        cands.row(row).masks == choice.masks[row])[0]]) for row in TIEBREAK_ROWS)
-    report = evaluate_board(board_of(cands.cards, choice.masks), cands.rules)
+    tiebreak = tuple(choice.ranks[row] for row in TIEBREAK_ROWS)
+    report = evaluate_board(board_of(cands, choice.ranks), cands.rules)
     return ModeResult(need_stay, value, objective.points(value, need_stay), tiebreak, proved,
                       objective.points(max(bound, value), need_stay), report, stats)

@@ -44,12 +44,16 @@ class Objective(Protocol):
     fl_value: float
     #: Whether a set's value is just the sum of its rows' weights (no shared terms).
     separable: bool
+    #: Whether a row's value counts beyond its royalty and stay (row wins against opponents):
+    #: then more of the ways a row with jokers can play may matter (``candidates``).
+    compares_rows: bool
 
     def weigh(self, cands: Candidates) -> Candidates:
         """The candidates with ``weight`` and ``bound`` set."""
 
-    def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
-        """The integer value of one set, shared terms included."""
+    def exact(self, cands: Candidates, ranks: dict[str, int]) -> int:
+        """The integer value of one set (its rows named by tie-break rank), shared terms
+        included."""
 
     def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
         """The shared terms of many sets, from each row's values (arrays over the sets)."""
@@ -62,13 +66,9 @@ class Objective(Protocol):
         """A set's value in points from its integer value and whether it stays."""
 
 
-def row_weight(cands: Candidates, masks: dict[str, int]) -> int:
-    """The sum of the three rows' weights of the set named by ``masks``."""
-    total = 0
-    for row in ROWS:
-        rc = cands.row(row)
-        total += int(rc.weight[(rc.masks == masks[row]).argmax()])
-    return total
+def row_weight(cands: Candidates, ranks: dict[str, int]) -> int:
+    """The sum of the three rows' weights of the set whose rows have the tie-break ``ranks``."""
+    return sum(int(cands.row(row).weight[cands.row(row).index_of(ranks[row])]) for row in ROWS)
 
 
 @dataclass(frozen=True)
@@ -79,12 +79,13 @@ class Royalties:
     name: str = "royalties"
     units: int = 1
     separable: bool = True
+    compares_rows: bool = False
 
     def weigh(self, cands: Candidates) -> Candidates:
         return cands.replace(**{r: cands.row(r).with_weight(cands.row(r).royalty) for r in ROWS})
 
-    def exact(self, cands: Candidates, masks: dict[str, int]) -> int:
-        return row_weight(cands, masks)
+    def exact(self, cands: Candidates, ranks: dict[str, int]) -> int:
+        return row_weight(cands, ranks)
 
     def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
         return np.zeros(len(values["top"]), dtype=np.int64)

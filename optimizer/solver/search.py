@@ -13,16 +13,25 @@ from functools import cache
 import numpy as np
 
 from evaluator.rules import ROW_SIZE, ROWS
-from optimizer.solver.candidates import Candidates, subsets
+from optimizer.solver.candidates import Candidates, by_mask, subsets
 from optimizer.solver.objective import Objective
 
 
 @dataclass(frozen=True)
 class Pick:
-    """One set as the bitmask of each row over the dealt positions, with its value."""
+    """One set, with its value: each row's candidate named by its tie-break rank (unique in
+    its row: with jokers, several candidates may share a mask), and each row's bitmask over
+    the dealt positions."""
 
     value: int
+    ranks: dict[str, int]
     masks: dict[str, int]
+
+
+def pick_of(cands: Candidates, value: int, index: dict[str, int]) -> Pick:
+    """The set of the candidates at ``index`` in each row of ``cands``."""
+    return Pick(value, {row: int(cands.row(row).tiebreak[index[row]]) for row in ROWS},
+                {row: int(cands.row(row).masks[index[row]]) for row in ROWS})
 
 
 @cache
@@ -39,12 +48,6 @@ def _completion_layout(rest: int, first: int, second: int) -> tuple[np.ndarray, 
     for array in layout:
         array.flags.writeable = False
     return layout
-
-
-def _index_of_mask(cands: Candidates, row: str) -> np.ndarray:
-    table = np.full(1 << len(cands.cards), -1, dtype=np.int64)
-    table[cands.row(row).masks] = np.arange(len(cands.row(row)))
-    return table
 
 
 _BYTE = np.arange(256, dtype=np.int64)
@@ -74,7 +77,10 @@ class Completer:
         self.need_stay = need_stay
         self.fixed = fixed
         self.first, self.second = [row for row in ("middle", "bottom", "top") if row != fixed]
-        self.lookup = {row: _index_of_mask(cands, row) for row in (self.first, self.second)}
+        # A row's candidates by mask (a mask holding jokers may name several).
+        self.lookup = {row: by_mask(cands.row(row).masks, len(cands.cards),
+                                    np.arange(len(cands.row(row))), -1)[1]
+                       for row in (self.first, self.second)}
         n = len(cands.cards)
         rest = n - ROW_SIZE[fixed]
         self.local_first, self.local_second = _completion_layout(
@@ -102,14 +108,17 @@ class Completer:
         fc, c1, c2 = cands.row(self.fixed), cands.row(self.first), cands.row(self.second)
         mask = int(fc.masks[fixed_index])
         deposit = _depositor(self.all_positions[(mask >> self.all_positions & 1) == 0])
-        first = self.lookup[self.first][deposit(self.local_first)]
+        first = self.lookup[self.first](deposit(self.local_first))  # (F, width)
+        width = first.shape[1]
+        first = first.ravel()
         ok = first >= 0
         ok[ok] = self._fits(self.first, first[ok], {self.fixed: fc.strength[fixed_index]})
         rows = np.flatnonzero(ok)
         if len(rows) == 0:
             return None
         first = first[rows]
-        second = self.lookup[self.second][deposit(self.local_second[rows])]  # (F', S)
+        second = self.lookup[self.second](deposit(self.local_second[rows // width]))
+        second = second.reshape(len(rows), -1)  # (F', S x width)
         valid = second >= 0
         safe = np.where(valid, second, 0)
         known = {self.fixed: fc.strength[fixed_index],
@@ -140,7 +149,7 @@ def _preferred(cands: Candidates, index: dict[str, np.ndarray], among: np.ndarra
     tb = {row: cands.row(row).tiebreak[index[row]] for row in ROWS}
     key = np.where(among, (tb["bottom"] << 26) + (tb["middle"] << 13) + tb["top"], -1)
     best = int(np.argmax(key))
-    return Pick(value, {row: int(cands.row(row).masks[index[row][best]]) for row in ROWS})
+    return pick_of(cands, value, {row: index[row][best] for row in ROWS})
 
 
 def first_in_tiebreak_order(cands: Candidates, value: int, need_stay: bool,

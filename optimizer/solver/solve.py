@@ -18,7 +18,8 @@ import numpy as np
 
 from evaluator.board import Board, BoardReport, evaluate_board, parse_board, row_strengths
 from evaluator.board import Royalties as RoyaltyPoints
-from evaluator.cards import Card, CardError, format_cards, parse_cards
+from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
+from evaluator.jokers import substitutes
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 from evaluator.rules_files import find_rules
 from optimizer.solver import cpsat
@@ -88,10 +89,10 @@ class Solution:
         return len(self.cards) in self.rules.dealt_counts
 
 
-def _dealt(cards: str | Sequence[Card]) -> tuple[Card, ...]:
+def _dealt(cards: str | Sequence[Card], deck: Deck = ONE_DECK) -> tuple[Card, ...]:
     cards = list(cards) if not isinstance(cards, str) else cards
     if isinstance(cards, str) or all(isinstance(c, str) for c in cards):
-        dealt = parse_cards(cards)  # text, or a list of names such as ["As", "Kd"]
+        dealt = parse_cards(cards, deck=deck)  # text, or names such as ["As", "Kd"]
     else:
         names = [c for c in cards if isinstance(c, str)]
         if names:
@@ -100,30 +101,41 @@ def _dealt(cards: str | Sequence[Card]) -> tuple[Card, ...]:
                             "all names such as 'As' or all ids 0..51")
         bad = [c for c in cards if isinstance(c, bool) or not isinstance(c, Integral)]
         if bad:
-            raise CardError(f"bad card {bad[0]!r}: expected a card id 0..51 or a name such "
-                            "as 'As'")
+            raise CardError(f"bad card {bad[0]!r}: expected a card id 0..51 ({JOKER} for a "
+                            "joker) or a name such as 'As'")
         dealt = tuple(int(c) for c in cards)
         for card in dealt:
-            if not 0 <= card < 52:
-                raise CardError(f"bad card id {card!r}: expected 0..51")
-        if len(set(dealt)) != len(dealt):
+            if not 0 <= card <= JOKER:
+                raise CardError(f"bad card id {card!r}: expected 0..51, or {JOKER} for a joker")
+        if deck == ONE_DECK and len(set(dealt)) != len(dealt):
             raise CardError("duplicate card in the dealt hand: each card can be dealt once")
+        deck.check(dealt)
     if not MIN_CARDS <= len(dealt) <= MAX_CARDS:
         raise CardError(f"got {len(dealt)} cards: a Fantasyland hand has "
                         f"{MIN_CARDS} to {MAX_CARDS}")
     return tuple(sorted(dealt))  # canonical order: the answer cannot depend on input order
 
 
-def _fouled_board(dealt: tuple[Card, ...]) -> Board:
-    """When no legal set exists: the strongest rows from the bottom up (which still foul)."""
+def _fouled_board(dealt: tuple[Card, ...], deck: Deck) -> Board:
+    """When no legal set exists: the strongest rows from the bottom up (which still foul;
+    a row's jokers at their strongest)."""
     left = list(dealt)
     rows = {}
     for row in ("bottom", "middle", "top"):
-        hands = np.array(left)[subsets(len(left), ROW_SIZE[row])]
-        best = hands[np.argmax(row_strengths(hands))]
-        rows[row] = tuple(sorted((int(c) for c in best), reverse=True))
-        left = [c for c in left if c not in rows[row]]
+        positions = subsets(len(left), ROW_SIZE[row])
+        owner, played = substitutes(np.array(left)[positions], deck)
+        best = positions[owner[np.argmax(row_strengths(played))]]
+        rows[row] = tuple(sorted((int(left[i]) for i in best), reverse=True))
+        left = [c for i, c in enumerate(left) if i not in set(best.tolist())]
     return Board(rows["top"], rows["middle"], rows["bottom"])
+
+
+def _without(dealt: Sequence[Card], used: Sequence[Card]) -> list[Card]:
+    """``dealt`` less the cards ``used``, copy by copy (two decks deal a card twice)."""
+    left = list(dealt)
+    for card in used:
+        left.remove(card)
+    return left
 
 
 def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_value: float | None,
@@ -138,7 +150,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     of boards laid out top, middle, bottom.
     """
     check_name(name)
-    dealt = _dealt(dealt)
+    dealt = _dealt(dealt, rules.deck)
 
     def staying(opponents: int) -> float:
         # the rules' own figures are bounded where the rules file is read
@@ -169,11 +181,12 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if boards.min() < 0 or boards.max() > 51:
         raise ObjectiveError(f"bad opponent boards: card ids run from {boards.min()} to "
                              f"{boards.max()}; expected 0..51")
-    ordered = np.sort(boards.reshape(-1, 13), axis=1)  # two opponents' boards may share
-    if (ordered[:, 1:] == ordered[:, :-1]).any():     # cards (docs/ev-and-opponents.md)
-        raise ObjectiveError("bad opponent boards: a card appears twice on one board")
-    if np.isin(boards, np.asarray(dealt)).any():
-        raise ObjectiveError("the opponent boards hold a card of the dealt hand")
+    if rules.deck == ONE_DECK:  # with jokers or two decks a face may come twice
+        ordered = np.sort(boards.reshape(-1, 13), axis=1)  # two opponents' boards may share
+        if (ordered[:, 1:] == ordered[:, :-1]).any():     # cards (docs/ev-and-opponents.md)
+            raise ObjectiveError("bad opponent boards: a card appears twice on one board")
+        if np.isin(boards, np.asarray(dealt)).any():
+            raise ObjectiveError("the opponent boards hold a card of the dealt hand")
     return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
                          staying(boards.shape[1]))
 
@@ -196,8 +209,8 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     # The solver's clock leaves out the one-time load of CP-SAT (cpsat.py): the time limit
     # and the times reported are the solve's own.
     started = cpsat.clock()
-    dealt = _dealt(cards)
     rules = find_rules(variant)
+    dealt = _dealt(cards, rules.deck)
     if not time_limit > 0:
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
@@ -205,7 +218,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     goal = make_objective(objective, rules, dealt, fl_value, opponents, samples, seed, boards)
     deadline = started + time_limit
     clock = time.perf_counter()
-    cands = goal.weigh(enumerate_candidates(dealt, rules))
+    cands = goal.weigh(enumerate_candidates(dealt, rules, goal.compares_rows))
     stats: dict[str, object] = {"setup_ms": (cpsat.clock() - started) * 1e3,
                                 "enumerate_ms": (time.perf_counter() - clock) * 1e3,
                                 "candidates": {r: len(cands.row(r)) for r in ROWS}}
@@ -217,7 +230,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         stats["stay" if result.stays else "no_stay"] = result.stats
     ev = goal if isinstance(goal, ExpectedValue) else None
     if not results:
-        board = _fouled_board(dealt)
+        board = _fouled_board(dealt, rules.deck)
         report = evaluate_board(board, rules)
         value = ev.fouled_points() if ev else 0.0
         stats["solve_ms"] = stats["total_ms"] = (cpsat.clock() - started) * 1e3
@@ -264,10 +277,12 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
     ``Objective`` made once by ``make_objective`` may be passed to value many sets against
     the same sample. Raises ``CardError`` if the board holds a card that was not dealt.
     """
-    dealt = _dealt(cards)
     rules = find_rules(variant)
-    board = parse_board(board) if isinstance(board, str) else board
-    missing = [c for c in board.cards if c not in set(dealt)]
+    dealt = _dealt(cards, rules.deck)
+    board = parse_board(board, rules.deck) if isinstance(board, str) else board
+    left, missing = list(dealt), []
+    for card in board.cards:
+        (left.remove if card in left else missing.append)(card)
     if missing:
         raise CardError(f"the set uses {format_cards(missing[:1], ascii=True)!r}, which was "
                         "not dealt")
@@ -283,5 +298,4 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
 
 
 def _discards(dealt: tuple[Card, ...], board: Board) -> tuple[Card, ...]:
-    used = set(board.cards)
-    return tuple(c for c in sorted(dealt, reverse=True) if c not in used)
+    return tuple(sorted(_without(dealt, board.cards), reverse=True))

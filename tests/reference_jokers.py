@@ -1,0 +1,114 @@
+"""A plain exhaustive search for hands with jokers or from two decks: the optimizer's yardstick.
+
+It shares nothing with ``optimizer/`` and prunes nothing. Every way to pick a bottom, a middle
+and a top from the dealt positions is scored; in each row, every face each joker may stand for
+is tried (``evaluator.jokers.every_face``, face by face, not the evaluator's few faces worth
+trying), and the set counts at its best legal choice of faces: the most royalties, plus
+``fl_value`` if it stays. Only the rules engine ranks rows and gives royalties, stays and
+qualifying hands. It knows the usual foul order only (bottom >= middle >= top), which every
+preset with jokers or two decks uses.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from evaluator.board import row_strengths, row_values
+from evaluator.cards import JOKER, Card
+from evaluator.jokers import every_face, played_as
+from evaluator.rules import ROWS, Rules
+
+
+@cache
+def _ways(cards: tuple[Card, ...], rules: Rules) -> dict[str, tuple[np.ndarray, ...]]:
+    """Every way the row ``cards`` plays, by row: its strengths, royalties, stays, sorted by
+    strength (equal ways once), where the row qualifies."""
+    faces = every_face(cards, rules.deck) if JOKER in cards else [()]
+    played = np.array([played_as(cards, f) for f in faces], dtype=np.int64).reshape(-1, len(cards))
+    out = {}
+    for row in ROWS:
+        if (row == "top") != (len(cards) == 3):
+            continue
+        value = row_values(row, played, rules)
+        strength = row_strengths(played)
+        ok = rules.qualify_table(row)[value]
+        table = np.unique(np.stack([strength[ok], rules.royalty_table(row)[value[ok]],
+                                    rules.stay_table(row)[value[ok]]], axis=1), axis=0)
+        out[row] = (table[:, 0], table[:, 1], table[:, 2].astype(bool))
+    return out
+
+
+def _every_way(cards: tuple[Card, ...], rules: Rules, row: str, size: int):
+    """Every (subset, way) of one row: position masks, strengths, royalties, stays."""
+    parts = [], [], [], []
+    for positions in combinations(range(len(cards)), size):
+        strength, royalty, stays = _ways(tuple(cards[i] for i in positions), rules)[row]
+        parts[0].append(np.full(len(strength), sum(1 << i for i in positions)))
+        for part, values in zip(parts[1:], (strength, royalty, stays)):
+            part.append(values)
+    return tuple(np.concatenate(part) for part in parts)
+
+
+NO = -(1 << 30)  # below every royalty: no legal top
+
+
+def best_value(cards: tuple[Card, ...], rules: Rules, fl_value: float) -> float | None:
+    """The most a set of ``cards`` is worth (royalties, plus ``fl_value`` if it stays), or
+    None if every set fouls.
+
+    Every (bottom way, middle way) pair of disjoint subsets with the middle no stronger, and
+    for each, every top way of every 3 of the positions left over no stronger than the
+    middle: the best top royalty, and the best among staying tops.
+    """
+    assert rules.order == ("bottom", "middle", "top"), rules.order
+    n = len(cards)
+    full = (1 << n) - 1
+    bm, bs, br, bt = _every_way(cards, rules, "bottom", 5)
+    mm, ms, mr, mt = _every_way(cards, rules, "middle", 5)
+    tm, ts, tr, tt = _every_way(cards, rules, "top", 3)
+    # The top ways by mask, then strength: each mask's prefix maxima of royalty (any top,
+    # and staying tops), looked up by (mask, strength).
+    order = np.lexsort((ts, tm))
+    tm, ts, tr, tt = tm[order], ts[order], tr[order], tt[order]
+    start = np.concatenate([[True], tm[1:] != tm[:-1]])
+    group = np.cumsum(start) - 1
+    span = 1 << 20
+    best_any = np.maximum.accumulate(tr + group * span) - group * span
+    best_stay = np.maximum.accumulate(np.where(tt, tr, NO) + group * span) - group * span
+    first_of = np.flatnonzero(start)
+    key = group * span + ts
+    masks = tm[first_of]
+    best = None
+    for chunk in range(0, len(bm), 64):
+        b = np.arange(chunk, min(chunk + 64, len(bm)))
+        ok = ((bm[b][:, None] & mm[None, :]) == 0) & (ms[None, :] <= bs[b][:, None])
+        bi, mi = np.nonzero(ok)
+        if not len(bi):
+            continue
+        bi = b[bi]
+        left = full ^ (bm[bi] | mm[mi])
+        # every 3-subset of the positions left: its mask's group, if it has ways
+        positions = (left[:, None] >> np.arange(n)) & 1
+        spots = np.argsort(-positions, axis=1, kind="stable")[:, :n - 10]
+        trio = np.array(list(combinations(range(n - 10), 3)))
+        top_masks = (np.int64(1) << spots[:, trio]).sum(axis=2)  # (pairs, C(n-10, 3))
+        where = np.searchsorted(masks, top_masks)
+        where = np.minimum(where, len(masks) - 1)
+        has = masks[where] == top_masks
+        at = np.searchsorted(key, where * span + ms[mi][:, None], side="right") - 1
+        fits = has & (at >= first_of[where])
+        safe = np.maximum(at, 0)
+        any_top = np.where(fits, best_any[safe], NO).max(axis=1)
+        stay_top = np.where(fits, best_stay[safe], NO).max(axis=1)
+        stays = bt[bi] | mt[mi]
+        worth = np.maximum(np.where(any_top > NO, any_top + np.where(stays, fl_value, 0.0),
+                                    -np.inf),
+                           np.where(stay_top > NO, stay_top + fl_value, -np.inf))
+        worth = worth + br[bi] + mr[mi]
+        if np.isfinite(worth).any():
+            value = float(worth[np.isfinite(worth)].max())
+            best = value if best is None else max(best, value)
+    return best
