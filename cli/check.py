@@ -13,9 +13,9 @@ from rich.text import Text
 from cli.errors import read_stdin, reports_bad_input
 from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
-                         VariantOption)
+                         VariantOption, check_opponents)
 from cli.render import any_of, board_table, cards_text, console, royalties_text
-from evaluator import ROWS, BoardReport
+from evaluator import ROWS, BoardReport, find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.solve import DEFAULT_SAMPLES
 from optimizer.training.grading import Grade, grade, grade_record
@@ -133,7 +133,9 @@ def command(
     """
     dealt = read_stdin("check", "the dealt cards") if cards == ["-"] else " ".join(cards)
     with reports_bad_input(ObjectiveError):
-        g = grade(dealt, played, variant, objective.value, fl_value,
+        rules = find_rules(variant)
+        check_opponents(opponents, rules)
+        g = grade(dealt, played, rules, objective.value, fl_value,
                   time_limit=time_limit, opponents=opponents, samples=samples, seed=seed)
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
