@@ -14,7 +14,7 @@ from cli.errors import read_stdin, reports_bad_input
 from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
                          VariantOption, check_opponents)
-from cli.render import any_of, board_table, cards_text, console, royalties_text
+from cli.render import any_of, board_table, cards_text, console, royalties_text, row_text
 from evaluator import ROWS, BoardReport, find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.solve import DEFAULT_SAMPLES
@@ -27,7 +27,7 @@ def points(value: float) -> str:
 
 
 def short_set(report: BoardReport) -> Text:
-    return Text(" / ").join(cards_text(report.row(row).cards) for row in ROWS)
+    return Text(" / ").join(row_text(report.row(row)) for row in ROWS)
 
 
 def percentile_text(g: Grade) -> str:
@@ -101,8 +101,8 @@ def side_by_side(g: Grade) -> Table:
     table.add_column("Hand")
     mine, best = g.report, g.solution.report
     for row in ROWS:
-        table.add_row(row, cards_text(mine.row(row).cards), mine.row(row).name,
-                      cards_text(best.row(row).cards), best.row(row).name)
+        table.add_row(row, row_text(mine.row(row)), mine.row(row).name,
+                      row_text(best.row(row)), best.row(row).name)
     table.add_row("discards", cards_text(g.discards), "", cards_text(g.solution.discards), "")
     table.add_row("value", "", points(g.player.value), "", points(g.solution.value))
     return table

@@ -13,7 +13,7 @@ from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
                          VariantOption, check_opponents)
 from cli.render import (any_of, board_table, cards_text, console, never_dealt_note,
-                        royalties_text)
+                        royalties_text, row_text)
 from evaluator import ROWS, BoardReport, find_rules, parse_cards
 from evaluator.cards import sort_cards
 from optimizer import ObjectiveError, Solution, solve
@@ -33,7 +33,7 @@ def _signed(value: float) -> str:
 
 
 def _short(report: BoardReport) -> Text:
-    return Text(" / ").join(cards_text(report.row(row).cards) for row in ROWS)
+    return Text(" / ").join(row_text(report.row(row)) for row in ROWS)
 
 
 def _summary(solution: Solution) -> list[Text]:

@@ -196,6 +196,9 @@ def grade_record(g: Grade) -> dict:
     """A grade as plain data: ``check --json`` (docs/json.md)."""
     def rows(report: BoardReport) -> dict:
         return {row: [card_name(c, ascii=True) for c in report.row(row).cards] for row in ROWS}
+
+    def jokers(report: BoardReport) -> dict:  # the faces each row's jokers stand for
+        return {row: [card_name(c, ascii=True) for c in report.row(row).faces] for row in ROWS}
     def royalties(report: BoardReport) -> dict:
         r = report.royalties
         return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
@@ -207,6 +210,7 @@ def grade_record(g: Grade) -> dict:
         "objective": g.objective,
         "fl_value": g.fl_value,
         "set": rows(g.report),
+        "jokers": jokers(g.report),
         "hands": {row: g.report.row(row).name for row in ROWS},
         "fouled": g.fouled,
         "foul_reasons": list(g.report.foul_reasons),
@@ -214,8 +218,8 @@ def grade_record(g: Grade) -> dict:
         "royalties": royalties(g.report),
         "value": round(g.player.value, 9),  # no float noise such as 3.6000000000000014
         "stays": g.player.stays,
-        "optimal": {**rows(s.report), "discards": [card_name(c, ascii=True)
-                                                   for c in s.discards],
+        "optimal": {**rows(s.report), "jokers": jokers(s.report),
+                    "discards": [card_name(c, ascii=True) for c in s.discards],
                     "royalties": royalties(s.report), "value": round(s.value, 9),
                     "stays": s.stays,
                     "status": s.status},
