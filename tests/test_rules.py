@@ -636,3 +636,12 @@ def test_the_opponents_royalty_target_is_part_of_the_fingerprint(tmp_path):
     assert house.fingerprint != find_rules("pineapple").fingerprint
     path.write_text('base = "pineapple"\n[opponents]\nmean_royalties = false\n')
     assert load_rules(path).opponent_royalties is None
+
+
+@pytest.mark.parametrize("name, seats", [
+    ("standard", 4), ("pineapple", 3), ("progressive", 3), ("ultimate", 3), ("deuce", 3),
+    ("pineapple-joker", 3), ("progressive-joker", 3), ("double-deck", 6)])
+def test_a_table_seats_the_players_its_deck_holds_cards_for(name, seats):
+    # RULES.md: double deck seats 2 to 6 (17 cards each of 104). The others follow from the
+    # cards each player sees: 13 in classic OFC (4 of 52), 17 in Pineapple (3 of 52 or 54).
+    assert find_rules(name).seats == seats
