@@ -16,8 +16,9 @@ from cli.command import given, old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
 from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption,
                          SamplesOption, SeedOption, TimeLimitOption, VariantOption, WorkersOption,
-                         hands_option, workers_count)
+                         check_opponents, hands_option, workers_count)
 from cli.render import console, err_console, shown
+from evaluator import find_rules
 from optimizer import ObjectiveError
 from optimizer.batch.benchmark import machine
 from optimizer.batch.engines import Settings, open_engine
@@ -206,6 +207,7 @@ def command(
         report_error(f"INPUT and OUTPUT are the same file: {output}")
         raise typer.Exit(2)
     with reports_bad_input(ObjectiveError, BatchError):
+        check_opponents(opponents, find_rules(variant))
         check_settings(settings, variant)
         try:
             check_output(output, settings, variant)  # before any worker starts

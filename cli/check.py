@@ -13,9 +13,9 @@ from rich.text import Text
 from cli.errors import read_stdin, reports_bad_input
 from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
-                         VariantOption)
-from cli.render import any_of, board_table, cards_text, console, royalties_text
-from evaluator import ROWS, BoardReport
+                         VariantOption, check_opponents)
+from cli.render import any_of, board_table, cards_text, console, royalties_text, row_text
+from evaluator import ROWS, BoardReport, find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.solve import DEFAULT_SAMPLES
 from optimizer.training.grading import Grade, grade, grade_record
@@ -27,7 +27,7 @@ def points(value: float) -> str:
 
 
 def short_set(report: BoardReport) -> Text:
-    return Text(" / ").join(cards_text(report.row(row).cards) for row in ROWS)
+    return Text(" / ").join(row_text(report.row(row)) for row in ROWS)
 
 
 def percentile_text(g: Grade) -> str:
@@ -101,8 +101,8 @@ def side_by_side(g: Grade) -> Table:
     table.add_column("Hand")
     mine, best = g.report, g.solution.report
     for row in ROWS:
-        table.add_row(row, cards_text(mine.row(row).cards), mine.row(row).name,
-                      cards_text(best.row(row).cards), best.row(row).name)
+        table.add_row(row, row_text(mine.row(row)), mine.row(row).name,
+                      row_text(best.row(row)), best.row(row).name)
     table.add_row("discards", cards_text(g.discards), "", cards_text(g.solution.discards), "")
     table.add_row("value", "", points(g.player.value), "", points(g.solution.value))
     return table
@@ -133,7 +133,9 @@ def command(
     """
     dealt = read_stdin("check", "the dealt cards") if cards == ["-"] else " ".join(cards)
     with reports_bad_input(ObjectiveError):
-        g = grade(dealt, played, variant, objective.value, fl_value,
+        rules = find_rules(variant)
+        check_opponents(opponents, rules)
+        g = grade(dealt, played, rules, objective.value, fl_value,
                   time_limit=time_limit, opponents=opponents, samples=samples, seed=seed)
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))

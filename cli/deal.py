@@ -50,7 +50,8 @@ def command(
     """Deal random Fantasyland hands, one a line ("As Kd ..."), ready for `fantasyland batch`.
 
     The same seed, hands and sizes deal the same hands, and a longer deal starts with the
-    hands of a shorter one; --variant decides what 'mixed' deals.
+    hands of a shorter one; --variant decides what 'mixed' deals, and the deck they come
+    from (jokers, as Jk, or two copies of a card under two decks).
     """
     del old_count  # its value went to --hands (cli.options)
     with reports_bad_input():
@@ -63,7 +64,7 @@ def command(
         if note is not None:
             err_console.print(note, soft_wrap=True, highlight=False)
         try:
-            _write((hand_line(h) for h in deal_hands(hands, sizes, seed)), output)
+            _write((hand_line(h) for h in deal_hands(hands, sizes, seed, rules.deck)), output)
         except OSError as error:
             report_error(f"cannot write {str(output)!r}: {error.strerror}")
             raise typer.Exit(2) from None

@@ -68,7 +68,7 @@ def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path 
 
 
 def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: bool) -> None:
-    dealt = parse_cards(cards)
+    dealt = parse_cards(cards, deck=rules.deck)
     ours = solve(dealt, rules, "royalties").report  # the set scored against the boards
     result = removal_check(rules, dealt, ours, hands, seed, workers)
     if json_output:

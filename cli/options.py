@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from evaluator import preset_names
+from evaluator import Rules, preset_names
 from evaluator.rules_files import MAX_POINTS
 from optimizer.solver.dealing import SizeError, parse_sizes
 
@@ -34,7 +34,8 @@ VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path 
                 "rules file (see docs/rules-files.md).").format(presets=", ".join(preset_names()))
 OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sampled "
                   "opponents); either plus fl-value when it stays.")
-OPPONENTS_HELP = "Opponents at the table, for ev: 1 (heads-up) or 2 (three-handed)."
+OPPONENTS_HELP = ("Opponents at the table, for ev: 1 (heads-up), 2 (three-handed), or more "
+                  "where the variant's deck seats more (up to 5 under two decks).")
 SAMPLES_HELP = "Sampled opponent deals per hand, for ev."
 SEED_HELP = ("Seed of every random draw (hands dealt, opponents' boards, sampled sets): the "
              "same seed and input give the same output.")
@@ -89,7 +90,19 @@ def fl_value_option() -> Any:
 
 
 def opponents_option() -> Any:
-    return typer.Option("--opponents", help=OPPONENTS_HELP, min=1, max=2)
+    # No static max: the bound is the rules' (check_opponents), once they are read.
+    return typer.Option("--opponents", help=OPPONENTS_HELP, min=1)
+
+
+def check_opponents(opponents: int, rules: Rules) -> None:
+    """Refuse more ``--opponents`` than a table of ``rules`` seats besides the player, as a
+    usage error naming the bound: 2 for one deck of Pineapple, 5 for two decks."""
+    if opponents > rules.seats - 1:
+        size = len(rules.deck.cards)
+        raise typer.BadParameter(
+            f"{str(opponents)!r} is out of range: expected 1 to {rules.seats - 1} (a deck of "
+            f"{size} cards seats {rules.seats} players under these rules)",
+            param_hint="'--opponents'")
 
 
 def samples_option(help: str = SAMPLES_HELP) -> Any:

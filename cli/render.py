@@ -14,7 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from evaluator import ROWS, BoardReport, Card, Rules
-from evaluator.cards import ascii_names, card_name, suit_of
+from evaluator.board import RowReport
+from evaluator.cards import JOKER, ascii_names, card_name, suit_of
 
 # Results go to stdout and diagnostics to stderr, so that ``--json`` output stays clean.
 # No :emoji: codes: nothing printed uses them, and reading their table costs start-up time.
@@ -51,6 +52,17 @@ def cards_text(cards: Iterable[Card], out: Console = console) -> Text:
     return Text(" ").join(card_text(card, out) for card in cards)
 
 
+def row_text(row: RowReport, out: Console = console) -> Text:
+    """A row as dealt, each joker with the face it plays as: ``Q♠ Q♥ 🃏=Q♦`` (``Jk=Qd``)."""
+    parts = []
+    for card, face in zip(row.cards, row.played):
+        if card == JOKER:
+            parts.append(Text.assemble(card_text(card, out), "=", card_text(face, out)))
+        else:
+            parts.append(card_text(card, out))
+    return Text(" ").join(parts)
+
+
 def board_table(report: BoardReport, out: Console = console) -> Table:
     """The three rows of a set: cards, hand and the royalty each hand is worth by itself."""
     table = Table()
@@ -60,7 +72,7 @@ def board_table(report: BoardReport, out: Console = console) -> Table:
     table.add_column("Royalty", justify="right")
     for name in ROWS:
         row = report.row(name)
-        table.add_row(name, cards_text(row.cards, out), row.name, str(row.royalty))
+        table.add_row(name, row_text(row, out), row.name, str(row.royalty))
     return table
 
 
@@ -115,6 +127,7 @@ def report_dict(report: BoardReport) -> dict:
         "rows": {
             name: {
                 "cards": ascii_names(report.row(name).cards),
+                "jokers": ascii_names(report.row(name).faces),
                 "hand": report.row(name).name,
                 "class": report.row(name).class_name,
                 "royalty": report.row(name).royalty,

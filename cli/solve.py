@@ -11,10 +11,10 @@ from rich.text import Text
 from cli.errors import read_stdin, reports_bad_input
 from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
                          OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
-                         VariantOption)
+                         VariantOption, check_opponents)
 from cli.render import (any_of, board_table, cards_text, console, never_dealt_note,
-                        royalties_text)
-from evaluator import ROWS, BoardReport
+                        royalties_text, row_text)
+from evaluator import ROWS, BoardReport, find_rules, parse_cards
 from evaluator.cards import sort_cards
 from optimizer import ObjectiveError, Solution, solve
 from optimizer.solver.ev import breakdown
@@ -33,7 +33,7 @@ def _signed(value: float) -> str:
 
 
 def _short(report: BoardReport) -> Text:
-    return Text(" / ").join(cards_text(report.row(row).cards) for row in ROWS)
+    return Text(" / ").join(row_text(report.row(row)) for row in ROWS)
 
 
 def _summary(solution: Solution) -> list[Text]:
@@ -112,9 +112,14 @@ def command(
     worth of staying. The answer is proved optimal for the sample. Bad input
     (a bad card, a duplicate, fewer than 13 or more than 17 cards) exits with code 2.
     """
-    dealt = read_stdin("solve", "the dealt cards") if cards == ["-"] else " ".join(cards)
+    text = read_stdin("solve", "the dealt cards") if cards == ["-"] else " ".join(cards)
     with reports_bad_input(ObjectiveError):
-        solution = solve(dealt, variant=variant, objective=objective.value,
+        rules = find_rules(variant)
+        check_opponents(opponents, rules)
+        # Read with the rules' deck, so that a joker or a second copy of a card is refused,
+        # or let through, as these rules say, naming the token.
+        dealt = parse_cards(text, deck=rules.deck)
+        solution = solve(dealt, variant=rules, objective=objective.value,
                          fl_value=fl_value, time_limit=time_limit, alternatives=alternatives,
                          opponents=opponents, samples=samples, seed=seed)
     if json_output:

@@ -20,9 +20,9 @@ from cli.check import grade_lines, points, side_by_side
 from cli.command import old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
 from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption, SamplesOption,
-                         VariantOption, card_counts, hands_option, seed_option)
+                         VariantOption, card_counts, check_opponents, hands_option, seed_option)
 from cli.render import cards_text, console, never_dealt_note
-from evaluator import CardError
+from evaluator import CardError, find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.solve import DEFAULT_SAMPLES
 from optimizer.training.session import Session
@@ -134,7 +134,9 @@ def command(
     if seed is None:  # practice wants new hands; the seed is printed, to replay the session
         seed = random.SystemRandom().randrange(1_000_000)
     with reports_bad_input(ObjectiveError):
-        session = Session(variant, objective.value, fl_value, cards, seed, opponents, samples)
+        rules = find_rules(variant)
+        check_opponents(opponents, rules)
+        session = Session(rules, objective.value, fl_value, cards, seed, opponents, samples)
     note = never_dealt_note(session.rules, cards or (), "dealt anyway")
     if note is not None:
         console.print(note, soft_wrap=True)
@@ -152,7 +154,8 @@ def command(
         worths = session.staying_worths
         worth = points(next(iter(worths.values()))) if len(set(worths.values())) == 1 else \
             ", ".join(f"{points(w)} for {n} cards" for n, w in worths.items())
-        table = f", {'heads-up' if opponents == 1 else 'three-handed'}" \
+        seats = {1: "heads-up", 2: "three-handed"}.get(opponents, f"{opponents + 1}-handed")
+        table = f", {seats}" \
             if objective is Objective.ev else ""
         console.print(Text.assemble(
             ("Training", "bold"), f": {session.rules.name}, {objective.value} objective"

@@ -15,7 +15,8 @@ from rich.text import Text
 from cli.command import old_spelling
 from cli.errors import report_error, reports_bad_input
 from cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
-                         VariantOption, WorkersOption, hands_option, workers_count)
+                         VariantOption, WorkersOption, check_opponents, hands_option,
+                         workers_count)
 from cli.render import console, err_console, measured, shown
 from evaluator import find_rules
 from optimizer import ObjectiveError
@@ -196,6 +197,7 @@ def command(
     workers = workers_count(workers)
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
+        check_opponents(opponents, rules)
         check_objective(rules, objective.value)
         sizes = rules.dealt_counts
         if not sizes:

@@ -162,6 +162,11 @@ class RowReport:
     name: str
     royalty: int
 
+    @property
+    def faces(self) -> tuple[Card, ...]:
+        """The faces the row's jokers stand for, in the row's order (empty without jokers)."""
+        return tuple(face for card, face in zip(self.cards, self.played) if card == JOKER)
+
 
 @dataclass(frozen=True)
 class Royalties:

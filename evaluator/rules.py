@@ -59,6 +59,9 @@ class Scoring:
 SCORING_SYSTEMS = {"1-6": Scoring(3, 0), "2-4": Scoring(0, 1)}
 #: How ordinary (non-Fantasyland) hands are dealt; see ``Rules.dealing``.
 DEALINGS = ("one-at-a-time", "three-keep-two")
+#: The cards a player sees in an ordinary hand of each dealing: 13 one at a time; 5, then four
+#: rounds of 3, in Pineapple.
+ORDINARY_CARDS = {"one-at-a-time": 13, "three-keep-two": 17}
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,14 @@ class Rules:
         if self.deck != ONE_DECK:  # (one deck adds nothing, so older digests still match)
             digest.update(repr(self.deck).encode())
         return digest.hexdigest()[:16]
+
+    @property
+    def seats(self) -> int:
+        """The most players a table of these rules seats: the deck must hold the cards of
+        every player, each of whom may see as many as an ordinary hand or the largest
+        Fantasyland deals. So 4 for classic OFC, 3 for Pineapple, 6 from two decks."""
+        most = max(ORDINARY_CARDS[self.dealing], *self.dealt_counts, 13)
+        return len(self.deck.cards) // most
 
     def repeat_cards_after(self, dealt: int) -> int:
         return dealt if self.repeat_cards is None else self.repeat_cards

@@ -342,7 +342,10 @@ def _resolve(doc: dict[str, Any], source: str, seen: tuple[str, ...] = ()) -> di
 
 def _preset_documents() -> dict[str, dict[str, Any]]:
     if not _PRESET_DOCS:
-        for entry in sorted(resources.files("evaluator.presets").iterdir(), key=lambda p: p.name):
+        # by name, so that "pineapple-joker" follows "pineapple" (the file names sort the
+        # other way, "-" before ".")
+        for entry in sorted(resources.files("evaluator.presets").iterdir(),
+                            key=lambda p: p.name.removesuffix(".toml")):
             if entry.name.endswith(".toml"):
                 doc = _read_toml(_read_text(entry, entry.name), entry.name)
                 _PRESET_DOCS[doc.get("name", entry.name[:-5])] = doc
@@ -404,7 +407,7 @@ def find_rules(name: str | Rules) -> Rules:
     >>> find_rules("holdem")
     Traceback (most recent call last):
     ...
-    evaluator.rules.RulesError: unknown variant 'holdem': expected one of deuce, pineapple, progressive, standard, ultimate or a path to a .toml rules file
+    evaluator.rules.RulesError: unknown variant 'holdem': expected one of deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard, ultimate or a path to a .toml rules file
     """
     if isinstance(name, Rules):
         return name

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -91,7 +92,7 @@ def test_ivey_board_json_royalties_are_1_0_6_total_7():
     assert data["fouled"] is False and data["foul_reasons"] == []
     assert data["royalties"] == {"top": 1, "middle": 0, "bottom": 6, "total": 7}
     assert data["rows"]["top"] == {"cards": ["6s", "6c", "4h"], "hand": "Pair of Sixes",
-                                   "class": "pair", "royalty": 1}
+                                   "class": "pair", "royalty": 1, "jokers": []}
     assert data["rows"]["bottom"]["class"] == "full house"
     assert data["fantasyland_cards"] is None
     assert data["stays"] is False and data["stay_rows"] == []
@@ -281,3 +282,105 @@ def test_score_reads_the_board_from_stdin_on_one_line_or_three():
         piped = runner.invoke(app, ["score", "-", "--json"], input=text)
         assert piped.exit_code == 0, piped.output
         assert piped.stdout == given
+
+
+# --- jokers and two decks (RULES.md, "The deck is data") -----------------------------------
+
+def house_file(name: str) -> str:
+    return str(Path(__file__).resolve().parent.parent / "fixtures" / "house" / name)
+
+
+def row_line(output: str, row: str) -> str:
+    """The table line of ``row``, its cells separated by single spaces."""
+    line = next(line for line in output.splitlines() if re.match(rf"^\W*{row}\b", line))
+    return " ".join(cell.strip() for cell in re.split(r"[│┃|]", line) if cell.strip())
+
+
+def test_a_joker_is_played_down_to_keep_the_set_legal():
+    # As trips the top would beat the middle's kings; as an ace it is QQA, under the kings.
+    board = "Qs Qh Jk / Kc Kd 5s 4h 3c / As Ad Ac Kh Ks"
+    result = score(board, "--variant", "pineapple-joker")
+    assert result.exit_code == 0, result.output
+    assert row_line(result.stdout, "top") == "top Q♠ Q♥ 🃏=A♣ Pair of Queens 7"
+    assert labelled(result.stdout, "Fouled") == "no"
+    data = score_json(board, "--variant", "pineapple-joker")
+    assert data["board"]["top"] == data["rows"]["top"]["cards"] == ["Qs", "Qh", "Jk"]
+    assert data["rows"]["top"]["jokers"] == ["Ac"] and data["rows"]["top"]["class"] == "pair"
+    assert data["rows"]["middle"]["jokers"] == data["rows"]["bottom"]["jokers"] == []
+
+
+def test_trips_on_top_made_by_a_joker_pay_20_and_stay():
+    board = "Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd"
+    result = score(board, "--variant", "joker")
+    assert row_line(result.stdout, "top") == "top Q♠ Q♥ 🃏=Q♣ Three Queens 20"
+    assert labelled(result.stdout, "Fantasyland stay").startswith(
+        "yes if played in Fantasyland (top Three Queens)")
+    data = score_json(board, "--variant", "joker")
+    assert (data["rows"]["top"]["jokers"], data["stay_rows"]) == (["Qc"], ["top"])
+    assert data["royalties"] == {"top": 20, "middle": 12, "bottom": 6, "total": 38}
+
+
+def test_five_of_a_kind_counts_under_the_house_file_and_not_under_pineapple_joker():
+    board = "2s 3h 4d / 6c 7c 8c 9c Tc / As Ad Ac Ah Jk"
+    five = score(board, "--variant", house_file("jokers_five_of_a_kind.toml"))
+    assert row_line(five.stdout, "bottom") == "bottom A♠ A♦ A♣ A♥ 🃏=A♣ Five Aces 50"
+    assert "🃏=A♣" in five.stdout  # under five of a kind a joker may repeat a card of its row
+    four = score(board, "--variant", "pineapple-joker")
+    assert row_line(four.stdout, "bottom") == "bottom A♠ A♦ A♣ A♥ 🃏=K♣ Four Aces 10"
+    data = score_json(board, "--variant", "pineapple-joker")
+    assert (data["rows"]["bottom"]["class"], data["rows"]["bottom"]["jokers"]) == ("quads",
+                                                                                  ["Kc"])
+
+
+def test_five_of_a_kind_from_two_decks_pays_as_a_straight_flush():
+    data = score_json("Qs Qh 2c / Kc Kd Kh 3c 3d / As As Ad Ad Ac", "--variant", "double-deck")
+    assert data["rows"]["bottom"]["hand"] == "Five Aces"
+    assert data["rows"]["bottom"]["class"] == "five of a kind"
+    assert data["rows"]["bottom"]["royalty"] == 15  # the bottom's straight flush
+    assert data["board"]["bottom"] == ["As", "As", "Ad", "Ad", "Ac"]
+
+
+def test_under_two_decks_a_flush_with_a_pair_beats_a_higher_plain_flush():
+    pair_flush, plain = "Ah Ah Kh 9h 2h", "As Ks Qs Js 9s"  # A-A-K-9-2 over A-K-Q-J-9
+    legal = score_json(f"Qs Qh 2c / {plain} / {pair_flush}", "--variant", "double-deck")
+    assert not legal["fouled"] and legal["rows"]["bottom"]["class"] == "flush"
+    fouled = score_json(f"Qs Qh 2c / {pair_flush} / {plain}", "--variant", "double-deck")
+    assert fouled["fouled"]
+    assert fouled["foul_reasons"][0].startswith("the middle row (Ace-high flush) beats the "
+                                                "bottom row")
+
+
+def test_two_jokers_in_one_row_are_shown_each_with_its_face():
+    board = "Qd Qh 2c / Kc Kd 5s 4h 3c / Jk Jk As Ks Qs"
+    result = score(board, "--variant", "joker")
+    assert row_line(result.stdout, "bottom") == "bottom 🃏=T♠ 🃏=J♠ A♠ K♠ Q♠ Royal flush 25"
+    data = score_json(board, "--variant", "joker")
+    assert data["rows"]["bottom"]["cards"] == ["Jk", "Jk", "As", "Ks", "Qs"]
+    assert data["rows"]["bottom"]["jokers"] == ["Ts", "Js"]
+
+
+def test_a_joker_shows_as_jk_with_its_face_where_symbols_cannot_be_encoded():
+    from cli.render import row_text
+    from evaluator import evaluate_board
+
+    report = evaluate_board("Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd", "joker")
+    ascii_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    assert row_text(report.top, ascii_out).plain == "Qs Qh Jk=Qc"
+
+
+@pytest.mark.parametrize("board, variant, message", [
+    ("Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd", "pineapple",
+     "error: bad card 'Jk': a joker, and these rules deal none (a rules file's [deck] jokers "
+     "= 1 or 2 deals them)\n"),
+    ("Jk Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Jk", "pineapple-joker",
+     "error: too many jokers: 'Jk' is joker 3, and the deck holds 2 (in the top and bottom "
+     "rows)\n"),
+    ("Qs Qh 2c / As As Ad Ad Ac / Kc Kd Kh As 3d", "double-deck",
+     "error: a third 'As': two decks hold two of each card (in the middle and bottom rows)\n"),
+    ("Qs Qh 2c / As Ks Qd Jd 9s / Ah As Kh 9h 2h", "pineapple",
+     "error: duplicate card 'As' in the middle and bottom rows\n"),
+], ids=["joker without jokers", "a third joker", "a third copy", "a second copy, one deck"])
+def test_a_card_the_rules_deck_does_not_hold_is_named_and_exits_2(board, variant, message):
+    result = score(board, "--variant", variant)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == message

@@ -125,3 +125,59 @@ def test_unknown_variant_is_refused():
 def test_deal_hands_refuses_a_negative_count():
     with pytest.raises(ValueError, match="bad count -1"):
         list(deal_hands(-1, {14: 1.0}, 1))
+
+
+# --- the rules' deck -----------------------------------------------------------------------
+
+def test_one_deck_without_jokers_deals_what_it_dealt_before_decks_were_data():
+    # Recorded before deal took the rules' deck: dealing from Deck().cards, which is
+    # range(52), draws the same hands from the same seed.
+    assert deal("--cards", "14", "--hands", "3", "--seed", "0") == [
+        "Ac Kh Jd Tc 9s 9h 8h 8d 8c 7h 6s 6c 5d 2h",
+        "As Ac Ks Js Jh Th 7d 6s 6h 6c 4d 4c 3h 3c",
+        "As Ah Qc Js Ts Td 9h 9c 8s 7h 7c 6c 5d 3h"]
+    assert deal("--hands", "2", "--variant", "progressive") == [
+        "Ac Ks Jh Jd Tc 9s 9h 8h 8d 7h 6s 6h 6c 5d 4c 2h",
+        "Kd Kc Js Jh Ts Th 9h 8s 7h 7d 7c 6s 6c 4d 3h 3c"]
+
+
+@pytest.mark.parametrize("variant", ["pineapple-joker", "progressive-joker"])
+def test_jokers_are_dealt_as_often_as_two_of_54_cards(variant):
+    rules = find_rules(variant)
+    lines = deal("--variant", variant, "--cards", "14", "--hands", "3000", "--seed", "2")
+    hands = [parse_cards(line, count=14, deck=rules.deck) for line in lines]  # Jk reads back
+    jokers = Counter(hand.count(52) for hand in hands)
+    assert set(jokers) == {0, 1, 2}
+    # A 14-card hand holds 14 * 2 / 54 = 0.519 jokers on average; the standard error of the
+    # mean of 3,000 hands is 0.011, so 0.06 is more than five of them.
+    mean = sum(n * count for n, count in jokers.items()) / len(hands)
+    assert abs(mean - 14 * 2 / 54) < 0.06
+    assert all(line.startswith("Jk") for line in lines if "Jk" in line)  # jokers first
+
+
+def test_a_variant_without_jokers_deals_none():
+    assert not any("Jk" in line for line in deal("--cards", "17", "--hands", "500"))
+
+
+def test_double_deck_deals_both_copies_of_a_card_and_never_three():
+    rules = find_rules("double-deck")
+    lines = deal("--variant", "double-deck", "--cards", "17", "--hands", "1000", "--seed", "4")
+    copies = Counter()
+    for line in lines:
+        hand = parse_cards(line, count=17, deck=rules.deck)  # refuses a third copy
+        copies.update(Counter(hand).values())
+    # The chance a 17-card hand of 104 holds both copies of some card is 0.79.
+    assert copies[2] > 0 and set(copies) == {1, 2}
+    twice = sum(any(n == 2 for n in Counter(parse_cards(line, deck=rules.deck)).values())
+                for line in lines)
+    assert 0.7 < twice / len(lines) < 0.85
+    with pytest.raises(ValueError, match="duplicate card"):
+        parse_cards(next(line for line in lines if len(set(line.split())) < 17))
+
+
+def test_deal_hands_takes_the_deck_and_one_deck_is_the_default():
+    sizes = {15: 1.0}
+    assert list(deal_hands(20, sizes, 9)) == list(deal_hands(20, sizes, 9,
+                                                             find_rules("pineapple").deck))
+    double = list(deal_hands(20, sizes, 9, find_rules("double-deck").deck))
+    assert double != list(deal_hands(20, sizes, 9)) and all(len(h) == 15 for h in double)

@@ -3,26 +3,30 @@
 from __future__ import annotations
 
 import doctest
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import evaluator.rules_files
-from evaluator.board import row_values
-from evaluator.cards import parse_cards
-from evaluator.handspec import Scale
+from evaluator.board import evaluate_board, row_values
+from evaluator.cards import JOKER, Deck, parse_cards
+from evaluator.handspec import Scale, parse_spec
 from evaluator.rules import ROWS, Rules, RulesError, Scoring
 from evaluator.rules_files import find_rules, load_rules, preset_names
 
 HOUSE = Path(__file__).resolve().parent.parent / "fixtures" / "house"
-PRESETS = ("deuce", "pineapple", "progressive", "standard", "ultimate")
+PRESETS = ("deuce", "double-deck", "pineapple", "pineapple-joker", "progressive",
+           "progressive-joker", "standard", "ultimate")
+PRESET_LIST = ", ".join(PRESETS)
 
 
 # --- the registry --------------------------------------------------------------------------
 
-def test_preset_names_are_the_five_variants_of_rules_md():
-    assert sorted(preset_names()) == sorted(PRESETS)
+def test_preset_names_are_the_variants_of_rules_md_in_order_of_name():
+    # In order of name, not of file name: "pineapple-joker.toml" sorts before "pineapple.toml"
+    assert preset_names() == PRESETS
 
 
 @pytest.mark.parametrize("alias, name", [
@@ -32,6 +36,9 @@ def test_preset_names_are_the_five_variants_of_rules_md():
     ("ultimate", "ultimate"), ("ultimate-pineapple", "ultimate"),
     ("deuce", "deuce"), ("2-7", "deuce"), ("deuce-to-seven", "deuce"),
     ("2-7-pineapple", "deuce"), ("  prog  ", "progressive"),
+    ("joker", "pineapple-joker"), ("Pineapple-Jokers", "pineapple-joker"),
+    ("prog-joker", "progressive-joker"), ("double", "double-deck"),
+    ("double-deck-pineapple", "double-deck"),
 ])
 def test_find_rules_knows_every_alias(alias, name):
     assert find_rules(alias).name == name
@@ -383,9 +390,8 @@ def test_a_rules_file_with_no_base_and_no_tables_is_refused(tmp_path, text):
     with pytest.raises(RulesError) as raised:
         load_rules(write(tmp_path, text, name="x.toml"))
     assert str(raised.value) == (
-        'x.toml: it has no base and no tables; expected base = "<preset>" (one of deuce, '
-        "pineapple, progressive, standard, ultimate) or tables of its own ([royalties], "
-        "[fantasyland], ...)")
+        f'x.toml: it has no base and no tables; expected base = "<preset>" (one of '
+        f"{PRESET_LIST}) or tables of its own ([royalties], [fantasyland], ...)")
 
 
 def test_every_preset_and_house_fixture_still_loads():
@@ -413,7 +419,7 @@ def test_a_file_may_name_itself(tmp_path):
 def differences(rules: Rules, base: Rules) -> set[str]:
     """The parts of ``rules`` that differ from ``base``, named like the file's keys."""
     changed = {field for field in ("scales", "order", "qualify", "entry", "stay",
-                                   "repeat_cards", "scoring")
+                                   "repeat_cards", "scoring", "deck")
                if getattr(rules, field) != getattr(base, field)}
     changed |= {f"royalties.{row}" for row in ROWS
                 if not np.array_equal(rules.royalty_table(row), base.royalty_table(row))}
@@ -431,7 +437,7 @@ def royalty(rules: Rules, row: str, cards: str) -> int:
 
 def test_every_house_file_starts_from_a_base_and_says_where_it_comes_from():
     files = sorted(HOUSE.glob("*.toml"))
-    assert len(files) == 8
+    assert len(files) == 10
     for path in files:
         lines = path.read_text(encoding="utf-8").splitlines()
         assert lines[0].startswith("# ") and "Source:" in " ".join(lines[:4])
@@ -508,6 +514,82 @@ def test_house_variable_value_fantasyland():
     assert rules.dealt_counts == (13, 14, 15)
 
 
+def test_house_jokers_five_of_a_kind_pays_its_own_royalty():
+    rules, pineapple = house("jokers_five_of_a_kind"), find_rules("pineapple")
+    assert differences(rules, pineapple) == {"deck", "royalties.bottom", "royalties.middle"}
+    assert rules.deck == Deck(decks=1, jokers=2, five_of_a_kind=True)
+    five = "As Ad Ac Ah Jk"
+    assert evaluate_board(f"Qs Qh Jk / 2c 3c 4c 5c 7d / {five}", rules).bottom.royalty == 50
+    assert evaluate_board(f"2s 3h 4d / {five} / Ks Kh Kd Kc Qc", rules).fouled  # 5 > 4 of a kind
+    assert evaluate_board(f"2s 3h 4d / Ks Kh Kd Kc Jk / {five}", rules).middle.royalty == 100
+    for row in ("bottom", "middle"):  # below five of a kind, the base's table is unchanged
+        below = parse_spec("five of a kind").threshold(Scale.HIGH)
+        assert np.array_equal(rules.royalty_table(row)[:below],
+                              pineapple.royalty_table(row)[:below])
+
+
+def test_house_double_deck_aa_entry():
+    rules, double = house("double_deck_aa_entry"), find_rules("double-deck")
+    assert differences(rules, double) == {"entry"}
+    assert [(str(r.requires[0].spec), r.cards) for r in rules.entry] == [("AA", 14)]
+    bottom = "As As Ad Ad Ac"  # five aces, from two decks
+    kings = evaluate_board(f"Ks Kh 2c / Qc Qd Qh 3c 3d / {bottom}", rules)
+    aces = evaluate_board(f"Ah Ac 2c / Qc Qd Qh 3c 3d / {bottom}", rules)
+    assert (kings.fantasyland_cards, aces.fantasyland_cards) == (None, 14)
+    assert kings.bottom.name == "Five Aces" and kings.bottom.royalty == 15  # as a straight flush
+
+
+# --- the presets of "The deck is data" -------------------------------------------------------
+
+@pytest.mark.parametrize("name, base", [("pineapple-joker", "pineapple"),
+                                        ("progressive-joker", "progressive")])
+def test_a_joker_preset_is_its_base_with_two_jokers_and_no_five_of_a_kind(name, base):
+    rules, plain = find_rules(name), find_rules(base)
+    assert differences(rules, plain) == {"deck"}
+    assert rules.deck == Deck(decks=1, jokers=2, five_of_a_kind=False)
+    assert len(rules.deck.cards) == 54 and rules.deck.cards.count(JOKER) == 2
+    # Not measured yet (the solver does not take jokers): the base's worths, for now.
+    assert (rules.repeat_value, rules.ev_repeat_value) == (plain.repeat_value,
+                                                           plain.ev_repeat_value)
+    assert (rules.dealing, rules.opponent_royalties) == (plain.dealing, plain.opponent_royalties)
+
+
+def test_under_a_joker_preset_a_joker_beside_quads_makes_no_five_of_a_kind():
+    report = evaluate_board("2s 3h 4d / 6c 7c 8c 9c Tc / As Ad Ac Ah Jk", "pineapple-joker")
+    assert report.bottom.class_name == "quads" and report.bottom.royalty == 10
+
+
+def test_double_deck_is_pineapple_from_two_decks_with_five_of_a_kind_as_a_straight_flush():
+    rules, pineapple = find_rules("double-deck"), find_rules("pineapple")
+    assert differences(rules, pineapple) == {"deck"}
+    assert rules.deck == Deck(decks=2, jokers=0, five_of_a_kind=True)
+    assert len(rules.deck.cards) == 104 and rules.deck.copies(parse_cards("As")[0]) == 2
+    flush = parse_spec("straight flush").threshold(Scale.HIGH)
+    five = parse_spec("five of a kind").threshold(Scale.HIGH)
+    for row in ("middle", "bottom"):
+        assert rules.royalty_table(row)[five] == rules.royalty_table(row)[flush] > 0
+
+
+@pytest.mark.parametrize("table, message", [
+    ("decks = 3", "deck.decks: expected 1 (52 cards) or 2 (104), got 3"),
+    ("jokers = 3", "deck.jokers: expected 0, 1 or 2, got 3"),
+    ("jokers = true", "deck.jokers: expected 0, 1 or 2, got True"),
+    ('five_of_a_kind = "yes"', "deck.five_of_a_kind: expected true or false, got 'yes'"),
+    ("decks = 2\nfive_of_a_kind = false", "deck.five_of_a_kind = false with two decks"),
+    ("cards = 54", "unknown key 'deck.cards'"),
+])
+def test_a_bad_deck_table_is_refused_naming_the_key(tmp_path, table, message):
+    path = write(tmp_path, f'base = "pineapple"\n[deck]\n{table}\n')
+    with pytest.raises(RulesError, match=re.escape(f"house.toml: {message}")):
+        load_rules(path)
+
+
+def test_the_deck_defaults_to_one_deck_without_jokers_and_two_decks_to_five_of_a_kind(tmp_path):
+    assert find_rules("pineapple").deck == Deck(1, 0, False)
+    rules = load_rules(write(tmp_path, 'base = "pineapple"\n[deck]\ndecks = 2\n'))
+    assert rules.deck == Deck(2, 0, True)
+
+
 def test_rules_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
     result = doctest.testmod(evaluator.rules_files)
@@ -554,3 +636,12 @@ def test_the_opponents_royalty_target_is_part_of_the_fingerprint(tmp_path):
     assert house.fingerprint != find_rules("pineapple").fingerprint
     path.write_text('base = "pineapple"\n[opponents]\nmean_royalties = false\n')
     assert load_rules(path).opponent_royalties is None
+
+
+@pytest.mark.parametrize("name, seats", [
+    ("standard", 4), ("pineapple", 3), ("progressive", 3), ("ultimate", 3), ("deuce", 3),
+    ("pineapple-joker", 3), ("progressive-joker", 3), ("double-deck", 6)])
+def test_a_table_seats_the_players_its_deck_holds_cards_for(name, seats):
+    # RULES.md: double deck seats 2 to 6 (17 cards each of 104). The others follow from the
+    # cards each player sees: 13 in classic OFC (4 of 52), 17 in Pineapple (3 of 52 or 54).
+    assert find_rules(name).seats == seats

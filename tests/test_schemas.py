@@ -47,6 +47,7 @@ STAYER_FOULED = "Ad Ac Jd / 8s 8h 8c 3s 3h / Kc Jc Tc 3c 2c"  # the full house s
 ALL_FOUL = "As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc Js"
 ALL_FOUL_SET = "Ks Kh Js / Kd Qs Qh Qd Qc / As Ah Ad Ac Kc"
 PRESETS = ("standard", "pineapple", "progressive", "ultimate", "deuce")
+HOUSE = Path(__file__).resolve().parent.parent / "fixtures" / "house"
 
 
 # --- loading -------------------------------------------------------------------------------
@@ -259,6 +260,16 @@ CASES: dict[str, dict[str, Producer]] = {
             "score", "Kh Kd 2c / Qs Jd 4c 3h 2s / As Ad Ah Kc Ks", "--variant", "deuce"),
         "thirteen-cards-without-slashes": lambda _b, _r: command_json(
             "score", "6s6c4hTdTs9cQs8c3h3d3s2h2d"),
+        "a-joker-played-down": lambda _b, _r: command_json(
+            "score", "Qs Qh Jk / Kc Kd 5s 4h 3c / As Ad Ac Kh Ks", "--variant",
+            "pineapple-joker"),
+        "two-jokers-in-one-row": lambda _b, _r: command_json(
+            "score", "Qd Qh 2c / Kc Kd 5s 4h 3c / Jk Jk As Ks Qs", "--variant", "joker"),
+        "double-deck-five-aces": lambda _b, _r: command_json(
+            "score", "Qs Qh 2c / Kc Kd Kh 3c 3d / As As Ad Ad Ac", "--variant", "double-deck"),
+        "house-five-of-a-kind": lambda _b, _r: command_json(
+            "score", "2s 3h 4d / 6c 7c 8c 9c Tc / As Ad Ac Ah Jk", "--variant",
+            str(HOUSE / "jokers_five_of_a_kind.toml")),
     },
     "value.schema.json": {
         "royalties-pineapple": lambda _b, _r: command_json(
@@ -504,7 +515,11 @@ def test_the_cases_reach_the_variations_the_schemas_describe(produced):
     assert {g["percentile"]["exact"] for g in graded} == {True, False}
     scored = all_of("score.schema.json")
     assert {s["fouled"] for s in scored} == {True, False} and any(s["stays"] for s in scored)
-    assert {s["variant"] for s in scored} == set(PRESETS)
+    assert {s["variant"] for s in scored} == set(PRESETS) | {
+        "pineapple-joker", "double-deck", "jokers_five_of_a_kind"}
+    faces = [s["rows"][row]["jokers"] for s in scored for row in ("top", "middle", "bottom")]
+    assert {len(f) for f in faces} == {0, 1, 2}
+    assert {s["rows"]["bottom"]["class"] for s in scored} >= {"five of a kind", "quads"}
     stats = all_of("opponents-stats.schema.json")
     assert {s["source"] for s in stats} == {"pool", "live"}
     assert {s["calibration"] is None for s in stats} == {True, False}
@@ -583,6 +598,10 @@ MUTATIONS = [
      _set("stay_rows", value=["front"]), "stay_rows/0", "enum"),
     ("score.schema.json", "legal-standard", 0, "a royalty that is not a whole number",
      _set("rows", "top", "royalty", value=1.5), "rows/top/royalty", "type"),
+    ("score.schema.json", "two-jokers-in-one-row", 0, "a joker standing for a joker",
+     _set("rows", "bottom", "jokers", value=["Jk", "Js"]), "rows/bottom/jokers/0", "pattern"),
+    ("score.schema.json", "a-joker-played-down", 0, "a row without its jokers' faces",
+     _drop("rows", "top", "jokers"), "rows/top", "required"),
     ("score.schema.json", "legal-standard", 0, "a hand name that is no hand",
      _set("rows", "top", "hand", value="Pair of Sixs"), "rows/top/hand", "pattern"),
     ("value.schema.json", "royalties-progressive-four-sizes", 0, "a required key dropped",

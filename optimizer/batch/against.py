@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from evaluator.rules_files import find_rules
 from optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings, adversarial_hands,
                                        random_hands)
 from optimizer.solver.solve import solve
@@ -149,7 +150,7 @@ def groups(suite: str, card_counts: Iterable[int], hands: int, seed: int, varian
            objective: str, fl_value: float | None,
            samples: Iterable[int | None] = (None,)) -> list[Group]:
     """The hands ``bench`` times: ``suite`` is "random", "adversarial" or "all"."""
-    found = []
+    found, deck = [], find_rules(variant).deck
     for count in samples:
         options = {"variant": variant, "objective": objective, "fl_value": fl_value}
         if count is not None and objective == "ev":
@@ -158,7 +159,7 @@ def groups(suite: str, card_counts: Iterable[int], hands: int, seed: int, varian
         if suite in ("random", "all"):
             for cards in card_counts:
                 found.append(Group("random", f"{cards} cards{tail}", cards, tuple(
-                    tuple(h) for h in random_hands(hands, cards, seed)), options))
+                    tuple(h) for h in random_hands(hands, cards, seed, deck)), options))
         if suite in ("adversarial", "all"):
             for kind in KINDS:
                 found.append(Group("adversarial", f"{kind}{tail}", ADVERSARIAL_CARDS, tuple(

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from evaluator.cards import ONE_DECK, Deck
+from evaluator.rules_files import find_rules
 from evaluator.strength import rank3_array, rank5_array
 from optimizer.solver.candidates import subsets
 from optimizer.solver.solve import solve
@@ -62,10 +64,10 @@ class Timings:
         return {"median_ms": self.median, "p95_ms": self.p95, "max_ms": self.max}
 
 
-def random_hands(count: int, cards: int, seed: int) -> list[list[int]]:
-    """``count`` seeded random hands of ``cards`` distinct cards."""
+def random_hands(count: int, cards: int, seed: int, deck: Deck = ONE_DECK) -> list[list[int]]:
+    """``count`` seeded random hands of ``cards`` cards of ``deck`` (one deck: distinct)."""
     rng = random.Random(f"{seed}:{cards}")
-    return [rng.sample(range(52), cards) for _ in range(count)]
+    return [rng.sample(deck.cards, cards) for _ in range(count)]
 
 
 # --- the adversarial suite --------------------------------------------------------------------
@@ -138,7 +140,7 @@ def time_solving(card_counts: Iterable[int], hands: int, seed: int, variant: str
     results = []
     extra = {} if samples is None else {"samples": samples}
     for cards in card_counts:
-        dealt = random_hands(hands, cards, seed)
+        dealt = random_hands(hands, cards, seed, find_rules(variant).deck)
         solve(dealt[0], variant, objective, fl_value, **extra)  # warm the caches first
         ms = []
         for i, hand in enumerate(dealt):

@@ -192,8 +192,9 @@ class Reader:
             else:
                 (given, cards), variant = split_id(text), None
                 hand_id = hand_id if given is None else given
-            dealt = parse_cards(cards, count=range(MIN_CARDS, MAX_CARDS + 1))
-            rules = self._rules_index(variant)
+            rules = self._rules_index(variant)  # first: its deck says what a card may be
+            dealt = parse_cards(cards, count=range(MIN_CARDS, MAX_CARDS + 1),
+                                deck=self.rules[rules].deck)
         except (CardError, RulesError, BatchError) as error:
             return BadLine(number, hand_id, raw, str(error))
         if hand_id in self._seen:

@@ -343,9 +343,11 @@ def benchmark(record: Callable[[Solution], Mapping[str, Any]], objectives: Seque
                 for cards in card_counts:
                     for objective in objectives:
                         settings = Settings(record, objective)
-                        dealt = [hand_line(h) for h in deal_hands(hands, {cards: 1.0}, seed)]
+                        deck = find_rules(variant).deck
+                        dealt = [hand_line(h) for h in
+                                 deal_hands(hands, {cards: 1.0}, seed, deck)]
                         warm = [hand_line(h) for h in
-                                deal_hands(4 * engine.slots, {cards: 1.0}, seed + 1)]
+                                deal_hands(4 * engine.slots, {cards: 1.0}, seed + 1, deck)]
                         out = Path(scratch, f"{count}-{cards}-{objective}.jsonl")
                         run_batch(warm, out.with_suffix(".warm"), settings, engine, variant,
                                   total=len(warm))

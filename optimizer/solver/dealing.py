@@ -1,4 +1,9 @@
-"""Dealing Fantasyland hands: how many cards, and which, from an explicit seed."""
+"""Dealing Fantasyland hands: how many cards, and which, from an explicit seed.
+
+Hands are dealt from the rules' deck (``Rules.deck.cards``): a joker turns up as often as it
+would at the table, and under two decks a hand may hold both copies of a card. One deck
+without jokers is ``range(52)`` as it always was, so the same seed deals the same hands.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
-from evaluator.cards import Card, CardError, format_cards
+from evaluator.cards import ONE_DECK, Card, CardError, Deck, format_cards
 from evaluator.rules import Rules
 
 #: How often a progressive-Pineapple Fantasyland hand has 14, 15, 16 or 17 cards.
@@ -112,26 +117,28 @@ def pick_size(rng: random.Random, mix: Mapping[int, float]) -> int:
     return rng.choices(sizes, weights=[mix[n] for n in sizes])[0]
 
 
-def deal(rng: random.Random, cards: int) -> tuple[Card, ...]:
-    """``cards`` distinct cards, sorted from the highest down."""
-    return tuple(sorted(rng.sample(range(52), cards), reverse=True))
+def deal(rng: random.Random, cards: int, deck: Deck = ONE_DECK) -> tuple[Card, ...]:
+    """``cards`` cards of ``deck`` (each of its cards at most once: under two decks a face may
+    come twice), sorted from the highest down, jokers first."""
+    return tuple(sorted(rng.sample(deck.cards, cards), reverse=True))
 
 
-def seeded_hand(seed: int, cards: int, index: int) -> tuple[Card, ...]:
+def seeded_hand(seed: int, cards: int, index: int, deck: Deck = ONE_DECK) -> tuple[Card, ...]:
     """Hand number ``index`` of ``cards`` cards for ``seed``: the same wherever it is dealt,
     so that a simulation split across processes deals what a single process would."""
-    return deal(random.Random(f"{seed}:{cards}:{index}"), cards)
+    return deal(random.Random(f"{seed}:{cards}:{index}"), cards, deck)
 
 
-def deal_hands(count: int, sizes: Mapping[int, float], seed: int) -> Iterator[tuple[Card, ...]]:
-    """``count`` random hands, each from the highest card down, from one ``random.Random(seed)``
-    stream: a size by weight (only when there is a choice), then the cards. So the first
-    hands of a longer deal are the same as a shorter one's."""
+def deal_hands(count: int, sizes: Mapping[int, float], seed: int,
+               deck: Deck = ONE_DECK) -> Iterator[tuple[Card, ...]]:
+    """``count`` random hands of ``deck``, each from the highest card down, from one
+    ``random.Random(seed)`` stream: a size by weight (only when there is a choice), then the
+    cards. So the first hands of a longer deal are the same as a shorter one's."""
     if count < 0 or seed < 0:
         raise ValueError(f"bad count {count} or seed {seed}: expected numbers >= 0")
     rng = random.Random(seed)
     for _ in range(count):
-        yield deal(rng, next(iter(sizes)) if len(sizes) == 1 else pick_size(rng, sizes))
+        yield deal(rng, next(iter(sizes)) if len(sizes) == 1 else pick_size(rng, sizes), deck)
 
 
 def hand_line(cards: Sequence[Card]) -> str:

@@ -7,11 +7,12 @@ all legal sets of the hand (``percentile``: the share of legal sets it beats or 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evaluator.board import Board, BoardError, BoardReport, parse_board
-from evaluator.cards import Card, CardError, card_name, parse_cards
+from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, card_name, parse_cards
 from evaluator.rules import ROWS, Rules
 from evaluator.rules_files import find_rules
 from optimizer.solver.objective import check_objective, ev_options
@@ -27,22 +28,26 @@ class SetError(BoardError):
     """A set that cannot be read, or that does not fit the dealt hand."""
 
 
-def dealt_hand(cards: str | Sequence[Card]) -> tuple[Card, ...]:
-    """A Fantasyland hand (13 to 17 distinct cards), highest card first."""
-    dealt = parse_cards(cards) if isinstance(cards, str) else tuple(int(c) for c in cards)
-    if len(set(dealt)) != len(dealt) or not all(0 <= c < 52 for c in dealt):
-        raise CardError("a dealt hand needs distinct cards 0..51")
+def dealt_hand(cards: str | Sequence[Card], deck: Deck = ONE_DECK) -> tuple[Card, ...]:
+    """A Fantasyland hand (13 to 17 cards of ``deck``), highest card first."""
+    dealt = parse_cards(cards, deck=deck) if isinstance(cards, str) else tuple(
+        int(c) for c in cards)
+    if not isinstance(cards, str):
+        if not all(0 <= c <= JOKER for c in dealt):
+            raise CardError("a dealt hand needs cards 0..51 (or jokers, 52)")
+        deck.check(dealt)
     if not MIN_CARDS <= len(dealt) <= MAX_CARDS:
         raise CardError(f"got {len(dealt)} cards: a Fantasyland hand has "
                         f"{MIN_CARDS} to {MAX_CARDS}")
     return tuple(sorted(dealt, reverse=True))
 
 
-def parse_set(text: str, dealt: Sequence[Card]) -> Board:
+def parse_set(text: str, dealt: Sequence[Card], deck: Deck = ONE_DECK) -> Board:
     """Read a set typed for ``dealt``: ``"TOP / MIDDLE / BOTTOM"`` (``|`` also separates).
 
     Forgiving: rows in any order of cards, suits as letters or symbols, ``10`` for ``T``;
-    13 cards with no separator are read as 3 / 5 / 5. Every card must have been dealt.
+    13 cards with no separator are read as 3 / 5 / 5. Every card must have been dealt, as
+    often as the set uses it (two decks may deal a card twice, and a joker may be two).
 
     >>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 5h 5d 4c 3c 2c 2d")
     >>> parse_set("Ks Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c", hand).format(ascii=True)
@@ -53,21 +58,31 @@ def parse_set(text: str, dealt: Sequence[Card]) -> Board:
     optimizer.training.grading.SetError: the set uses 'Ah', which was not dealt
     """
     try:
-        board = parse_board(text)
+        board = parse_board(text, deck)
     except BoardError as error:
         raise SetError(str(error)) from None
-    missing = [repr(card_name(c, ascii=True)) for c in board.cards if c not in set(dealt)]
+    dealt_count, used = Counter(dealt), Counter(board.cards)
+    missing = [repr(card_name(c, ascii=True)) for c in used if c not in dealt_count]
     if missing:
         which = ", ".join(missing)
         raise SetError(f"the set uses {which}, which {'was' if len(missing) == 1 else 'were'} "
                        "not dealt")
+    for card, times in used.items():  # two decks or two jokers: as often as it was dealt
+        if times > dealt_count[card]:
+            raise SetError(f"the set uses {card_name(card, ascii=True)!r} {_times(times)}, "
+                           f"which was dealt {_times(dealt_count[card])}")
     return board
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def discards_of(dealt: Sequence[Card], board: Board) -> tuple[Card, ...]:
     """The dealt cards the set leaves out, highest first."""
-    used = set(board.cards)
-    return tuple(c for c in sorted(dealt, reverse=True) if c not in used)
+    left = Counter(dealt)
+    left.subtract(board.cards)
+    return tuple(sorted(left.elements(), reverse=True))
 
 
 @dataclass(frozen=True)
@@ -158,12 +173,12 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
     Raises ``CardError`` (``SetError``) for a hand or set that does not fit, ``RulesError``
     and ``ObjectiveError`` as ``solve`` does.
     """
-    dealt = dealt_hand(cards)
     rules = find_rules(variant)
+    dealt = dealt_hand(cards, rules.deck)
     check_objective(rules, objective)
-    board = parse_set(played, dealt) if isinstance(played, str) else played
+    board = parse_set(played, dealt, rules.deck) if isinstance(played, str) else played
     if isinstance(played, Board):
-        parse_set(board.format(ascii=True), dealt)  # the same checks as typed text
+        parse_set(board.format(ascii=True), dealt, rules.deck)  # the checks of typed text
     if solution is None:
         solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit,
                          **ev_options(objective, opponents=opponents, samples=samples,
@@ -182,6 +197,8 @@ def grade_record(g: Grade) -> dict:
     def rows(report: BoardReport) -> dict:
         return {row: [card_name(c, ascii=True) for c in report.row(row).cards] for row in ROWS}
 
+    def jokers(report: BoardReport) -> dict:  # the faces each row's jokers stand for
+        return {row: [card_name(c, ascii=True) for c in report.row(row).faces] for row in ROWS}
     def royalties(report: BoardReport) -> dict:
         r = report.royalties
         return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
@@ -193,6 +210,7 @@ def grade_record(g: Grade) -> dict:
         "objective": g.objective,
         "fl_value": g.fl_value,
         "set": rows(g.report),
+        "jokers": jokers(g.report),
         "hands": {row: g.report.row(row).name for row in ROWS},
         "fouled": g.fouled,
         "foul_reasons": list(g.report.foul_reasons),
@@ -200,8 +218,8 @@ def grade_record(g: Grade) -> dict:
         "royalties": royalties(g.report),
         "value": round(g.player.value, 9),  # no float noise such as 3.6000000000000014
         "stays": g.player.stays,
-        "optimal": {**rows(s.report), "discards": [card_name(c, ascii=True)
-                                                   for c in s.discards],
+        "optimal": {**rows(s.report), "jokers": jokers(s.report),
+                    "discards": [card_name(c, ascii=True) for c in s.discards],
                     "royalties": royalties(s.report), "value": round(s.value, 9),
                     "stays": s.stays,
                     "status": s.status},

@@ -90,7 +90,7 @@ class Session:
         """The next hand; it stays current until the next deal, however often it is played."""
         cards = pick_size(self._rng, self.mix)
         self._dealt += 1
-        self.current = Deal(self._dealt, deal(self._rng, cards))
+        self.current = Deal(self._dealt, deal(self._rng, cards, self.rules.deck))
         self._solution = None
         return self.current
 
@@ -129,7 +129,7 @@ class Session:
         """
         if self.current is None:
             raise RuntimeError("no hand has been dealt")
-        board = parse_set(text, self.current.cards)
+        board = parse_set(text, self.current.cards, self.rules.deck)
         g = grade(self.current.cards, board, self.rules, self.objective, self.fl_value,
                   opponents=self.opponents, samples=self.samples, seed=self.hand_seed,
                   solution=self.solution())

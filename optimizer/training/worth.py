@@ -84,7 +84,7 @@ def _solve_hands(task: tuple) -> list[tuple]:
     rules, objective, cards, start, stop, seed, opponents = task
     results = []
     for i in range(start, stop):
-        hand = seeded_hand(seed, cards, i)
+        hand = seeded_hand(seed, cards, i, rules.deck)
         solution = solve(hand, rules, objective, time_limit=60.0,
                          **ev_options(objective, opponents=opponents,
                                       seed=seed * 100_003 + i))
