@@ -20,8 +20,8 @@ from cli.render import console, err_console
 from evaluator import find_rules
 from evaluator.cards import format_cards
 from optimizer import ObjectiveError
-from optimizer.batch.against import (CheckoutError, Comparison, checkout, compare, groups,
-                                     identical_results, identity_jobs)
+from optimizer.batch.against import (CheckoutError, Comparison, SuiteError, checkout, compare,
+                                     groups, identical_results, identity_jobs)
 from optimizer.batch.benchmark import Timings, machine, time_ranking
 from optimizer.solver.objective import check_objective
 
@@ -30,6 +30,7 @@ class Suite(str, Enum):
     random = "random"
     adversarial = "adversarial"
     all = "all"
+    jokers = "jokers"
 
 
 def _row(timing: Timings) -> list[str]:
@@ -49,7 +50,9 @@ def command(
     json_output: JsonOption = False,
     suite: Annotated[Suite, typer.Option(
         help="Which hands: random ones per card count, the adversarial suite (30 seeded "
-             "17-card hands of each hard kind), or both.")] = Suite.random,
+             "17-card hands of each hard kind), both, or jokers (hands with two jokers "
+             "beside the same hands with the jokers replaced, for a variant with jokers)."
+    )] = Suite.random,
     against: Annotated[str | None, typer.Option(
         help="Also time an older version on the same hands, in turn hand by hand: a folder "
              "holding its checkout, or a git revision (checked out in a temporary worktree).",
@@ -72,7 +75,7 @@ def command(
     if verify:
         _verify(against, json_output, seed)
         return
-    with reports_bad_input(ObjectiveError, CheckoutError):
+    with reports_bad_input(ObjectiveError, CheckoutError, SuiteError):
         check_objective(find_rules(variant), objective.value)
         ranking = time_ranking(seed=seed)
         todo = groups(suite.value, counts, hands, seed, variant, objective.value, fl_value,

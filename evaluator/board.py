@@ -222,23 +222,71 @@ def _row_report(row: str, cards: tuple[Card, ...], played: tuple[Card, ...],
                      int(rules.royalty_table(row)[value]))
 
 
-def _row_choices(row: str, cards: tuple[Card, ...], rules: Rules):
+def _row_choices(row: str, cards: tuple[Card, ...], rules: Rules, elsewhere: set[Card]):
     """Each distinct way row ``cards`` can play (its jokers' faces): the faces, and the
-    value, strength, royalty, stay and qualify of each, as arrays."""
-    _, played = substitutes(np.array([cards], dtype=np.int64), rules.deck)
+    value, strength, royalty, stay and qualify of each, as arrays. Of the faces that play
+    alike, those not on the board already (``elsewhere``) are preferred: a joker shown as a
+    card that is in another row is legal, but reads oddly."""
+    faces = _faces_tried(cards, rules, elsewhere)
+    played = np.array([_played(cards, f) for f in faces], dtype=np.int64).reshape(
+        len(faces), len(cards))
     value, strength = row_values(row, played, rules), row_strengths(played)
-    _, first = np.unique(np.stack([strength, value], axis=1), axis=0, return_index=True)
+    clash = np.array([sum(f in elsewhere for f in choice) for choice in faces])
+    order = np.lexsort((clash, value, strength))
+    key = np.stack([strength, value], axis=1)[order]
+    first = order[np.concatenate([[True], (key[1:] != key[:-1]).any(axis=1)])]
     played, value, strength = played[first], value[first], strength[first]
-    faces = played[:, np.array([card == JOKER for card in cards])]
+    faces = np.asarray(faces, dtype=np.int64).reshape(len(faces), -1)[first]
     return (faces, value, strength, rules.royalty_table(row)[value],
             rules.stay_table(row)[value], rules.qualify_table(row)[value])
+
+
+def _played(cards: tuple[Card, ...], faces) -> tuple[Card, ...]:
+    it = iter(faces)
+    return tuple(int(next(it)) if card == JOKER else card for card in cards)
+
+
+def _faces_tried(cards: tuple[Card, ...], rules: Rules, elsewhere: set[Card]) -> list[tuple]:
+    """The faces worth trying for the row's jokers (``substitutes``), and for each the same
+    ranks in suits not on the board, where the row's jokers can take them and stay a
+    flush or not as they were."""
+    _, played = substitutes(np.array([cards], dtype=np.int64), rules.deck)
+    at = [i for i, card in enumerate(cards) if card == JOKER]
+    tried = [tuple(int(c) for c in hand[at]) for hand in played]
+    real = [card for card in cards if card != JOKER]
+    more = []
+    for faces in tried:
+        for suit in range(4):  # the same ranks, all in one other suit if free
+            other = tuple((face & ~3) | suit for face in faces)
+            if other != faces and not set(other) & set(real) and len(set(other)) == len(other):
+                more.append(other)
+    return tried + more
+
+
+def plainest_faces(board: Board, rules: Rules) -> Board:
+    """The board with each joker's face replaced, where it can be, by one that plays the
+    row exactly as well (the same strength and value) and is not on the board already."""
+    if not board.jokers:
+        return board
+    elsewhere = {card for card in board.cards if card != JOKER}
+    faces = []
+    for row in ROWS:
+        if not board.faces(row):
+            continue
+        played = np.array([board.played(row)], dtype=np.int64)
+        want = (int(row_strengths(played)[0]), int(row_values(row, played, rules)[0]))
+        choices, value, strength = _row_choices(row, board.row(row), rules, elsewhere)[:3]
+        match = np.flatnonzero((strength == want[0]) & (value == want[1]))
+        faces += [int(f) for f in (choices[match[0]] if len(match) else board.faces(row))]
+    return board.with_jokers(tuple(faces))
 
 
 def choose_jokers(board: Board, rules: Rules) -> Board:
     """The board with its jokers' faces chosen for the whole set: legal if any choice is,
     then worth the most (royalties, plus the rules' worth of staying if it stays), then the
     strongest bottom, middle and top. A fouled board gets each row at its strongest."""
-    choices = {row: _row_choices(row, board.row(row), rules) for row in ROWS}
+    elsewhere = {card for card in board.cards if card != JOKER}
+    choices = {row: _row_choices(row, board.row(row), rules, elsewhere) for row in ROWS}
     sizes = [len(choices[row][0]) for row in ROWS]
     index = dict(zip(ROWS, (grid.ravel() for grid in np.meshgrid(
         *(np.arange(n) for n in sizes), indexing="ij"))))

@@ -4,7 +4,8 @@ It shares nothing with ``optimizer/`` and prunes nothing. Every way to pick a bo
 and a top from the dealt positions is scored; in each row, every face each joker may stand for
 is tried (``evaluator.jokers.every_face``, face by face, not the evaluator's few faces worth
 trying), and the set counts at its best legal choice of faces: the most royalties, plus
-``fl_value`` if it stays. Only the rules engine ranks rows and gives royalties, stays and
+``fl_value`` if it stays. Of a bottom's ways that pay alike only the strongest is kept, and of
+a top's only the weakest: the bottom only has to reach the middle, the top to stay under it. Only the rules engine ranks rows and gives royalties, stays and
 qualifying hands. It knows the usual foul order only (bottom >= middle >= top), which every
 preset with jokers or two decks uses.
 """
@@ -37,6 +38,14 @@ def _ways(cards: tuple[Card, ...], rules: Rules) -> dict[str, tuple[np.ndarray, 
         ok = rules.qualify_table(row)[value]
         table = np.unique(np.stack([strength[ok], rules.royalty_table(row)[value[ok]],
                                     rules.stay_table(row)[value[ok]]], axis=1), axis=0)
+        if row != "middle":
+            # The bottom only has to be at least the middle, so of two ways that pay alike
+            # the stronger is never worse; the top only has to be at most the middle, so the
+            # weaker is. (The middle has both to meet: every way of it stays.)
+            pays = {}
+            for way in table[::-1] if row == "bottom" else table:
+                pays.setdefault((way[1], way[2]), way)
+            table = np.array(sorted(pays.values(), key=lambda w: w[0])).reshape(-1, 3)
         out[row] = (table[:, 0], table[:, 1], table[:, 2].astype(bool))
     return out
 

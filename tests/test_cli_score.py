@@ -297,15 +297,16 @@ def row_line(output: str, row: str) -> str:
 
 
 def test_a_joker_is_played_down_to_keep_the_set_legal():
-    # As trips the top would beat the middle's kings; as an ace it is QQA, under the kings.
+    # As trips the top would beat the middle's kings; as an ace it is QQA, under the kings,
+    # and the one ace not on the board already (Ac is in the bottom).
     board = "Qs Qh Jk / Kc Kd 5s 4h 3c / As Ad Ac Kh Ks"
     result = score(board, "--variant", "pineapple-joker")
     assert result.exit_code == 0, result.output
-    assert row_line(result.stdout, "top") == "top Q♠ Q♥ 🃏=A♣ Pair of Queens 7"
+    assert row_line(result.stdout, "top") == "top Q♠ Q♥ 🃏=A♥ Pair of Queens 7"
     assert labelled(result.stdout, "Fouled") == "no"
     data = score_json(board, "--variant", "pineapple-joker")
     assert data["board"]["top"] == data["rows"]["top"]["cards"] == ["Qs", "Qh", "Jk"]
-    assert data["rows"]["top"]["jokers"] == ["Ac"] and data["rows"]["top"]["class"] == "pair"
+    assert data["rows"]["top"]["jokers"] == ["Ah"] and data["rows"]["top"]["class"] == "pair"
     assert data["rows"]["middle"]["jokers"] == data["rows"]["bottom"]["jokers"] == []
 
 

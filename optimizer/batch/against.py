@@ -25,7 +25,7 @@ import numpy as np
 
 from evaluator.rules_files import find_rules
 from optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings, adversarial_hands,
-                                       random_hands)
+                                       joker_hands, random_hands)
 from optimizer.solver.solve import solve
 
 
@@ -146,10 +146,16 @@ class Group:
         return self.options.get("samples")
 
 
+class SuiteError(ValueError):
+    """A suite that the rules cannot deal (the jokers suite under rules without jokers)."""
+
+
 def groups(suite: str, card_counts: Iterable[int], hands: int, seed: int, variant: str,
            objective: str, fl_value: float | None,
            samples: Iterable[int | None] = (None,)) -> list[Group]:
-    """The hands ``bench`` times: ``suite`` is "random", "adversarial" or "all"."""
+    """The hands ``bench`` times: ``suite`` is "random", "adversarial", "all" or "jokers"
+    (hands with two jokers, and the same hands with the jokers replaced by random cards, for
+    each card count; the variant must deal two jokers)."""
     found, deck = [], find_rules(variant).deck
     for count in samples:
         options = {"variant": variant, "objective": objective, "fl_value": fl_value}
@@ -160,6 +166,17 @@ def groups(suite: str, card_counts: Iterable[int], hands: int, seed: int, varian
             for cards in card_counts:
                 found.append(Group("random", f"{cards} cards{tail}", cards, tuple(
                     tuple(h) for h in random_hands(hands, cards, seed, deck)), options))
+        if suite == "jokers":
+            if deck.jokers < 2:
+                raise SuiteError(f"the jokers suite needs rules that deal two jokers, and "
+                                 f"{variant!r} deals {deck.jokers}: use --variant "
+                                 "pineapple-joker or progressive-joker")
+            for cards in card_counts:
+                jokers, replaced = joker_hands(hands, cards, seed)
+                found.append(Group("jokers", f"{cards} cards, two jokers{tail}", cards,
+                                   tuple(map(tuple, jokers)), options, "two jokers"))
+                found.append(Group("jokers", f"{cards} cards, jokers replaced{tail}", cards,
+                                   tuple(map(tuple, replaced)), options, "jokers replaced"))
         if suite in ("adversarial", "all"):
             for kind in KINDS:
                 found.append(Group("adversarial", f"{kind}{tail}", ADVERSARIAL_CARDS, tuple(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.cards import ONE_DECK, Deck
+from evaluator.cards import JOKER, ONE_DECK, Deck
 from evaluator.rules_files import find_rules
 from evaluator.strength import rank3_array, rank5_array
 from optimizer.solver.candidates import subsets
@@ -68,6 +68,18 @@ def random_hands(count: int, cards: int, seed: int, deck: Deck = ONE_DECK) -> li
     """``count`` seeded random hands of ``cards`` cards of ``deck`` (one deck: distinct)."""
     rng = random.Random(f"{seed}:{cards}")
     return [rng.sample(deck.cards, cards) for _ in range(count)]
+
+
+def joker_hands(count: int, cards: int, seed: int) -> tuple[list[list[int]], list[list[int]]]:
+    """``count`` seeded hands of ``cards`` cards holding two jokers, and the same hands with
+    each joker replaced by a random card not in the hand: what jokers cost the solve."""
+    rng = random.Random(f"jokers:{seed}:{cards}")
+    with_jokers, replaced = [], []
+    for _ in range(count):
+        real = rng.sample(range(52), cards)
+        with_jokers.append(real[:-2] + [JOKER, JOKER])
+        replaced.append(real)
+    return with_jokers, replaced
 
 
 # --- the adversarial suite --------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board
+from evaluator.board import Board, BoardReport, evaluate_board, plainest_faces
 from evaluator.rules import ROWS
 from optimizer.solver import cpsat
 from optimizer.solver.candidates import Candidates
@@ -51,7 +51,7 @@ def _board(cands: Candidates, tiebreak: tuple[int, int, int]) -> Board:
     highest card down (jokers first), its jokers standing for their chosen faces."""
     masks, faces = cands.chosen(dict(zip(("bottom", "middle", "top"), tiebreak)))
     rows = [sorted(cands.cards_of(masks[row]), reverse=True) for row in ROWS]
-    return Board(*(tuple(row) for row in rows), jokers=faces)
+    return plainest_faces(Board(*(tuple(row) for row in rows), jokers=faces), cands.rules)
 
 
 def _tiebreak_score(cands: Candidates, set_model: SetModel) -> cp_model.LinearExpr:

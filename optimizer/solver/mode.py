@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board
+from evaluator.board import Board, BoardReport, evaluate_board, plainest_faces
 from evaluator.cards import Card
 from evaluator.rules import ROWS
 from optimizer.solver import cpsat
@@ -67,8 +67,9 @@ def board_of(cands: Candidates, ranks: dict[str, int]) -> Board:
     down, its jokers standing for the faces its candidate chose."""
     masks, faces = cands.chosen(ranks)
     dealt = cands.cards
-    return Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt))) if masks[row] >> i & 1)
-                   for row in ROWS), jokers=faces)
+    board = Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt))) if masks[row] >> i & 1)
+                    for row in ROWS), jokers=faces)
+    return plainest_faces(board, cands.rules)
 
 
 def _solver(deadline: float) -> cp_model.CpSolver:

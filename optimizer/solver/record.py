@@ -20,7 +20,9 @@ def _points(value: float | None) -> float | None:
 
 
 def _rows_dict(report: BoardReport) -> dict:
-    return {row: ascii_names(report.row(row).cards) for row in ROWS}
+    """Each row's cards as dealt (jokers as ``Jk``), and the faces its jokers stand for."""
+    return {**{row: ascii_names(report.row(row).cards) for row in ROWS},
+            "jokers": {row: ascii_names(report.board.faces(row)) for row in ROWS}}
 
 
 def _royalties_dict(report: BoardReport) -> dict:
