@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 from cli.main import app
 from evaluator import find_rules, load_rules, parse_cards
 from evaluator.board_arrays import evaluate_boards
+from evaluator.cards import JOKER, Deck
 from evaluator.rules import ROW_SIZE, ROWS
 from optimizer import ObjectiveError, solve
-from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, play_hand
+from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, deck_counts, play_hand
 from optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, draw_boards,
                                       opponent_boards, pair_boards, pool_calibration, pool_weights)
 from optimizer.opponents.errors import OpponentModelError
@@ -157,10 +158,14 @@ def test_rules_without_a_pool_are_a_clear_error(tmp_path):
 
 def test_pool_boards_are_legal_layouts_with_their_discards():
     for pool in shipped_pools():
-        seen = np.concatenate([pool.boards, pool.discards], axis=1)
-        assert seen.min() >= 0 and seen.max() <= 51
-        ordered = np.sort(seen, axis=1)
-        assert (np.diff(ordered, axis=1) > 0).all()  # 13 placed + discards, all distinct
+        assert pool.boards.min() >= 0 and pool.boards.max() <= 51  # faces, jokers as played
+        seen = np.concatenate([pool.placed, pool.discards], axis=1)
+        if pool.deck == Deck():
+            ordered = np.sort(seen, axis=1)
+            assert (np.diff(ordered, axis=1) > 0).all()  # 13 placed + discards, all distinct
+        else:  # no card more often than the deck holds it (tests/test_opponents_decks.py)
+            counts = np.stack([np.bincount(row, minlength=JOKER + 1) for row in seen])
+            assert (counts <= deck_counts(pool.deck)).all()
 
 
 # --- opponent_boards -------------------------------------------------------------------------

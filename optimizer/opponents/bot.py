@@ -39,15 +39,32 @@ from itertools import permutations
 
 import numpy as np
 
-from evaluator.board_arrays import evaluate_boards
-from evaluator.cards import Card
+from evaluator.cards import JOKER, Card, Deck
 from evaluator.rules import ROWS, Rules
 from optimizer.opponents.estimate import estimate
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from optimizer.opponents.params import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing
+from optimizer.opponents.resolve import evaluate_played
 
 __all__ = ["DEALINGS", "ONE_AT_A_TIME", "THREE_KEEP_TWO", "BotParams", "Dealing", "PlayedHand",
            "play_hand"]
+
+
+def deck_counts(deck: Deck) -> np.ndarray:
+    """``(53,)``: how many of each card (faces 0..51, then the joker) ``deck`` holds."""
+    return np.bincount(np.asarray(deck.cards, dtype=np.int64), minlength=JOKER + 1)
+
+
+def remaining(counts: np.ndarray) -> np.ndarray:
+    """The cards of a multiset given by ``counts``, sorted, each as often as it is left
+    (under one deck without jokers: the ids not yet seen, as ``np.flatnonzero`` lists them)."""
+    return np.repeat(np.arange(len(counts)), counts)
+
+
+def without(cards: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """The sorted multiset ``cards`` less one copy of each of ``taken``."""
+    return remaining(np.bincount(cards, minlength=JOKER + 1)
+                     - np.bincount(taken, minlength=JOKER + 1))
 
 
 @dataclass(frozen=True)
@@ -108,7 +125,7 @@ def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Deal
     for deal in deals:
         plays = [placements(layout, deal.tolist(), dealing.keep) for layout in layouts]
         owners = np.repeat(np.arange(len(layouts)), [len(p) for p in plays])
-        value = _first_look(rules, np.concatenate(plays), np.setdiff1d(unseen, deal), dealing,
+        value = _first_look(rules, np.concatenate(plays), without(unseen, deal), dealing,
                             rounds_left - 1, params, rng, params.search_samples)
         best = np.full(len(layouts), -np.inf)
         np.maximum.at(best, owners, value)
@@ -127,18 +144,18 @@ def _second_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing:
 
 def _worth(rules: Rules, boards: np.ndarray, params: BotParams) -> np.ndarray:
     """What finished boards are worth to the bot (see the module docstring)."""
-    out = evaluate_boards(boards.reshape(-1, 13), rules)
+    out = evaluate_played(boards.reshape(-1, 13), rules)
     points = np.where(out.fouled, -params.foul_penalty,
                       out.royalty_total + params.fl_bonus * (out.entry_cards > 0))
     return points.reshape(boards.shape[:-1])
 
 
 def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card], keep: int,
-           seen: np.ndarray, rounds_left: int, params: BotParams,
+           unseen: np.ndarray, rounds_left: int, params: BotParams,
            rng: np.random.Generator) -> np.ndarray:
-    """The layout the bot plays after being dealt ``new`` onto ``layout``."""
+    """The layout the bot plays after being dealt ``new`` onto ``layout``; ``unseen`` is the
+    sorted multiset of the cards it has not seen (``remaining``)."""
     options = placements(layout, new, keep)
-    unseen = np.flatnonzero(~seen)
     if rounds_left == 0:
         worth = _worth(rules, options, params)
     else:
@@ -159,17 +176,18 @@ def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: Bot
     if len(cards) != dealing.seen:
         raise ValueError(f"{dealing.name} deals {dealing.seen} cards, got {len(cards)}")
     layout = np.full(13, EMPTY, dtype=np.int64)
-    seen = np.zeros(52, dtype=bool)
+    left = deck_counts(rules.deck)
     rounds = [(dealing.first, dealing.first)] + [(dealing.per_round, dealing.keep)] \
         * dealing.rounds
     position = 0
     for index, (count, keep) in enumerate(rounds):
         new = list(cards[position:position + count])
         position += count
-        seen[new] = True
-        layout = choose(rules, dealing, layout, new, keep, seen, len(rounds) - 1 - index,
-                        params, rng)
-    discards = tuple(sorted(set(cards) - set(layout.tolist())))
+        np.subtract.at(left, new, 1)
+        layout = choose(rules, dealing, layout, new, keep, remaining(left),
+                        len(rounds) - 1 - index, params, rng)
+    discards = tuple(remaining(np.bincount(list(cards), minlength=JOKER + 1)
+                               - np.bincount(layout, minlength=JOKER + 1)).tolist())
     board = tuple(c for row in ROWS for c in sorted(layout[ROW_SLOTS[row]].tolist(),
                                                      reverse=True))
     return PlayedHand(board, discards)

@@ -12,6 +12,20 @@ then to drawing with replacement; docs/ev-and-opponents.md gives the measured er
 Rules that set ``opponents.mean_royalties`` (Pineapple's) weight the boards
 (``optimizer.opponents.calibration``), which are then drawn with replacement, each in proportion to
 its weight. The module also gives the figures of the opponent model (``bot_stats``).
+
+The deck is the rules' (``Rules.deck``) and the pool's. Under one plain deck a card is in
+the dealt hand or not, and boards are matched by bitmasks. Under any other deck removal
+counts copies: a board fits the dealt hand when no card (each face, and the joker) is used
+more often, by the board and the hand together, than the deck holds it. So under two decks
+one ``As`` in the hand leaves one for the opponents, and a joker in the hand leaves the
+other; the face a board's joker plays as is no card of the deck and is never matched.
+
+Several opponents' boards are drawn each on its own (``opponent_boards``): the EV is a sum
+over opponents of each one's points, and each one's boards follow its own distribution
+given the dealt hand exactly. Two boards of one deal may together use a card more often
+than the deck holds it (docs/ev-and-opponents.md, "Three-handed and more"), which changes
+the spread of a deal's total but not its mean. Under two decks up to five opponents sit at
+the table (``max_opponents``).
 """
 
 from __future__ import annotations
@@ -24,24 +38,39 @@ from functools import cache
 import numpy as np
 
 from evaluator.board_arrays import BoardArrays, evaluate_boards
-from evaluator.cards import CardError
+from evaluator.cards import JOKER, ONE_DECK, CardError, Deck
 from evaluator.rules import ROWS, Rules
 from optimizer.opponents.calibration import Calibration, features_of, fit
 from optimizer.opponents.errors import CalibrationError, OpponentModelError
-from optimizer.opponents.pools import (PERMUTATIONS, POOL_PARAMS, Pool, dealing_for, play_hands,
-                                       pool_for, relabel)
+from optimizer.opponents.bot import deck_counts
+from optimizer.opponents.pools import (PERMUTATIONS, POOL_PARAMS, Pool, dealing_for, dealt_from,
+                                       play_hands, pool_for, relabel)
 
 _INVERSE = np.argsort(PERMUTATIONS, axis=1)
 
 
 # --- drawing boards --------------------------------------------------------------------------
 
-def dealt_array(dealt: Sequence[int]) -> np.ndarray:
-    """The dealt card ids as an array, once it is known they are distinct ids 0..51."""
+def max_opponents(rules: Rules) -> int:
+    """How many opponents the EV objective plays against at most under ``rules``: 2 (three
+    at the table) from one deck, 5 (six) from two, which seat more players (RULES.md)."""
+    return 5 if rules.deck.decks == 2 else 2
+
+
+def dealt_array(dealt: Sequence[int], deck: Deck = ONE_DECK) -> np.ndarray:
+    """The dealt card ids as an array, once it is known they are cards of ``deck``: distinct
+    ids 0..51 under one plain deck; else ids 0..51 and ``JOKER``, none more often than the
+    deck holds it."""
     cards = np.asarray(list(dealt), dtype=np.int64)
-    if cards.ndim != 1 or len(set(cards.tolist())) != len(cards) \
-            or (len(cards) and (cards.min() < 0 or cards.max() > 51)):
-        raise CardError(f"dealt cards must be distinct ids 0..51, got {list(dealt)!r}")
+    if deck == ONE_DECK or cards.ndim != 1:
+        if cards.ndim != 1 or len(set(cards.tolist())) != len(cards) \
+                or (len(cards) and (cards.min() < 0 or cards.max() > 51)):
+            raise CardError(f"dealt cards must be distinct ids 0..51, got {list(dealt)!r}")
+        return cards
+    if len(cards) and (cards.min() < 0 or cards.max() > JOKER):
+        raise CardError(f"dealt cards must be ids 0..51 or {JOKER} (a joker), got "
+                        f"{list(dealt)!r}")
+    deck.check(cards.tolist())
     return cards
 
 
@@ -62,7 +91,10 @@ class Draw:
 def candidate_pairs(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pool boards under suit relabellings, as ``board * 24 + relabelling``, that avoid the
     dealt cards: those whose player saw none of them (exact), and those whose placed cards
-    avoid them but whose discards do not (relaxed)."""
+    avoid them but whose discards do not (relaxed). Under a deck other than one plain deck,
+    "avoid" counts copies (the module docstring)."""
+    if pool.deck != ONE_DECK:
+        return _candidate_pairs_counted(pool, dealt)
     placed, seen = pool.masks
     exact_pairs, relaxed_pairs = [], []
     for p, inverse in enumerate(_INVERSE):
@@ -77,9 +109,32 @@ def candidate_pairs(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return np.concatenate(exact_pairs), np.concatenate(relaxed_pairs)
 
 
+def _candidate_pairs_counted(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``candidate_pairs`` by copies: a board fits when, card by card, what it placed (or
+    saw) and what was dealt together are no more than the deck holds."""
+    placed, seen = pool.counts
+    copies = deck_counts(pool.deck)
+    exact_pairs, relaxed_pairs = [], []
+    for p, inverse in enumerate(_INVERSE):
+        moved = np.where(dealt == JOKER, dealt, (dealt & ~3) | inverse[dealt & 3])
+        left = copies - np.bincount(moved, minlength=JOKER + 1)
+        clear = (placed <= left).all(axis=1)
+        exact = clear & (seen <= left).all(axis=1)
+        exact_pairs.append(np.flatnonzero(exact) * 24 + p)
+        relaxed_pairs.append(np.flatnonzero(clear & ~exact) * 24 + p)
+    return np.concatenate(exact_pairs), np.concatenate(relaxed_pairs)
+
+
 def pair_boards(pool: Pool, pairs: np.ndarray) -> np.ndarray:
-    """The boards that ``board * 24 + relabelling`` names."""
+    """The boards that ``board * 24 + relabelling`` names, as they play (jokers as faces)."""
     return relabel(pool.boards[pairs // 24], PERMUTATIONS[pairs % 24])
+
+
+def pair_jokers(pool: Pool, pairs: np.ndarray) -> np.ndarray:
+    """``(len(pairs), 13)`` bool: the slots of those boards that hold a joker."""
+    if pool.jokers is None:
+        return np.zeros((len(pairs), 13), dtype=bool)
+    return pool.jokers[pairs // 24]
 
 
 @cache
@@ -165,14 +220,17 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
     """``(samples, opponents, 13)`` int64 card ids; each board laid out top(3) middle(5)
     bottom(5).
 
-    Deterministic for the same arguments. Boards never contain a dealt card; fouled boards
-    are included at the bot's own rate (which calibration holds). Each opponent's board is
-    drawn on its own from the same pool (docs/ev-and-opponents.md, "Three-handed").
+    Deterministic for the same arguments. Each board fits the deck with the dealt cards
+    (under one plain deck: holds none of them); a board's jokers are the faces they play as
+    (``optimizer.opponents.pools``). Fouled boards are included at the bot's own rate (which
+    calibration holds). Each opponent's board is drawn on its own from the same pool (the
+    module docstring), up to ``max_opponents`` opponents.
     """
-    cards = dealt_array(dealt)
-    if samples < 1 or opponents < 1:
-        raise OpponentModelError(f"need samples >= 1 and opponents >= 1, got {samples} and "
-                                 f"{opponents}")
+    cards = dealt_array(dealt, rules.deck)
+    if samples < 1 or not 1 <= opponents <= max_opponents(rules):
+        raise OpponentModelError(f"need samples >= 1 and 1 to {max_opponents(rules)} opponents "
+                                 f"(from {rules.deck.decks} deck{'s' * (rules.deck.decks > 1)}),"
+                                 f" got {samples} and {opponents}")
     pool = pool_for(rules)
     draw = draw_boards(pool, cards, samples * opponents, seed, pool_weights(pool, rules))
     return draw.boards.reshape(samples, opponents, 13)
@@ -246,7 +304,7 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
         dealing = dealing_for(rules)
         played = play_hands(rules, dealing, boards, seed, POOL_PARAMS[dealing.name],
                             workers=workers).boards
-        where = {"source": "live", "dealing": dealing.name}
+        where = {"source": "live", "dealing": dealt_from(dealing.name, rules.deck)}
     else:
         pool = pool_for(rules)
         if boards > len(pool):  # drawn again, boards would count twice and the errors shrink
@@ -255,7 +313,8 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
                 "a hand); ask for at most that many, or play fresh hands with --live")
         rng = np.random.default_rng(seed)
         played = pool.boards[rng.choice(len(pool), boards, replace=False)]
-        where = {"source": "pool", "dealing": pool.dealing.name, "pool_size": len(pool),
+        where = {"source": "pool", "dealing": dealt_from(pool.dealing.name, pool.deck),
+                 "pool_size": len(pool),
                  "pool_rules": pool.meta["rules"]}
     out = evaluate_boards(played, rules)  # once, for both sets of figures and the weights
     bot = _figures(out)

@@ -9,6 +9,10 @@ is worth the best legal board among those ``2 x 2 x 2`` choices: royalties, plus
 ``fl_bonus`` if it enters Fantasyland, or ``-foul_penalty`` if it fouls. The pools stand for
 the choice the player will have (steering useful cards to the row that wants them); the
 worst completions stand for safe play.
+
+A joker helps every row, and a row holding one counts what it can best play as
+(``optimizer.opponents.resolve.play_rows``) on its own: the estimate does not play a joker
+down to spare a foul, which the exact looks at the end of the hand do.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from itertools import combinations
 import numpy as np
 
 from evaluator.board import row_strengths, row_values
+from evaluator.cards import JOKER
 from evaluator.handspec import Scale
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS
 from optimizer.opponents.params import BotParams
+from optimizer.opponents.resolve import play_rows
 
 
 @cache
@@ -59,13 +65,15 @@ class _Options:
 
 def _completions(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray):
     """Every completion of ``R`` rows (``fixed`` placed cards) from pools ``(R, K, p)``: the
-    cards ``(R, K, S, size)`` and their values on the row's scale ``(R, K, S)``."""
+    cards ``(R, K, S, size)`` as they play (jokers resolved) and their values on the row's
+    scale ``(R, K, S)``."""
     size = ROW_SIZE[row]
     picks = pool[:, :, _subsets(pool.shape[2], size - fixed.shape[1])]  # (R, K, S, need)
     shape = picks.shape[:3]
     rows = np.concatenate([np.broadcast_to(fixed[:, None, None, :], shape + fixed.shape[1:]),
                            picks], axis=3)
-    return rows, row_values(row, rows.reshape(-1, size), rules).reshape(shape)
+    played = play_rows(row, rows.reshape(-1, size), rules)
+    return played.reshape(rows.shape), row_values(row, played, rules).reshape(shape)
 
 
 def _straight_windows() -> np.ndarray:
@@ -84,22 +92,28 @@ def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np
     """``(R, K, D)``: which future cards help each row. On a high row: a card that pairs one
     of its ranks, or, on a five-card row of three cards or more, continues its flush (one
     suit so far) or its straight (distinct ranks inside one straight so far). On a 2-7 row:
-    a card of rank 8 or lower that pairs none of its ranks."""
-    ranks, suits = fixed >> 2, fixed & 3
-    has_rank = np.zeros((len(fixed), 13), dtype=bool)
+    a card of rank 8 or lower that pairs none of its ranks. A joker helps every row, and a
+    joker in the row fits any suit and any straight."""
+    real = fixed != JOKER
+    ranks = np.where(real, fixed >> 2, 13)
+    has_rank = np.zeros((len(fixed), 14), dtype=bool)
     np.put_along_axis(has_rank, ranks, True, axis=1)
-    future_rank = future >> 2
+    has_rank = has_rank[:, :13]
+    wild = (future == JOKER)[None]
+    future_rank = np.minimum(future >> 2, 12)  # a joker's rank is never read: it is wild
     pairs = has_rank[:, future_rank]  # (R, K, D)
     if rules.scale(row) is not Scale.HIGH:
-        return ~pairs & (future_rank <= 6)[None]
+        return (~pairs & (future_rank <= 6)[None]) | wild
     if ROW_SIZE[row] < 5 or fixed.shape[1] < 3:
-        return pairs
-    suited = (suits == suits[:, :1]).all(axis=1)
-    flush = suited[:, None, None] & ((future & 3)[None] == suits[:, :1, None])
-    distinct = has_rank.sum(axis=1) == fixed.shape[1]
+        return pairs | wild
+    suits = fixed & 3
+    first = np.take_along_axis(suits, real.argmax(axis=1)[:, None], axis=1)  # a real card's
+    suited = ((suits == first) | ~real).all(axis=1)
+    flush = suited[:, None, None] & ((future & 3)[None] == first[:, :, None])
+    distinct = has_rank.sum(axis=1) == real.sum(axis=1)
     fits = ~(has_rank[:, None, :] & ~_WINDOWS[None]).any(axis=2) & distinct[:, None]
     connects = (fits[:, :, None] & _WINDOWS[None]).any(axis=1) & ~has_rank  # (R, 13)
-    return pairs | flush | connects[:, future_rank]
+    return pairs | flush | connects[:, future_rank] | wild
 
 
 def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,

@@ -5,8 +5,18 @@ a full deck, each with the cards its player saw and threw away; the shipped ones
 ``optimizer/opponents/data/``. Every hand was given a random suit relabelling when the pool
 was built (the bot treats suits alike), so each of the 24 relabellings of a pool board is as
 likely as the board itself: what lets ``optimizer.opponents.draw`` honour card removal. A pool
-serves the rules that share its dealing style and its foul rules; ``opponents --regenerate``
-builds one.
+serves the rules that share its dealing style, its deck and its foul rules;
+``opponents --regenerate`` builds one.
+
+A board is stored as it plays: its 13 rows' cards with each joker replaced by the face it
+stands for (chosen by ``evaluate_board`` for the whole set, so a joker played down to avoid
+a foul is stored as the lower face), so that every row compares with a row of ours as a row
+of faces does; under two decks a board may hold a face twice. ``jokers`` marks the slots
+that hold a joker, which card removal needs (the player saw a joker, not that face); the
+discards keep jokers as ``JOKER``. A pool dealt from one plain deck (52 cards, no jokers)
+has no ``jokers`` array in its file and no ``deck`` in its meta, as the pools built before
+decks were data; any other deck is named in the meta and in the file name
+(``pool_file_name``).
 """
 
 from __future__ import annotations
@@ -22,11 +32,13 @@ from pathlib import Path
 
 import numpy as np
 
+from evaluator.board import Board, evaluate_board
+from evaluator.cards import JOKER, ONE_DECK, Deck
 from evaluator.handspec import Scale
-from evaluator.rules import Rules
+from evaluator.rules import ROWS, Rules
 from evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
 from optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
-                                     play_hand)
+                                     deck_counts, play_hand, remaining)
 from optimizer.opponents.errors import OpponentModelError
 
 
@@ -37,14 +49,34 @@ CHUNK = 500  # hands per seeded chunk when a pool is built: the result ignores `
 
 
 def relabel(cards: np.ndarray, perm: np.ndarray) -> np.ndarray:
-    """Apply suit relabellings ``perm`` (one row per board) to ``cards`` (one row per board)."""
-    return (cards & ~3) | np.take_along_axis(perm, cards & 3, axis=1)
+    """Apply suit relabellings ``perm`` (one row per board) to ``cards`` (one row per board);
+    a joker stays a joker."""
+    moved = (cards & ~3) | np.take_along_axis(perm, cards & 3, axis=1)
+    return np.where(cards == JOKER, cards, moved)
 
 
 def dealing_for(rules: Rules) -> Dealing:
     """The dealing style of the ordinary hands under ``rules``: the rules file's ``dealing``
     key (presets set it; a house file inherits its base's)."""
     return DEALINGS[rules.dealing]
+
+
+def deck_meta(deck: Deck) -> dict | None:
+    """The deck as a pool's meta names it: None for one plain deck (52 cards, no jokers)."""
+    return None if deck == ONE_DECK else {"decks": deck.decks, "jokers": deck.jokers,
+                                          "five_of_a_kind": deck.five_of_a_kind}
+
+
+def deck_tag(deck: Deck) -> str:
+    """The deck in a pool's file name: empty for one plain deck, else ``2-jokers``,
+    ``2-decks``, ``2-decks-1-joker`` and the like (``five`` where one deck's jokers make
+    five of a kind)."""
+    parts = [f"{deck.decks}-decks"] if deck.decks > 1 else []
+    if deck.jokers:
+        parts.append(f"{deck.jokers}-joker{'s' * (deck.jokers > 1)}")
+    if deck.five_of_a_kind and deck.decks == 1:
+        parts.append("five")
+    return "-".join(parts)
 
 
 def foul_signature(rules: Rules) -> str:
@@ -67,13 +99,25 @@ def foul_signature(rules: Rules) -> str:
 class Pool:
     """Boards the bot played (top 3, middle 5, bottom 5) and what each player threw away."""
 
-    boards: np.ndarray  # (n, 13) card ids
-    discards: np.ndarray  # (n, d) card ids
+    boards: np.ndarray  # (n, 13) card ids as the boards play (jokers resolved to faces)
+    discards: np.ndarray  # (n, d) card ids, jokers as JOKER
     meta: dict
+    jokers: np.ndarray | None = None  # (n, 13) bool: the slots holding a joker; None: none
 
     @property
     def dealing(self) -> Dealing:
         return DEALINGS[self.meta["dealing"]]
+
+    @property
+    def deck(self) -> Deck:
+        named = self.meta.get("deck")
+        return ONE_DECK if named is None else Deck(**named)
+
+    @property
+    def placed(self) -> np.ndarray:
+        """``(n, 13)``: the cards each player placed, jokers as ``JOKER`` (not their faces)."""
+        return self.boards if self.jokers is None else np.where(self.jokers, JOKER,
+                                                                 self.boards)
 
     def __len__(self) -> int:
         return len(self.boards)
@@ -84,10 +128,26 @@ class Pool:
         placed = _bits(self.boards)
         return placed, placed | _bits(self.discards)
 
+    @cached_property
+    def counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(n, 53)`` int8 counts of each card (faces, then the joker) placed, and seen
+        (placed or thrown away), one row per board: card removal under any deck."""
+        placed = _counts(self.placed)
+        return placed, placed + _counts(self.discards)
+
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, boards=self.boards.astype(np.uint8),
-                            discards=self.discards.astype(np.uint8),
-                            meta=np.array(json.dumps(self.meta, sort_keys=True)))
+        arrays = {"boards": self.boards.astype(np.uint8),
+                  "discards": self.discards.astype(np.uint8),
+                  "meta": np.array(json.dumps(self.meta, sort_keys=True))}
+        if self.jokers is not None:
+            arrays["jokers"] = self.jokers.astype(bool)
+        np.savez_compressed(path, **arrays)
+
+
+def _counts(cards: np.ndarray) -> np.ndarray:
+    out = np.zeros((len(cards), JOKER + 1), dtype=np.int8)
+    np.add.at(out, (np.repeat(np.arange(len(cards)), cards.shape[1]), cards.reshape(-1)), 1)
+    return out
 
 
 def _bits(cards: np.ndarray) -> np.ndarray:
@@ -98,7 +158,8 @@ def _bits(cards: np.ndarray) -> np.ndarray:
 def load_pool(path: str | Path) -> Pool:
     with np.load(path) as data:
         return Pool(data["boards"].astype(np.int64), data["discards"].astype(np.int64),
-                    json.loads(str(data["meta"])))
+                    json.loads(str(data["meta"])),
+                    data["jokers"].astype(bool) if "jokers" in data.files else None)
 
 
 @cache
@@ -114,7 +175,7 @@ def shipped_pools() -> tuple[Pool, ...]:
 
 
 def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
-    """The pool that serves ``rules``: same dealing style and same foul rules.
+    """The pool that serves ``rules``: same dealing style, same deck and same foul rules.
 
     Royalty and Fantasyland tables may differ (a house-rules file uses the pool of its base):
     the caller scores the boards under its own rules.
@@ -122,32 +183,57 @@ def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
     pools = shipped_pools() if pools is None else pools
     dealing, signature = dealing_for(rules), foul_signature(rules)
     for pool in pools:
-        if pool.meta["dealing"] == dealing.name and pool.meta["foul_signature"] == signature:
+        if pool.meta["dealing"] == dealing.name and pool.deck == rules.deck \
+                and pool.meta["foul_signature"] == signature:
             return pool
-    built = ", ".join(f"{p.meta['rules']} ({p.meta['dealing']})" for p in pools) or "none"
+    built = ", ".join(f"{p.meta['rules']} ({dealt_from(p.meta['dealing'], p.deck)})"
+                      for p in pools) or "none"
     raise OpponentModelError(
         f"no opponent pool for the rules {rules.name!r}: the ev objective needs boards played "
-        f"with their dealing ({dealing.name}) and their foul rules (row order and qualifying "
-        f"hands), and the pools are built for {built}; use --objective royalties, or build a "
-        f"pool with `fantasyland opponents --regenerate --variant FILE`")
+        f"with their dealing ({dealt_from(dealing.name, rules.deck)}) and their foul rules "
+        f"(row order and qualifying hands), and the pools are built for {built}; use "
+        f"--objective royalties, or build a pool with "
+        f"`fantasyland opponents --regenerate --variant FILE`")
+
+
+def dealt_from(dealing: str, deck: Deck) -> str:
+    """A dealing as the figures name it: its style, and its deck unless one plain deck."""
+    return f"{dealing}, {deck_tag(deck)}" if deck_tag(deck) else dealing
 
 
 # --- building pools --------------------------------------------------------------------------
 
+def deal_from(deck: Deck, removed: Sequence[int] = ()) -> np.ndarray:
+    """The cards a hand is dealt from: ``deck`` (each face as often as it holds it, and its
+    jokers) less ``removed``, sorted; under one plain deck the ids ``np.setdiff1d`` lists."""
+    removed = np.asarray(list(removed), dtype=np.int64)
+    return remaining(deck_counts(deck) - np.bincount(removed, minlength=JOKER + 1))
+
+
 def _chunk(args) -> tuple[np.ndarray, np.ndarray]:
     rules, dealing, seed, index, hands, params, removed = args
     rng = np.random.default_rng([seed, index])
-    deck = np.setdiff1d(np.arange(52), removed)
-    boards, discards = [], []
+    deck = deal_from(rules.deck, removed)
+    boards, discards, jokers = [], [], []
     for _ in range(hands):
         cards = rng.permutation(deck)[:dealing.seen]
         hand = play_hand(rules, dealing, cards.tolist(), params, rng)
         perm = PERMUTATIONS[rng.integers(24)] if not len(removed) else np.arange(4)
-        boards.append(relabel(np.array([hand.board]), perm[None])[0])
+        boards.append(relabel(np.array([_as_played(rules, hand.board)]), perm[None])[0])
+        jokers.append(np.array(hand.board) == JOKER)
         discards.append(relabel(np.array([hand.discards], dtype=np.int64).reshape(1, -1),
                                  perm[None])[0])
-    return np.array(boards, dtype=np.int64), np.array(discards, dtype=np.int64).reshape(
-        hands, dealing.seen - 13)
+    return (np.array(boards, dtype=np.int64), np.array(discards, dtype=np.int64).reshape(
+        hands, dealing.seen - 13), np.array(jokers, dtype=bool).reshape(hands, 13))
+
+
+def _as_played(rules: Rules, board: Sequence[int]) -> tuple[int, ...]:
+    """A finished board with each joker the face ``evaluate_board`` chooses for it."""
+    if JOKER not in board:
+        return tuple(board)
+    report = evaluate_board(Board(tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])),
+                            rules)
+    return tuple(c for row in ROWS for c in report.row(row).played)
 
 
 def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
@@ -178,10 +264,13 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
                 progress(len(results[-1][0]))
     boards = np.concatenate([r[0] for r in results]) if results else np.zeros((0, 13), int)
     discards = np.concatenate([r[1] for r in results]) if results else np.zeros((0, 0), int)
+    jokers = np.concatenate([r[2] for r in results]) if results else np.zeros((0, 13), bool)
     meta = {"rules": rules.name, "dealing": dealing.name, "foul_signature":
             foul_signature(rules), "seed": seed, "hands": hands,
             "params": params.__dict__, "seconds": round(time.perf_counter() - started, 1)}
-    return Pool(boards, discards, meta)
+    if deck_meta(rules.deck) is not None:  # one plain deck: the meta of the older pools
+        meta["deck"] = deck_meta(rules.deck)
+    return Pool(boards, discards, meta, jokers if rules.deck.jokers else None)
 
 
 #: Hands in each shipped pool, by dealing style: enough for the exact draw
@@ -196,7 +285,11 @@ POOL_SEED = 2024
 
 
 def pool_file_name(rules: Rules) -> str:
-    return f"{dealing_for(rules).name}-{rules.name}.npz"
+    """``DEALING-RULES.npz``, with the deck after the dealing when it is not one plain deck
+    (``three-keep-two-2-jokers-pineapple-joker.npz``): a pineapple hand dealt from 54 cards
+    is another dealing than one from 52."""
+    tag = deck_tag(rules.deck)
+    return f"{dealing_for(rules).name}{'-' + tag if tag else ''}-{rules.name}.npz"
 
 
 def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,

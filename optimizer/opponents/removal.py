@@ -10,11 +10,13 @@ import numpy as np
 
 from evaluator.board import Board, BoardReport, evaluate_board, row_strengths
 from evaluator.board_arrays import ROW_SLICES
+from evaluator.cards import JOKER
 from evaluator.rules import ROWS, Rules
 from evaluator.scoring import settle
 from evaluator.strength import CLASS_OF_STRENGTH
 from optimizer.opponents.bot import BotParams
-from optimizer.opponents.draw import board_stats, candidate_pairs, dealt_array, pair_boards
+from optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array, pair_boards,
+                                      pair_jokers)
 from optimizer.opponents.pools import play_hands, pool_for
 
 
@@ -24,10 +26,18 @@ def _class_shares(boards: np.ndarray) -> dict[str, np.ndarray]:
             for row, s in strengths.items()}
 
 
-def _points_against(rules: Rules, ours: BoardReport, boards: np.ndarray) -> np.ndarray:
-    return np.array([settle(ours, evaluate_board(Board(tuple(b[:3]), tuple(b[3:8]),
-                                                       tuple(b[8:])), rules))
-                     for b in boards.tolist()], dtype=float)
+def _points_against(rules: Rules, ours: BoardReport, boards: np.ndarray,
+                    jokers: np.ndarray | None = None) -> np.ndarray:
+    """What ``ours`` wins against each board (played faces; ``jokers`` marks the slots that
+    hold a joker, so that each board is scored as the board it is, jokers and their faces)."""
+    jokers = np.zeros(boards.shape, dtype=bool) if jokers is None else jokers
+    points = []
+    for b, j in zip(boards.tolist(), jokers.tolist()):
+        held = [JOKER if wild else card for card, wild in zip(b, j)]
+        faces = tuple(card for card, wild in zip(b, j) if wild)
+        board = Board(tuple(held[:3]), tuple(held[3:8]), tuple(held[8:]), faces)
+        points.append(settle(ours, evaluate_board(board, rules)))
+    return np.array(points, dtype=float)
 
 
 def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: int, seed: int,
@@ -43,10 +53,11 @@ def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: 
     ``dealt`` (the command passes its best-royalty set), wins against the boards (1-6 scoring
     of ``rules``).
     """
-    cards = dealt_array(dealt)
+    cards = dealt_array(dealt, rules.deck)
     pool = pool_for(rules)
-    live = play_hands(rules, pool.dealing, hands, seed, BotParams(**pool.meta["params"]),
-                      removed=cards, workers=workers).boards
+    played = play_hands(rules, pool.dealing, hands, seed, BotParams(**pool.meta["params"]),
+                        removed=cards, workers=workers)
+    live = played.boards
     exact_pairs, relaxed_pairs = candidate_pairs(pool, cards)
     rng = np.random.default_rng(seed)
     samples = {
@@ -55,7 +66,7 @@ def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: 
         "no_removal": np.arange(len(pool)) * 24,
     }
     live_shares = _class_shares(live)
-    live_points = _points_against(rules, ours, live)
+    live_points = _points_against(rules, ours, live, played.jokers)
     result = {"dealt": len(cards), "hands": hands, "set": ours.board.format(ascii=True),
               "exact_pairs": len(exact_pairs), "relaxed_pairs": len(relaxed_pairs),
               "live": board_stats(rules, live) | {
@@ -65,7 +76,7 @@ def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: 
         chosen = rng.choice(pairs, min(hands, len(pairs)), replace=False)
         boards = pair_boards(pool, chosen)
         shares = _class_shares(boards)
-        points = _points_against(rules, ours, boards)
+        points = _points_against(rules, ours, boards, pair_jokers(pool, chosen))
         result[name] = board_stats(rules, boards) | {
             "points": float(points.mean()),
             "points_se": float(points.std() / np.sqrt(len(points))),
