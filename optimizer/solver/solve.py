@@ -163,15 +163,16 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
         for option, number in (("opponents", opponents), ("samples", samples), ("seed", seed)):
             if isinstance(number, bool) or not isinstance(number, Integral):
                 raise ObjectiveError(f"bad {option} {number!r}: expected a whole number")
-        if opponents not in (1, 2):
+        from optimizer.opponents.draw import max_opponents, opponent_boards  # loads on use
+
+        most = max_opponents(rules)
+        if not 1 <= opponents <= most:
             raise ObjectiveError(f"bad opponents count {opponents!r}: expected 1 (heads-up) "
-                                 "or 2 (three-handed)")
+                                 f"to {most} ({most + 1} at the table) under these rules")
         if not 1 <= samples <= 100_000:
             raise ObjectiveError(f"bad samples count {samples!r}: expected 1 to 100000")
         if seed < 0:
             raise ObjectiveError(f"bad seed {seed!r}: expected a whole number >= 0")
-        from optimizer.opponents.draw import opponent_boards  # the bot's pool loads on first use
-
         with opponent_model():
             boards = opponent_boards(rules, tuple(dealt), samples, opponents, seed)
     boards = np.asarray(boards, dtype=np.int64)
