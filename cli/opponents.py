@@ -22,7 +22,8 @@ from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
 from optimizer.opponents.draw import bot_stats
 from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.pools import POOL_SEED, build_pool, dealing_for, pool_file_name
+from optimizer.opponents.pools import (POOL_SEED, build_pool, dealing_for, pool_file_name,
+                                       pool_for)
 from optimizer.opponents.removal import removal_check
 
 
@@ -143,10 +144,12 @@ def command(
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output)
             return
-        hands = DEFAULT_HANDS if hands is None else hands
         if check is not None:
-            _check(rules, check, hands, seed, workers, json_output)
+            _check(rules, check, DEFAULT_HANDS if hands is None else hands, seed, workers,
+                   json_output)
             return
+        if hands is None:  # all of a pool smaller than the default (the new decks' are)
+            hands = DEFAULT_HANDS if live else min(DEFAULT_HANDS, len(pool_for(rules)))
         figures = bot_stats(rules, hands, seed, live=live, workers=workers)
     if json_output:
         typer.echo(json.dumps(measured(figures | {"variant": rules.name}), indent=2,

@@ -293,3 +293,14 @@ def test_joker_opponents_are_drawn_under_removal_and_the_seed():
 def test_the_shipped_pools_of_every_deck_load():
     decks = {p.deck for p in shipped_pools()}
     assert {Deck(), JOKERS, TWO_DECKS} <= decks
+
+
+@pytest.mark.parametrize("variant, boards", [("pineapple-joker", 1000), ("double-deck", 2000)])
+def test_stats_without_hands_take_all_of_a_pool_smaller_than_the_default(variant, boards):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["opponents", "--stats", "--variant", variant, "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"boards": %d' % boards in result.stdout
