@@ -66,7 +66,8 @@ class RowCandidates:
     weight: np.ndarray  # what the objective gives this row alone, in its integer units
     bound: np.ndarray  # weight plus the most this row can add to terms shared by the rows
     # The face each joker of the dealt hand stands for in this candidate, one column per
-    # joker in position order; -1 where the candidate does not hold that joker.
+    # joker in position order; -1 where the candidate does not hold that joker. Without
+    # jokers it has no columns, and is not cut down with the rest (nothing reads its rows).
     faces: np.ndarray
 
     def __len__(self) -> int:
@@ -75,7 +76,7 @@ class RowCandidates:
     def take(self, keep: np.ndarray) -> RowCandidates:
         return RowCandidates(self.row, *(a[keep] for a in (
             self.masks, self.value, self.strength, self.royalty, self.stays, self.tiebreak,
-            self.weight, self.bound, self.faces)))
+            self.weight, self.bound)), self.faces[keep] if self.faces.shape[1] else self.faces)
 
     def with_weight(self, weight: np.ndarray, bound: np.ndarray | None = None
                     ) -> RowCandidates:
@@ -129,19 +130,24 @@ class Candidates:
             rc = self.row(row)
             i = rc.index_of(ranks[row])
             masks[row] = int(rc.masks[i])
-            faces += [int(f) for f in rc.faces[i][::-1] if f >= 0]
+            if rc.faces.shape[1]:
+                faces += [int(f) for f in rc.faces[i][::-1] if f >= 0]
         return masks, tuple(faces)
 
 
-def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int):
+def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, shared: bool = True):
     """Look candidates up by mask: ``(width, lookup)``, where ``lookup(m)`` gives, for an
     array of masks over ``n`` positions, the ``values`` of the candidates with each mask,
     along a new last axis of ``width`` (``fill`` where a mask names fewer, or none). Without
-    jokers a mask names one candidate at most and ``width`` is 1."""
+    jokers a mask names one candidate at most and ``width`` is 1: a caller that knows it
+    (``shared=False``, the hand holds no joker) skips finding it out."""
     values = np.asarray(values)
-    order = np.argsort(masks, kind="stable")
-    distinct, start, count = np.unique(masks[order], return_index=True, return_counts=True)
-    width = int(count.max()) if len(count) else 1
+    width = 1
+    if shared:
+        order = np.argsort(masks, kind="stable")
+        distinct, start, count = np.unique(masks[order], return_index=True,
+                                           return_counts=True)
+        width = int(count.max()) if len(count) else 1
     if width == 1:
         table = np.full(1 << n, fill, dtype=values.dtype)
         table[masks] = values

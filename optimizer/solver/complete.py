@@ -93,7 +93,9 @@ has a set: "no legal set" is only ever said after a complete search), and
     # Tops ranked by weight, then tie-break, best first; a lookup from mask to ranks (a mask
     # holding jokers may name several tops).
     ranked = np.lexsort((-tops.tiebreak, -tops.weight))
-    rank_of = by_mask(tops.masks[ranked], n, np.arange(len(ranked), dtype=np.int16), NONE)
+    shared = cands.has_jokers  # several candidates may share a mask
+    rank_of = by_mask(tops.masks[ranked], n, np.arange(len(ranked), dtype=np.int16), NONE,
+                      shared)
     top_weight = np.append(tops.weight[ranked], -INF)  # index NONE clipped to the last
     top_strength = np.append(tops.strength[ranked], 0)
     top_stays = np.append(tops.stays[ranked], False)
@@ -118,7 +120,7 @@ has a set: "no legal set" is only ever said after a complete search), and
         return (np.full(len(strength), best_any[-1]), np.full(len(strength), best_stay[-1]))
 
     middle_cap_any, middle_cap_stay = cap_by("middle", middles.strength)
-    middle_of = by_mask(middles.masks, n, np.arange(len(middles), dtype=np.int32), -1)
+    middle_of = by_mask(middles.masks, n, np.arange(len(middles), dtype=np.int32), -1, shared)
     bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
 
     order = np.lexsort((-bottoms.tiebreak, -bottom_bound))
@@ -294,7 +296,8 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
     if len(b) == 0:
         return empty
     row_of, leftover = _leftover_tops(n)
-    _, index_of = by_mask(tops.masks, n, np.arange(len(tops), dtype=np.int32), -1)
+    _, index_of = by_mask(tops.masks, n, np.arange(len(tops), dtype=np.int32), -1,
+                          cands.has_jokers)
     rest = ((1 << n) - 1) ^ (bottoms.masks[b] | middles.masks[m])
     t = index_of(leftover[row_of[rest]]).reshape(len(b), -1)  # -1 where not a candidate
     legal = t >= 0
