@@ -18,7 +18,7 @@ import numpy as np
 
 from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
 from evaluator.handspec import Scale
-from evaluator.jokers import substitutes
+from evaluator.jokers import played_as, substitutes
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 from evaluator.rules_files import find_rules
 from evaluator.strength import (class_name, hand_name, lowball_array, lowball_class_name,
@@ -60,8 +60,7 @@ class Board:
 
     def played(self, name: str) -> tuple[Card, ...]:
         """Row ``name`` as it plays: each joker replaced by the face it stands for."""
-        faces = iter(self.faces(name))
-        return tuple(next(faces) if card == JOKER else card for card in self.row(name))
+        return played_as(self.row(name), self.faces(name))
 
     def with_jokers(self, faces: tuple[Card, ...]) -> Board:
         return Board(self.top, self.middle, self.bottom, tuple(faces))
@@ -228,7 +227,7 @@ def _row_choices(row: str, cards: tuple[Card, ...], rules: Rules, elsewhere: set
     alike, those not on the board already (``elsewhere``) are preferred: a joker shown as a
     card that is in another row is legal, but reads oddly."""
     faces = _faces_tried(cards, rules, elsewhere)
-    played = np.array([_played(cards, f) for f in faces], dtype=np.int64).reshape(
+    played = np.array([played_as(cards, f) for f in faces], dtype=np.int64).reshape(
         len(faces), len(cards))
     value, strength = row_values(row, played, rules), row_strengths(played)
     clash = np.array([sum(f in elsewhere for f in choice) for choice in faces])
@@ -239,11 +238,6 @@ def _row_choices(row: str, cards: tuple[Card, ...], rules: Rules, elsewhere: set
     faces = np.asarray(faces, dtype=np.int64).reshape(len(faces), -1)[first]
     return (faces, value, strength, rules.royalty_table(row)[value],
             rules.stay_table(row)[value], rules.qualify_table(row)[value])
-
-
-def _played(cards: tuple[Card, ...], faces) -> tuple[Card, ...]:
-    it = iter(faces)
-    return tuple(int(next(it)) if card == JOKER else card for card in cards)
 
 
 def _faces_tried(cards: tuple[Card, ...], rules: Rules, elsewhere: set[Card]) -> list[tuple]:
