@@ -259,19 +259,39 @@ def _faces_tried(cards: tuple[Card, ...], rules: Rules, elsewhere: set[Card]) ->
 
 def plainest_faces(board: Board, rules: Rules) -> Board:
     """The board with each joker's face replaced, where it can be, by one that plays the
-    row exactly as well (the same strength and value) and is not on the board already."""
+    row exactly as well (the same strength, so the same value) and is not on the board
+    already."""
     if not board.jokers:
         return board
+    return faces_playing(board, {row: int(row_strengths(np.array([board.played(row)]))[0])
+                                 for row in ROWS if board.faces(row)}, rules)
+
+
+def faces_playing(board: Board, strengths: dict[str, int], rules: Rules) -> Board:
+    """The board with the faces of its jokers chosen so that each row holding one plays at
+    ``strengths[row]`` (on the high scale), preferring faces not on the board already.
+    Raises ``ValueError`` if a row cannot play at its strength."""
     elsewhere = {card for card in board.cards if card != JOKER}
     faces = []
     for row in ROWS:
-        if not board.faces(row):
+        cards = board.row(row)
+        if JOKER not in cards:
             continue
-        played = np.array([board.played(row)], dtype=np.int64)
-        want = (int(row_strengths(played)[0]), int(row_values(row, played, rules)[0]))
-        choices, value, strength = _row_choices(row, board.row(row), rules, elsewhere)[:3]
-        match = np.flatnonzero((strength == want[0]) & (value == want[1]))
-        faces += [int(f) for f in (choices[match[0]] if len(match) else board.faces(row))]
+        # The first of the faces ``substitutes`` tries that plays at the strength and shows
+        # no card of the board; failing that, every face tried (``_row_choices``).
+        _, played = substitutes(np.array([cards], dtype=np.int64), rules.deck)
+        at = [i for i, card in enumerate(cards) if card == JOKER]
+        match = played[row_strengths(played) == strengths[row]][:, at]
+        fresh = [choice for choice in match.tolist() if not set(choice) & elsewhere]
+        if fresh:
+            faces += fresh[0]
+            continue
+        choices, _, strength = _row_choices(row, cards, rules, elsewhere)[:3]
+        match = np.flatnonzero(strength == strengths[row])
+        if not len(match):
+            raise ValueError(f"the {row} {format_cards(cards, ascii=True)} cannot play at "
+                             f"strength {strengths[row]}")
+        faces += [int(f) for f in choices[match[0]]]
     return board.with_jokers(tuple(faces))
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board, plainest_faces
+from evaluator.board import Board, BoardReport, evaluate_board, faces_playing
 from evaluator.rules import ROWS
 from optimizer.solver import cpsat
 from optimizer.solver.candidates import Candidates
@@ -49,9 +49,9 @@ class _Found:
 def _board(cands: Candidates, tiebreak: tuple[int, int, int]) -> Board:
     """The set whose bottom, middle and top have these tie-break ranks, each row from its
     highest card down (jokers first), its jokers standing for their chosen faces."""
-    masks, faces = cands.chosen(dict(zip(("bottom", "middle", "top"), tiebreak)))
+    masks, strengths = cands.chosen(dict(zip(("bottom", "middle", "top"), tiebreak)))
     rows = [sorted(cands.cards_of(masks[row]), reverse=True) for row in ROWS]
-    return plainest_faces(Board(*(tuple(row) for row in rows), jokers=faces), cands.rules)
+    return faces_playing(Board(*(tuple(row) for row in rows)), strengths, cands.rules)
 
 
 def _tiebreak_score(cands: Candidates, set_model: SetModel) -> cp_model.LinearExpr:

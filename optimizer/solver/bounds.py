@@ -92,6 +92,10 @@ def chain_bounds(cands: Candidates) -> dict[str, Part]:
     """
     rules = cands.rules
     chain = list(rules.order)
+    if cands.has_jokers and len(chain) == len(ROWS):
+        # The jokers counted (joker_bounds imports this module's parts, hence here).
+        from optimizer.solver.joker_bounds import JokerChain
+        return JokerChain(cands).others()
     own = {r: _own(cands.row(r).bound, cands.row(r).stays) for r in ROWS}
     strength = {r: cands.row(r).strength for r in ROWS}
     # below[i]: best of chain rows i.. as a function of row i's own candidates.

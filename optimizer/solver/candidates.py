@@ -6,25 +6,17 @@ named by a bitmask over the positions of the dealt cards. For 17 cards that is 6
 a row uses it), then given its royalty and whether it keeps the player in Fantasyland.
 
 A joker is a position like any other. A subset holding jokers can play as several hands, one
-for each choice of faces (``evaluator.jokers``), and becomes one candidate for each choice
-that can matter, so several candidates may share a mask; what tells them apart is their
-tie-break rank, unique in each row. Which choices can matter (``_useful``): two choices of
-one subset differ only in the row's strength, value, royalty and stay. A choice is left out
-when another choice of the same subset is at least as good on every count that a set can
-feel: a royalty and a stay at least as high, and a strength no worse for the foul order.
-"No worse" depends on the row: the bottom only has to beat the rows below it, so higher is
-never worse; the top only has to stay under them, so lower is never worse; the middle must
-beat the top and stay under the bottom, so two of its choices are comparable only where no
-top of this hand could tell them apart (no top candidate's strength lies between them):
-among such choices the lower is never worse. When the objective also compares the rows
-with opponents' (the EV), a higher value counts too, and only the bottom (whose value rises
-with its strength) is reduced.
+for each choice of faces (``evaluator.jokers``), and becomes one candidate for each distinct
+strength that can matter (``joker_rows`` says which, and why the others cannot), so several
+candidates may share a mask; what tells them apart is their tie-break rank, unique in each
+row. Which faces make a candidate's strength is worked out only for the set that is shown
+(``Candidates.chosen``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations
 
 import numpy as np
@@ -32,8 +24,8 @@ import numpy as np
 from evaluator.board import row_strengths, row_values
 from evaluator.cards import JOKER, Card
 from evaluator.handspec import Scale
-from evaluator.jokers import substitutes
 from evaluator.rules import ROW_SIZE, ROWS, Rules
+from optimizer.solver.joker_rows import Choices, joker_choices
 
 
 @cache
@@ -62,28 +54,27 @@ class RowCandidates:
     strength: np.ndarray  # on the shared high scale (what the foul order uses)
     royalty: np.ndarray
     stays: np.ndarray  # bool: this row alone keeps the player in Fantasyland
-    tiebreak: np.ndarray  # rank by (strength, mask) among all of the row's subsets
+    tiebreak: np.ndarray  # the rank: (strength, mask) as one number, unique in the row
     weight: np.ndarray  # what the objective gives this row alone, in its integer units
     bound: np.ndarray  # weight plus the most this row can add to terms shared by the rows
-    # The face each joker of the dealt hand stands for in this candidate, one column per
-    # joker in position order; -1 where the candidate does not hold that joker. Without
-    # jokers it has no columns, and is not cut down with the rest (nothing reads its rows).
-    faces: np.ndarray
+    jokers: np.ndarray  # how many jokers the candidate holds
 
     def __len__(self) -> int:
         return len(self.masks)
 
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.masks, self.value, self.strength, self.royalty, self.stays, self.tiebreak,
+                self.weight, self.bound, self.jokers)
+
     def take(self, keep: np.ndarray) -> RowCandidates:
-        return RowCandidates(self.row, *(a[keep] for a in (
-            self.masks, self.value, self.strength, self.royalty, self.stays, self.tiebreak,
-            self.weight, self.bound)), self.faces[keep] if self.faces.shape[1] else self.faces)
+        return RowCandidates(self.row, *(a[keep] for a in self.arrays()))
 
     def with_weight(self, weight: np.ndarray, bound: np.ndarray | None = None
                     ) -> RowCandidates:
         weight = np.asarray(weight, dtype=np.int64)
         bound = weight if bound is None else np.asarray(bound, dtype=np.int64)
         return RowCandidates(self.row, self.masks, self.value, self.strength, self.royalty,
-                             self.stays, self.tiebreak, weight, bound, self.faces)
+                             self.stays, self.tiebreak, weight, bound, self.jokers)
 
     def index_of(self, rank: int) -> int:
         """The candidate whose tie-break rank is ``rank`` (ranks are unique in a row)."""
@@ -92,19 +83,34 @@ class RowCandidates:
 
 @dataclass(frozen=True)
 class Candidates:
-    """Candidate rows for one dealt hand under one set of rules."""
+    """Candidate rows for one dealt hand under one set of rules, and the middles whose
+    building is put off (``Deferred``; None when there are none)."""
 
     cards: tuple[Card, ...]
     rules: Rules
     top: RowCandidates
     middle: RowCandidates
     bottom: RowCandidates
+    deferred: Deferred | None = None
 
     def row(self, name: str) -> RowCandidates:
         return getattr(self, name)
 
     def replace(self, **rows: RowCandidates) -> Candidates:
-        return Candidates(self.cards, self.rules, **{r: rows.get(r, self.row(r)) for r in ROWS})
+        return Candidates(self.cards, self.rules, **{r: rows.get(r, self.row(r)) for r in ROWS},
+                          deferred=self.deferred)
+
+    def with_deferred(self, which: np.ndarray | None = None) -> Candidates:
+        """The candidates with the deferred middles that ``which`` marks (all by default)
+        built and among the middles, and none deferred."""
+        middle = self.middle
+        if self.deferred is not None:
+            built = self.deferred.build(which)
+            if len(built):
+                both = RowCandidates(middle.row, *(np.concatenate([a, b]) for a, b in zip(
+                    middle.arrays(), built.arrays())))
+                middle = both.take(np.argsort(both.tiebreak))
+        return Candidates(self.cards, self.rules, self.top, middle, self.bottom)
 
     def without_stays(self) -> Candidates:
         """Only the candidates that do not keep the player in Fantasyland by themselves."""
@@ -121,18 +127,26 @@ class Candidates:
     def has_jokers(self) -> bool:
         return JOKER in self.cards
 
-    def chosen(self, ranks: dict[str, int]) -> tuple[dict[str, int], tuple[Card, ...]]:
-        """The set whose rows have the tie-break ``ranks``: each row's mask, and the faces
-        its jokers stand for in board order (each row from its highest position down, as
-        ``mode.board_of`` lays the rows out)."""
-        masks, faces = {}, []
+    @property
+    def joker_count(self) -> int:
+        return self.cards.count(JOKER)
+
+    def chosen(self, ranks: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+        """The set whose rows have the tie-break ``ranks``: each row's mask, and the strength
+        each row plays at (what its jokers' faces must make: ``evaluator.board.faces_playing``
+        chooses them)."""
+        masks, strengths = {}, {}
         for row in ROWS:
             rc = self.row(row)
             i = rc.index_of(ranks[row])
-            masks[row] = int(rc.masks[i])
-            if rc.faces.shape[1]:
-                faces += [int(f) for f in rc.faces[i][::-1] if f >= 0]
-        return masks, tuple(faces)
+            masks[row], strengths[row] = int(rc.masks[i]), int(rc.strength[i])
+        return masks, strengths
+
+
+def preferred(bottom: np.ndarray, middle: np.ndarray, top: np.ndarray) -> int:
+    """Of sets given by their rows' tie-break ranks (arrays over the sets), the index of the
+    one the tie-break prefers: the highest bottom, then middle, then top."""
+    return int(np.lexsort((top, middle, bottom))[-1])
 
 
 def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, shared: bool = True):
@@ -152,8 +166,8 @@ def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, shared: bo
         table = np.full(1 << n, fill, dtype=values.dtype)
         table[masks] = values
         return 1, lambda m: table[m][..., None]
-    start_of = np.zeros(1 << n, dtype=np.int64)
-    count_of = np.zeros(1 << n, dtype=np.int64)
+    start_of = np.zeros(1 << n, dtype=np.int32)
+    count_of = np.zeros(1 << n, dtype=np.int16)
     start_of[distinct], count_of[distinct] = start, count
     ordered, slots = values[order], np.arange(width)
 
@@ -164,55 +178,24 @@ def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, shared: bo
     return width, lookup
 
 
-def _first_in_group(group: np.ndarray) -> np.ndarray:
-    return np.concatenate([[True], group[1:] != group[:-1]]) if len(group) else group.astype(bool)
+def _ranked(masks: np.ndarray, strength: np.ndarray, n: int) -> np.ndarray:
+    """Each candidate's tie-break rank: stronger first by strength, then by the larger mask,
+    as one number. A total order, so that equal optima resolve the same way every time."""
+    return (strength.astype(np.int64) << n) | masks
 
 
-def _earlier_max(group: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """For each entry of sorted ``group`` ids: the largest of ``values`` at the entries before
-    it in its group (very low where there are none)."""
-    low = np.int64(-(1 << 40))
-    if not len(values):
-        return values
-    span = np.int64(1 << 42)
-    running = np.maximum.accumulate(values + group * span) - group * span
-    before = np.concatenate([[low], running[:-1]])
-    return np.where(_first_in_group(group), low, before)
-
-
-def _useful(row: str, rules: Rules, mask: np.ndarray, strength: np.ndarray,
-            royalty: np.ndarray, stays: np.ndarray, owner_has_jokers: np.ndarray,
-            compares_rows: bool, beaten: dict[str, np.ndarray]) -> np.ndarray:
-    """Which candidates to keep among those of one row: every one without jokers, and of a
-    subset's choices of faces, those that another choice does not dominate (the module's
-    docstring says when one does)."""
-    keep = np.ones(len(mask), dtype=bool)
-    which = np.flatnonzero(owner_has_jokers)
-    if not len(which):
-        return keep
-    beats = [weaker for stronger, weaker in rules.order_pairs if stronger == row]
-    under = [stronger for stronger, weaker in rules.order_pairs if weaker == row]
-    high = rules.scale(row) is Scale.HIGH
-    if compares_rows and (under or not high):
-        return keep  # a higher value wins more, a lower strength fouls less: all can matter
-    s = strength[which]
-    if under and beats:
-        # Alike for the rows below: no strength of theirs lies between the two.
-        below = np.unique(np.concatenate([beaten[other] for other in beats]))
-        alike = np.searchsorted(below, s, side="right")
-        direction = s  # among choices alike for the rows below, the lower first
-    else:
-        alike = np.zeros(len(which), dtype=np.int64)
-        direction = s if under else -s  # the top: lower first; the bottom: higher first
-    order = np.lexsort((direction, alike, mask[which]))
-    key = (mask[which] << 20 | alike)[order]  # masks hold at most 17 positions
-    group = np.cumsum(np.concatenate([[0], key[1:] != key[:-1]]))
-    r, t = royalty[which][order], stays[which][order]
-    best_any = _earlier_max(group, r)
-    best_stay = _earlier_max(group, np.where(t, r, -(1 << 40)))
-    dominated = np.where(t, best_stay >= r, best_any >= r)
-    keep[which[order[dominated]]] = False
-    return keep
+def _row(row: str, rules: Rules, masks: np.ndarray, strength: np.ndarray, value: np.ndarray,
+         jokers: np.ndarray, n: int) -> RowCandidates:
+    """The candidates of ``row``, given by these arrays, in tie-break order: weakest first,
+    so their strengths are sorted. The bounds rely on it, and every later ``take`` keeps the
+    order."""
+    rank = _ranked(masks, strength, n)
+    order = np.argsort(rank)
+    masks, strength, value, jokers = masks[order], strength[order], value[order], jokers[order]
+    royalty = rules.royalty_table(row)[value]
+    stays = rules.stay_table(row)[value]
+    return RowCandidates(row, masks, value, strength, royalty, stays, rank[order], royalty,
+                         royalty, jokers)
 
 
 def enumerate_candidates(cards: tuple[Card, ...], rules: Rules,
@@ -221,51 +204,103 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules,
 
     Dropping a candidate that fails its row's qualifying hand (the 2-7 middle must be 10-high
     or better) is safe: any set that used it would foul. A subset holding jokers gives one
-    candidate for each choice of faces that can matter (the module's docstring); whether the
-    rows' values count beyond their royalties (``compares_rows``, as under the EV) decides
-    which can.
+    candidate for each choice of strength that can matter (``joker_rows``); whether the rows'
+    values count beyond their royalties (``compares_rows``, as under the EV) decides which
+    can. Where they do not, the middles that pay nothing by themselves are deferred
+    (``Deferred``).
     """
     dealt = np.asarray(cards, dtype=np.int64)
     n = len(dealt)
-    joker_positions = np.flatnonzero(dealt == JOKER)
+    if JOKER in cards:
+        return _with_jokers(cards, dealt, rules, compares_rows)
     built = {}
     for k in (3, 5):
-        positions = subsets(n, k)
-        hands = dealt[positions]
+        hands = dealt[subsets(n, k)]
         masks = subset_masks(n, k)
-        if len(joker_positions):
-            owner, hands = substitutes(hands, rules.deck)
-            masks = masks[owner]
-            held = positions[owner][:, :, None] == joker_positions[None, None, :]
-            faces = np.where(held.any(axis=1), (hands[:, :, None] * held).sum(axis=1), -1)
-            strength = row_strengths(hands)
-            # One candidate per distinct strength of a subset (choices alike on the scale)
-            _, first = np.unique(masks << 16 | strength, return_index=True)
-            hands, masks, strength, faces = hands[first], masks[first], strength[first], \
-                faces[first]
-        else:
-            strength = row_strengths(hands)
-            faces = np.full((len(masks), 0), -1, dtype=np.int64)
-        # Tie-break rank: stronger first by strength, then by the larger mask. A total order,
-        # so that equal optima resolve the same way every time. Candidates are kept in that
-        # order, weakest first, so their strengths are sorted: the bounds rely on it (every
-        # later ``take`` keeps the order), and the rank is the position.
-        order = np.argsort((strength.astype(np.int64) << n) | masks)  # keys are distinct
-        built[k] = (hands[order], strength[order], np.arange(len(order)), masks[order],
-                    faces[order])
+        strength = row_strengths(hands)
+        order = np.argsort(_ranked(masks, strength, n))  # keys are distinct
+        built[k] = (hands[order], strength[order], masks[order])
     rows = {}
     for row in ROWS:
-        hands, strength, tiebreak, masks, faces = built[ROW_SIZE[row]]
+        hands, strength, masks = built[ROW_SIZE[row]]
         value = strength if rules.scale(row) is Scale.HIGH else row_values(row, hands, rules)
         royalty = rules.royalty_table(row)[value]
-        stays = rules.stay_table(row)[value]
-        candidate = RowCandidates(row, masks, value, strength, royalty, stays, tiebreak,
-                                  royalty, royalty, faces)
+        candidate = RowCandidates(row, masks, value, strength, royalty,
+                                  rules.stay_table(row)[value], _ranked(masks, strength, n),
+                                  royalty, royalty, np.zeros(len(masks), np.int8))
         keep = rules.qualify_table(row)[value]
-        if len(joker_positions):
-            jokers = (masks[:, None] >> joker_positions[None, :] & 1).any(axis=1)
-            beaten = {other: built[ROW_SIZE[other]][1] for other in ROWS}
-            keep = keep & _useful(row, rules, masks, strength, royalty, stays,
-                                  jokers & keep, compares_rows, beaten)
         rows[row] = candidate if keep.all() else candidate.take(keep)
     return Candidates(tuple(cards), rules, **rows)
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """Middles not built yet: the choices of subsets holding jokers that pay nothing by
+    themselves (no royalty, no stay), a joker played down so that the other rows can pay.
+    Most of a joker hand's middles are such, and few can be in a best set: a set through one
+    is worth no more than its bound, which needs only its strength and its jokers (``probe``).
+    A mode's search builds those whose bound reaches its incumbent (``build``)."""
+
+    choices: Choices  # the middle's choices by pattern; ``later`` marks the deferred ones
+    later: np.ndarray
+    masks: np.ndarray  # each joker subset's mask
+    jokers: np.ndarray  # each pattern's jokers
+    rules: Rules
+    n: int
+
+    @cached_property
+    def probe(self) -> RowCandidates:
+        """One candidate per deferred choice of a pattern, for bounds only: maskless, in
+        strength order, its ``tiebreak`` the choice's place in the order ``build`` reads."""
+        at = np.flatnonzero(self.later)
+        at = at[np.argsort(self.choices.strength[at], kind="stable")]
+        strength, value = self.choices.strength[at], self.choices.value[at]
+        jokers = self.jokers[self.choices.choice_pattern[at]]
+        royalty = self.rules.royalty_table("middle")[value]
+        return RowCandidates("middle", np.zeros(len(at), np.int64), value, strength, royalty,
+                             self.rules.stay_table("middle")[value],
+                             np.argsort(np.argsort(at)), royalty, royalty, jokers)
+
+    def build(self, which: np.ndarray | None = None) -> RowCandidates:
+        """The candidates of every subset for the deferred choices ``which`` marks (in the
+        order of ``probe``; all by default)."""
+        later = self.later.copy()
+        if which is not None:
+            later[np.flatnonzero(later)] = which
+        owner, strength, value = self.choices.expand(later)
+        return _row("middle", self.rules, self.masks[owner], strength, value,
+                    self.jokers[self.choices.pattern[owner]], self.n)
+
+
+def _with_jokers(cards: tuple[Card, ...], dealt: np.ndarray, rules: Rules,
+                 compares_rows: bool) -> Candidates:
+    """``enumerate_candidates`` for a hand holding jokers: the subsets without one as they
+    are, and those with one by their patterns' useful choices (``joker_rows``)."""
+    n = len(dealt)
+    is_joker = dealt == JOKER
+    rows, deferred = {}, None
+    for row in ROWS:
+        k = ROW_SIZE[row]
+        positions, masks = subsets(n, k), subset_masks(n, k)
+        holds = is_joker[positions].any(axis=1)
+        plain = dealt[positions[~holds]]
+        strength = row_strengths(plain)
+        value = strength if rules.scale(row) is Scale.HIGH else row_values(row, plain, rules)
+        keep = rules.qualify_table(row)[value]
+        choices = joker_choices(dealt[positions[holds]], row, rules, compares_rows)
+        jokers = np.zeros(int(choices.pattern.max(initial=-1)) + 1, dtype=np.int8)
+        jokers[choices.pattern] = is_joker[positions[holds]].sum(axis=1)
+        now = None
+        if row == "middle" and not compares_rows:
+            later = (rules.royalty_table(row)[choices.value] == 0) & ~rules.stay_table(row)[
+                choices.value]
+            if later.any():
+                deferred = Deferred(choices, later, masks[holds], jokers, rules, n)
+                now = ~later
+        owner, joker_strength, joker_value = choices.expand(now)
+        rows[row] = _row(row, rules, np.concatenate([masks[~holds][keep], masks[holds][owner]]),
+                         np.concatenate([strength[keep], joker_strength]).astype(strength.dtype),
+                         np.concatenate([value[keep], joker_value]).astype(value.dtype),
+                         np.concatenate([np.zeros(int(keep.sum()), np.int8),
+                                         jokers[choices.pattern[owner]]]), n)
+    return Candidates(tuple(cards), rules, **rows, deferred=deferred)

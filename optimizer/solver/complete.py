@@ -27,7 +27,7 @@ import numpy as np
 
 from evaluator.rules import ROWS
 from optimizer.solver.bounds import INF
-from optimizer.solver.candidates import Candidates, by_mask, subsets
+from optimizer.solver.candidates import Candidates, by_mask, preferred, subsets
 from optimizer.solver.search import Pick
 
 NONE = np.int16(32767)  # a rank above every real one (at most 680 tops): "no legal top"
@@ -248,9 +248,8 @@ def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, ra
         if found is not None and top_value < found.value:
             continue
         at = np.flatnonzero(value == top_value)
-        key = ((bottoms.tiebreak[pb[at]] << 26) + (middles.tiebreak[pm[at]] << 13)
-               + top_tiebreak[best_rank[at]])
-        i = at[int(np.argmax(key))]
+        i = at[preferred(bottoms.tiebreak[pb[at]], middles.tiebreak[pm[at]],
+                         top_tiebreak[best_rank[at]])]
         new_key = (int(bottoms.tiebreak[pb[i]]), int(middles.tiebreak[pm[i]]),
                    int(top_tiebreak[best_rank[i]]))
         if found is None or top_value > found.value or new_key > found.key:

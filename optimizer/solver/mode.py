@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board, plainest_faces
-from evaluator.cards import Card
+from evaluator.board import Board, BoardReport, evaluate_board, faces_playing
 from evaluator.rules import ROWS
 from optimizer.solver import cpsat
 from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
-from optimizer.solver.complete import as_pick, best_set, every_set
-from optimizer.solver.candidates import Candidates
+from optimizer.solver.complete import Found, as_pick, best_set, every_set
+from optimizer.solver.joker_bounds import JokerChain
+from optimizer.solver.candidates import Candidates, preferred
 from optimizer.solver.model import SetModel, build_model
 from optimizer.solver.objective import Objective
 from optimizer.solver.search import Pick, first_in_tiebreak_order, pick_of
@@ -65,11 +65,11 @@ class ModeResult:
 def board_of(cands: Candidates, ranks: dict[str, int]) -> Board:
     """The set whose rows have the tie-break ``ranks``, each row from its highest position
     down, its jokers standing for the faces its candidate chose."""
-    masks, faces = cands.chosen(ranks)
+    masks, strengths = cands.chosen(ranks)
     dealt = cands.cards
     board = Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt))) if masks[row] >> i & 1)
-                    for row in ROWS), jokers=faces)
-    return plainest_faces(board, cands.rules)
+                    for row in ROWS))
+    return faces_playing(board, strengths, cands.rules)
 
 
 def _solver(deadline: float) -> cp_model.CpSolver:
@@ -156,6 +156,25 @@ def _parts(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
             for row in ("bottom", "middle", "top") if cands.row(row).stays.any()]
 
 
+def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
+                found: Found | None, stats: dict) -> Candidates:
+    """The candidates of ``chain`` with the deferred middles that a set worth ``found``'s
+    value could use built (all of them if nothing was found). A set is worth no more than
+    the bound of any of its rows, so a middle whose bound is below the incumbent's value is
+    in no set worth as much."""
+    cands = chain.cands
+    if found is None:
+        return objective.weigh(cands.with_deferred())
+    probe = objective.weigh(cands.replace(middle=cands.deferred.probe)).middle
+    rest = chain.others_of("middle", probe)
+    bound = probe.bound + (np.where(probe.stays, rest.any, rest.stay) if need_stay else rest.any)
+    which = np.zeros(len(bound), dtype=bool)
+    which[probe.tiebreak] = bound >= found.value
+    stats["deferred"], stats["brought_back"] = len(which), int(which.sum())
+    built = cands.with_deferred(which)
+    return objective.weigh(built) if which.any() else built
+
+
 def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
                      deadline: float, stats: dict) -> ModeResult | None:
     """A mode of an objective with no shared terms, by exact completion (``complete``):
@@ -166,11 +185,20 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
     The stay mode is searched in parts (``_parts``), one per row that has staying
     candidates (there are few); the best over the parts, ties broken by the same rule, is
     the best staying set.
+
+    Deferred middles (``candidates.Deferred``) wait until the incumbent is found: then those
+    whose bound reaches its value are built, and the proof goes over them too.
     """
     clock = time.perf_counter()
-    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
+    chain = JokerChain(cands) if cands.deferred is not None else None
+    bounds = set_bounds(cands, chain.others() if chain else chain_bounds(cands), need_stay)
     few, few_bound = _most_promising(cands, bounds, need_stay)
     found, complete, rest = best_set(few, need_stay, None, few_bound, deadline)
+    if chain is not None:
+        more = _bring_back(chain, need_stay, objective, found, stats)
+        if more.sizes != cands.sizes:
+            bounds = set_bounds(more, chain_bounds(more), need_stay)
+        cands = more
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
     if few is not cands or not complete:
         clock = time.perf_counter()
@@ -229,9 +257,7 @@ def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Obj
         sets["top"]) else np.zeros(0, dtype=np.int64)
     if len(hits) == 0:
         return None
-    key = sum(cands.row(row).tiebreak[sets[row][hits]] << shift
-              for row, shift in (("bottom", 26), ("middle", 13), ("top", 0)))
-    k = hits[int(np.argmax(key))]
+    k = hits[preferred(*(cands.row(row).tiebreak[sets[row][hits]] for row in TIEBREAK_ROWS))]
     return pick_of(cands, value, {row: sets[row][k] for row in ROWS})
 
 
@@ -247,6 +273,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     stats["candidates"] = sum(cands.sizes.values())
     if objective.separable:
         return _solve_separable(cands, need_stay, objective, deadline, stats)
+    cands = objective.weigh(cands.with_deferred()) if cands.deferred is not None else cands
     others = chain_bounds(cands)  # computed once: bounds do not depend on the floor
     bounds = set_bounds(cands, others, need_stay)
     # The incumbent: the set of most weight (the rows' own terms), valued exactly.

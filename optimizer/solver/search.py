@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 
 from evaluator.rules import ROW_SIZE, ROWS
-from optimizer.solver.candidates import Candidates, by_mask, subsets
+from optimizer.solver.candidates import Candidates, by_mask, preferred, subsets
 from optimizer.solver.objective import Objective
 
 
@@ -146,9 +146,9 @@ class Completer:
 def _preferred(cands: Candidates, index: dict[str, np.ndarray], among: np.ndarray,
                value: int) -> Pick:
     """Of the sets ``among`` marks, the one the tie-break prefers: bottom, middle, top."""
-    tb = {row: cands.row(row).tiebreak[index[row]] for row in ROWS}
-    key = np.where(among, (tb["bottom"] << 26) + (tb["middle"] << 13) + tb["top"], -1)
-    best = int(np.argmax(key))
+    at = np.flatnonzero(among)
+    best = int(at[preferred(*(cands.row(row).tiebreak[index[row][at]]
+                              for row in ("bottom", "middle", "top")))])
     return pick_of(cands, value, {row: index[row][best] for row in ROWS})
 
 

@@ -243,7 +243,8 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     others: tuple[Alternative, ...] = ()
     if alternatives:
         chosen = tuple(best.board_report.row(r).strength for r in ROWS)
-        others = tuple(find_alternatives(cands, [(r.stays, r.weight) for r in results],
+        whole = goal.weigh(cands.with_deferred()) if cands.deferred is not None else cands
+        others = tuple(find_alternatives(whole, [(r.stays, r.weight) for r in results],
                                          alternatives, goal, deadline, chosen))
     stats["total_ms"] = (cpsat.clock() - started) * 1e3
     proved = all(r.proved for r in results)

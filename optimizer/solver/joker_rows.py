@@ -1,0 +1,254 @@
+"""Candidate rows holding jokers: what each subset can play as, looked up by its pattern.
+
+What a row holding jokers can play as depends on little of its real cards
+(``evaluator.jokers``): their ranks, whether all of them share a suit, and, where two decks
+let a row hold a card twice, how many distinct faces of each rank it holds. That is the
+row's *pattern* (``pattern_keys``). Rows of one pattern, whatever their suits, make the same
+strengths, so the choices are worked out once for a pattern, from a representative row of
+it, and every later subset of that pattern, in any hand, looks them up. The tables fill as
+patterns are met (there are a few thousand), so a hand pays only for patterns no earlier
+hand had.
+
+A pattern's choices are its distinct strengths, less those no set could prefer
+(``_useful``): two choices of one subset differ only in the row's strength, value, royalty
+and stay. A choice is left out when another choice of the same subset is at least as good
+on every count that a set can feel: a royalty and a stay at least as high, and a strength no
+worse for the foul order. "No worse" depends on the row: the bottom only has to beat the
+rows below it, so higher is never worse; the top only has to stay under them, so lower is
+never worse; the middle must beat the top and stay under the bottom, so two of its choices
+are comparable only where no top could tell them apart (no strength a three-card row can
+have lies between them): among such choices the lower is never worse. When the objective
+also compares the rows with opponents' (the EV), a higher value counts too, and only the
+bottom (whose value rises with its strength) is reduced. A choice that fails the row's
+qualifying hand is left out as well: any set using it fouls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from evaluator.board import row_strengths, row_values
+from evaluator.cards import JOKER, Deck
+from evaluator.handspec import Scale
+from evaluator.jokers import substitutes
+from evaluator.rules import ROW_SIZE, Rules
+
+_DIGITS = 27  # a real card's digit is 1 + rank * 2 + (whether it repeats the card before)
+
+
+def pattern_keys(hands: np.ndarray) -> np.ndarray:
+    """The pattern of each row of ``hands`` (an ``(m, k)`` array holding jokers), as an int:
+    its real cards' ranks, each marked where it repeats a face the row already holds, and
+    whether a five-card row's real cards all share a suit. Rows with equal keys make the
+    same strengths, with any jokers."""
+    m, k = hands.shape
+    cards = np.sort(hands, axis=1)  # jokers last; a repeated card beside its twin
+    real = cards != JOKER
+    repeat = np.zeros_like(real)
+    repeat[:, 1:] = (cards[:, 1:] == cards[:, :-1]) & real[:, 1:]
+    digits = np.sort(np.where(real, 1 + (cards >> 2) * 2 + repeat, 0), axis=1)
+    suits = cards & 3
+    suited = (k == 5) & ((suits == suits[:, :1]) | ~real).all(axis=1)
+    key = suited.astype(np.int64)
+    for i in range(k):
+        key = key * _DIGITS + digits[:, i]
+    return key
+
+
+def representative(key: int, k: int) -> list[int]:
+    """A row of ``k`` cards with pattern ``key``: its real cards, then its jokers."""
+    digits = []
+    for _ in range(k):
+        key, digit = divmod(key, _DIGITS)
+        digits.append(digit)
+    suited = bool(key)
+    held: dict[int, list[int]] = {}  # rank -> the faces dealt, in order
+    for digit in sorted(d for d in digits if d):
+        rank, repeats = divmod(digit - 1, 2)
+        faces = held.setdefault(rank, [])
+        faces.append(faces[0] if repeats else rank * 4 + (0 if suited else len(faces)))
+    real = [face for rank in sorted(held) for face in held[rank]]
+    if k == 5 and not suited and len({face & 3 for face in real}) == 1:
+        low = real[0] >> 2  # all in one suit by chance: move the lowest rank's cards out
+        real = [face + 1 if face >> 2 == low else face for face in real]
+    return real + [JOKER] * (k - len(real))
+
+
+@cache
+def _three_card_strengths() -> np.ndarray:
+    """Every strength a three-card row can have, sorted (jokers make no others)."""
+    return np.unique(row_strengths(np.array(list(combinations(range(52), 3)))))
+
+
+def _first_in_group(group: np.ndarray) -> np.ndarray:
+    return np.concatenate([[True], group[1:] != group[:-1]]) if len(group) else group.astype(bool)
+
+
+def _earlier_max(group: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """For each entry of sorted ``group`` ids: the largest of ``values`` at the entries before
+    it in its group (very low where there are none)."""
+    low = np.int64(-(1 << 40))
+    if not len(values):
+        return values
+    span = np.int64(1 << 42)
+    running = np.maximum.accumulate(values + group * span) - group * span
+    before = np.concatenate([[low], running[:-1]])
+    return np.where(_first_in_group(group), low, before)
+
+
+def _useful(row: str, rules: Rules, group: np.ndarray, strength: np.ndarray,
+            royalty: np.ndarray, stays: np.ndarray, compares_rows: bool) -> np.ndarray:
+    """Which of the choices (``group``: the pattern each belongs to) another choice of the
+    same pattern does not dominate (the module's docstring says when one does)."""
+    keep = np.ones(len(group), dtype=bool)
+    beats = [weaker for stronger, weaker in rules.order_pairs if stronger == row]
+    under = [stronger for stronger, weaker in rules.order_pairs if weaker == row]
+    high = rules.scale(row) is Scale.HIGH
+    if compares_rows and (under or not high):
+        return keep  # a higher value wins more, a lower strength fouls less: all can matter
+    if under and beats:
+        # Alike for the rows below: no strength of theirs lies between the two.
+        if all(ROW_SIZE[other] == 3 for other in beats):
+            alike = np.searchsorted(_three_card_strengths(), strength, side="right")
+        else:
+            alike = strength  # five-card rows below can tell every two strengths apart
+        direction = strength  # among choices alike for the rows below, the lower first
+    else:
+        alike = np.zeros(len(group), dtype=np.int64)
+        direction = strength if under else -strength  # the top: lower first; bottom: higher
+    order = np.lexsort((direction, alike, group))
+    key = (group.astype(np.int64) << 24 | alike)[order]
+    same = np.cumsum(np.concatenate([[0], key[1:] != key[:-1]]))
+    r, t = royalty[order], stays[order]
+    best_any = _earlier_max(same, r)
+    best_stay = _earlier_max(same, np.where(t, r, -(1 << 40)))
+    dominated = np.where(t, best_stay >= r, best_any >= r)
+    keep[order[dominated]] = False
+    return keep
+
+
+@cache
+def _choices(deck: Deck, k: int) -> _Choices:
+    return _Choices(deck, k)
+
+
+@dataclass
+class _Choices:
+    """The distinct strengths of every pattern met so far, of rows of ``k`` cards, each with
+    a row that plays at it (for the values of rows on other scales)."""
+
+    deck: Deck
+    k: int
+    found: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    def of(self, keys: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(strength, played)`` for each pattern of ``keys``."""
+        missing = [key for key in keys if key not in self.found]
+        if missing:
+            rows = np.array([representative(key, self.k) for key in missing], dtype=np.int64)
+            owner, played = substitutes(rows, self.deck)
+            strength = row_strengths(played)
+            order = np.lexsort((strength, owner))
+            owner, strength, played = owner[order], strength[order], played[order]
+            first = np.concatenate([[True], (owner[1:] != owner[:-1])
+                                    | (strength[1:] != strength[:-1])])
+            owner, strength, played = owner[first], strength[first], played[first]
+            cut = np.searchsorted(owner, np.arange(len(missing) + 1))
+            for i, key in enumerate(missing):
+                self.found[key] = (strength[cut[i]:cut[i + 1]], played[cut[i]:cut[i + 1]])
+        return [self.found[key] for key in keys]
+
+
+@dataclass
+class _RowTable:
+    """A row's useful choices for each pattern met so far, under one set of rules, as flat
+    arrays with each pattern's slice."""
+
+    row: str
+    rules: Rules
+    compares_rows: bool
+    index: dict[int, int] = field(default_factory=dict)
+    start: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    count: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    strength: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    value: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def ids(self, keys: np.ndarray) -> np.ndarray:
+        """The table's id of each pattern of ``keys``, adding those it does not have."""
+        keys = keys.tolist()
+        missing = [key for key in keys if key not in self.index]
+        if missing:
+            self._add(missing)
+        return np.array([self.index[key] for key in keys], dtype=np.int64)
+
+    def _add(self, missing: list[int]) -> None:
+        rules, row = self.rules, self.row
+        found = _choices(rules.deck, ROW_SIZE[row]).of(missing)
+        group = np.repeat(np.arange(len(missing)), [len(s) for s, _ in found])
+        strength = np.concatenate([s for s, _ in found])
+        played = np.concatenate([p for _, p in found])
+        value = strength if rules.scale(row) is Scale.HIGH else row_values(row, played, rules)
+        keep = rules.qualify_table(row)[value]
+        keep[keep] = _useful(row, rules, group[keep], strength[keep],
+                             rules.royalty_table(row)[value[keep]],
+                             rules.stay_table(row)[value[keep]], self.compares_rows)
+        group, strength, value = group[keep], strength[keep], value[keep]
+        count = np.bincount(group, minlength=len(missing))
+        start = len(self.strength) + np.concatenate([[0], np.cumsum(count)[:-1]])
+        for i, key in enumerate(missing):
+            self.index[key] = len(self.start) + i
+        self.start = np.concatenate([self.start, start])
+        self.count = np.concatenate([self.count, count])
+        self.strength = np.concatenate([self.strength, strength])
+        self.value = np.concatenate([self.value, value])
+
+
+@cache
+def _row_table(rules: Rules, row: str, compares_rows: bool) -> _RowTable:
+    return _RowTable(row, rules, compares_rows)
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The useful choices of one row for many subsets holding jokers, by pattern: each
+    pattern met once, with its choices (``strength``, ``value``, flat, grouped by pattern),
+    and which pattern each subset has. ``expand`` lays them out per subset."""
+
+    pattern: np.ndarray  # (subsets,) each subset's pattern, 0 .. patterns - 1
+    choice_pattern: np.ndarray  # (choices,) the pattern of each choice, ascending
+    strength: np.ndarray  # (choices,)
+    value: np.ndarray  # (choices,)
+
+    def expand(self, which: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                               np.ndarray]:
+        """``(owner, strength, value)``: every choice (or those ``which`` marks) of every
+        subset of its pattern, a choice ``i`` being a way for subset ``owner[i]`` to play;
+        owners ascending, then choices in order."""
+        chosen = np.arange(len(self.strength)) if which is None else np.flatnonzero(which)
+        patterns = int(self.pattern.max(initial=-1)) + 1
+        per = np.bincount(self.choice_pattern[chosen], minlength=patterns)
+        first = np.concatenate([[0], np.cumsum(per)[:-1]])
+        count = per[self.pattern]
+        owner = np.repeat(np.arange(len(self.pattern)), count)
+        start = np.cumsum(count) - count
+        at = chosen[first[self.pattern][owner] + np.arange(len(owner)) - start[owner]]
+        return owner, self.strength[at], self.value[at]
+
+
+def joker_choices(hands: np.ndarray, row: str, rules: Rules, compares_rows: bool) -> Choices:
+    """The useful choices of ``row`` for each of ``hands`` (an ``(m, k)`` array of subsets
+    holding jokers), by pattern. A subset may have none (every way fouls)."""
+    keys = pattern_keys(hands)
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    table = _row_table(rules, row, compares_rows)
+    ids = table.ids(distinct)
+    count = table.count[ids]
+    choice_pattern = np.repeat(np.arange(len(ids)), count)
+    first = np.cumsum(count) - count
+    at = table.start[ids][choice_pattern] + np.arange(len(choice_pattern)) - first[
+        choice_pattern]
+    return Choices(inverse.ravel(), choice_pattern, table.strength[at], table.value[at])
