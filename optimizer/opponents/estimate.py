@@ -24,16 +24,17 @@ from itertools import combinations
 
 import numpy as np
 
-from evaluator.board import row_strengths, row_values
 from evaluator.cards import JOKER
 from evaluator.handspec import Scale
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS
+from optimizer.opponents.memo import by_identity
 from optimizer.opponents.params import BotParams
+from optimizer.opponents.ranks import row_strengths, row_values
 from optimizer.opponents.resolve import play_rows
 
 
-@cache
+@by_identity
 def _tables(rules: Rules):
     """Royalty and qualify tables by row, and the entry rungs as (row, threshold) pairs."""
     entry = tuple((tuple((req.row, req.spec.threshold(rules.scale(req.row)))
@@ -138,7 +139,9 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     kept = np.take_along_axis(rows, chosen[..., None], axis=2)  # (R, K, 2, size)
     flat = kept.reshape(-1, size)
     value = np.take_along_axis(value, chosen, axis=2)
-    strength = row_strengths(flat).reshape(value.shape) if row in rules.order else value
+    # a high row's value is its strength; a 2-7 row in the foul order is ranked again
+    strength = row_strengths(flat).reshape(value.shape) \
+        if row in rules.order and rules.scale(row) is not Scale.HIGH else value
     royalty, qualify, _ = _tables(rules)
     return _Options(strength, royalty[row][value], qualify[row][value],
                     {t: value >= t for t in thresholds})

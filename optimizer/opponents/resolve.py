@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator.board import Board, evaluate_board, row_strengths, row_values
-from evaluator.board_arrays import ROW_SLICES, BoardArrays, evaluate_boards
+from evaluator.board import Board, evaluate_board
+from optimizer.opponents.ranks import row_strengths, row_values
+from evaluator.board_arrays import ROW_SLICES, BoardArrays
 from evaluator.cards import JOKER
 from evaluator.handspec import Scale
 from evaluator.jokers import substitutes
@@ -87,5 +88,30 @@ def resolve_boards(boards: np.ndarray, rules: Rules) -> np.ndarray:
 
 
 def evaluate_played(boards: np.ndarray, rules: Rules) -> BoardArrays:
-    """``evaluate_boards`` of boards that may hold jokers, each played as it is best."""
-    return evaluate_boards(resolve_boards(boards, rules), rules)
+    """``evaluate_boards`` of boards that may hold jokers, each played as it is best.
+
+    The same figures as ``evaluate_boards`` (tests/test_opponents.py compares them), but a
+    row of the high scale is ranked once, its value being its strength: the bot values
+    millions of boards a hand, and ``evaluate_boards`` ranks such a row twice."""
+    boards = resolve_boards(boards, rules)
+    values = {r: row_values(r, boards[:, ROW_SLICES[r]], rules) for r in ROWS}
+    strengths = {r: values[r] if rules.scale(r) is Scale.HIGH
+                 else row_strengths(boards[:, ROW_SLICES[r]]) for r in ROWS}
+    fouled = np.zeros(len(boards), dtype=bool)
+    for stronger, weaker in rules.order_pairs:
+        fouled |= strengths[stronger] < strengths[weaker]
+    for row in ROWS:
+        fouled |= ~rules.qualify_table(row)[values[row]]
+    royalties = {r: np.where(fouled, 0, rules.royalty_table(r)[values[r]]) for r in ROWS}
+    stays = np.zeros(len(boards), dtype=bool)
+    for row in ROWS:
+        stays |= rules.stay_table(row)[values[row]]
+    stays &= ~fouled
+    entry = np.zeros(len(boards), dtype=np.int64)
+    for rung in rules.entry:
+        met = ~fouled
+        for requirement in rung.requires:
+            met &= values[requirement.row] >= requirement.spec.threshold(
+                rules.scale(requirement.row))
+        entry = np.where(met, np.maximum(entry, rung.cards), entry)
+    return BoardArrays(values, strengths, fouled, royalties, stays, entry)

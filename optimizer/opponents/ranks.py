@@ -1,0 +1,65 @@
+"""Row values for the bot's hot path: ``evaluator.board.row_values`` by direct lookup.
+
+The bot ranks millions of rows a hand, and ``evaluator.strength`` finds a row's ranks by a
+binary search of its keys. Here a row's ranks, sorted, index a table of every rank multiset
+(13^5 entries for five cards), built once from ``evaluator.strength`` itself: a row that is
+not a flush is worth what its ranks are. The rows of one suit are few and are ranked by
+``evaluator.strength``, as are 2-7 rows, so every value is the evaluator's
+(tests/test_bot_strength.py compares them).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+from evaluator.board import row_values as evaluator_row_values
+from evaluator.handspec import Scale
+from evaluator.rules import Rules
+from evaluator.strength import rank3_array, rank5_array
+
+_RANKER = {3: rank3_array, 5: rank5_array}
+
+
+@cache
+def _place_values(size: int) -> np.ndarray:
+    """``13 ** i`` for the ``size`` sorted ranks of a row, the highest place first."""
+    return 13 ** np.arange(size - 1, -1, -1, dtype=np.int64)
+
+
+@cache
+def _by_ranks(size: int) -> np.ndarray:
+    """Strength of a row of ``size`` cards that is not a flush, indexed by its sorted ranks.
+
+    Each rank multiset is ranked once as cards whose suits run 0, 1, 2, 3, 0 along the row:
+    never one suit, and two cards of one rank never share a suit short of five of a rank
+    (two copies of a face, which two decks deal)."""
+    ranks = np.array(list(combinations_with_replacement(range(13), size)), dtype=np.int64)
+    cards = ranks * 4 + np.arange(size) % 4
+    table = np.full(13 ** size, -1, dtype=np.int64)
+    table[ranks @ _place_values(size)] = _RANKER[size](cards)
+    table.flags.writeable = False
+    return table
+
+
+def row_strengths(cards: np.ndarray) -> np.ndarray:
+    """``evaluator.board.row_strengths`` of an ``(n, 3|5)`` array of faces."""
+    cards = np.asarray(cards, dtype=np.int64)
+    size = cards.shape[1]
+    values = _by_ranks(size)[np.sort(cards >> 2, axis=1) @ _place_values(size)]
+    if size == 5:
+        suits = cards & 3
+        flush = (suits[:, 0] == suits[:, 1]) & (suits[:, 0] == suits[:, 2]) \
+            & (suits[:, 0] == suits[:, 3]) & (suits[:, 0] == suits[:, 4])
+        if flush.any():
+            values[flush] = rank5_array(cards[flush])
+    return values
+
+
+def row_values(row: str, cards: np.ndarray, rules: Rules) -> np.ndarray:
+    """``evaluator.board.row_values``: a high row's strength, a 2-7 row's lowball value."""
+    if rules.scale(row) is not Scale.HIGH:
+        return evaluator_row_values(row, cards, rules)
+    return row_strengths(cards)
