@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from enum import Enum
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -22,9 +23,17 @@ from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
 from optimizer.opponents.draw import bot_stats
 from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.pools import (POOL_SEED, build_pool, dealing_for, pool_file_name,
-                                       pool_for)
+from optimizer.opponents.head_to_head import HeadToHead, head_to_head
+from optimizer.opponents.pools import (POOL_PARAMS, POOL_SEED, STRONG_PARAMS, build_pool,
+                                       dealing_for, pool_file_name, pool_for)
 from optimizer.opponents.removal import removal_check
+
+
+class Bot(str, Enum):
+    """The bots a pool can be played by (``optimizer.opponents.pools.BOTS``)."""
+
+    SHIPPED = "shipped"
+    STRONG = "strong"
 
 
 def _figures(stats: dict) -> list[str]:
@@ -55,13 +64,13 @@ def _stats_table(title: str, stats: dict) -> Table:
 
 
 def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path | None,
-                quiet: bool) -> None:
+                quiet: bool, bot: str) -> None:
     shipped = resources.files("optimizer.opponents.data") / pool_file_name(rules)
     target = output or Path(str(shipped))
     started = time.perf_counter()
     with Progress(console=err_console, transient=True, disable=quiet) as bar:
         task = bar.add_task(f"playing {dealing_for(rules).name} hands", total=hands)
-        pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n))
+        pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot)
     pool.save(target)
     console.print(Text(shown(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules "
                              f"{rules.name}, seed {seed}) to {target} in "
@@ -90,8 +99,43 @@ def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: 
     console.print(table)
 
 
+def _head_to_head(rules, deals: int, seed: int) -> None:
+    dealing = dealing_for(rules)
+    with Progress(console=err_console, transient=True) as bar:
+        task = bar.add_task(f"playing {dealing.name} deals from both seats", total=deals)
+        result = head_to_head(rules, dealing, STRONG_PARAMS[dealing.name],
+                              POOL_PARAMS[dealing.name], deals, seed,
+                              lambda n: bar.advance(task, n))
+    console.print(f"{rules.name}: {result.deals} deals, each played from both seats "
+                  f"({result.games} games), seed {seed}", soft_wrap=True)
+    console.print(_head_to_head_table(result))
+    console.print("Points are the stronger bot's, a game, ± one standard error over the deals "
+                  "(docs/ev-and-opponents.md, \"The stronger bot\").", soft_wrap=True)
+
+
+def _head_to_head_table(result: HeadToHead) -> Table:
+    table = Table(title="the stronger bot against the shipped one")
+    table.add_column("Figure")
+    table.add_column("Stronger bot", justify="right")
+    table.add_column("Shipped bot", justify="right")
+    table.add_row("points a game", f"{result.points:+.3f} ± {result.points_se:.3f}",
+                  f"{-result.points:+.3f}")
+    table.add_row("with entries at their worth",
+                  f"{result.points_with_entries:+.3f} ± {result.points_with_entries_se:.3f}",
+                  f"{-result.points_with_entries:+.3f}")
+    for name, key, fmt in (("foul rate", "foul_rate", "{:.1%} ± {:.1%}"),
+                           ("Fantasyland rate", "fantasyland_rate", "{:.1%} ± {:.1%}"),
+                           ("mean royalties", "mean_royalties", "{:.2f} ± {:.2f}")):
+        table.add_row(name, *(fmt.format(getattr(bot, key), getattr(bot, key + "_se"))
+                              for bot in (result.challenger, result.incumbent)))
+    table.add_row("hands", str(result.challenger.hands), str(result.incumbent.hands))
+    return table
+
+
 #: Hands that --stats and --check take when --hands is not given.
 DEFAULT_HANDS = 5000
+#: Deals --head-to-head plays when --hands is not given (each from both seats).
+DEFAULT_DEALS = 200
 
 
 def command(
@@ -106,8 +150,9 @@ def command(
     hands: Annotated[int | None, hands_option(
         "Hands the action takes: the pool boards --stats draws (each a hand the bot played), "
         "the hands the bot plays now for --stats --live and --check, the hands of the pool "
-        "--regenerate builds.",
-        shown=f"{DEFAULT_HANDS}; for --regenerate the shipped pool's size")] = None,
+        "--regenerate builds, the deals --head-to-head plays from both seats.",
+        shown=f"{DEFAULT_HANDS}; for --regenerate the shipped pool's size; for --head-to-head "
+              f"{DEFAULT_DEALS}")] = None,
     seed: SeedOption = 0,
     live: Annotated[bool, typer.Option(
         "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
@@ -118,6 +163,12 @@ def command(
     output: Annotated[Path | None, typer.Option(
         help="Where --regenerate writes (default: the package's pool file).",
         show_default=False)] = None,
+    versus: Annotated[bool, typer.Option(
+        "--head-to-head", help="Play the stronger bot against the shipped one over duplicate "
+        "deals and print the points a game.")] = False,
+    bot: Annotated[Bot, typer.Option(
+        "--bot", help="The bot that plays the hands of --regenerate: the shipped pools' or "
+        "the stronger one.")] = Bot.SHIPPED,
     json_output: JsonOption = False,
     old_boards: Annotated[int | None, old_spelling("--boards", min=1)] = None,
 ) -> None:
@@ -130,19 +181,29 @@ def command(
     bot's live play from the deck without them. `--hands` counts the hands of each action;
     `--seed` seeds the draw of --stats and the play of --check and --live, `--pool-seed` a
     regenerated pool; `--workers` plays the hands of --regenerate, --check and --live.
+    `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals,
+    each from both seats, on one process, seeded by `--seed`; `--bot strong` has the
+    stronger bot play the pool of --regenerate.
     """
     del old_boards  # its value went to --hands (cli.options)
     workers = workers_count(workers)
     actions = [name for name, given in (("--stats", stats), ("--regenerate", regenerate),
-                                         ("--check", check is not None)) if given]
+                                         ("--check", check is not None),
+                                         ("--head-to-head", versus)) if given]
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
+        raise typer.Exit(BAD_INPUT)
+    if versus and json_output:
+        report_error("--head-to-head prints a table only: drop --json")
         raise typer.Exit(BAD_INPUT)
     # no pool, or a target it cannot reach
     with reports_bad_input(ObjectiveError, OpponentModelError):
         rules = find_rules(variant)
         if regenerate:
-            _regenerate(rules, hands, pool_seed, workers, output, json_output)
+            _regenerate(rules, hands, pool_seed, workers, output, json_output, bot.value)
+            return
+        if versus:
+            _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed)
             return
         if check is not None:
             _check(rules, check, DEFAULT_HANDS if hands is None else hands, seed, workers,

@@ -43,6 +43,8 @@ from evaluator.cards import JOKER, Card, Deck
 from evaluator.rules import ROWS, Rules
 from optimizer.opponents.estimate import estimate
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
+from optimizer.opponents.memo import by_identity
+from optimizer.opponents.odds import table_odds
 from optimizer.opponents.params import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing
 from optimizer.opponents.resolve import evaluate_played
 
@@ -142,11 +144,34 @@ def _second_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing:
                        params.refine_samples)
 
 
+@by_identity
+def entry_worths(rules: Rules, params: BotParams) -> np.ndarray:
+    """``worth[n]``: what entering Fantasyland with ``n`` cards is worth at the table (0 for
+    no entry), the rules' ev worth of a run of that size: where a hand of ``n`` cards
+    repeats as ``n`` (``ultimate``, or a size of its own), the worth of staying after it;
+    else that of the repeat it leads to plus ``card_worth`` a card beyond it (progressive's
+    KK, AA and trips entries)."""
+    sizes = [rung.cards for rung in rules.entry]
+    worth = np.zeros(max(sizes, default=0) + 1)
+    for cards in sizes:
+        repeat = rules.repeat_cards_after(cards)
+        worth[cards] = rules.ev_repeat_value_after(cards) + params.card_worth * max(
+            cards - repeat, 0)
+    worth.flags.writeable = False
+    return worth
+
+
 def _worth(rules: Rules, boards: np.ndarray, params: BotParams) -> np.ndarray:
     """What finished boards are worth to the bot (see the module docstring)."""
     out = evaluate_played(boards.reshape(-1, 13), rules)
-    points = np.where(out.fouled, -params.foul_penalty,
-                      out.royalty_total + params.fl_bonus * (out.entry_cards > 0))
+    if params.table_points:
+        odds = table_odds(rules)
+        legal = out.royalty_total + entry_worths(rules, params)[out.entry_cards] \
+            + (1.0 - odds.foul_rate) * odds.points(out.values)
+        points = np.where(out.fouled, -params.foul_penalty, legal)
+    else:
+        points = np.where(out.fouled, -params.foul_penalty,
+                          out.royalty_total + params.fl_bonus * (out.entry_cards > 0))
     return points.reshape(boards.shape[:-1])
 
 

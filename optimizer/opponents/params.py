@@ -52,3 +52,22 @@ class BotParams:
     search_deals: int = 12  # second look earlier: deals of the next round searched
     search_samples: int = 32  # first-look samples that judge each play of those deals
     search_from: int = 3  # rounds left at which the search starts
+    # The stronger bot's valuation of finished boards (``optimizer.opponents.odds``): the
+    # points they win at the table, rows and scoop included, with each Fantasyland entry at
+    # its worth by size (``entry_worths``) instead of ``fl_bonus``.
+    table_points: bool = False
+    # Worth of each Fantasyland card beyond the repeat size (progressive's 15 to 17), where
+    # the rules give no worth by size: about what `fantasyland value` measures per card.
+    card_worth: float = 5.5
+
+
+#: The knobs added after the shipped pools were built, with the defaults that play as before:
+#: a pool's meta lists them only where they differ (``params_meta``).
+LATER_KNOBS = {"table_points": False, "card_worth": 5.5}
+
+
+def params_meta(params: BotParams) -> dict:
+    """The knobs as a pool's meta records them: the later ones only where they differ from
+    the defaults that play as before, so a pool of the first bot keeps the meta it had."""
+    return {name: value for name, value in params.__dict__.items()
+            if name not in LATER_KNOBS or value != LATER_KNOBS[name]}

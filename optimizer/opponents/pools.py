@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from importlib import resources
 from itertools import permutations
@@ -40,6 +40,7 @@ from evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
 from optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
                                      deck_counts, play_hand, remaining)
 from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.params import params_meta
 
 
 #: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
@@ -267,7 +268,7 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     jokers = np.concatenate([r[2] for r in results]) if results else np.zeros((0, 13), bool)
     meta = {"rules": rules.name, "dealing": dealing.name, "foul_signature":
             foul_signature(rules), "seed": seed, "hands": hands,
-            "params": params.__dict__, "seconds": round(time.perf_counter() - started, 1)}
+            "params": params_meta(params), "seconds": round(time.perf_counter() - started, 1)}
     if deck_meta(rules.deck) is not None:  # one plain deck: the meta of the older pools
         meta["deck"] = deck_meta(rules.deck)
     return Pool(boards, discards, meta, jokers if rules.deck.jokers else None)
@@ -282,6 +283,12 @@ POOL_HANDS = {THREE_KEEP_TWO.name: 24_000, ONE_AT_A_TIME.name: 8_000}
 POOL_PARAMS = {THREE_KEEP_TWO.name: BotParams(),
                ONE_AT_A_TIME.name: BotParams(fl_bonus=15.0)}
 POOL_SEED = 2024
+#: The stronger bot by dealing style (docs/ev-and-opponents.md, "The stronger bot"): finished
+#: boards valued in points at the table, and a narrower search, which its exact ends pay for.
+STRONG_PARAMS = {name: replace(params, table_points=True, refine=3, search_deals=6)
+                 for name, params in POOL_PARAMS.items()}
+#: The bots a pool can be played by: the shipped pools' and the stronger one.
+BOTS = {"shipped": POOL_PARAMS, "strong": STRONG_PARAMS}
 
 
 def pool_file_name(rules: Rules) -> str:
@@ -293,11 +300,15 @@ def pool_file_name(rules: Rules) -> str:
 
 
 def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,
-               workers: int = 1, progress: Callable[[int], None] | None = None) -> Pool:
-    """A fresh pool for ``rules`` (the shipped ones are ``build_pool(find_rules(name))``)."""
+               workers: int = 1, progress: Callable[[int], None] | None = None,
+               bot: str = "shipped") -> Pool:
+    """A fresh pool for ``rules`` played by ``bot`` (a name of ``BOTS``); the shipped ones
+    are ``build_pool(find_rules(name))``."""
+    if bot not in BOTS:
+        raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
     dealing = dealing_for(rules)
     hands = POOL_HANDS[dealing.name] if hands is None else hands
     if hands < 1:
         raise OpponentModelError(f"need hands >= 1, got {hands}")
-    return play_hands(rules, dealing, hands, seed, POOL_PARAMS[dealing.name], workers=workers,
+    return play_hands(rules, dealing, hands, seed, BOTS[bot][dealing.name], workers=workers,
                       progress=progress)

@@ -1,0 +1,146 @@
+"""Two bots heads-up over duplicate deals: the honest measure of which plays better.
+
+Each deal gives two seats their cards from one deck (each seat's cards in the order they
+arrive). The challenger plays seat A against the incumbent on seat B, then the same deal
+with the seats swapped, so both bots meet the same cards and the luck of the deal cancels;
+what is left is skill, and each bot's own seeded randomness. Games are settled by the
+variant's scoring (``evaluator.scoring.settle``: rows, scoop, royalties, fouls). A
+Fantasyland entry earns nothing in the hand itself, only in the next one, so the result is
+given twice: the points of the hands alone, and with each entry credited at its worth at
+the table (``optimizer.opponents.bot.entry_worths``, the rules' ev worth of the run it
+starts).
+
+Everything is seeded: deal ``i`` comes from ``(seed, i)`` and each bot's play of a seat from
+``(seed, i, seat, bot)``, so a bot's boards do not depend on the other bot, on how the deals
+are split into runs, or on the order they are played in (``play_seats`` of a range of deals
+is a slice of the whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from evaluator.board import Board, evaluate_board
+from evaluator.rules import Rules
+from evaluator.scoring import settle
+from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
+from optimizer.opponents.pools import deal_from
+
+#: The bots' tags in their generators' seeds: the challenger's plays, then the incumbent's.
+CHALLENGER, INCUMBENT = 0, 1
+
+
+def deal_seats(rules: Rules, dealing: Dealing, seed: int, index: int) -> np.ndarray:
+    """``(2, seen)``: deal ``index``'s cards for seats A and B, in the order they arrive."""
+    cards = np.random.default_rng([seed, index]).permutation(deal_from(rules.deck))
+    return cards[:2 * dealing.seen].reshape(2, dealing.seen)
+
+
+def play_seats(rules: Rules, dealing: Dealing, params: BotParams, seed: int, bot: int,
+               start: int, stop: int) -> np.ndarray:
+    """``(stop - start, 2, 13)``: one bot's boards from both seats of deals ``start..stop``."""
+    boards = np.zeros((stop - start, 2, 13), dtype=np.int64)
+    for i in range(start, stop):
+        for seat, cards in enumerate(deal_seats(rules, dealing, seed, i)):
+            rng = np.random.default_rng([seed, i, seat, bot])
+            boards[i - start, seat] = play_hand(rules, dealing, cards.tolist(), params,
+                                                rng).board
+    return boards
+
+
+@dataclass(frozen=True)
+class BotFigures:
+    """One bot's figures over its hands: foul and entry rates, and royalties (a foul as 0)."""
+
+    hands: int
+    foul_rate: float
+    foul_rate_se: float
+    fantasyland_rate: float
+    fantasyland_rate_se: float
+    mean_royalties: float
+    mean_royalties_se: float
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """The challenger's result against the incumbent over ``deals`` duplicate deals."""
+
+    deals: int
+    points: float  # the challenger's points a game, the hands alone
+    points_se: float
+    points_with_entries: float  # the same, each Fantasyland entry credited at its worth
+    points_with_entries_se: float
+    challenger: BotFigures
+    incumbent: BotFigures
+
+    @property
+    def games(self) -> int:
+        """Games played: two a deal, one from each seat."""
+        return 2 * self.deals
+
+
+def _mean_se(values: np.ndarray) -> tuple[float, float]:
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    se = float(values.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    return float(values.mean()), se
+
+
+def _figures(reports) -> BotFigures:
+    fouled = np.array([r.fouled for r in reports], dtype=float)
+    entered = np.array([bool(r.fantasyland_cards) for r in reports], dtype=float)
+    royalties = np.array([r.royalties.total for r in reports], dtype=float)
+    (foul, foul_se), (entry, entry_se), (royalty, royalty_se) = (
+        _mean_se(fouled), _mean_se(entered), _mean_se(royalties))
+    return BotFigures(len(reports), foul, foul_se, entry, entry_se, royalty, royalty_se)
+
+
+def _report(rules: Rules, board: np.ndarray):
+    cards = tuple(int(c) for c in board)
+    return evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules)
+
+
+def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
+          params: BotParams = BotParams()) -> HeadToHead:
+    """Settle the boards of ``play_seats`` (``(deals, 2, 13)`` each): in each deal the
+    challenger's seat A against the incumbent's seat B, and its seat B against their seat A.
+    The standard errors are over deals, whose two games share their cards. ``params`` gives
+    ``card_worth`` to the entries' worth."""
+    worth = entry_worths(rules, params)
+    ours = [[_report(rules, b) for b in deal] for deal in challenger]
+    theirs = [[_report(rules, b) for b in deal] for deal in incumbent]
+    points = np.array([settle(o[0], t[1]) + settle(o[1], t[0]) for o, t in zip(ours, theirs)],
+                      dtype=float)
+    credit = np.array([sum(worth[r.fantasyland_cards or 0] for r in o)
+                       - sum(worth[r.fantasyland_cards or 0] for r in t)
+                       for o, t in zip(ours, theirs)], dtype=float)
+    mean, se = _mean_se(points / 2)
+    mean_fl, se_fl = _mean_se((points + credit) / 2)
+    return HeadToHead(len(points), mean, se, mean_fl, se_fl,
+                      _figures([r for deal in ours for r in deal]),
+                      _figures([r for deal in theirs for r in deal]))
+
+
+#: Deals a run plays between two calls of ``progress``.
+STEP = 25
+
+
+def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent: BotParams,
+                 deals: int, seed: int,
+                 progress: Callable[[int], None] | None = None) -> HeadToHead:
+    """The challenger against the incumbent over ``deals`` duplicate deals (module docstring),
+    on one process; ``progress`` is told how many deals each step finished."""
+    if deals < 1:
+        raise ValueError(f"need deals >= 1, got {deals}")
+    ours, theirs = [], []
+    for start in range(0, deals, STEP):
+        stop = min(start + STEP, deals)
+        ours.append(play_seats(rules, dealing, challenger, seed, CHALLENGER, start, stop))
+        theirs.append(play_seats(rules, dealing, incumbent, seed, INCUMBENT, start, stop))
+        if progress:
+            progress(stop - start)
+    return score(rules, np.concatenate(ours), np.concatenate(theirs), challenger)

@@ -1,0 +1,244 @@
+"""The stronger bot: finished boards valued in points at the table (``BotParams.table_points``).
+
+Its exact last street is checked against an independent enumeration of every play, it never
+fouls when a legal play exists, each Fantasyland entry is worth what the rules say it is, and
+the row odds it plays against are those of the table's boards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from itertools import combinations, product
+
+import numpy as np
+import pytest
+
+from evaluator import find_rules, load_rules
+from evaluator.board import Board, evaluate_board
+from evaluator.board_arrays import evaluate_boards
+from evaluator.cards import JOKER, Deck, parse_cards
+from evaluator.rules import ROWS
+from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams, choose, entry_worths, play_hand
+from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
+from optimizer.opponents.odds import even_odds, odds_from_boards, table_odds
+from optimizer.opponents.params import params_meta
+from optimizer.opponents.pools import POOL_PARAMS, STRONG_PARAMS, build_pool, deal_from
+from optimizer.opponents.resolve import evaluate_played, resolve_boards
+
+STRONG = STRONG_PARAMS[THREE_KEEP_TWO.name]
+#: The stronger valuation with few samples: for tests of legality, not of skill.
+QUICK_STRONG = dataclasses.replace(STRONG, samples=4, refine=0)
+PINEAPPLE = find_rules("pineapple")
+
+
+def _layout(top: str, middle: str, bottom: str) -> np.ndarray:
+    """A layout holding these cards, each row filled from its first slot."""
+    layout = np.full(13, EMPTY, dtype=np.int64)
+    for row, cards in zip(ROWS, (top, middle, bottom)):
+        for slot, card in zip(ROW_SLOTS[row], parse_cards(cards) if cards else []):
+            layout[slot] = card
+    return layout
+
+
+def _worth_by_hand(rules, layout: np.ndarray, kept: tuple, rows: tuple,
+                   params: BotParams) -> float:
+    """The stronger bot's worth of one play, computed board by board with evaluate_board."""
+    board = layout.copy()
+    for card, row in zip(kept, rows):
+        board[next(s for s in ROW_SLOTS[row] if board[s] == EMPTY)] = card
+    report = evaluate_board(Board(tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])),
+                            rules)
+    if report.fouled:
+        return -params.foul_penalty
+    odds = table_odds(rules)
+    win = [odds.wins[row][report.row(row).value] for row in ROWS]
+    loss = [odds.losses[row][report.row(row).value] for row in ROWS]
+    rows_won = sum(win) - sum(loss) + 3 * (np.prod(win) - np.prod(loss))
+    entry = entry_worths(rules, params)[report.fantasyland_cards or 0]
+    return report.royalties.total + entry + (1 - odds.foul_rate) * rows_won
+
+
+def _every_play(layout: np.ndarray, new: list[int], keep: int):
+    free = {row: int((layout[ROW_SLOTS[row].start:ROW_SLOTS[row].stop] == EMPTY).sum())
+            for row in ROWS}
+    for kept in combinations(new, keep):
+        for rows in product(ROWS, repeat=keep):
+            if all(rows.count(row) <= free[row] for row in ROWS):
+                yield kept, rows
+
+
+LAST_STREETS = [
+    # QQ on top: the last card decides between Fantasyland and a foul-free middle.
+    (("Qs Qh", "Kd Kc 7s 7d", "Ah Ad As 5c 5d"), "Qc 9h 2d"),
+    # a flush draw in the bottom and a straight draw in the middle
+    (("Ac 9d 3s", "8s 7h 6c 5d", "Kh Th 4h 2h"), "3h 9c 4s"),
+    # nothing made: the best play is the strongest rows
+    (("Ts 3d", "Jc 9s 6h 2s", "Kd Qh 8c 4c Ad"), "7c 5h 3c"),
+    # trips on top is possible, and fouls over a middle of one pair
+    (("8s 8h", "Ad Kd 3s 3c", "Js Jd Jh 5s 5h"), "8c 5d 2c"),
+]
+
+
+@pytest.mark.parametrize("rows,new", LAST_STREETS)
+def test_the_last_street_plays_the_best_of_every_play_counted_by_hand(rows, new):
+    layout, cards = _layout(*rows), parse_cards(new)
+    rng = np.random.default_rng(0)
+    chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, cards, 2, np.array([], dtype=np.int64),
+                    0, STRONG, rng)
+    best = max(_worth_by_hand(PINEAPPLE, layout, kept, rows_, STRONG)
+               for kept, rows_ in _every_play(layout, cards, 2))
+    placed = [c for c in chosen.tolist() if c not in layout.tolist()]
+    rows_of = tuple(next(r for r in ROWS if chosen.tolist().index(c) in ROW_SLOTS[r])
+                    for c in placed)
+    assert _worth_by_hand(PINEAPPLE, layout, tuple(placed), rows_of, STRONG) == \
+        pytest.approx(best)
+
+
+def test_the_last_street_takes_the_rows_that_win_when_royalties_tie():
+    # Neither play scores a royalty; the shipped bot may toss a coin, the stronger bot
+    # keeps the ace on top over a deuce (a top that beats more of the table's tops).
+    layout = _layout("Kc 9d", "Qs Qh 8c 7d", "Jh Jd 6s 6c 4h")
+    rng = np.random.default_rng(0)
+    chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, parse_cards("As 2d 3c"), 2,
+                    np.array([], dtype=np.int64), 0, STRONG, rng)
+    assert parse_cards("As")[0] in chosen[:3].tolist()
+
+
+def test_the_last_street_never_fouls_when_a_legal_play_exists():
+    rng = np.random.default_rng(5)
+    checked = 0
+    while checked < 40:
+        cards = rng.permutation(52)[:14].tolist()
+        layout = np.full(13, EMPTY, dtype=np.int64)
+        # 11 cards in rows of 2, 4 and 5 or 3, 4 and 4: the last street fills the rest
+        shape = [(2, 4, 5), (3, 4, 4), (3, 3, 5)][checked % 3]
+        it = iter(cards[:11])
+        for row, count in zip(ROWS, shape):
+            for slot in list(ROW_SLOTS[row])[:count]:
+                layout[slot] = next(it)
+        new = cards[11:14]
+        legal = [k for k in _every_play(layout, new, 2)
+                 if _worth_by_hand(PINEAPPLE, layout, *k, STRONG) > -STRONG.foul_penalty]
+        if not legal:
+            continue
+        chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, new, 2,
+                        np.array([], dtype=np.int64), 0, STRONG, rng)
+        assert not evaluate_boards(chosen[None], PINEAPPLE).fouled[0]
+        checked += 1
+
+
+def test_each_fantasyland_entry_is_worth_what_the_rules_say():
+    assert entry_worths(PINEAPPLE, STRONG)[14] == pytest.approx(12.4)
+    progressive = entry_worths(find_rules("progressive"), STRONG)
+    # progressive repeats with 14 cards: KK, AA and trips add card_worth a card beyond it
+    assert progressive[[14, 15, 16, 17]] == pytest.approx(
+        [12.4, 12.4 + 5.5, 12.4 + 11.0, 12.4 + 16.5])
+    ultimate = find_rules("ultimate")  # repeats as many cards: its own worth by size
+    assert entry_worths(ultimate, STRONG)[15] == pytest.approx(
+        ultimate.ev_repeat_value_after(15))
+
+
+def test_the_row_odds_are_those_of_the_table_boards():
+    boards = np.array([parse_cards(b) for b in (
+        "Qs Qh 2c Kd Kc 7s 7d 3c Ah Ad As 5c 5d",
+        "Ac 9d 2s 8s 8h 6c 5d 4c Kh Th 4h 2h 3h",
+        "Ts 9d 3d Jc Js 6h 2s 4s Kd Qh 8c 4d 5h")])  # the last fouls (middle over bottom)
+    odds = odds_from_boards(evaluate_boards(boards, PINEAPPLE), PINEAPPLE)
+    assert odds.foul_rate == pytest.approx(1 / 3)
+    values = evaluate_boards(boards, PINEAPPLE).values
+    top_qq, top_a9 = values["top"][0], values["top"][1]
+    assert odds.wins["top"][top_qq] == 0.5 and odds.losses["top"][top_qq] == 0
+    assert odds.wins["top"][top_a9] == 0 and odds.losses["top"][top_a9] == 0.5
+    assert odds.wins["bottom"][-1] == 1.0  # the strongest bottom beats both
+
+
+def test_rules_without_a_pool_play_at_even_odds(tmp_path):
+    path = tmp_path / "pair-middle.toml"
+    path.write_text('base = "pineapple"\n[foul]\nqualify = { middle = "pair" }\n',
+                    encoding="utf-8")
+    rules = load_rules(path)
+    odds = table_odds(rules)
+    assert odds.foul_rate == 0 and (odds.wins["middle"] == 0.5).all()
+    assert odds.points(evaluate_boards(np.arange(13)[None], rules).values) == 0
+    cards = np.random.default_rng(2).permutation(52)[:17].tolist()
+    hand = play_hand(rules, THREE_KEEP_TWO, cards, QUICK_STRONG, np.random.default_rng(2))
+    assert set(hand.board) | set(hand.discards) == set(cards)
+    assert even_odds(rules).losses["top"].shape == odds.losses["top"].shape
+
+
+@pytest.mark.parametrize("deck", [Deck(1, 2, False), Deck(2, 0, True)], ids=["jokers", "2-decks"])
+def test_the_stronger_bot_plays_jokers_and_two_decks(deck):
+    rules = dataclasses.replace(find_rules("pineapple"), deck=deck)
+    pool = build_pool(rules, hands=2, seed=3, bot="strong")
+    seen = np.concatenate([pool.placed, pool.discards], axis=1)
+    limit = 2 if deck.decks == 2 else 1
+    for row in seen:
+        counts = np.bincount(row, minlength=JOKER + 1)
+        assert counts[:JOKER].max() <= limit and counts[JOKER] <= deck.jokers
+    assert pool.meta["params"]["table_points"] is True
+
+
+def test_the_stronger_bot_plays_the_same_seeded_hand_again():
+    cards = np.random.default_rng(8).permutation(52)[:17].tolist()
+    first = play_hand(PINEAPPLE, THREE_KEEP_TWO, cards, STRONG, np.random.default_rng(1))
+    again = play_hand(PINEAPPLE, THREE_KEEP_TWO, cards, STRONG, np.random.default_rng(1))
+    assert first == again
+
+
+def test_a_pool_of_the_first_bot_records_the_knobs_it_always_had():
+    meta = params_meta(POOL_PARAMS[THREE_KEEP_TWO.name])
+    assert "table_points" not in meta and "card_worth" not in meta
+    assert params_meta(STRONG)["table_points"] is True
+
+
+# --- the faster code plays as the first did --------------------------------------------------
+
+def _placements_by_loop(layout: np.ndarray, new: list[int], keep: int) -> np.ndarray:
+    """The placements as the first bot listed them: one layout a move, then np.unique."""
+    free = {row: [s for s in ROW_SLOTS[row] if layout[s] == EMPTY] for row in ROWS}
+    out = []
+    for kept in combinations(new, keep):
+        for rows in product(ROWS, repeat=keep):
+            if any(rows.count(row) > len(free[row]) for row in ROWS):
+                continue
+            placed = layout.copy()
+            used = dict.fromkeys(ROWS, 0)
+            for card, row in zip(kept, rows):
+                placed[free[row][used[row]]] = card
+                used[row] += 1
+            out.append(placed)
+    return np.unique(np.array(out, dtype=np.int64), axis=0)
+
+
+def test_placements_are_the_first_bots_in_its_order():
+    rng = np.random.default_rng(0)
+    for trial in range(400):
+        cards = rng.integers(0, JOKER + 1, 20)  # repeats and jokers, as two decks deal
+        heights = {row: int(rng.integers(0, len(ROW_SLOTS[row]) + 1)) for row in ROWS}
+        keep, count = [(5, 5), (2, 3), (1, 1), (1, 3)][trial % 4]
+        if 13 - sum(heights.values()) < keep:
+            continue
+        layout = np.full(13, EMPTY, dtype=np.int64)
+        it = iter(cards.tolist())
+        for row in ROWS:
+            for slot in list(ROW_SLOTS[row])[:heights[row]]:
+                layout[slot] = next(it)
+        new = [next(it) for _ in range(count)]
+        assert (placements(layout, new, keep) == _placements_by_loop(layout, new, keep)).all()
+
+
+@pytest.mark.parametrize("variant,deck", [("pineapple", Deck()), ("deuce", Deck()),
+                                          ("standard", Deck()), ("pineapple", Deck(1, 2, False)),
+                                          ("pineapple", Deck(2, 0, True))])
+def test_the_bots_evaluation_is_evaluate_boards(variant, deck):
+    rules = dataclasses.replace(find_rules(variant), deck=deck)
+    rng = np.random.default_rng(1)
+    dealt = deal_from(deck)
+    boards = np.array([rng.permutation(dealt)[:13] for _ in range(2000)])
+    ours, theirs = evaluate_played(boards, rules), evaluate_boards(resolve_boards(boards, rules),
+                                                                   rules)
+    for name in ("fouled", "stays", "entry_cards"):
+        assert (getattr(ours, name) == getattr(theirs, name)).all(), name
+    for name in ("values", "strengths", "royalties"):
+        for row in ROWS:
+            assert (getattr(ours, name)[row] == getattr(theirs, name)[row]).all(), (name, row)

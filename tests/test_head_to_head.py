@@ -1,0 +1,113 @@
+"""Two bots over duplicate deals (``optimizer.opponents.head_to_head``): the deals, the
+settlement by the variant's scoring, the seeds, and the command that prints the result."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from evaluator import find_rules, parse_cards
+from evaluator.board import evaluate_board
+from evaluator.scoring import settle
+from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
+from optimizer.opponents.head_to_head import (CHALLENGER, INCUMBENT, deal_seats, head_to_head,
+                                              play_seats, score)
+from optimizer.opponents.pools import STRONG_PARAMS
+
+runner = CliRunner()
+PINEAPPLE = find_rules("pineapple")
+#: Cheap bots: the harness is under test, not their skill.
+QUICK = BotParams(samples=4, refine=0)
+QUICK_STRONG = dataclasses.replace(STRONG_PARAMS[THREE_KEEP_TWO.name], samples=4, refine=0)
+
+IVEY = "6s 6c 4h Td Ts 9c Qs 8c 3h 3d 3s 2h 2d"
+HELLMUTH = "Ah Kd Qd 9h 9d 5h 5d 4c Ks Js 9s 8s 7s"
+#: Queens on top: enters Fantasyland (14 cards in pineapple).
+QUEENS = "Qs Qh 2c Kd Kc 7s 7d 3c Ah Ad As 5c 5d"
+FOULED = "Ac Ad 2s 8s 8h 6c 5d 4c Kh Th 7h 2h 3c"  # aces on top over a pair of eights
+
+
+def _boards(*boards: str) -> np.ndarray:
+    return np.array([parse_cards(b) for b in boards]).reshape(-1, 2, 13)
+
+
+def test_the_two_seats_of_a_deal_share_one_deck_and_are_seeded():
+    seats = deal_seats(PINEAPPLE, THREE_KEEP_TWO, 4, 0)
+    assert seats.shape == (2, 17) and len(set(seats.ravel().tolist())) == 34
+    assert (seats == deal_seats(PINEAPPLE, THREE_KEEP_TWO, 4, 0)).all()
+    assert not (seats == deal_seats(PINEAPPLE, THREE_KEEP_TWO, 4, 1)).all()
+
+
+def test_a_game_is_settled_by_the_variants_scoring_from_both_seats():
+    # The challenger made Ivey's board from both seats, the incumbent Hellmuth's: each game
+    # sets the challenger's seat against the incumbent's other seat, and Ivey wins both.
+    result = score(PINEAPPLE, _boards(IVEY, IVEY), _boards(HELLMUTH, HELLMUTH))
+    ivey, hellmuth = evaluate_board(IVEY, "pineapple"), evaluate_board(HELLMUTH, "pineapple")
+    assert settle(ivey, hellmuth) == 4  # RULES.md's worked example
+    assert result.points == pytest.approx(4) and result.points_se == 0
+    assert result.points_with_entries == result.points  # no one enters Fantasyland
+    # Seat A against seat B: the same two boards from the other seats change sides.
+    swapped = score(PINEAPPLE, _boards(IVEY, HELLMUTH), _boards(IVEY, HELLMUTH))
+    assert swapped.points == pytest.approx((4 - 4) / 2)
+
+
+def test_the_same_boards_on_both_sides_are_an_even_match():
+    boards = _boards(IVEY, HELLMUTH, QUEENS, FOULED)
+    result = score(PINEAPPLE, boards, boards)
+    assert result.points == 0 and result.points_with_entries == 0
+
+
+def test_an_entry_is_credited_at_its_worth_and_a_foul_pays_six_and_royalties():
+    result = score(PINEAPPLE, _boards(QUEENS, QUEENS), _boards(FOULED, FOULED))
+    queens = evaluate_board(QUEENS, "pineapple")
+    assert evaluate_board(FOULED, "pineapple").fouled
+    assert result.points == pytest.approx(6 + queens.royalties.total)
+    assert result.points_with_entries == pytest.approx(6 + queens.royalties.total + 12.4)
+    assert result.challenger.fantasyland_rate == 1 and result.incumbent.foul_rate == 1
+    assert result.incumbent.mean_royalties == 0  # a foul counts as no royalties
+
+
+def test_a_bot_plays_the_same_seats_however_the_deals_are_split():
+    whole = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, CHALLENGER, 0, 3)
+    parts = np.concatenate([play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, CHALLENGER, 0, 1),
+                            play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, CHALLENGER, 1, 3)])
+    assert (whole == parts).all()
+    for deal, seats in enumerate(whole):
+        for seat, board in enumerate(seats):
+            assert set(board.tolist()) <= set(deal_seats(PINEAPPLE, THREE_KEEP_TWO, 3,
+                                                         deal)[seat].tolist())
+    # the other bot's generators differ: the same params play other hands (not all ties)
+    other = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, INCUMBENT, 0, 3)
+    assert not (other == whole).all()
+
+
+def test_a_small_head_to_head_is_deterministic_for_its_seed():
+    first = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 3, seed=2)
+    again = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 3, seed=2)
+    assert first == again and first.games == 6 and first.challenger.hands == 6
+    assert np.isfinite(first.points) and first.points_se >= 0
+    with pytest.raises(ValueError, match="need deals >= 1, got 0"):
+        head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 0, seed=2)
+
+
+def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
+    result = runner.invoke(app, ["opponents", "--head-to-head", "--hands", "1", "--seed", "3"],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "pineapple: 1 deals, each played from both seats (2 games), seed 3" in result.output
+    assert "points a game" in result.output and "Stronger bot" in result.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--head-to-head", "--json"], "--head-to-head prints a table only: drop --json"),
+    (["--head-to-head", "--stats"], "--stats and --head-to-head given together"),
+])
+def test_the_command_refuses_what_it_cannot_do_in_one_line(args, message):
+    result = runner.invoke(app, ["opponents", *args])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr == f"error: {message}\n" or message in result.stderr
