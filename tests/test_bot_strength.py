@@ -13,12 +13,14 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 
+from evaluator import board as board_module
 from evaluator import find_rules, load_rules
 from evaluator.board import Board, evaluate_board
 from evaluator.board_arrays import evaluate_boards
 from evaluator.cards import JOKER, Deck, parse_cards
 from evaluator.rules import ROWS
 from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams, choose, entry_worths, play_hand
+from optimizer.opponents import ranks
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from optimizer.opponents.odds import even_odds, odds_from_boards, table_odds
 from optimizer.opponents.params import params_meta
@@ -242,3 +244,19 @@ def test_the_bots_evaluation_is_evaluate_boards(variant, deck):
     for name in ("values", "strengths", "royalties"):
         for row in ROWS:
             assert (getattr(ours, name)[row] == getattr(theirs, name)[row]).all(), (name, row)
+
+
+def test_the_bots_row_ranks_are_the_evaluators():
+    rng = np.random.default_rng(3)
+    two_decks = np.repeat(np.arange(52), 2)
+    one_suit_or_two = np.repeat(np.array([c for c in range(52) if c % 4 < 2]), 2)
+    for size, row in ((5, "middle"), (3, "top")):
+        for deck in (np.arange(52), two_decks, one_suit_or_two):  # flushes and copies too
+            cards = np.array([rng.permutation(deck)[:size] for _ in range(3000)])
+            for variant in ("pineapple", "deuce"):
+                rules = find_rules(variant)
+                assert (ranks.row_values(row, cards, rules)
+                        == board_module.row_values(row, cards, rules)).all()
+            assert (ranks.row_strengths(cards) == board_module.row_strengths(cards)).all()
+    every = np.array(list(product(range(13), repeat=5)))  # the sorting network, exhaustively
+    assert (ranks.rank_index(every) == np.sort(every, axis=1) @ 13 ** np.arange(4, -1, -1)).all()

