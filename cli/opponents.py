@@ -101,7 +101,9 @@ def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: 
 
 def _head_to_head(rules, deals: int, seed: int) -> None:
     dealing = dealing_for(rules)
-    with Progress(console=err_console, transient=True) as bar:
+    # a bar only where someone watches: piped or captured, the output is the table alone
+    with Progress(console=err_console, transient=True,
+                  disable=not err_console.is_terminal) as bar:
         task = bar.add_task(f"playing {dealing.name} deals from both seats", total=deals)
         result = head_to_head(rules, dealing, STRONG_PARAMS[dealing.name],
                               POOL_PARAMS[dealing.name], deals, seed,

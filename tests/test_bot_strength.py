@@ -22,9 +22,10 @@ from evaluator.rules import ROWS
 from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams, choose, entry_worths, play_hand
 from optimizer.opponents import ranks
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents.odds import even_odds, odds_from_boards, table_odds
+from optimizer.opponents.odds import even_odds, odds_from_boards
 from optimizer.opponents.params import params_meta
-from optimizer.opponents.pools import POOL_PARAMS, STRONG_PARAMS, build_pool, deal_from
+from optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool, deal_from,
+                                       table_odds)
 from optimizer.opponents.resolve import evaluate_played, resolve_boards
 
 STRONG = STRONG_PARAMS[THREE_KEEP_TWO.name]
@@ -86,7 +87,7 @@ def test_the_last_street_plays_the_best_of_every_play_counted_by_hand(rows, new)
     layout, cards = _layout(*rows), parse_cards(new)
     rng = np.random.default_rng(0)
     chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, cards, 2, np.array([], dtype=np.int64),
-                    0, STRONG, rng)
+                    0, STRONG, rng, table_odds(PINEAPPLE))
     best = max(_worth_by_hand(PINEAPPLE, layout, kept, rows_, STRONG)
                for kept, rows_ in _every_play(layout, cards, 2))
     placed = [c for c in chosen.tolist() if c not in layout.tolist()]
@@ -102,11 +103,13 @@ def test_the_last_street_takes_the_rows_that_win_when_royalties_tie():
     layout = _layout("Kc 9d", "Qs Qh 8c 7d", "Jh Jd 6s 6c 4h")
     rng = np.random.default_rng(0)
     chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, parse_cards("As 2d 3c"), 2,
-                    np.array([], dtype=np.int64), 0, STRONG, rng)
+                    np.array([], dtype=np.int64), 0, STRONG, rng, table_odds(PINEAPPLE))
     assert parse_cards("As")[0] in chosen[:3].tolist()
 
 
-def test_the_last_street_never_fouls_when_a_legal_play_exists():
+@pytest.mark.parametrize("params", [STRONG, POOL_PARAMS[THREE_KEEP_TWO.name]],
+                         ids=["stronger", "shipped"])
+def test_the_last_street_never_fouls_when_a_legal_play_exists(params):
     rng = np.random.default_rng(5)
     checked = 0
     while checked < 40:
@@ -124,7 +127,7 @@ def test_the_last_street_never_fouls_when_a_legal_play_exists():
         if not legal:
             continue
         chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, new, 2,
-                        np.array([], dtype=np.int64), 0, STRONG, rng)
+                        np.array([], dtype=np.int64), 0, params, rng, table_odds(PINEAPPLE))
         assert not evaluate_boards(chosen[None], PINEAPPLE).fouled[0]
         checked += 1
 

@@ -44,7 +44,7 @@ from evaluator.rules import ROWS, Rules
 from optimizer.opponents.estimate import estimate
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from optimizer.opponents.memo import by_identity
-from optimizer.opponents.odds import table_odds
+from optimizer.opponents.odds import RowOdds, even_odds
 from optimizer.opponents.params import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing
 from optimizer.opponents.resolve import evaluate_played
 
@@ -80,7 +80,7 @@ class PlayedHand:
 # --- one decision ----------------------------------------------------------------------------
 
 def _finish(rules: Rules, layouts: np.ndarray, deals: np.ndarray, dealing: Dealing,
-            params: BotParams) -> np.ndarray:
+            params: BotParams, odds: RowOdds) -> np.ndarray:
     """``(N,)``: the mean over ``deals`` ``(N, K, per_round)`` of the last round of each
     layout played in its best way, the finished boards scored exactly."""
     count, samples = deals.shape[:2]
@@ -92,32 +92,34 @@ def _finish(rules: Rules, layouts: np.ndarray, deals: np.ndarray, dealing: Deali
     c, k, a = np.ix_(np.arange(count), np.arange(samples), np.arange(len(orders)))
     boards[c[..., None], k[..., None], a[..., None], slots[:, None, None, :]] = \
         deals[:, :, orders]
-    return _worth(rules, boards, params).max(axis=2).mean(axis=1)
+    return _worth(rules, boards, params, odds).max(axis=2).mean(axis=1)
 
 
 def _last_round(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                params: BotParams, rng: np.random.Generator, samples: int) -> np.ndarray:
+                params: BotParams, odds: RowOdds, rng: np.random.Generator,
+                samples: int) -> np.ndarray:
     """Mean worth of layouts one round from the end: each of ``samples`` random deals of
     the last round is played in its best way (an exact one-round look-ahead)."""
     deals = rng.permuted(np.broadcast_to(unseen, (samples, len(unseen))),
                          axis=1)[:, :dealing.per_round]
     return _finish(rules, layouts, np.broadcast_to(deals[None], (len(layouts),) + deals.shape),
-                   dealing, params)
+                   dealing, params, odds)
 
 
 def _first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                rounds_left: int, params: BotParams, rng: np.random.Generator,
+                rounds_left: int, params: BotParams, odds: RowOdds, rng: np.random.Generator,
                 samples: int) -> np.ndarray:
     """Worth of layouts with ``rounds_left >= 1`` rounds to come, over ``samples`` samples:
     exact over deals of the last round, estimated earlier (see the module docstring)."""
     if rounds_left == 1:
-        return _last_round(rules, layouts, unseen, dealing, params, rng, samples)
+        return _last_round(rules, layouts, unseen, dealing, params, odds, rng, samples)
     return estimate(rules, layouts, unseen, rounds_left * dealing.per_round, params, rng,
                     samples)
 
 
 def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-            rounds_left: int, params: BotParams, rng: np.random.Generator) -> np.ndarray:
+            rounds_left: int, params: BotParams, odds: RowOdds,
+            rng: np.random.Generator) -> np.ndarray:
     """Worth of layouts by a one-ply search: the mean over ``search_deals`` deals of the
     next round (every layout shares them) of the best play of each deal, as a first look
     with ``search_samples`` samples judges the plays."""
@@ -128,7 +130,7 @@ def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Deal
         plays = [placements(layout, deal.tolist(), dealing.keep) for layout in layouts]
         owners = np.repeat(np.arange(len(layouts)), [len(p) for p in plays])
         value = _first_look(rules, np.concatenate(plays), without(unseen, deal), dealing,
-                            rounds_left - 1, params, rng, params.search_samples)
+                            rounds_left - 1, params, odds, rng, params.search_samples)
         best = np.full(len(layouts), -np.inf)
         np.maximum.at(best, owners, value)
         total += best
@@ -136,11 +138,12 @@ def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Deal
 
 
 def _second_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                 rounds_left: int, params: BotParams, rng: np.random.Generator) -> np.ndarray:
+                 rounds_left: int, params: BotParams, odds: RowOdds,
+                 rng: np.random.Generator) -> np.ndarray:
     """Worth of the placements the first look likes best (see the module docstring)."""
     if 2 <= rounds_left <= params.search_from and params.search_deals:
-        return _search(rules, layouts, unseen, dealing, rounds_left, params, rng)
-    return _first_look(rules, layouts, unseen, dealing, rounds_left, params, rng,
+        return _search(rules, layouts, unseen, dealing, rounds_left, params, odds, rng)
+    return _first_look(rules, layouts, unseen, dealing, rounds_left, params, odds, rng,
                        params.refine_samples)
 
 
@@ -161,11 +164,10 @@ def entry_worths(rules: Rules, params: BotParams) -> np.ndarray:
     return worth
 
 
-def _worth(rules: Rules, boards: np.ndarray, params: BotParams) -> np.ndarray:
+def _worth(rules: Rules, boards: np.ndarray, params: BotParams, odds: RowOdds) -> np.ndarray:
     """What finished boards are worth to the bot (see the module docstring)."""
     out = evaluate_played(boards.reshape(-1, 13), rules)
     if params.table_points:
-        odds = table_odds(rules)
         legal = out.royalty_total + entry_worths(rules, params)[out.entry_cards] \
             + (1.0 - odds.foul_rate) * odds.points(out.values)
         points = np.where(out.fouled, -params.foul_penalty, legal)
@@ -177,27 +179,32 @@ def _worth(rules: Rules, boards: np.ndarray, params: BotParams) -> np.ndarray:
 
 def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card], keep: int,
            unseen: np.ndarray, rounds_left: int, params: BotParams,
-           rng: np.random.Generator) -> np.ndarray:
+           rng: np.random.Generator, odds: RowOdds | None = None) -> np.ndarray:
     """The layout the bot plays after being dealt ``new`` onto ``layout``; ``unseen`` is the
-    sorted multiset of the cards it has not seen (``remaining``)."""
+    sorted multiset of the cards it has not seen (``remaining``). ``odds`` are the table's
+    row odds that ``table_points`` values boards with (``pools.table_odds``); without them
+    every row is a toss-up (``odds.even_odds``)."""
+    odds = even_odds(rules) if odds is None else odds
     options = placements(layout, new, keep)
     if rounds_left == 0:
-        worth = _worth(rules, options, params)
+        worth = _worth(rules, options, params, odds)
     else:
-        worth = _first_look(rules, options, unseen, dealing, rounds_left, params, rng,
+        worth = _first_look(rules, options, unseen, dealing, rounds_left, params, odds, rng,
                             params.samples)
         if params.refine and len(options) > 1:
             top = np.argsort(-worth, kind="stable")[:params.refine]
             worth = np.full(len(options), -np.inf)
             worth[top] = _second_look(rules, options[top], unseen, dealing, rounds_left,
-                                      params, rng)
+                                      params, odds, rng)
     best = np.flatnonzero(worth >= worth.max() - 1e-9)
     return options[best[rng.integers(len(best))] if len(best) > 1 else best[0]]
 
 
 def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: BotParams,
-              rng: np.random.Generator) -> PlayedHand:
-    """Play one hand whose cards arrive in the order of ``cards`` (``dealing.seen`` of them)."""
+              rng: np.random.Generator, odds: RowOdds | None = None) -> PlayedHand:
+    """Play one hand whose cards arrive in the order of ``cards`` (``dealing.seen`` of them);
+    ``odds`` as ``choose`` takes them."""
+    odds = even_odds(rules) if odds is None else odds
     if len(cards) != dealing.seen:
         raise ValueError(f"{dealing.name} deals {dealing.seen} cards, got {len(cards)}")
     layout = np.full(13, EMPTY, dtype=np.int64)
@@ -210,7 +217,7 @@ def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: Bot
         position += count
         np.subtract.at(left, new, 1)
         layout = choose(rules, dealing, layout, new, keep, remaining(left),
-                        len(rounds) - 1 - index, params, rng)
+                        len(rounds) - 1 - index, params, rng, odds)
     discards = tuple(remaining(np.bincount(list(cards), minlength=JOKER + 1)
                                - np.bincount(layout, minlength=JOKER + 1)).tolist())
     board = tuple(c for row in ROWS for c in sorted(layout[ROW_SLOTS[row]].tolist(),

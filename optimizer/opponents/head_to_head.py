@@ -27,7 +27,7 @@ from evaluator.board import Board, evaluate_board
 from evaluator.rules import Rules
 from evaluator.scoring import settle
 from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
-from optimizer.opponents.pools import deal_from
+from optimizer.opponents.pools import deal_from, table_odds
 
 #: The bots' tags in their generators' seeds: the challenger's plays, then the incumbent's.
 CHALLENGER, INCUMBENT = 0, 1
@@ -43,11 +43,12 @@ def play_seats(rules: Rules, dealing: Dealing, params: BotParams, seed: int, bot
                start: int, stop: int) -> np.ndarray:
     """``(stop - start, 2, 13)``: one bot's boards from both seats of deals ``start..stop``."""
     boards = np.zeros((stop - start, 2, 13), dtype=np.int64)
+    odds = table_odds(rules) if params.table_points else None
     for i in range(start, stop):
         for seat, cards in enumerate(deal_seats(rules, dealing, seed, i)):
             rng = np.random.default_rng([seed, i, seat, bot])
             boards[i - start, seat] = play_hand(rules, dealing, cards.tolist(), params,
-                                                rng).board
+                                                rng, odds).board
     return boards
 
 

@@ -4,7 +4,9 @@ The stronger bot (``BotParams.table_points``) values a finished board in the poi
 heads-up, not in royalties alone: each row is won or lost against the boards a table of bots
 makes, and winning all three is a scoop. ``RowOdds`` holds, for every value of each row on
 its own scale, the chance that an opponent's row is lower and that it is higher, taken
-from the pool that serves the rules (its boards that do not foul), and the pool's foul rate.
+from the pool that serves the rules (its boards that do not foul: ``pools.table_odds``),
+and the pool's foul rate; the bot is given them (``bot.play_hand``), since the pools import
+the bot.
 A row's odds are read one row at a time, and the scoop from their product, as if the rows
 were independent: they are not quite (a strong board is strong throughout), which a bot
 choosing between boards of one hand can bear.
@@ -21,8 +23,6 @@ import numpy as np
 
 from evaluator.board_arrays import BoardArrays, evaluate_boards
 from evaluator.rules import ROWS, Rules
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.memo import by_identity
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,15 +60,3 @@ def even_odds(rules: Rules) -> RowOdds:
     """Every row a toss-up, no fouls: odds that change no decision (the module docstring)."""
     half = {row: np.full(len(rules.royalty_table(row)), 0.5) for row in ROWS}
     return RowOdds(half, half, 0.0)
-
-
-@by_identity
-def table_odds(rules: Rules) -> RowOdds:
-    """The odds against the boards of the pool that serves ``rules``; even odds if none does."""
-    from optimizer.opponents.pools import pool_for  # the pools import the bot: at call time
-
-    try:
-        pool = pool_for(rules)
-    except OpponentModelError:
-        return even_odds(rules)
-    return odds_from_boards(evaluate_boards(pool.boards, rules), rules)

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from evaluator.board import Board, evaluate_board
+from evaluator.board_arrays import evaluate_boards
 from evaluator.cards import JOKER, ONE_DECK, Deck
 from evaluator.handspec import Scale
 from evaluator.rules import ROWS, Rules
@@ -40,6 +41,8 @@ from evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
 from optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
                                      deck_counts, play_hand, remaining)
 from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.memo import by_identity
+from optimizer.opponents.odds import RowOdds, even_odds, odds_from_boards
 from optimizer.opponents.params import params_meta
 
 
@@ -197,6 +200,18 @@ def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
         f"`fantasyland opponents --regenerate --variant FILE`")
 
 
+@by_identity
+def table_odds(rules: Rules) -> RowOdds:
+    """The row odds against the boards of the pool that serves ``rules``, which the stronger
+    bot values finished boards by (``optimizer.opponents.odds``); even odds if no pool
+    serves them."""
+    try:
+        pool = pool_for(rules)
+    except OpponentModelError:
+        return even_odds(rules)
+    return odds_from_boards(evaluate_boards(pool.boards, rules), rules)
+
+
 def dealt_from(dealing: str, deck: Deck) -> str:
     """A dealing as the figures name it: its style, and its deck unless one plain deck."""
     return f"{dealing}, {deck_tag(deck)}" if deck_tag(deck) else dealing
@@ -218,7 +233,8 @@ def _chunk(args) -> tuple[np.ndarray, np.ndarray]:
     boards, discards, jokers = [], [], []
     for _ in range(hands):
         cards = rng.permutation(deck)[:dealing.seen]
-        hand = play_hand(rules, dealing, cards.tolist(), params, rng)
+        hand = play_hand(rules, dealing, cards.tolist(), params, rng,
+                         table_odds(rules) if params.table_points else None)
         perm = PERMUTATIONS[rng.integers(24)] if not len(removed) else np.arange(4)
         boards.append(relabel(np.array([_as_played(rules, hand.board)]), perm[None])[0])
         jokers.append(np.array(hand.board) == JOKER)
@@ -283,10 +299,9 @@ POOL_HANDS = {THREE_KEEP_TWO.name: 24_000, ONE_AT_A_TIME.name: 8_000}
 POOL_PARAMS = {THREE_KEEP_TWO.name: BotParams(),
                ONE_AT_A_TIME.name: BotParams(fl_bonus=15.0)}
 POOL_SEED = 2024
-#: The stronger bot by dealing style (docs/ev-and-opponents.md, "The stronger bot"): finished
-#: boards valued in points at the table, and a narrower search, which its exact ends pay for.
-STRONG_PARAMS = {name: replace(params, table_points=True, refine=3, search_deals=6)
-                 for name, params in POOL_PARAMS.items()}
+#: The stronger bot by dealing style (docs/ev-and-opponents.md, "The stronger bot"): the
+#: shipped bot's search, with finished boards valued in points at the table.
+STRONG_PARAMS = {name: replace(params, table_points=True) for name, params in POOL_PARAMS.items()}
 #: The bots a pool can be played by: the shipped pools' and the stronger one.
 BOTS = {"shipped": POOL_PARAMS, "strong": STRONG_PARAMS}
 
