@@ -198,6 +198,10 @@ def command(
     if versus and json_output:
         report_error("--head-to-head prints a table only: drop --json")
         raise typer.Exit(BAD_INPUT)
+    if bot is not Bot.SHIPPED and not regenerate:
+        report_error(f"--bot {bot.value} plays the pool of --regenerate: add --regenerate "
+                     "(--head-to-head always plays the stronger bot against the shipped one)")
+        raise typer.Exit(BAD_INPUT)
     # no pool, or a target it cannot reach
     with reports_bad_input(ObjectiveError, OpponentModelError):
         rules = find_rules(variant)

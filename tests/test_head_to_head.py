@@ -105,6 +105,7 @@ def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
 @pytest.mark.parametrize("args,message", [
     (["--head-to-head", "--json"], "--head-to-head prints a table only: drop --json"),
     (["--head-to-head", "--stats"], "--stats and --head-to-head given together"),
+    (["--bot", "strong"], "--bot strong plays the pool of --regenerate: add --regenerate"),
 ])
 def test_the_command_refuses_what_it_cannot_do_in_one_line(args, message):
     result = runner.invoke(app, ["opponents", *args])

@@ -3,7 +3,11 @@
 Each decision lists every legal way to place the new cards (which card to throw away, and
 which row takes each kept card) and plays the one worth most, ties broken by the seeded
 generator. A finished board is worth its royalties plus ``fl_bonus`` when it enters
-Fantasyland, or ``-foul_penalty`` when it fouls.
+Fantasyland, or ``-foul_penalty`` when it fouls. The stronger bot (``table_points``) values
+it instead in the points it wins at the table: its royalties, its rows' and scoop's odds
+against the table's boards (``optimizer.opponents.odds``, given as ``odds``), and each
+Fantasyland entry at its worth by size (``entry_worths``); a foul still costs
+``foul_penalty``. The estimate of earlier rounds is the same for both.
 
 Every decision but the last takes two looks. The first scores every placement:
 
