@@ -14,8 +14,7 @@ from evaluator import find_rules, parse_cards
 from evaluator.board import evaluate_board
 from evaluator.scoring import settle
 from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
-from optimizer.opponents.head_to_head import (CHALLENGER, INCUMBENT, deal_seats, head_to_head,
-                                              play_seats, score)
+from optimizer.opponents.head_to_head import deal_seats, head_to_head, play_seats, score
 from optimizer.opponents.pools import STRONG_PARAMS
 
 runner = CliRunner()
@@ -72,17 +71,25 @@ def test_an_entry_is_credited_at_its_worth_and_a_foul_pays_six_and_royalties():
 
 
 def test_a_bot_plays_the_same_seats_however_the_deals_are_split():
-    whole = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, CHALLENGER, 0, 3)
-    parts = np.concatenate([play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, CHALLENGER, 0, 1),
-                            play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, CHALLENGER, 1, 3)])
+    whole = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, 0, 3)
+    parts = np.concatenate([play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, 0, 1),
+                            play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, 1, 3)])
     assert (whole == parts).all()
     for deal, seats in enumerate(whole):
         for seat, board in enumerate(seats):
             assert set(board.tolist()) <= set(deal_seats(PINEAPPLE, THREE_KEEP_TWO, 3,
                                                          deal)[seat].tolist())
-    # the other bot's generators differ: the same params play other hands (not all ties)
-    other = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, INCUMBENT, 0, 3)
+    # generators of its own (another stream) play other hands: the shared ones are shared
+    other = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, 0, 3, stream=1)
     assert not (other == whole).all()
+
+
+def test_a_bot_against_itself_ties_every_deal_exactly():
+    # The same cards and the same generators from both seats: each game is the other's
+    # mirror, so the points cancel deal by deal, not just on average.
+    result = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK, QUICK, 4, seed=5)
+    assert result.points == 0 and result.points_se == 0
+    assert result.points_with_entries == 0 and result.challenger == result.incumbent
 
 
 def test_a_small_head_to_head_is_deterministic_for_its_seed():

@@ -84,7 +84,7 @@ class PlayedHand:
 # --- one decision ----------------------------------------------------------------------------
 
 def _finish(rules: Rules, layouts: np.ndarray, deals: np.ndarray, dealing: Dealing,
-            params: BotParams, odds: RowOdds) -> np.ndarray:
+            params: BotParams, odds: RowOdds | None) -> np.ndarray:
     """``(N,)``: the mean over ``deals`` ``(N, K, per_round)`` of the last round of each
     layout played in its best way, the finished boards scored exactly."""
     count, samples = deals.shape[:2]
@@ -100,7 +100,7 @@ def _finish(rules: Rules, layouts: np.ndarray, deals: np.ndarray, dealing: Deali
 
 
 def _last_round(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                params: BotParams, odds: RowOdds, rng: np.random.Generator,
+                params: BotParams, odds: RowOdds | None, rng: np.random.Generator,
                 samples: int) -> np.ndarray:
     """Mean worth of layouts one round from the end: each of ``samples`` random deals of
     the last round is played in its best way (an exact one-round look-ahead)."""
@@ -111,8 +111,8 @@ def _last_round(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: 
 
 
 def _first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                rounds_left: int, params: BotParams, odds: RowOdds, rng: np.random.Generator,
-                samples: int) -> np.ndarray:
+                rounds_left: int, params: BotParams, odds: RowOdds | None,
+                rng: np.random.Generator, samples: int) -> np.ndarray:
     """Worth of layouts with ``rounds_left >= 1`` rounds to come, over ``samples`` samples:
     exact over deals of the last round, estimated earlier (see the module docstring)."""
     if rounds_left == 1:
@@ -122,7 +122,7 @@ def _first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: 
 
 
 def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-            rounds_left: int, params: BotParams, odds: RowOdds,
+            rounds_left: int, params: BotParams, odds: RowOdds | None,
             rng: np.random.Generator) -> np.ndarray:
     """Worth of layouts by a one-ply search: the mean over ``search_deals`` deals of the
     next round (every layout shares them) of the best play of each deal, as a first look
@@ -142,7 +142,7 @@ def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Deal
 
 
 def _second_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                 rounds_left: int, params: BotParams, odds: RowOdds,
+                 rounds_left: int, params: BotParams, odds: RowOdds | None,
                  rng: np.random.Generator) -> np.ndarray:
     """Worth of the placements the first look likes best (see the module docstring)."""
     if 2 <= rounds_left <= params.search_from and params.search_deals:
@@ -168,10 +168,12 @@ def entry_worths(rules: Rules, params: BotParams) -> np.ndarray:
     return worth
 
 
-def _worth(rules: Rules, boards: np.ndarray, params: BotParams, odds: RowOdds) -> np.ndarray:
-    """What finished boards are worth to the bot (see the module docstring)."""
+def _worth(rules: Rules, boards: np.ndarray, params: BotParams,
+           odds: RowOdds | None) -> np.ndarray:
+    """What finished boards are worth to the bot (see the module docstring): in points at
+    the table where the decision is given the table's ``odds``."""
     out = evaluate_played(boards.reshape(-1, 13), rules)
-    if params.table_points:
+    if odds is not None:
         legal = out.royalty_total + entry_worths(rules, params)[out.entry_cards] \
             + (1.0 - odds.foul_rate) * odds.points(out.values)
         points = np.where(out.fouled, -params.foul_penalty, legal)
@@ -186,9 +188,13 @@ def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Car
            rng: np.random.Generator, odds: RowOdds | None = None) -> np.ndarray:
     """The layout the bot plays after being dealt ``new`` onto ``layout``; ``unseen`` is the
     sorted multiset of the cards it has not seen (``remaining``). ``odds`` are the table's
-    row odds that ``table_points`` values boards with (``pools.table_odds``); without them
-    every row is a toss-up (``odds.even_odds``)."""
-    odds = even_odds(rules) if odds is None else odds
+    row odds that ``table_points`` values boards with (``pools.table_odds``) in decisions at
+    most ``table_rounds`` from the end; without them every row is a toss-up
+    (``odds.even_odds``)."""
+    if params.table_points and rounds_left <= params.table_rounds:
+        odds = even_odds(rules) if odds is None else odds
+    else:
+        odds = None  # the first bot's valuation
     options = placements(layout, new, keep)
     if rounds_left == 0:
         worth = _worth(rules, options, params, odds)
@@ -208,7 +214,6 @@ def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: Bot
               rng: np.random.Generator, odds: RowOdds | None = None) -> PlayedHand:
     """Play one hand whose cards arrive in the order of ``cards`` (``dealing.seen`` of them);
     ``odds`` as ``choose`` takes them."""
-    odds = even_odds(rules) if odds is None else odds
     if len(cards) != dealing.seen:
         raise ValueError(f"{dealing.name} deals {dealing.seen} cards, got {len(cards)}")
     layout = np.full(13, EMPTY, dtype=np.int64)

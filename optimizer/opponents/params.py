@@ -59,11 +59,15 @@ class BotParams:
     # Worth of each Fantasyland card beyond the repeat size (progressive's 15 to 17), where
     # the rules give no worth by size: about what `fantasyland value` measures per card.
     card_worth: float = 5.5
+    # The decisions that value finished boards in points at the table: those at most this
+    # many rounds from the end (0: the last street only); earlier ones count royalties,
+    # ``fl_bonus`` and ``foul_penalty`` as the first bot does.
+    table_rounds: int = 4
 
 
 #: The knobs added after the shipped pools were built, with the defaults that play as before:
 #: a pool's meta lists them only where they differ (``params_meta``).
-LATER_KNOBS = {"table_points": False, "card_worth": 5.5}
+LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4}
 
 
 def params_meta(params: BotParams) -> dict:
