@@ -14,7 +14,7 @@ from evaluator import find_rules, parse_cards
 from evaluator.board import evaluate_board
 from evaluator.scoring import settle
 from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
-from optimizer.opponents.head_to_head import deal_seats, head_to_head, play_seats, score
+from optimizer.opponents.head_to_head import PLAY, deal_seats, head_to_head, play_seats, score
 from optimizer.opponents.pools import STRONG_PARAMS
 
 runner = CliRunner()
@@ -80,8 +80,19 @@ def test_a_bot_plays_the_same_seats_however_the_deals_are_split():
             assert set(board.tolist()) <= set(deal_seats(PINEAPPLE, THREE_KEEP_TWO, 3,
                                                          deal)[seat].tolist())
     # generators of its own (another stream) play other hands: the shared ones are shared
-    other = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, 0, 3, stream=1)
+    other = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, 0, 3, stream=PLAY + 1)
     assert not (other == whole).all()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7])
+def test_no_seat_plays_on_the_generator_that_dealt_its_cards(seed):
+    # numpy reads a seed's trailing zeros as nothing: (seed, deal, 0, 0) is (seed, deal)
+    for deal in range(3):
+        dealt = np.random.default_rng([seed, deal]).integers(1 << 62, size=4)
+        for seat in range(2):
+            played = np.random.default_rng([seed, deal, seat, PLAY]).integers(1 << 62, size=4)
+            assert not (played == dealt).all()
+    assert PLAY != 0
 
 
 def test_a_bot_against_itself_ties_every_deal_exactly():

@@ -35,9 +35,11 @@ from evaluator.scoring import settle
 from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
 from optimizer.opponents.pools import deal_from, table_odds
 
-#: The last word of a seat's play's seed, ``(seed, deal, seat, PLAY)``: the stream of the play,
-#: which both bots share (a deal's cards come from ``(seed, deal)``).
-PLAY = 0
+#: The last word of a seat's play's seed, ``(seed, deal, seat, PLAY)``, which both bots share.
+#: Not 0: numpy reads a seed's trailing zeros as nothing, so ``(seed, deal, 0, 0)`` would be
+#: the generator that dealt the cards, ``(seed, deal)``, and seat A's bot would sample
+#: futures from the very stream that ordered its deck.
+PLAY = 1
 
 
 def deal_seats(rules: Rules, dealing: Dealing, seed: int, index: int) -> np.ndarray:
