@@ -121,10 +121,10 @@ def _head_to_head_table(result: HeadToHead) -> Table:
     table.add_column("Stronger bot", justify="right")
     table.add_column("Shipped bot", justify="right")
     table.add_row("points a game", f"{result.points:+.3f} ± {result.points_se:.3f}",
-                  f"{-result.points:+.3f}")
+                  f"{0.0 - result.points:+.3f}")
     table.add_row("with entries at their worth",
                   f"{result.points_with_entries:+.3f} ± {result.points_with_entries_se:.3f}",
-                  f"{-result.points_with_entries:+.3f}")
+                  f"{0.0 - result.points_with_entries:+.3f}")
     for name, key, fmt in (("foul rate", "foul_rate", "{:.1%} ± {:.1%}"),
                            ("Fantasyland rate", "fantasyland_rate", "{:.1%} ± {:.1%}"),
                            ("mean royalties", "mean_royalties", "{:.2f} ± {:.2f}")):
