@@ -166,10 +166,16 @@ def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
     if found is None:
         return objective.weigh(cands.with_deferred())
     probe = objective.weigh(cands.replace(middle=cands.deferred.probe)).middle
-    rest = chain.others_of("middle", probe)
-    bound = probe.bound + (np.where(probe.stays, rest.any, rest.stay) if need_stay else rest.any)
-    which = np.zeros(len(bound), dtype=bool)
-    which[probe.tiebreak] = bound >= found.value
+    which = np.zeros(len(probe), dtype=bool)
+    # First by bands (a hand class and a count of jokers): most bands cannot reach it.
+    bands = cands.deferred.bands
+    rest = chain.others_within("middle", bands.low, bands.high, bands.jokers)
+    reach = bands.best(probe.bound) + (rest.stay if need_stay else rest.any) >= found.value
+    if reach.any():  # (deferred middles never stay)
+        near = np.flatnonzero(reach[bands.band])  # in strength order
+        rest = chain.others_of("middle", probe.take(near))
+        bound = probe.bound[near] + (rest.stay if need_stay else rest.any)
+        which[probe.tiebreak[near[bound >= found.value]]] = True
     stats["deferred"], stats["brought_back"] = len(which), int(which.sum())
     built = cands.with_deferred(which)
     return objective.weigh(built) if which.any() else built
