@@ -270,13 +270,15 @@ def identical_results(jobs: Iterable[dict], other: Path,
 
 
 PRESETS = ("pineapple", "standard", "deuce", "progressive", "ultimate")
+JOKER_PRESETS = ("pineapple-joker", "progressive-joker")
 
 
 def identity_jobs(seed: int = 1, per_count: int = 80) -> list[dict]:
     """A mix of solves on which two versions of the solver must agree exactly: ``per_count``
     seeded random hands of each count 13 to 17 over the presets, the royalties objective
     with the default worth of staying and with none, every fifth with three alternatives,
-    every fourth under the ev objective on a small sample; then the adversarial suite."""
+    every fourth under the ev objective on a small sample; then the adversarial suite; then
+    hands with two jokers (``joker_presets``: 8 of each count) and from two decks."""
     jobs = []
     for cards in range(13, 18):
         rng = random.Random(f"identity:{seed}:{cards}")
@@ -299,4 +301,19 @@ def identity_jobs(seed: int = 1, per_count: int = 80) -> list[dict]:
             if i % 5 == 4:
                 job["alternatives"] = 3
             jobs.append(job)
+    for cards in range(13, 18):
+        with_jokers, _ = joker_hands(8, cards, seed)
+        for i, hand in enumerate(with_jokers):
+            job = {"cards": hand, "variant": JOKER_PRESETS[i % len(JOKER_PRESETS)],
+                   "objective": "royalties", "fl_value": 0.0 if i % 4 == 3 else None}
+            if i % 4 == 1:
+                job.update(objective="ev", samples=25, seed=i)
+            if i % 4 == 2:
+                job["alternatives"] = 3
+            jobs.append(job)
+        rng = random.Random(f"identity:two-decks:{seed}:{cards}")
+        for i in range(4):
+            hand = rng.sample(list(range(52)) * 2, cards)
+            jobs.append({"cards": hand, "variant": "double-deck", "objective": "royalties",
+                         "fl_value": None, **({"alternatives": 3} if i == 2 else {})})
     return jobs
