@@ -251,6 +251,20 @@ def _best_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objectiv
     return pick_of(cands, int(total[k]), {row: sets[row][k] for row in ROWS})
 
 
+def _heaviest(cands: Candidates, need_stay: bool, objective: Objective) -> Pick | None:
+    """The set of most weight (the rows' own terms) among ``cands``, valued exactly: a
+    second incumbent, from the candidates that could beat the first, where the first came
+    from too few of them to be good (the most promising by bound, not by the rows' terms)."""
+    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
+    found = None
+    for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
+        found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], found=found)
+    if found is None:
+        return None
+    pick = as_pick(found)
+    return Pick(objective.exact(cands, pick.ranks), pick.ranks, pick.masks)
+
+
 def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Objective
                   ) -> Pick | None:
     """The set worth ``value`` that the tie-break prefers, when ``cands`` holds every set
@@ -306,9 +320,11 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     sets = every_set(above, need_stay, start + 1, EVERY_SET_PAIRS)
     if sets is not None and len(sets["top"]):
         best = _best_of(above, sets, objective)
-        if best.value > start:
-            pick = best
-            left = tighten(above, need_stay, pick.value + 1)
+    else:  # too many to value one by one: the heaviest of them, valued exactly
+        best = _heaviest(above, need_stay, objective) if sets is None else None
+    if best is not None and best.value > start:
+        pick = best
+        left = tighten(above, need_stay, pick.value + 1)
     stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
     stats["kept"] = sum(left.sizes.values())
     floor = pick.value + 1
