@@ -273,14 +273,16 @@ class Deferred:
     def probe(self) -> RowCandidates:
         """One candidate per deferred choice of a pattern, for bounds only: maskless, in
         strength order, its ``tiebreak`` the choice's place in the order ``build`` reads."""
-        at = np.flatnonzero(self.later)
-        at = at[np.argsort(self.choices.strength[at], kind="stable")]
+        later = np.flatnonzero(self.later)
+        # Strengths fit 16 bits, which numpy sorts stably by radix.
+        place = np.argsort(self.choices.strength[later].astype(np.int16), kind="stable")
+        at = later[place]
         strength, value = self.choices.strength[at], self.choices.value[at]
         jokers = self.jokers[self.choices.choice_pattern[at]]
         royalty = self.rules.royalty_table("middle")[value]
         return RowCandidates("middle", np.zeros(len(at), np.int64), value, strength, royalty,
-                             self.rules.stay_table("middle")[value],
-                             np.argsort(np.argsort(at)), royalty, royalty, jokers)
+                             self.rules.stay_table("middle")[value], place, royalty, royalty,
+                             jokers)
 
     @cached_property
     def bands(self) -> Bands:
@@ -288,7 +290,7 @@ class Deferred:
         first bound on many at once (``joker_bounds.JokerChain.others_within``)."""
         probe = self.probe
         key = CLASS_OF_STRENGTH[probe.strength].astype(np.int64) * 3 + probe.jokers
-        order = np.argsort(key, kind="stable")  # by band, each in strength order
+        order = np.argsort(key.astype(np.int16), kind="stable")  # by band, in strength order
         starts = np.flatnonzero(np.concatenate([[True], key[order][1:] != key[order][:-1]]))
         strength = probe.strength[order]
         band = np.empty(len(key), dtype=np.int64)
