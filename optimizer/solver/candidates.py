@@ -158,7 +158,7 @@ def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, shared: bo
     (``shared=False``, the hand holds no joker) skips finding it out."""
     values = np.asarray(values)
     width = 1
-    if shared:
+    if shared and len(masks):
         order = np.argsort(masks, kind="stable")
         ordered_masks = masks[order]
         start = np.flatnonzero(np.concatenate([[True], ordered_masks[1:] != ordered_masks[:-1]]))
