@@ -221,16 +221,17 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules,
         hands = dealt[subsets(n, k)]
         masks = subset_masks(n, k)
         strength = row_strengths(hands)
-        order = np.argsort(_ranked(masks, strength, n))  # keys are distinct
-        built[k] = (hands[order], strength[order], masks[order])
+        rank = _ranked(masks, strength, n)
+        order = np.argsort(rank)  # keys are distinct
+        built[k] = (hands[order], strength[order], masks[order], rank[order],
+                    np.zeros(len(masks), np.int8))
     rows = {}
     for row in ROWS:
-        hands, strength, masks = built[ROW_SIZE[row]]
+        hands, strength, masks, rank, jokers = built[ROW_SIZE[row]]
         value = strength if rules.scale(row) is Scale.HIGH else row_values(row, hands, rules)
         royalty = rules.royalty_table(row)[value]
         candidate = RowCandidates(row, masks, value, strength, royalty,
-                                  rules.stay_table(row)[value], _ranked(masks, strength, n),
-                                  royalty, royalty, np.zeros(len(masks), np.int8))
+                                  rules.stay_table(row)[value], rank, royalty, royalty, jokers)
         keep = rules.qualify_table(row)[value]
         rows[row] = candidate if keep.all() else candidate.take(keep)
     return Candidates(tuple(cards), rules, **rows)
