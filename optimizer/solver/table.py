@@ -145,7 +145,7 @@ def _already_fouls(board: KnownBoard, rules: Rules) -> str | None:
 
 
 def read_table(rules: Rules, dealt: Sequence[Card], opponents: int = 1,
-               against: Sequence[str | Board] = (), fantasyland: Sequence[int] = (),
+               against: Sequence[str | Board] = (), opponent_fantasyland: Sequence[int] = (),
                dead: str | Sequence[Card] = ()) -> Table:
     """The table for a dealt hand, once it is known that it can be: every card in one place
     (under two decks no more often than they hold it), every player's cards in the deck,
@@ -158,7 +158,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], opponents: int = 1,
         raise TableError(f"bad opponents count {opponents!r}: expected 1 (heads-up) to {most}"
                          f" ({most + 1} at the table) under these rules")
     boards = tuple(read_board(b, rules) for b in against)
-    fantasyland = tuple(fantasyland)
+    fantasyland = tuple(opponent_fantasyland)
     for n in fantasyland:
         if isinstance(n, bool) or not isinstance(n, int) or not 13 <= n <= 17:
             raise TableError(f"bad opponent Fantasyland {n!r}: expected 13 to 17 cards")
@@ -344,7 +344,7 @@ def describe(table: Table) -> str:
         n = len(table.against) - finished
         parts.append(f"{n} unfinished board{'s' * (n > 1)} completed by the bot")
     for n in table.fantasyland:
-        parts.append(f"one in Fantasyland with {n} cards")
+        parts.append(f"an opponent in Fantasyland with {n} cards")
     if table.dead:
         parts.append(f"{len(table.dead)} dead card{'s' * (len(table.dead) > 1)}")
     return ", ".join(parts)
