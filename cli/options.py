@@ -203,6 +203,9 @@ PER_COMMAND: dict[str, tuple[str, ...]] = {
     "--samples": ("default", "help", "repeatable"),  # bench times several counts in one run
     "--cards": ("default", "help", "check"),  # deal reads weights too; bench's is 13-17
     "--output": ("help",),  # what each command writes
+    # an opponent's board seen at the table (repeated once per opponent); bench's is the
+    # one version of the code it compares with (docs/options.md)
+    "--against": ("help", "repeatable"),
 }
 
 
