@@ -14,6 +14,7 @@ from evaluator.board import Board, evaluate_board
 from evaluator.cards import parse_cards
 from evaluator.rules_files import find_rules
 from optimizer import solve
+from optimizer.solver.solve import fantasyland_set
 from optimizer.solver.table import draw_table, read_table
 from tests.test_schemas import validator
 
@@ -104,7 +105,7 @@ def test_dead_cards_are_on_no_sampled_board():
 def test_an_opponent_in_fantasyland_sets_the_solver_s_optimum_of_its_cards():
     dealt = parse_cards(HAND)
     table = read_table(PINEAPPLE, dealt, 1, opponent_fantasyland=(15,))
-    drawn = draw_table(PINEAPPLE, dealt, table, 24, 2)
+    drawn = draw_table(PINEAPPLE, dealt, table, 24, 2, fantasyland_set)
     assert drawn.live_deals == 16 and len(drawn.fantasyland_hands) == 16
     assert drawn.groups is not None and drawn.groups.max() == 15
     for (cards, board), sample in zip(drawn.fantasyland_hands[:6], drawn.boards):
@@ -122,7 +123,7 @@ def test_an_unfinished_board_keeps_what_is_seen_and_is_finished_from_the_deck_le
     dealt = parse_cards(HAND)
     table = read_table(PINEAPPLE, dealt, 2, against=["Kh Kc / 7d 8d / 2h"],
                        opponent_fantasyland=(14,))
-    drawn = draw_table(PINEAPPLE, dealt, table, 3, 1)
+    drawn = draw_table(PINEAPPLE, dealt, table, 3, 1, fantasyland_set)
     assert drawn.boards.shape == (3, 2, 13)
     for deal in drawn.boards:
         seen, fantasyland = set(deal[0].tolist()), set(deal[1].tolist())
@@ -167,3 +168,69 @@ def test_a_known_board_is_exact_in_the_output():
     assert result.exit_code == 0
     assert "(exact: every board is known)" in result.output and "±" not in result.output
     assert "Table:      1 known board" in result.output
+
+
+# --- in every command ----------------------------------------------------------------------
+
+KNOWN = "Jc Jd 2h / 9c 9d 8h 4c 4d / Tc Th Td Kc Kh"
+
+
+def test_check_grades_against_the_known_board_and_says_so(tmp_path):
+    result = runner.invoke(app, ["check", HAND, "--set", "Kd Qd Qh / Ts 5s 4s 3s 2s / Ac Ah "
+                                 "As 7c 7h", "--objective", "ev", "--against", KNOWN, "--json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["table"]["against"] == [KNOWN] and record["ev_lost"] > 0
+    assert validator("check.schema.json").is_valid(record)
+
+
+def test_train_deals_without_the_table_s_cards_and_logs_the_table(tmp_path):
+    log = tmp_path / "log.jsonl"
+    result = runner.invoke(app, ["train", "--seed", "2", "--hands", "1", "--variant",
+                                 "pineapple", "--objective", "ev", "--against", KNOWN,
+                                 "--dead", "8d", "--log", str(log)], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "heads-up (1 known board, 1 dead card)" in result.output
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["session"]["table"]["dead"] == ["8d"]
+    assert validator("train-log.schema.json").is_valid(header)
+    from optimizer.training.session import Session
+    session = Session("pineapple", "ev", seed=2, against=(KNOWN,), dead="8d")
+    for _ in range(20):
+        assert not set(session.deal().cards) & set(parse_cards(KNOWN.replace("/", "") + " 8d"))
+
+
+def test_batch_solves_each_hand_against_the_table_and_refuses_a_hand_that_clashes(tmp_path):
+    hands = tmp_path / "hands.txt"
+    hands.write_text(HAND + "\n" + HAND.replace("Ac", "Jc") + "\n")
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["batch", str(hands), "-o", str(out), "--objective", "ev",
+                                 "--against", KNOWN, "--workers", "1", "--no-progress"])
+    assert result.exit_code == 1, result.output  # one line failed
+    record = json.loads(out.read_text().splitlines()[0])
+    assert record["ev"]["exact"] and record["ev"]["table"]["against"] == [KNOWN]
+    errors = (tmp_path / "out.jsonl.errors").read_text()
+    assert "card 'Jc' is in the dealt hand and the board" in errors
+    settings = json.loads((tmp_path / "out.jsonl.settings").read_text())
+    assert settings["against"] == [KNOWN]
+    assert validator("batch-settings.schema.json").is_valid(settings)
+    again = runner.invoke(app, ["batch", str(hands), "-o", str(out), "--objective", "ev",
+                                "--workers", "1", "--no-progress"])
+    assert again.exit_code == 2 and "--against" in again.output  # other settings
+
+
+def test_batch_refuses_the_table_under_royalties(tmp_path):
+    hands = tmp_path / "hands.txt"
+    hands.write_text(HAND + "\n")
+    result = runner.invoke(app, ["batch", str(hands), "-o", str(tmp_path / "o.jsonl"),
+                                 "--dead", "8d", "--workers", "1", "--no-progress"])
+    assert result.exit_code == 2 and "only under the ev objective" in result.output
+
+
+def test_two_decks_count_a_card_s_copies_across_the_table():
+    rules = find_rules("double-deck")
+    dealt = parse_cards("As As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s 2c", deck=rules.deck)
+    with pytest.raises(ValueError, match="card 'As' is in the dealt hand and the dead cards"):
+        read_table(rules, dealt, 1, dead="As")
+    table = read_table(rules, dealt, 1, dead="Kd")  # the second Kd is the dead one
+    assert table.dead == parse_cards("Kd")

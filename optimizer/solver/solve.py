@@ -178,7 +178,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
             raise ObjectiveError(f"bad seed {seed!r}: expected a whole number >= 0")
         with opponent_model():
             table = read_table(rules, dealt, opponents, against, opponent_fantasyland, dead)
-            drawn = draw_table(rules, dealt, table, samples, seed)
+            drawn = draw_table(rules, dealt, table, samples, seed, fantasyland_set)
         boards = drawn.boards
     elif against or opponent_fantasyland or dead:
         raise ObjectiveError("give the opponents' boards or the table, not both")
@@ -204,6 +204,13 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     field = OpponentField.from_boards(boards, rules, drawn.groups, table.exact)
     return ExpectedValue(field, rules.scoring, staying(boards.shape[1]),
                          table=None if table.plain else table)
+
+
+def fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The set an opponent in Fantasyland makes of its ``cards``: this solver's optimum for
+    royalties plus its variant's worth of staying, each joker the face it plays as."""
+    solution = solve(tuple(cards), rules, "royalties")
+    return tuple(c for row in ROWS for c in solution.report.row(row).played)
 
 
 def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",

@@ -22,7 +22,7 @@ as docs/ev-and-opponents.md explains ("Three-handed and more").
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -223,23 +223,22 @@ def _left(rules: Rules, used: Sequence[Card]) -> list[Card]:
     return remaining(counts).tolist()
 
 
-def _fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
-    """The set this solver makes of a Fantasyland opponent's cards: royalties plus its
-    variant's worth of staying, jokers as they play."""
-    from optimizer.solver.solve import solve
-
-    solution = solve(tuple(cards), rules, "royalties")
-    return tuple(c for row in ROWS for c in solution.report.row(row).played)
+#: What sets a Fantasyland opponent's cards: the solver's ``fantasyland_set``, passed in by
+#: the solver, so that this module does not import the solve that imports it.
+SetFantasyland = Callable[[Rules, Sequence[Card]], tuple[Card, ...]]
 
 
 def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
-               seed: int) -> TableDraw:
-    """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring)."""
+               seed: int, set_fantasyland: SetFantasyland | None = None) -> TableDraw:
+    """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring);
+    ``set_fantasyland`` sets the Fantasyland opponents' cards (``solve.fantasyland_set``)."""
     from optimizer.opponents.draw import dealt_array, draw_boards, opponent_boards, pool_weights
     from optimizer.opponents.errors import OpponentModelError
     from optimizer.opponents.pools import pool_for
     from optimizer.opponents.unfinished import complete, play_live
 
+    if table.fantasyland and set_fantasyland is None:
+        raise TableError("an opponent in Fantasyland needs a solver to set its cards")
     if table.exact:
         known = np.array([[c for c in _played(rules, b)] for b in table.against])
         return TableDraw(known[None], None, (), 0)
@@ -274,7 +273,7 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         for n in table.fantasyland:
             cards = rng.permutation(np.asarray(left, dtype=np.int64))[:n].tolist()
             left = _take(left, cards)
-            board = _fantasyland_set(rules, cards)
+            board = set_fantasyland(rules, cards)
             hands.append((tuple(sorted(cards, reverse=True)), board))
             row.append(board)
         for _ in range(live_bots):
