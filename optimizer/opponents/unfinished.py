@@ -55,8 +55,9 @@ def as_played(rules: Rules, board: Sequence[Card]) -> tuple[Card, ...]:
 def complete(rules: Rules, rows: dict[str, Sequence[Card]], left: Sequence[Card],
              rng: np.random.Generator) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """Finish the board whose placed cards are ``rows`` from the cards ``left`` in the deck
-    (a multiset of ids, ``rows``' cards not among them): the finished board (jokers as they
-    play) and every card the player saw that is not on it (unseen discards, old and new)."""
+    (a multiset of ids, ``rows``' cards not among them): the finished board (jokers as
+    dealt: ``as_played`` gives their faces) and every card the player saw that is not on it
+    (unseen discards, old and new)."""
     dealing = dealing_for(rules)
     params = POOL_PARAMS[dealing.name]
     layout = np.full(13, EMPTY, dtype=np.int64)
@@ -83,7 +84,7 @@ def complete(rules: Rules, rows: dict[str, Sequence[Card]], left: Sequence[Card]
         raise ValueError(f"the bot left the board unfinished: {board!r}")
     new_on_board = without(np.asarray(board), np.asarray(rows_cards(rows), dtype=np.int64))
     discards = without(np.asarray(stream[:position], dtype=np.int64), new_on_board)
-    return as_played(rules, board), tuple(discards.tolist())
+    return tuple(board), tuple(discards.tolist())
 
 
 def rows_cards(rows: dict[str, Sequence[Card]]) -> list[Card]:
@@ -94,8 +95,8 @@ def rows_cards(rows: dict[str, Sequence[Card]]) -> list[Card]:
 def play_live(rules: Rules, left: Sequence[Card], rng: np.random.Generator
               ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """A whole ordinary hand played by the bot from the cards ``left``: its board (jokers as
-    they play) and its discards."""
+    dealt) and its discards."""
     dealing = dealing_for(rules)
     cards = rng.permutation(np.asarray(list(left), dtype=np.int64))[:dealing.seen].tolist()
     hand = play_hand(rules, dealing, cards, POOL_PARAMS[dealing.name], rng)
-    return as_played(rules, hand.board), tuple(hand.discards)
+    return tuple(hand.board), tuple(hand.discards)

@@ -187,8 +187,9 @@ def read_table(rules: Rules, dealt: Sequence[Card], opponents: int = 1,
     for board in boards:
         why = _already_fouls(board, rules)
         if why is not None:
-            raise TableError(f"the board {board.text!r} already fouls ({why}): a finished "
-                             "board that fouls is given whole")
+            raise TableError(f"the board {board.text!r} already fouls ({why}): it scores as "
+                             "a fouled board whatever comes, so give it finished, with any "
+                             "cards in its short rows")
     ordinary = ORDINARY_CARDS[rules.dealing]
     needed = len(dealt) + len(dead) + ordinary * (opponents - len(fantasyland)) \
         + sum(fantasyland)
@@ -232,15 +233,16 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
                seed: int, set_fantasyland: SetFantasyland | None = None) -> TableDraw:
     """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring);
     ``set_fantasyland`` sets the Fantasyland opponents' cards (``solve.fantasyland_set``)."""
-    from optimizer.opponents.draw import dealt_array, draw_boards, opponent_boards, pool_weights
+    from optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,
+                                          opponent_boards, pool_weights)
     from optimizer.opponents.errors import OpponentModelError
     from optimizer.opponents.pools import pool_for
-    from optimizer.opponents.unfinished import complete, play_live
+    from optimizer.opponents.unfinished import as_played, complete, play_live
 
     if table.fantasyland and set_fantasyland is None:
         raise TableError("an opponent in Fantasyland needs a solver to set its cards")
     if table.exact:
-        known = np.array([[c for c in _played(rules, b)] for b in table.against])
+        known = np.array([_played(rules, b) for b in table.against])
         return TableDraw(known[None], None, (), 0)
     if table.plain:
         return TableDraw(opponent_boards(rules, tuple(dealt), samples, table.opponents, seed),
@@ -250,8 +252,6 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     pooled = 0
     if table.bot_seats:
         pool = pool_for(rules)
-        from optimizer.opponents.draw import candidate_pairs
-
         exact, relaxed = candidate_pairs(pool, dealt_array(fixed, rules.deck))
         if len(exact) + len(relaxed) >= MIN_POOL_PAIRS:
             pooled = table.bot_seats
@@ -267,9 +267,9 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         left = _left(rules, fixed)
         row = []
         for board in unfinished:
-            played, thrown = complete(rules, {r: board.row(r) for r in ROWS}, left, rng)
-            left = _take(left, _on_deck(played, board.cards) + list(thrown))
-            row.append(played)
+            finished, thrown = complete(rules, {r: board.row(r) for r in ROWS}, left, rng)
+            left = _take(left, _without(finished, board.cards) + list(thrown))
+            row.append(as_played(rules, finished))
         for n in table.fantasyland:
             cards = rng.permutation(np.asarray(left, dtype=np.int64))[:n].tolist()
             left = _take(left, cards)
@@ -277,9 +277,9 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
             hands.append((tuple(sorted(cards, reverse=True)), board))
             row.append(board)
         for _ in range(live_bots):
-            played, thrown = play_live(rules, left, rng)
-            left = _take(left, _on_deck(played, ()) + list(thrown))
-            row.append(played)
+            finished, thrown = play_live(rules, left, rng)
+            left = _take(left, list(finished + thrown))
+            row.append(as_played(rules, finished))
         live.append(row)
     index = np.arange(samples) % deals if deals else None
     live_seat = 0
@@ -313,11 +313,10 @@ def _played(rules: Rules, board: KnownBoard) -> tuple[Card, ...]:
     return as_played(rules, board.cards)
 
 
-def _on_deck(played: Sequence[Card], visible: Sequence[Card]) -> list[Card]:
-    """The cards a finished board took from the deck: its cards less the ``visible`` ones
-    (already out of it). A joker shows as the face it plays as, which may still be in the
-    deck: ``_take`` then takes that face out, a small error only under jokers."""
-    cards = list(played)
+def _without(finished: Sequence[Card], visible: Sequence[Card]) -> list[Card]:
+    """The cards a finished board took from the deck: its cards less the ``visible`` ones,
+    which were out of it already (copy by copy, jokers as jokers)."""
+    cards = list(finished)
     for card in visible:
         if card in cards:
             cards.remove(card)
@@ -325,7 +324,7 @@ def _on_deck(played: Sequence[Card], visible: Sequence[Card]) -> list[Card]:
 
 
 def _take(left: list[Card], cards: Sequence[Card]) -> list[Card]:
-    """``left`` less one copy of each of ``cards`` that it holds."""
+    """``left`` less one copy of each of ``cards`` (each is there: they were dealt from it)."""
     out = list(left)
     for card in cards:
         if card in out:
