@@ -191,8 +191,9 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if boards.min() < 0 or boards.max() > 51:
         raise ObjectiveError(f"bad opponent boards: card ids run from {boards.min()} to "
                              f"{boards.max()}; expected 0..51")
-    if rules.deck == ONE_DECK and (drawn is None or table.plain):  # (a known board's
-        # jokers play as faces, which may come twice)
+    # Boards given here are checked; the table's were where they were read or made (and a
+    # seen board's joker plays as a face that may be dealt too).
+    if rules.deck == ONE_DECK and (drawn is None or table.plain):
         ordered = np.sort(boards.reshape(-1, 13), axis=1)  # two opponents' boards may share
         if (ordered[:, 1:] == ordered[:, :-1]).any():     # cards (docs/ev-and-opponents.md)
             raise ObjectiveError("bad opponent boards: a card appears twice on one board")
