@@ -75,7 +75,7 @@ def best_by_enumeration(hand: str, boards: list[str]) -> float:
 CASES = [
     # 13 cards, one board that stands (a flush bottom, two pair middle)
     ("Ac Kd Qh Jc Ts 9s 8h 7d 6c 5s 4h 3d 2c",
-     ["Qs Qd 4c / 9c 9d 5h 5d 2h / Ah Kh Jh 8c 7h"]),
+     ["Qs Qd 4c / 9c 9d 5h 5d 2h / Ah Kh Jh 7h 6h"]),
     # 14 cards (one discard), one board that stands
     ("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s",
      ["Jc Jd 2h / 9c 9d 8h 4c 4d / Tc Th Td Kc Kh"]),
@@ -84,6 +84,11 @@ CASES = [
      ["Kh Kd 3c / 7c 7d 7h 6c 6d / Ac As Qc Qd Qh",
       "Ah Jc Jd / 9c 9d 5h 3d 4d / Ts 9s 7s 6s 4s"]),
 ]
+
+
+def test_the_cases_hold_boards_that_stand_and_one_that_fouls():
+    fouled = [evaluate_board(b, RULES).fouled for _, boards in CASES for b in boards]
+    assert fouled == [False, False, False, True]
 
 
 @pytest.mark.parametrize("hand, boards", CASES)
