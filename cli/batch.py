@@ -14,9 +14,10 @@ from rich.text import Text
 
 from cli.command import given, old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
-from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption,
-                         SamplesOption, SeedOption, TimeLimitOption, VariantOption, WorkersOption,
-                         check_opponents, hands_option, workers_count)
+from cli.options import (AgainstOption, DeadOption, FlValueOption, Objective, ObjectiveOption,
+                         OpponentFantasylandOption, OpponentsOption, SamplesOption, SeedOption,
+                         TimeLimitOption, VariantOption, WorkersOption, check_opponents,
+                         check_table, hands_option, table_options, workers_count)
 from cli.render import console, err_console, shown
 from evaluator import find_rules
 from optimizer import ObjectiveError
@@ -160,6 +161,9 @@ def command(
     opponents: OpponentsOption = 1,  # solve's defaults, passed on to every hand's solve
     samples: SamplesOption = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
+    against: AgainstOption = None,
+    opponent_fantasyland: OpponentFantasylandOption = None,
+    dead: DeadOption = None,
     errors: Annotated[Path | None, typer.Option(
         help="Where bad lines go, one JSON object each. Default: OUTPUT.errors.",
         show_default=False)] = None,
@@ -201,13 +205,16 @@ def command(
     # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
     # so that spelling a default out later does not count as other settings.
     ev = {"opponents": opponents, "samples": samples, "seed": seed}
+    table = table_options(against, opponent_fantasyland, dead)
     settings = Settings(solution_dict, objective.value, fl_value, time_limit,
-                        tuple((k, v) for k, v in ev.items() if given(ctx, k)))
+                        tuple((k, v) for k, v in ev.items() if given(ctx, k))
+                        + tuple(table.items()))
     if input_file != "-" and Path(input_file).resolve() == output.resolve():
         report_error(f"INPUT and OUTPUT are the same file: {output}")
         raise typer.Exit(2)
     with reports_bad_input(ObjectiveError, BatchError):
         check_opponents(opponents, find_rules(variant))
+        check_table(objective.value, find_rules(variant), opponents, table)
         check_settings(settings, variant)
         try:
             check_output(output, settings, variant)  # before any worker starts

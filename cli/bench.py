@@ -61,7 +61,7 @@ def command(
         "With --objective ev: opponent deals per solve (solve's default if not given); give "
         "it again to time several counts in one run (--samples 200 --samples 2000).")] = None,
     verify: Annotated[bool, typer.Option(
-        help="With --against: instead of timing, solve a fixed mix of 520 hands (presets, "
+        help="With --against: instead of timing, solve a fixed mix of 580 hands (presets, "
              "both objectives, alternatives) with both versions and report any difference.")
     ] = False,
 ) -> None:

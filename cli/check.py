@@ -11,13 +11,15 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.errors import read_stdin, reports_bad_input
-from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
-                         OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
-                         VariantOption, check_opponents)
+from cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption, Objective,
+                         ObjectiveOption, OpponentFantasylandOption, OpponentsOption,
+                         SamplesOption, SeedOption, TimeLimitOption, VariantOption,
+                         check_opponents, table_options)
 from cli.render import any_of, board_table, cards_text, console, royalties_text, row_text
 from evaluator import ROWS, BoardReport, find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.solve import DEFAULT_SAMPLES
+from optimizer.solver.table import describe
 from optimizer.training.grading import Grade, grade, grade_record
 
 
@@ -74,6 +76,8 @@ def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
         line("Stays", "no")
     stay_part = f" + {points(g.fl_value)} for staying" if g.player.stays else ""
     line("Value", f"{points(g.player.value)} ({g.objective}{stay_part})")
+    if g.solution.ev is not None and g.solution.ev.table is not None:
+        line("Table", describe(g.solution.ev.table))
     s = g.solution
     status = {"optimal": "", "fouled": " (every set of these cards fouls)"}.get(
         s.status, " (time limit hit: not proved optimal)")
@@ -122,6 +126,9 @@ def command(
     opponents: OpponentsOption = 1,
     samples: SamplesOption = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
+    against: AgainstOption = None,
+    opponent_fantasyland: OpponentFantasylandOption = None,
+    dead: DeadOption = None,
     time_limit: TimeLimitOption = 10.0,
     json_output: JsonOption = False,
 ) -> None:
@@ -136,7 +143,8 @@ def command(
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         g = grade(dealt, played, rules, objective.value, fl_value,
-                  time_limit=time_limit, opponents=opponents, samples=samples, seed=seed)
+                  time_limit=time_limit, opponents=opponents, samples=samples, seed=seed,
+                  **table_options(against, opponent_fantasyland, dead))
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
         return

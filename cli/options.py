@@ -45,6 +45,12 @@ FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the varia
                  "repeat_value, or under ev its ev_repeat_value times the opponents (see "
                  "`fantasyland value`).")
 JSON_HELP = "Print JSON instead of tables (schemas: docs/json.md)."
+AGAINST_HELP = ('An opponent\'s board as it is seen, for ev: "TOP / MIDDLE / BOTTOM"; finished, '
+                'the EV against it is exact; with rows short ("Kh Kd / 7c 8c / 2s") the bot '
+                "finishes it from the deck left. Once per opponent.")
+OPPONENT_FANTASYLAND_HELP = ("An opponent in Fantasyland with this many cards, for ev: dealt "
+                             "from the deck left and set by this solver. Once per opponent.")
+DEAD_HELP = ("Cards seen elsewhere (shown discards), for ev: no sampled board holds them.")
 
 #: What ``--workers`` defaults to, in every command that has it.
 WORKERS_DEFAULT = "the number of cores"
@@ -105,6 +111,47 @@ def check_opponents(opponents: int, rules: Rules) -> None:
             param_hint="'--opponents'")
 
 
+def against_option() -> Any:
+    return typer.Option("--against", help=AGAINST_HELP, show_default=False)
+
+
+def opponent_fantasyland_option() -> Any:
+    return typer.Option("--opponent-fantasyland", help=OPPONENT_FANTASYLAND_HELP, min=13,
+                        max=17, show_default=False)
+
+
+def dead_option() -> Any:
+    return typer.Option("--dead", help=DEAD_HELP, show_default=False)
+
+
+def table_options(against: list[str] | None, opponent_fantasyland: list[int] | None,
+                  dead: str | None) -> dict[str, Any]:
+    """The table options as keyword arguments of ``solve`` (only those given)."""
+    out: dict[str, Any] = {}
+    if against:
+        out["against"] = tuple(against)
+    if opponent_fantasyland:
+        out["opponent_fantasyland"] = tuple(opponent_fantasyland)
+    if dead:
+        out["dead"] = dead
+    return out
+
+
+def check_table(objective: str, rules: Rules, opponents: int, table: dict[str, Any]) -> None:
+    """Refuse, before any hand, table options under royalties, and a table that cannot be
+    whatever the hand (a card twice among the boards and dead cards, more known seats than
+    opponents): each hand's own cards are checked where it is solved."""
+    if not table:
+        return
+    from optimizer.solver.objective import ObjectiveError
+    from optimizer.solver.table import read_table
+
+    if objective != "ev":
+        raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead cards) "
+                             "counts only under the ev objective: give it --objective ev")
+    read_table(rules, (), opponents, **table)
+
+
 def samples_option(help: str = SAMPLES_HELP) -> Any:
     return typer.Option("--samples", help=help, min=1, max=100_000)
 
@@ -142,6 +189,9 @@ SeedOption = Annotated[int, seed_option()]
 WorkersOption = Annotated[int | None, workers_option()]
 TimeLimitOption = Annotated[float, time_limit_option()]
 JsonOption = Annotated[bool, json_option()]
+AgainstOption = Annotated[list[str] | None, against_option()]
+OpponentFantasylandOption = Annotated[list[int] | None, opponent_fantasyland_option()]
+DeadOption = Annotated[str | None, dead_option()]
 
 #: Options whose default, range, help or check of a value differ by command by design
 #: (docs/options.md says why); every other option is the same wherever it appears.
@@ -153,6 +203,9 @@ PER_COMMAND: dict[str, tuple[str, ...]] = {
     "--samples": ("default", "help", "repeatable"),  # bench times several counts in one run
     "--cards": ("default", "help", "check"),  # deal reads weights too; bench's is 13-17
     "--output": ("help",),  # what each command writes
+    # an opponent's board seen at the table (repeated once per opponent); bench's is the
+    # one version of the code it compares with (docs/options.md)
+    "--against": ("help", "repeatable"),
 }
 
 

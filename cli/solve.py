@@ -9,15 +9,17 @@ import typer
 from rich.text import Text
 
 from cli.errors import read_stdin, reports_bad_input
-from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption,
-                         OpponentsOption, SamplesOption, SeedOption, TimeLimitOption,
-                         VariantOption, check_opponents)
+from cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption, Objective,
+                         ObjectiveOption, OpponentFantasylandOption, OpponentsOption,
+                         SamplesOption, SeedOption, TimeLimitOption, VariantOption,
+                         check_opponents, table_options)
 from cli.render import (any_of, board_table, cards_text, console, never_dealt_note,
                         royalties_text, row_text)
 from evaluator import ROWS, BoardReport, find_rules, parse_cards
 from evaluator.cards import sort_cards
 from optimizer import ObjectiveError, Solution, solve
 from optimizer.solver.ev import breakdown
+from optimizer.solver.table import describe
 from optimizer.solver.record import solution_record as solution_dict
 from optimizer.solver.solve import DEFAULT_SAMPLES
 
@@ -25,6 +27,16 @@ from optimizer.solver.solve import DEFAULT_SAMPLES
 def _points(value: float) -> str:
     """Points to two decimals at most, without trailing zeros (``36``, ``13.82``)."""
     return f"{value:.2f}".rstrip("0").rstrip(".").replace("-0", "0") if value else "0"
+
+
+def ev_sample(parts) -> str:
+    """How the EV was found: exactly, or from how many deals."""
+    if parts.exact:
+        return "exact: every board is known"
+    if parts.deals is not None:
+        return (f"{parts.samples} sampled deals on {parts.deals} deals made for this hand; the "
+                "± counts each once")
+    return f"{parts.samples} sampled deals"
 
 
 def _signed(value: float) -> str:
@@ -45,12 +57,15 @@ def _summary(solution: Solution) -> list[Text]:
 
     def ev_lines() -> None:
         parts = breakdown(solution.ev, report)
-        line("EV", f"{parts.total:.2f} ± {parts.standard_error:.2f} points a hand against "
-                   f"{parts.opponents} opponent{'s' * (parts.opponents > 1)} "
-                   f"({parts.samples} sampled deals)")
+        line("EV", f"{parts.total:.2f}" + ("" if parts.exact else
+                                         f" ± {parts.standard_error:.2f}")
+             + f" points a hand against {parts.opponents} opponent"
+               f"{'s' * (parts.opponents > 1)} ({ev_sample(parts)})")
         line("", f"net royalties {parts.royalties:+.2f}, rows {parts.row_points:+.2f}, "
                  f"scoops {parts.scoops:+.2f}, opponents' fouls {parts.opponent_fouls:+.2f}, "
                  f"staying {parts.stay_value:+.2f}")
+        if solution.ev.table is not None:
+            line("Table", describe(solution.ev.table))
 
     line("Discards", cards_text(solution.discards) if solution.discards else "none")
     if solution.fouled:
@@ -102,6 +117,9 @@ def command(
     opponents: OpponentsOption = 1,
     samples: SamplesOption = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
+    against: AgainstOption = None,
+    opponent_fantasyland: OpponentFantasylandOption = None,
+    dead: DeadOption = None,
     time_limit: TimeLimitOption = 10.0,
     json_output: JsonOption = False,
 ) -> None:
@@ -121,7 +139,8 @@ def command(
         dealt = parse_cards(text, deck=rules.deck)
         solution = solve(dealt, variant=rules, objective=objective.value,
                          fl_value=fl_value, time_limit=time_limit, alternatives=alternatives,
-                         opponents=opponents, samples=samples, seed=seed)
+                         opponents=opponents, samples=samples, seed=seed,
+                         **table_options(against, opponent_fantasyland, dead))
     if json_output:
         typer.echo(json.dumps(solution_dict(solution), indent=2, sort_keys=True))
         return

@@ -19,12 +19,15 @@ from rich.text import Text
 from cli.check import grade_lines, points, side_by_side
 from cli.command import old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
-from cli.options import (FlValueOption, Objective, ObjectiveOption, OpponentsOption, SamplesOption,
-                         VariantOption, card_counts, check_opponents, hands_option, seed_option)
+from cli.options import (AgainstOption, DeadOption, FlValueOption, Objective, ObjectiveOption,
+                         OpponentFantasylandOption, OpponentsOption, SamplesOption,
+                         VariantOption, card_counts, check_opponents, hands_option, seed_option,
+                         table_options)
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError, find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.solve import DEFAULT_SAMPLES
+from optimizer.solver.table import describe, read_table
 from optimizer.training.session import Session
 
 try:  # line editing and history for input() in a terminal; absent on some platforms
@@ -117,6 +120,9 @@ def command(
     fl_value: FlValueOption = None,
     opponents: OpponentsOption = 1,
     samples: SamplesOption = DEFAULT_SAMPLES,
+    against: AgainstOption = None,
+    opponent_fantasyland: OpponentFantasylandOption = None,
+    dead: DeadOption = None,
     log: Annotated[Path | None, typer.Option(
         help="Append the session to this JSON Lines file: a header, one line per hand, "
              "and a summary.", show_default=False, dir_okay=False)] = None,
@@ -136,7 +142,8 @@ def command(
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
         check_opponents(opponents, rules)
-        session = Session(rules, objective.value, fl_value, cards, seed, opponents, samples)
+        session = Session(rules, objective.value, fl_value, cards, seed, opponents, samples,
+                          **table_options(against, opponent_fantasyland, dead))
     note = never_dealt_note(session.rules, cards or (), "dealt anyway")
     if note is not None:
         console.print(note, soft_wrap=True)
@@ -155,7 +162,9 @@ def command(
         worth = points(next(iter(worths.values()))) if len(set(worths.values())) == 1 else \
             ", ".join(f"{points(w)} for {n} cards" for n, w in worths.items())
         seats = {1: "heads-up", 2: "three-handed"}.get(opponents, f"{opponents + 1}-handed")
-        table = f", {seats}" \
+        known = describe(read_table(session.rules, (), opponents, **session.table)) \
+            if session.table else ""
+        table = f", {seats}" + (f" ({known})" if known else "") \
             if objective is Objective.ev else ""
         console.print(Text.assemble(
             ("Training", "bold"), f": {session.rules.name}, {objective.value} objective"

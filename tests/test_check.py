@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from itertools import combinations
 
@@ -12,12 +13,14 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from evaluator import evaluate_board, find_rules, parse_board, parse_cards
-from evaluator.board import row_strengths, row_values
+from evaluator.board import Board, row_strengths, row_values
 from evaluator.rules import ROWS
 from optimizer import solve
 from optimizer.solver.objective import ObjectiveError
+from optimizer.training import percentile as percentile_module
 from optimizer.training.grading import SetError, grade, parse_set
-from optimizer.training.percentile import exact_counts, percentile, sampled_counts
+from optimizer.training.percentile import (exact_counts, percentile, royalty_counts,
+                                           sampled_counts)
 
 runner = CliRunner()
 
@@ -169,6 +172,38 @@ def test_exact_counts_agree_with_evaluate_board_on_sampled_sets():
     for key, count in counts.counts.items():  # shares agree within five standard errors
         p = count / total
         assert abs(sample.counts.get(key, 0) / n - p) <= 5 * np.sqrt(p * (1 - p) / n) + 1e-3
+
+
+def test_a_set_holding_jokers_counts_once_at_its_best_faces():
+    """13 cards with two jokers: every set once, as evaluate_board plays its jokers (checked
+    on a seeded few hundred of them), and their shares as a sample draws them."""
+    rules = find_rules("pineapple-joker")
+    dealt = parse_cards("Jk Jk Qs Qh 9d 8c 7c 5s 5h 4d 3c 2s Kd", deck=rules.deck)
+    counts = royalty_counts(dealt, rules)
+    assert counts.exact and counts.total <= 72_072
+    rng = random.Random(3)
+    legal = 0
+    for _ in range(300):
+        order = rng.sample(dealt, 13)
+        report = evaluate_board(Board(tuple(order[:3]), tuple(order[3:8]), tuple(order[8:])),
+                                rules)
+        legal += not report.fouled
+        if not report.fouled:
+            assert counts.counts.get((report.royalties.total, report.stays), 0) > 0, order
+        boards = np.array([order])
+        ok, values, _ = percentile_module._legal_mask(boards, rules)
+        assert bool(ok[0]) == (not report.fouled), order
+        if ok[0]:
+            assert sum(int(rules.royalty_table(r)[values[r][0]]) for r in ROWS) == \
+                report.royalties.total, order
+    p = counts.total / 72_072  # the share of legal sets, as the sample saw it
+    assert abs(legal / 300 - p) <= 5 * np.sqrt(p * (1 - p) / 300) + 1e-3
+    sample = sampled_counts(dealt, rules, seed=4, wanted=3000)
+    assert not sample.exact and sample.total == 3000
+    for key, count in counts.counts.items():
+        share = count / counts.total
+        assert abs(sample.counts.get(key, 0) / 3000 - share) <= \
+            5 * np.sqrt(share * (1 - share) / 3000) + 1e-3
 
 
 def test_percentile_counts_sets_the_set_beats_or_ties():

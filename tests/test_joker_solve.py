@@ -10,14 +10,22 @@ many as ``FANTASYLAND_CROSSCHECK`` says (a multiple of the lean default that CI 
 
 import os
 import random
+import time
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from reference_jokers import best_value
 
 from evaluator import evaluate_board, find_rules
 from evaluator.cards import JOKER, Deck
 from optimizer import solve
+from optimizer.solver.bounds import INF, chain_bounds, set_bounds
+from optimizer.solver.candidates import enumerate_candidates
+from optimizer.solver.complete import Found
+from optimizer.solver.joker_bounds import JokerChain
+from optimizer.solver.mode import _bring_back, solve_mode
+from optimizer.solver.solve import make_objective
 
 JOKERS = replace(find_rules("pineapple"), deck=Deck(1, 2, False))
 JOKERS_FIVE = replace(find_rules("pineapple"), deck=Deck(1, 2, True))
@@ -132,3 +140,84 @@ def test_a_flush_holding_a_pair_beats_a_higher_plain_flush_under_two_decks():
     assert not low.fouled  # A-A-K-9-2 of spades beats A-K-Q-J-9 of hearts
     high = evaluate_board("2c 3d 4h / As As Ks 9s 2s / Ah Kh Qh Jh 9h", TWO_DECKS)
     assert high.fouled
+
+
+# --- deferred middles (optimizer.solver.candidates.Deferred) ---------------------------------
+
+def _weighed(cards, rules):
+    goal = make_objective("royalties", rules, cards, None, 1, 200, 0, None)
+    return goal, goal.weigh(enumerate_candidates(cards, rules, goal.compares_rows))
+
+
+def _middles(rc):
+    return set(zip(rc.masks.tolist(), rc.strength.tolist()))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_deferred_middles_come_back_exactly_where_their_bound_reaches(seed):
+    """The banded first bound never turns away a middle whose own bound reaches the value."""
+    for cards in joker_hands(100 + seed, 3, (13, 15, 17), kinds=(2,)):
+        goal, cands = _weighed(cards, JOKERS)
+        assert cands.deferred is not None
+        everything = _middles(cands.with_deferred().middle)
+        for need_stay in (False, True):
+            mode = cands if need_stay else cands.without_stays()
+            chain = JokerChain(mode)
+            probe = goal.weigh(mode.replace(middle=mode.deferred.probe)).middle
+            rest = chain.others_of("middle", probe)
+            exact = probe.bound + (rest.stay if need_stay else rest.any)
+            for value in sorted({int(v) for v in exact if v > -INF // 2})[::3]:
+                found = Found(value, (0, 0, 0), {})
+                built = _bring_back(JokerChain(mode), need_stay, goal, found, {})
+                assert built.deferred is None
+                reach = probe.tiebreak[exact >= value]  # the choices' places in build order
+                which = np.zeros(len(probe), dtype=bool)
+                which[reach] = True
+                expected = _middles(mode.with_deferred(which).middle)
+                assert _middles(built.middle) == expected, (cards, need_stay, value)
+                assert expected <= everything
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_deferring_middles_changes_no_set(seed):
+    """Each mode's best set, ties included, with the played-down middles deferred and with
+    every middle built from the start."""
+    for cards in joker_hands(200 + seed, 4, (13, 14, 16, 17)):
+        goal, cands = _weighed(cards, JOKERS_FIVE)
+        if cands.deferred is None:
+            continue
+        whole = goal.weigh(cands.with_deferred())
+        for need_stay in (False, True):
+            deferred = solve_mode(cands, need_stay, goal, time.perf_counter() + 60)
+            built = solve_mode(whole, need_stay, goal, time.perf_counter() + 60)
+            if built is None:
+                assert deferred is None
+                continue
+            assert (deferred.weight, deferred.tiebreak) == (built.weight, built.tiebreak), cards
+            assert deferred.board == built.board
+
+
+@pytest.mark.parametrize("need_stay", [False, True])
+def test_the_jokers_counted_chain_bound_is_never_below_a_set_through_the_candidate(need_stay):
+    """Every legal set of a 13-card hand (the three cards a bottom and a middle leave are the
+    top's), against the bound of each of its rows' candidates."""
+    for cards in joker_hands(300 + need_stay, 2, (13,), kinds=(2,)):
+        goal, cands = _weighed(cards, JOKERS)
+        cands = goal.weigh(cands.with_deferred())
+        bounds = set_bounds(cands, chain_bounds(cands), need_stay)
+        b, m, t = cands.bottom, cands.middle, cands.top
+        bi, mi = np.nonzero(((b.masks[:, None] & m.masks[None, :]) == 0)
+                            & (m.strength[None, :] <= b.strength[:, None]))
+        rest = ((1 << len(cards)) - 1) ^ (b.masks[bi] | m.masks[mi])
+        pair, ti = np.nonzero(rest[:, None] == t.masks[None, :])
+        bi, mi = bi[pair], mi[pair]
+        legal = t.strength[ti] <= m.strength[mi]
+        if need_stay:
+            legal &= b.stays[bi] | m.stays[mi] | t.stays[ti]
+        bi, mi, ti = bi[legal], mi[legal], ti[legal]
+        value = b.weight[bi] + m.weight[mi] + t.weight[ti]
+        assert len(value), cards
+        for row, index in (("bottom", bi), ("middle", mi), ("top", ti)):
+            best = np.full(len(cands.row(row)), -INF)
+            np.maximum.at(best, index, value)
+            assert (bounds[row] >= best).all(), (cards, row)

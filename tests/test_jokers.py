@@ -2,10 +2,13 @@
 joker make every strength that the plain enumeration of every face makes, and no other."""
 
 import random
+from importlib import resources
+from itertools import combinations
 
 import numpy as np
 import pytest
 
+from evaluator import joker_patterns, tables
 from evaluator.cards import JOKER, Deck, parse_cards
 from evaluator.jokers import every_face, played_as, substitutes
 from evaluator.strength import hand_name, rank3_array, rank5_array, strength_of
@@ -101,3 +104,35 @@ def test_three_jokers_in_a_row_are_refused():
 def test_the_strength_of_a_row_needs_its_jokers_resolved():
     with pytest.raises(ValueError):
         strength_of((JOKER, 0, 1))
+
+
+# --- patterns (evaluator.joker_patterns) -----------------------------------------------------
+
+@pytest.mark.parametrize("name", DECKS)
+def test_rows_of_one_pattern_make_the_same_strengths_as_its_representative(name):
+    """What the pattern tables rest on: a row's strengths depend on its pattern alone."""
+    deck = DECKS[name]
+    for row in random_rows(deck, seed=7 + len(name), count=400):
+        key = int(joker_patterns.pattern_keys(np.array([row]))[0])
+        stand_in = joker_patterns.representative(key, len(row))
+        assert joker_patterns.pattern_keys(np.array([stand_in]))[0] == key, (row, stand_in)
+        assert strengths_tried(row, deck) == strengths_tried(tuple(stand_in), deck), row
+        table = joker_patterns.pattern_strengths(deck, len(row))
+        assert set(table.of(np.array([key]))[0].tolist()) == strengths_tried(row, deck), row
+
+
+def test_the_one_deck_patterns_are_every_pattern_one_deck_deals():
+    for k in (3, 5):
+        dealt = set()
+        for jokers in (1, 2):
+            real = np.array(list(combinations(range(52), k - jokers)))
+            rows = np.concatenate([real, np.full((len(real), jokers), JOKER)], axis=1)
+            dealt |= set(joker_patterns.pattern_keys(rows).tolist())
+        assert set(joker_patterns.one_deck_keys(k).tolist()) == dealt
+
+
+def test_the_shipped_pattern_table_is_a_fresh_build_byte_for_byte():
+    shipped = resources.files("evaluator.data").joinpath(
+        joker_patterns.PATTERNS_FILE).read_bytes()
+    assert shipped == tables.fresh("joker-patterns"), \
+        "the joker rules changed: rewrite the file with `python -m evaluator.tables`"

@@ -215,22 +215,31 @@ def compare(group_list: list[Group], other: Path | None,
             progress: Callable[[Group, int], None] | None = None) -> list[Comparison]:
     """Time every group's hands on this code, and on ``other``'s code when given, in turn
     hand by hand (which one goes first alternates). Without ``other`` this code is timed
-    in this process, as ``time_solving`` does."""
+    in this process, the groups of one card count in turn hand by hand (hands with jokers
+    and the same hands without, say), so that a change in the machine's load falls on
+    both alike."""
     results = []
     if other is None:
+        by_count: dict[int, list[Group]] = {}
         for group in group_list:
-            solve(list(group.hands[0]), **group.options)  # warm the caches first
-            ms = []
-            for i, hand in enumerate(group.hands):
-                start = time.perf_counter()
-                solution = solve(list(hand), time_limit=60.0, **group.options)
-                ms.append((time.perf_counter() - start) * 1e3)
-                if solution.status not in ("optimal", "fouled"):
-                    raise RuntimeError(f"hand {list(hand)} was not proved optimal")
-                if progress:
-                    progress(group, i + 1)
-            results.append(Comparison(group, Timings(group.label, np.array(ms))))
-        return results
+            by_count.setdefault(group.cards, []).append(group)
+        timed: dict[int, list[float]] = {id(group): [] for group in group_list}
+        for bundle in by_count.values():
+            for group in bundle:
+                solve(list(group.hands[0]), **group.options)  # warm the caches first
+            for i in range(max(len(group.hands) for group in bundle)):
+                for group in bundle[i % len(bundle):] + bundle[:i % len(bundle)]:
+                    if i >= len(group.hands):
+                        continue
+                    start = time.perf_counter()
+                    solution = solve(list(group.hands[i]), time_limit=60.0, **group.options)
+                    timed[id(group)].append((time.perf_counter() - start) * 1e3)
+                    if solution.status not in ("optimal", "fouled"):
+                        raise RuntimeError(f"hand {list(group.hands[i])} was not proved optimal")
+                    if progress:
+                        progress(group, i + 1)
+        return [Comparison(group, Timings(group.label, np.array(timed[id(group)])))
+                for group in group_list]
     with Worker(current_root()) as mine, Worker(other) as theirs:
         for group in group_list:
             warm = {"cards": list(group.hands[0]), **group.options}
@@ -270,13 +279,15 @@ def identical_results(jobs: Iterable[dict], other: Path,
 
 
 PRESETS = ("pineapple", "standard", "deuce", "progressive", "ultimate")
+JOKER_PRESETS = ("pineapple-joker", "progressive-joker")
 
 
 def identity_jobs(seed: int = 1, per_count: int = 80) -> list[dict]:
     """A mix of solves on which two versions of the solver must agree exactly: ``per_count``
     seeded random hands of each count 13 to 17 over the presets, the royalties objective
     with the default worth of staying and with none, every fifth with three alternatives,
-    every fourth under the ev objective on a small sample; then the adversarial suite."""
+    every fourth under the ev objective on a small sample; then the adversarial suite; then
+    hands with two jokers (``joker_presets``: 8 of each count) and from two decks."""
     jobs = []
     for cards in range(13, 18):
         rng = random.Random(f"identity:{seed}:{cards}")
@@ -299,4 +310,19 @@ def identity_jobs(seed: int = 1, per_count: int = 80) -> list[dict]:
             if i % 5 == 4:
                 job["alternatives"] = 3
             jobs.append(job)
+    for cards in range(13, 18):
+        with_jokers, _ = joker_hands(8, cards, seed)
+        for i, hand in enumerate(with_jokers):
+            job = {"cards": hand, "variant": JOKER_PRESETS[i % len(JOKER_PRESETS)],
+                   "objective": "royalties", "fl_value": 0.0 if i % 4 == 3 else None}
+            if i % 4 == 1:
+                job.update(objective="ev", samples=25, seed=i)
+            if i % 4 == 2:
+                job["alternatives"] = 3
+            jobs.append(job)
+        rng = random.Random(f"identity:two-decks:{seed}:{cards}")
+        for i in range(4):
+            hand = rng.sample(list(range(52)) * 2, cards)
+            jobs.append({"cards": hand, "variant": "double-deck", "objective": "royalties",
+                         "fl_value": None, **({"alternatives": 3} if i == 2 else {})})
     return jobs

@@ -49,6 +49,9 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
         from optimizer.opponents.draw import model_name  # the pools load on first use
 
         model = {"opponent_model": model_name(rules)}
+    # The table's options are tuples for solve, and lists as JSON reads them back.
+    options = {name: list(value) if isinstance(value, tuple) else value
+               for name, value in options.items()}
     return {"objective": settings.objective, "variant": rules.name,
             "rules": rules.fingerprint, "fl_value": settings.fl_value, **options, **model}
 
@@ -296,8 +299,21 @@ def check_settings(settings: Settings, variant: str | Rules = "pineapple") -> No
     """Raise now, not once per hand, for an unknown variant or objective, a bad fl_value,
     time limit or option, or ev under rules that no opponent pool serves: by solving one
     hand, as ``solve`` is what decides what is valid."""
-    solve(range(13), variant, settings.objective, settings.fl_value, settings.time_limit,
-          **dict(settings.options))
+    options = dict(settings.options)
+    hand = range(13)
+    if {"against", "opponent_fantasyland", "dead"} & set(options):
+        # a hand that fits the table, against one sampled deal: its boards may be costly
+        from optimizer.solver.table import read_table
+
+        rules = find_rules(variant)
+        table = read_table(rules, (), options.get("opponents", 1), options.get("against", ()),
+                           options.get("opponent_fantasyland", ()), options.get("dead", ()))
+        left = list(rules.deck.cards)
+        for card in table.known_cards:
+            left.remove(card)
+        hand, options["samples"] = sorted(left)[:13], 1
+    solve(hand, variant, settings.objective, settings.fl_value, settings.time_limit,
+          **options)
 
 
 # --- the benchmark -------------------------------------------------------------------------

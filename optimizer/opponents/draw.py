@@ -24,8 +24,10 @@ Several opponents' boards are drawn each on its own (``opponent_boards``): the E
 over opponents of each one's points, and each one's boards follow its own distribution
 given the dealt hand exactly. Two boards of one deal may together use a card more often
 than the deck holds it (docs/ev-and-opponents.md, "Three-handed and more"), which changes
-the spread of a deal's total but not its mean. Under two decks up to five opponents sit at
-the table (``max_opponents``).
+the spread of a deal's total but not its mean. As many opponents sit at the table as the
+deck seats (``max_opponents``): three in classic OFC, five under two decks of Pineapple.
+What else is known at the table (boards seen, opponents in Fantasyland, dead cards) is
+``optimizer.solver.table``'s.
 """
 
 from __future__ import annotations
@@ -52,9 +54,10 @@ _INVERSE = np.argsort(PERMUTATIONS, axis=1)
 # --- drawing boards --------------------------------------------------------------------------
 
 def max_opponents(rules: Rules) -> int:
-    """How many opponents the EV objective plays against at most under ``rules``: 2 (three
-    at the table) from one deck, 5 (six) from two, which seat more players (RULES.md)."""
-    return 5 if rules.deck.decks == 2 else 2
+    """How many opponents the EV objective plays against at most under ``rules``: the
+    players the rules' deck seats less one (``Rules.seats``): 2 in Pineapple from one deck,
+    3 in classic OFC (four players), 5 from two decks of Pineapple (RULES.md)."""
+    return rules.seats - 1
 
 
 def dealt_array(dealt: Sequence[int], deck: Deck = ONE_DECK) -> np.ndarray:

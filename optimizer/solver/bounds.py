@@ -14,22 +14,15 @@ A set in the *stay* mode must have at least one row that keeps the player in Fan
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from evaluator.rules import ROWS
 from optimizer.solver.candidates import Candidates
+from optimizer.solver.joker_bounds import JokerChain
+from optimizer.solver.part import INF, Part
 
-INF = np.int64(1) << 60
-
-
-@dataclass(frozen=True)
-class Part:
-    """The best value some group of rows can add: with any rows, and with a staying row."""
-
-    any: np.ndarray
-    stay: np.ndarray
+__all__ = ["INF", "Part", "card_aware_others", "chain_bounds", "prune", "set_bounds",
+           "tighten"]
 
 
 def _combine(parts: list[Part], size: int) -> Part:
@@ -93,9 +86,7 @@ def chain_bounds(cands: Candidates) -> dict[str, Part]:
     rules = cands.rules
     chain = list(rules.order)
     if cands.has_jokers and len(chain) == len(ROWS):
-        # The jokers counted (joker_bounds imports this module's parts, hence here).
-        from optimizer.solver.joker_bounds import JokerChain
-        return JokerChain(cands).others()
+        return JokerChain(cands).others()  # the jokers counted
     own = {r: _own(cands.row(r).bound, cands.row(r).stays) for r in ROWS}
     strength = {r: cands.row(r).strength for r in ROWS}
     # below[i]: best of chain rows i.. as a function of row i's own candidates.

@@ -25,7 +25,8 @@ from evaluator.board import row_strengths, row_values
 from evaluator.cards import JOKER, Card
 from evaluator.handspec import Scale
 from evaluator.rules import ROW_SIZE, ROWS, Rules
-from optimizer.solver.joker_rows import Choices, joker_choices
+from evaluator.strength import CLASS_OF_STRENGTH
+from optimizer.solver.joker_rows import Choices, joker_choices, patterns_of
 
 
 @cache
@@ -157,10 +158,12 @@ def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, shared: bo
     (``shared=False``, the hand holds no joker) skips finding it out."""
     values = np.asarray(values)
     width = 1
-    if shared:
+    if shared and len(masks):
         order = np.argsort(masks, kind="stable")
-        distinct, start, count = np.unique(masks[order], return_index=True,
-                                           return_counts=True)
+        ordered_masks = masks[order]
+        start = np.flatnonzero(np.concatenate([[True], ordered_masks[1:] != ordered_masks[:-1]]))
+        distinct = ordered_masks[start]
+        count = np.diff(np.append(start, len(masks)))
         width = int(count.max()) if len(count) else 1
     if width == 1:
         table = np.full(1 << n, fill, dtype=values.dtype)
@@ -218,19 +221,38 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules,
         hands = dealt[subsets(n, k)]
         masks = subset_masks(n, k)
         strength = row_strengths(hands)
-        order = np.argsort(_ranked(masks, strength, n))  # keys are distinct
-        built[k] = (hands[order], strength[order], masks[order])
+        rank = _ranked(masks, strength, n)
+        order = np.argsort(rank)  # keys are distinct
+        built[k] = (hands[order], strength[order], masks[order], rank[order],
+                    np.zeros(len(masks), np.int8))
     rows = {}
     for row in ROWS:
-        hands, strength, masks = built[ROW_SIZE[row]]
+        hands, strength, masks, rank, jokers = built[ROW_SIZE[row]]
         value = strength if rules.scale(row) is Scale.HIGH else row_values(row, hands, rules)
         royalty = rules.royalty_table(row)[value]
         candidate = RowCandidates(row, masks, value, strength, royalty,
-                                  rules.stay_table(row)[value], _ranked(masks, strength, n),
-                                  royalty, royalty, np.zeros(len(masks), np.int8))
+                                  rules.stay_table(row)[value], rank, royalty, royalty, jokers)
         keep = rules.qualify_table(row)[value]
         rows[row] = candidate if keep.all() else candidate.take(keep)
     return Candidates(tuple(cards), rules, **rows)
+
+
+@dataclass(frozen=True)
+class Bands:
+    """Deferred middles by band: each one's ``band``; the order that groups them by band
+    (``order``, each band from ``starts``), and each band's weakest and strongest
+    strength and its jokers."""
+
+    band: np.ndarray
+    order: np.ndarray
+    starts: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    jokers: np.ndarray
+
+    def best(self, values: np.ndarray) -> np.ndarray:
+        """The largest of ``values`` (one per middle) in each band."""
+        return np.maximum.reduceat(values[self.order], self.starts)
 
 
 @dataclass(frozen=True)
@@ -252,14 +274,32 @@ class Deferred:
     def probe(self) -> RowCandidates:
         """One candidate per deferred choice of a pattern, for bounds only: maskless, in
         strength order, its ``tiebreak`` the choice's place in the order ``build`` reads."""
-        at = np.flatnonzero(self.later)
-        at = at[np.argsort(self.choices.strength[at], kind="stable")]
+        later = np.flatnonzero(self.later)
+        # Strengths fit 16 bits, which numpy sorts stably by radix.
+        place = np.argsort(self.choices.strength[later].astype(np.int16), kind="stable")
+        at = later[place]
         strength, value = self.choices.strength[at], self.choices.value[at]
         jokers = self.jokers[self.choices.choice_pattern[at]]
         royalty = self.rules.royalty_table("middle")[value]
         return RowCandidates("middle", np.zeros(len(at), np.int64), value, strength, royalty,
-                             self.rules.stay_table("middle")[value],
-                             np.argsort(np.argsort(at)), royalty, royalty, jokers)
+                             self.rules.stay_table("middle")[value], place, royalty, royalty,
+                             jokers)
+
+    @cached_property
+    def bands(self) -> Bands:
+        """The probe's candidates in bands of one hand class and one count of jokers, for a
+        first bound on many at once (``joker_bounds.JokerChain.others_within``)."""
+        probe = self.probe
+        key = CLASS_OF_STRENGTH[probe.strength].astype(np.int64) * 3 + probe.jokers
+        order = np.argsort(key.astype(np.int16), kind="stable")  # by band, in strength order
+        starts = np.flatnonzero(np.concatenate([[True], key[order][1:] != key[order][:-1]]))
+        strength = probe.strength[order]
+        band = np.empty(len(key), dtype=np.int64)
+        band[order] = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(key))))
+        return Bands(band, order, starts, strength[starts],
+                     np.append(strength[starts[1:] - 1], strength[-1:])[:len(starts)],
+                     key[order][starts] % 3)
+
 
     def build(self, which: np.ndarray | None = None) -> RowCandidates:
         """The candidates of every subset for the deferred choices ``which`` marks (in the
@@ -278,18 +318,21 @@ def _with_jokers(cards: tuple[Card, ...], dealt: np.ndarray, rules: Rules,
     are, and those with one by their patterns' useful choices (``joker_rows``)."""
     n = len(dealt)
     is_joker = dealt == JOKER
-    rows, deferred = {}, None
-    for row in ROWS:
-        k = ROW_SIZE[row]
+    by_size = {}
+    for k in (3, 5):
         positions, masks = subsets(n, k), subset_masks(n, k)
         holds = is_joker[positions].any(axis=1)
         plain = dealt[positions[~holds]]
-        strength = row_strengths(plain)
+        patterns = patterns_of(dealt[positions[holds]])
+        jokers = np.zeros(len(patterns[0]), dtype=np.int8)  # each pattern's jokers
+        jokers[patterns[1]] = is_joker[positions[holds]].sum(axis=1)
+        by_size[k] = (masks, holds, plain, row_strengths(plain), patterns, jokers)
+    rows, deferred = {}, None
+    for row in ROWS:
+        masks, holds, plain, strength, patterns, jokers = by_size[ROW_SIZE[row]]
         value = strength if rules.scale(row) is Scale.HIGH else row_values(row, plain, rules)
         keep = rules.qualify_table(row)[value]
-        choices = joker_choices(dealt[positions[holds]], row, rules, compares_rows)
-        jokers = np.zeros(int(choices.pattern.max(initial=-1)) + 1, dtype=np.int8)
-        jokers[choices.pattern] = is_joker[positions[holds]].sum(axis=1)
+        choices = joker_choices(patterns, row, rules, compares_rows)
         now = None
         if row == "middle" and not compares_rows:
             later = (rules.royalty_table(row)[choices.value] == 0) & ~rules.stay_table(row)[

@@ -127,8 +127,11 @@ has a set: "no legal set" is only ever said after a complete search), and
     order = order[bottom_bound[order] > -INF // 2]
     if floor is not None:
         order = order[bottom_bound[order] >= floor]
-    # One chunk when the (bottom, middle) cells fit, else growing from a few bottoms.
-    done, step = 0, max(8, PAIR_CELLS // max(len(middles), 1)) if found is not None else 8
+    # One chunk when the (bottom, middle) cells fit, else growing from a few bottoms: fewer
+    # where each leftover holds several tops (jokers), as the first chunk has no target to
+    # prune its pairs with.
+    first = max(1, 8 // rank_of[0])
+    done, step = 0, max(8, PAIR_CELLS // max(len(middles), 1)) if found is not None else first
     while done < len(order):
         if max_bottoms is not None and done >= max_bottoms:
             return found, False, int(bottom_bound[order[done]])

@@ -40,13 +40,19 @@ class OpponentField:
     fouled: np.ndarray  # (samples * opponents,)
     values: dict[str, np.ndarray]  # each row's value on its own scale
     royalties: dict[str, np.ndarray]
+    # Where samples share boards made once for the hand (``optimizer.solver.table``): the
+    # deal each sample is built on, so that the standard error counts each deal once.
+    groups: np.ndarray | None = None
+    exact: bool = False  # every opponent's board is known: nothing was sampled
 
     @classmethod
-    def from_boards(cls, boards: np.ndarray, rules: Rules) -> OpponentField:
+    def from_boards(cls, boards: np.ndarray, rules: Rules, groups: np.ndarray | None = None,
+                    exact: bool = False) -> OpponentField:
         """From an ``(samples, opponents, 13)`` array of boards (top, middle, bottom)."""
         samples, opponents, _ = boards.shape
         result = evaluate_boards(boards.reshape(-1, 13), rules)
-        return cls(samples, opponents, result.fouled, result.values, result.royalties)
+        return cls(samples, opponents, result.fouled, result.values, result.royalties,
+                   groups, exact)
 
     @cached_property
     def standing(self) -> np.ndarray:
@@ -79,6 +85,7 @@ class ExpectedValue:
     name: str = "ev"
     separable: bool = False
     compares_rows: bool = True
+    table: object = None  # the ``optimizer.solver.table.Table`` sampled, when not plain
 
     @property
     def units(self) -> int:
@@ -256,6 +263,24 @@ class Breakdown:
     standard_error: float  # of the total, from the spread over the sampled deals
     samples: int
     opponents: int
+    exact: bool = False  # against known boards only: no sampling, no error
+    deals: int | None = None  # independent deals behind the samples, where fewer
+
+
+def standard_error(total: np.ndarray, groups: np.ndarray | None = None) -> float:
+    """The standard error of the mean of ``total``: from its spread, or where samples share
+    a deal (``groups``), from the spread of the deals' sums (a cluster-robust error, which
+    counts that the samples of one deal are not independent)."""
+    n = len(total)
+    if n < 2:
+        return 0.0
+    if groups is None:
+        return float(total.std(ddof=1) / np.sqrt(n))
+    sums = np.bincount(groups, weights=total - total.mean())
+    count = len(sums)
+    if count < 2:
+        return 0.0
+    return float(np.sqrt((sums ** 2).sum() * count / (count - 1)) / n)
 
 
 def points_per_deal(field: OpponentField, scoring: Scoring, values: dict[str, int],
@@ -307,7 +332,9 @@ def breakdown(objective: ExpectedValue, report) -> Breakdown:
                                 {r: report.row(r).royalty for r in ROWS})
     total = sum(parts.values())
     stay = objective.fl_value if report.stays else 0.0
-    error = float(total.std(ddof=1) / np.sqrt(len(total))) if len(total) > 1 else 0.0
+    error = 0.0 if field.exact else standard_error(total, field.groups)
+    deals = None if field.groups is None else int(field.groups.max()) + 1
     return Breakdown(*(float(parts[k].mean()) for k in
                        ("royalties", "row_points", "scoops", "opponent_fouls")),
-                     stay, float(total.mean()) + stay, error, field.samples, field.opponents)
+                     stay, float(total.mean()) + stay, error, field.samples, field.opponents,
+                     field.exact, deals)

@@ -1,13 +1,10 @@
 """Candidate rows holding jokers: what each subset can play as, looked up by its pattern.
 
-What a row holding jokers can play as depends on little of its real cards
-(``evaluator.jokers``): their ranks, whether all of them share a suit, and, where two decks
-let a row hold a card twice, how many distinct faces of each rank it holds. That is the
-row's *pattern* (``pattern_keys``). Rows of one pattern, whatever their suits, make the same
-strengths, so the choices are worked out once for a pattern, from a representative row of
-it, and every later subset of that pattern, in any hand, looks them up. The tables fill as
-patterns are met (there are a few thousand), so a hand pays only for patterns no earlier
-hand had.
+Rows of one pattern (``evaluator.joker_patterns``: the real cards' ranks, whether they share
+a suit, which faces repeat) make the same strengths whatever their suits, so a row's useful
+choices are worked out once for a pattern, under one set of rules, and every later subset
+of that pattern, in any hand, looks them up. The tables fill as patterns are met (there
+are a few thousand), so a hand pays only for patterns no earlier hand had.
 
 A pattern's choices are its distinct strengths, less those no set could prefer
 (``_useful``): two choices of one subset differ only in the row's strength, value, royalty
@@ -32,51 +29,9 @@ from itertools import combinations
 import numpy as np
 
 from evaluator.board import row_strengths, row_values
-from evaluator.cards import JOKER, Deck
 from evaluator.handspec import Scale
-from evaluator.jokers import substitutes
+from evaluator.joker_patterns import pattern_keys, pattern_strengths, plays
 from evaluator.rules import ROW_SIZE, Rules
-
-_DIGITS = 27  # a real card's digit is 1 + rank * 2 + (whether it repeats the card before)
-
-
-def pattern_keys(hands: np.ndarray) -> np.ndarray:
-    """The pattern of each row of ``hands`` (an ``(m, k)`` array holding jokers), as an int:
-    its real cards' ranks, each marked where it repeats a face the row already holds, and
-    whether a five-card row's real cards all share a suit. Rows with equal keys make the
-    same strengths, with any jokers."""
-    m, k = hands.shape
-    cards = np.sort(hands, axis=1)  # jokers last; a repeated card beside its twin
-    real = cards != JOKER
-    repeat = np.zeros_like(real)
-    repeat[:, 1:] = (cards[:, 1:] == cards[:, :-1]) & real[:, 1:]
-    digits = np.sort(np.where(real, 1 + (cards >> 2) * 2 + repeat, 0), axis=1)
-    suits = cards & 3
-    suited = (k == 5) & ((suits == suits[:, :1]) | ~real).all(axis=1)
-    key = suited.astype(np.int64)
-    for i in range(k):
-        key = key * _DIGITS + digits[:, i]
-    return key
-
-
-def representative(key: int, k: int) -> list[int]:
-    """A row of ``k`` cards with pattern ``key``: its real cards, then its jokers."""
-    digits = []
-    for _ in range(k):
-        key, digit = divmod(key, _DIGITS)
-        digits.append(digit)
-    suited = bool(key)
-    held: dict[int, list[int]] = {}  # rank -> the faces dealt, in order
-    for digit in sorted(d for d in digits if d):
-        rank, repeats = divmod(digit - 1, 2)
-        faces = held.setdefault(rank, [])
-        faces.append(faces[0] if repeats else rank * 4 + (0 if suited else len(faces)))
-    real = [face for rank in sorted(held) for face in held[rank]]
-    if k == 5 and not suited and len({face & 3 for face in real}) == 1:
-        low = real[0] >> 2  # all in one suit by chance: move the lowest rank's cards out
-        real = [face + 1 if face >> 2 == low else face for face in real]
-    return real + [JOKER] * (k - len(real))
-
 
 @cache
 def _three_card_strengths() -> np.ndarray:
@@ -131,38 +86,6 @@ def _useful(row: str, rules: Rules, group: np.ndarray, strength: np.ndarray,
     return keep
 
 
-@cache
-def _choices(deck: Deck, k: int) -> _Choices:
-    return _Choices(deck, k)
-
-
-@dataclass
-class _Choices:
-    """The distinct strengths of every pattern met so far, of rows of ``k`` cards, each with
-    a row that plays at it (for the values of rows on other scales)."""
-
-    deck: Deck
-    k: int
-    found: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
-
-    def of(self, keys: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """``(strength, played)`` for each pattern of ``keys``."""
-        missing = [key for key in keys if key not in self.found]
-        if missing:
-            rows = np.array([representative(key, self.k) for key in missing], dtype=np.int64)
-            owner, played = substitutes(rows, self.deck)
-            strength = row_strengths(played)
-            order = np.lexsort((strength, owner))
-            owner, strength, played = owner[order], strength[order], played[order]
-            first = np.concatenate([[True], (owner[1:] != owner[:-1])
-                                    | (strength[1:] != strength[:-1])])
-            owner, strength, played = owner[first], strength[first], played[first]
-            cut = np.searchsorted(owner, np.arange(len(missing) + 1))
-            for i, key in enumerate(missing):
-                self.found[key] = (strength[cut[i]:cut[i + 1]], played[cut[i]:cut[i + 1]])
-        return [self.found[key] for key in keys]
-
-
 @dataclass
 class _RowTable:
     """A row's useful choices for each pattern met so far, under one set of rules, as flat
@@ -171,27 +94,35 @@ class _RowTable:
     row: str
     rules: Rules
     compares_rows: bool
-    index: dict[int, int] = field(default_factory=dict)
+    known: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # sorted keys
+    known_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     start: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     count: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     strength: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     value: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def ids(self, keys: np.ndarray) -> np.ndarray:
-        """The table's id of each pattern of ``keys``, adding those it does not have."""
-        keys = keys.tolist()
-        missing = [key for key in keys if key not in self.index]
-        if missing:
-            self._add(missing)
-        return np.array([self.index[key] for key in keys], dtype=np.int64)
+        """The table's id of each pattern of ``keys`` (distinct, ascending), adding those it
+        does not have."""
+        at = np.minimum(np.searchsorted(self.known, keys), max(len(self.known) - 1, 0))
+        missing = keys[self.known[at] != keys] if len(self.known) else keys
+        if len(missing):
+            self._add(missing.tolist())
+            at = np.searchsorted(self.known, keys)
+        return self.known_ids[at]
 
     def _add(self, missing: list[int]) -> None:
-        rules, row = self.rules, self.row
-        found = _choices(rules.deck, ROW_SIZE[row]).of(missing)
-        group = np.repeat(np.arange(len(missing)), [len(s) for s, _ in found])
-        strength = np.concatenate([s for s, _ in found])
-        played = np.concatenate([p for _, p in found])
-        value = strength if rules.scale(row) is Scale.HIGH else row_values(row, played, rules)
+        rules, row, k = self.rules, self.row, ROW_SIZE[self.row]
+        if rules.scale(row) is Scale.HIGH:
+            found = pattern_strengths(rules.deck, k).of(np.array(missing, dtype=np.int64))
+            strength = np.concatenate(found)
+            value = strength
+        else:  # values on another scale: from rows that play at each strength
+            plays_of = plays(missing, k, rules.deck)
+            found = [s for s, _ in plays_of]
+            strength = np.concatenate(found)
+            value = row_values(row, np.concatenate([p for _, p in plays_of]), rules)
+        group = np.repeat(np.arange(len(missing)), [len(s) for s in found])
         keep = rules.qualify_table(row)[value]
         keep[keep] = _useful(row, rules, group[keep], strength[keep],
                              rules.royalty_table(row)[value[keep]],
@@ -199,8 +130,10 @@ class _RowTable:
         group, strength, value = group[keep], strength[keep], value[keep]
         count = np.bincount(group, minlength=len(missing))
         start = len(self.strength) + np.concatenate([[0], np.cumsum(count)[:-1]])
-        for i, key in enumerate(missing):
-            self.index[key] = len(self.start) + i
+        known = np.concatenate([self.known, missing])
+        ids = np.concatenate([self.known_ids, len(self.start) + np.arange(len(missing))])
+        order = np.argsort(known)
+        self.known, self.known_ids = known[order], ids[order]
         self.start = np.concatenate([self.start, start])
         self.count = np.concatenate([self.count, count])
         self.strength = np.concatenate([self.strength, strength])
@@ -239,11 +172,18 @@ class Choices:
         return owner, self.strength[at], self.value[at]
 
 
-def joker_choices(hands: np.ndarray, row: str, rules: Rules, compares_rows: bool) -> Choices:
-    """The useful choices of ``row`` for each of ``hands`` (an ``(m, k)`` array of subsets
-    holding jokers), by pattern. A subset may have none (every way fouls)."""
-    keys = pattern_keys(hands)
-    distinct, inverse = np.unique(keys, return_inverse=True)
+def patterns_of(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct patterns of ``hands`` (an ``(m, k)`` array of subsets holding jokers),
+    ascending, and which of them each subset has."""
+    distinct, inverse = np.unique(pattern_keys(hands), return_inverse=True)
+    return distinct, inverse.ravel()
+
+
+def joker_choices(patterns: tuple[np.ndarray, np.ndarray], row: str, rules: Rules,
+                  compares_rows: bool) -> Choices:
+    """The useful choices of ``row`` for subsets of these ``patterns`` (``patterns_of``).
+    A subset may have none (every way fouls)."""
+    distinct, inverse = patterns
     table = _row_table(rules, row, compares_rows)
     ids = table.ids(distinct)
     count = table.count[ids]
@@ -251,4 +191,4 @@ def joker_choices(hands: np.ndarray, row: str, rules: Rules, compares_rows: bool
     first = np.cumsum(count) - count
     at = table.start[ids][choice_pattern] + np.arange(len(choice_pattern)) - first[
         choice_pattern]
-    return Choices(inverse.ravel(), choice_pattern, table.strength[at], table.value[at])
+    return Choices(inverse, choice_pattern, table.strength[at], table.value[at])

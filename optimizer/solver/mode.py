@@ -166,10 +166,16 @@ def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
     if found is None:
         return objective.weigh(cands.with_deferred())
     probe = objective.weigh(cands.replace(middle=cands.deferred.probe)).middle
-    rest = chain.others_of("middle", probe)
-    bound = probe.bound + (np.where(probe.stays, rest.any, rest.stay) if need_stay else rest.any)
-    which = np.zeros(len(bound), dtype=bool)
-    which[probe.tiebreak] = bound >= found.value
+    which = np.zeros(len(probe), dtype=bool)
+    # First by bands (a hand class and a count of jokers): most bands cannot reach it.
+    bands = cands.deferred.bands
+    rest = chain.others_within("middle", bands.low, bands.high, bands.jokers)
+    reach = bands.best(probe.bound) + (rest.stay if need_stay else rest.any) >= found.value
+    if reach.any():  # (deferred middles never stay)
+        near = np.flatnonzero(reach[bands.band])  # in strength order
+        rest = chain.others_of("middle", probe.take(near))
+        bound = probe.bound[near] + (rest.stay if need_stay else rest.any)
+        which[probe.tiebreak[near[bound >= found.value]]] = True
     stats["deferred"], stats["brought_back"] = len(which), int(which.sum())
     built = cands.with_deferred(which)
     return objective.weigh(built) if which.any() else built
@@ -245,6 +251,20 @@ def _best_of(cands: Candidates, sets: dict[str, np.ndarray], objective: Objectiv
     return pick_of(cands, int(total[k]), {row: sets[row][k] for row in ROWS})
 
 
+def _heaviest(cands: Candidates, need_stay: bool, objective: Objective) -> Pick | None:
+    """The set of most weight (the rows' own terms) among ``cands``, valued exactly: a
+    second incumbent, from the candidates that could beat the first, where the first came
+    from too few of them to be good (the most promising by bound, not by the rows' terms)."""
+    bounds = set_bounds(cands, chain_bounds(cands), need_stay)
+    found = None
+    for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
+        found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], found=found)
+    if found is None:
+        return None
+    pick = as_pick(found)
+    return Pick(objective.exact(cands, pick.ranks), pick.ranks, pick.masks)
+
+
 def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Objective
                   ) -> Pick | None:
     """The set worth ``value`` that the tie-break prefers, when ``cands`` holds every set
@@ -300,9 +320,11 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     sets = every_set(above, need_stay, start + 1, EVERY_SET_PAIRS)
     if sets is not None and len(sets["top"]):
         best = _best_of(above, sets, objective)
-        if best.value > start:
-            pick = best
-            left = tighten(above, need_stay, pick.value + 1)
+    else:  # too many to value one by one: the heaviest of them, valued exactly
+        best = _heaviest(above, need_stay, objective) if sets is None else None
+    if best is not None and best.value > start:
+        pick = best
+        left = tighten(above, need_stay, pick.value + 1)
     stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
     stats["kept"] = sum(left.sizes.values())
     floor = pick.value + 1

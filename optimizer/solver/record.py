@@ -77,4 +77,5 @@ def _ev_dict(solution: Solution) -> dict | None:
             "scoops": _points(parts.scoops), "opponent_fouls": _points(parts.opponent_fouls),
             "stay_value": _points(parts.stay_value), "total": _points(parts.total),
             "standard_error": _points(parts.standard_error), "samples": parts.samples,
-            "opponents": parts.opponents}
+            "opponents": parts.opponents, "exact": parts.exact, "deals": parts.deals,
+            "table": None if solution.ev.table is None else solution.ev.table.record()}

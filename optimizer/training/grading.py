@@ -166,10 +166,13 @@ def _points(value: float) -> str:
 def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None, *,
           time_limit: float = 10.0, opponents: int = 1, samples: int = DEFAULT_SAMPLES,
-          seed: int = 0, solution: Solution | None = None) -> Grade:
+          seed: int = 0, solution: Solution | None = None,
+          against: Sequence[str | Board] = (), opponent_fantasyland: Sequence[int] = (),
+          dead: str | Sequence[Card] = ()) -> Grade:
     """Grade the set ``played`` for the dealt ``cards``.
 
-    ``solution`` reuses an optimum already solved for the same hand and settings.
+    ``solution`` reuses an optimum already solved for the same hand and settings;
+    ``against``, ``opponent_fantasyland`` and ``dead`` are the table's (``solve``).
     Raises ``CardError`` (``SetError``) for a hand or set that does not fit, ``RulesError``
     and ``ObjectiveError`` as ``solve`` does.
     """
@@ -179,12 +182,15 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
     board = parse_set(played, dealt, rules.deck) if isinstance(played, str) else played
     if isinstance(played, Board):
         parse_set(board.format(ascii=True), dealt, rules.deck)  # the checks of typed text
+    table = {name: value for name, value in (("against", tuple(against)), (
+        "opponent_fantasyland", tuple(opponent_fantasyland)), ("dead", dead)) if value}
     if solution is None:
         solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit,
                          **ev_options(objective, opponents=opponents, samples=samples,
-                                      seed=seed))
+                                      seed=seed), **table)
     # one objective (one sample of opponents) values the player's set and every set ranked
-    goal = make_objective(objective, rules, dealt, solution.fl_value, opponents, samples, seed)
+    goal = solution.ev if solution.ev is not None and table else make_objective(
+        objective, rules, dealt, solution.fl_value, opponents, samples, seed, **table)
     player = value_of_set(dealt, board, rules, goal)
     rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
                       solution.fl_value, seed=seed,
@@ -230,5 +236,6 @@ def grade_record(g: Grade) -> dict:
                        "beaten_or_tied": g.percentile.beaten_or_tied,
                        "stderr": g.percentile.stderr},
         "advice": list(g.advice),
+        "table": None if s.ev is None or s.ev.table is None else s.ev.table.record(),
     }
 

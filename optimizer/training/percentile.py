@@ -11,6 +11,10 @@ so the legal sets are counted per (royalties, stays) pair. Up to ``EXACT_MAX_CAR
 every legal set is enumerated (72,072 candidate sets for 13 cards, 40 million for 16);
 beyond that, and in any other objective, the share is estimated from legal sets drawn
 uniformly at random with an explicit seed, and reported with its standard error.
+
+A set holding jokers counts once, its jokers at the faces that make it worth the most
+without fouling (``optimizer.opponents.resolve``, as ``score`` plays them). Such sets are
+enumerated at 13 cards and sampled beyond.
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator.board import Board, row_strengths, row_values
-from evaluator.cards import Card
+from evaluator.cards import JOKER, Card
 from evaluator.rules import ROWS, Rules
+from optimizer.opponents.resolve import resolve_boards
 from optimizer.solver.candidates import enumerate_candidates, subsets
 
 #: Enumerate every set up to this many cards (16 take about a second); sample beyond.
@@ -127,7 +132,10 @@ def exact_counts(dealt: Sequence[Card], rules: Rules) -> RoyaltyCounts:
 
 
 def _legal_mask(boards: np.ndarray, rules: Rules) -> tuple[np.ndarray, dict, dict]:
-    """For ``(k, 13)`` boards: which are legal, and each row's value and strength."""
+    """For ``(k, 13)`` boards: which are legal, and each row's value and strength (a board
+    holding jokers as its jokers play best)."""
+    if (boards == JOKER).any():
+        boards = resolve_boards(boards, rules)
     values = {r: row_values(r, boards[:, _LAYOUT[r]], rules) for r in ROWS}
     strengths = {r: row_strengths(boards[:, _LAYOUT[r]]) for r in ROWS}
     legal = _order_ok(strengths, rules)
@@ -173,8 +181,36 @@ def sampled_counts(dealt: Sequence[Card], rules: Rules, seed: int,
     return RoyaltyCounts(dict(counts), exact=False)
 
 
+def every_board_count(dealt: Sequence[Card], rules: Rules) -> RoyaltyCounts:
+    """Every set of 13 dealt cards as a board, valued as ``_legal_mask`` plays it, counted
+    per (royalties, stays): the exact count for a hand holding jokers."""
+    assert len(dealt) == 13
+    hand = np.asarray(dealt, dtype=np.int64)
+    middles, bottoms = subsets(13, 5), subsets(8, 5)
+    everything = np.arange(13)
+    boards = []
+    for middle in middles:
+        rest = np.setdiff1d(everything, middle)
+        for bottom in rest[bottoms]:
+            top = np.setdiff1d(rest, bottom)
+            boards.append(np.concatenate([top, middle, bottom]))
+    boards = hand[np.array(boards)]
+    legal, values, _ = _legal_mask(boards, rules)
+    royalties = sum(rules.royalty_table(r)[values[r]] for r in ROWS)
+    stays = np.zeros(len(boards), dtype=bool)
+    for row in ROWS:
+        stays |= rules.stay_table(row)[values[row]]
+    counts: Counter = Counter()
+    _tally(counts, royalties[legal], stays[legal])
+    return RoyaltyCounts(dict(counts), exact=True)
+
+
 def royalty_counts(dealt: Sequence[Card], rules: Rules, seed: int = 0) -> RoyaltyCounts:
-    """Exact counts up to ``EXACT_MAX_CARDS`` cards, a seeded sample beyond."""
+    """Exact counts up to ``EXACT_MAX_CARDS`` cards (13 with jokers), a seeded sample
+    beyond."""
+    if JOKER in dealt:
+        return every_board_count(dealt, rules) if len(dealt) == 13 else \
+            sampled_counts(dealt, rules, seed)
     if len(dealt) <= EXACT_MAX_CARDS:
         return exact_counts(dealt, rules)
     return sampled_counts(dealt, rules, seed)

@@ -17,7 +17,9 @@ from optimizer.solver.dealing import deal, pick_size, size_mix
 from optimizer.training.grading import Grade, grade, grade_record, parse_set
 from optimizer.solver.objective import (check_fl_value, check_objective, default_fl_value,
                                         ev_options)
+from optimizer.solver.objective import ObjectiveError
 from optimizer.solver.solve import DEFAULT_SAMPLES, Solution, solve
+from optimizer.solver.table import read_table
 
 
 @dataclass
@@ -74,6 +76,11 @@ class Session:
     samples: int = DEFAULT_SAMPLES
     time_limit: float = 10.0
     score: Score = field(default_factory=Score)
+    # What is known at the table (``optimizer.solver.table``): the same every hand, and
+    # the hands are dealt from the deck without those cards.
+    against: tuple[str, ...] = ()
+    opponent_fantasyland: tuple[int, ...] = ()
+    dead: str | tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
         self.rules: Rules = find_rules(self.variant)
@@ -81,6 +88,22 @@ class Session:
             self.fl_value = check_fl_value(self.fl_value)
         check_objective(self.rules, self.objective)  # now, not after the first hand
         self.mix = size_mix(self.rules, self.sizes)
+        self.table = {name: value for name, value in (
+            ("against", tuple(self.against)),
+            ("opponent_fantasyland", tuple(self.opponent_fantasyland)),
+            ("dead", self.dead)) if value}
+        self._deck = self.rules.deck.cards
+        if self.table:  # refused now, not after the first hand
+            if self.objective != "ev":
+                raise ObjectiveError("the table (known boards, opponents in Fantasyland, "
+                                     "dead cards) counts only under the ev objective: give it "
+                                     "--objective ev")
+            known = read_table(self.rules, (), self.opponents, self.against,
+                               self.opponent_fantasyland, self.dead).known_cards
+            left = list(self._deck)
+            for card in known:
+                left.remove(card)
+            self._deck = tuple(left)
         self._rng = random.Random(f"train:{self.seed}")
         self.current: Deal | None = None
         self._solution: Solution | None = None
@@ -90,7 +113,9 @@ class Session:
         """The next hand; it stays current until the next deal, however often it is played."""
         cards = pick_size(self._rng, self.mix)
         self._dealt += 1
-        self.current = Deal(self._dealt, deal(self._rng, cards, self.rules.deck))
+        self.current = Deal(self._dealt, tuple(sorted(self._rng.sample(self._deck, cards),
+                                                      reverse=True)) if self.table else
+                            deal(self._rng, cards, self.rules.deck))
         self._solution = None
         return self.current
 
@@ -102,7 +127,8 @@ class Session:
             self._solution = solve(self.current.cards, self.rules, self.objective,
                                    self.fl_value, time_limit=self.time_limit,
                                    **ev_options(self.objective, opponents=self.opponents,
-                                                samples=self.samples, seed=self.hand_seed))
+                                                samples=self.samples, seed=self.hand_seed),
+                                   **self.table)
         return self._solution
 
     @property
@@ -132,7 +158,7 @@ class Session:
         board = parse_set(text, self.current.cards, self.rules.deck)
         g = grade(self.current.cards, board, self.rules, self.objective, self.fl_value,
                   opponents=self.opponents, samples=self.samples, seed=self.hand_seed,
-                  solution=self.solution())
+                  solution=self.solution(), **self.table)
         self.score.add(g)
         return g
 
@@ -140,6 +166,9 @@ class Session:
         """The first line of a session log: what was dealt and how it is graded."""
         ev = {"opponents": self.opponents, "samples": self.samples} \
             if self.objective == "ev" else {}
+        if self.table:
+            ev["table"] = read_table(self.rules, (), self.opponents, self.against,
+                                     self.opponent_fantasyland, self.dead).record()
         return {"session": {"variant": self.rules.name, "objective": self.objective,
                             "fl_value": {str(n): w for n, w in self.staying_worths.items()},
                             "seed": self.seed, **ev,

@@ -1,0 +1,350 @@
+"""Who sits at the table, what is known of them, and the opponents' boards that follows.
+
+A table is ``opponents`` seats. Some seats may be known (``against``): a finished board,
+which the EV is then exact against, or what is visible of an unfinished one, which the bot
+finishes from the deck that is left (``optimizer.opponents.unfinished``). Some may be in
+Fantasyland (``fantasyland``: the cards each is dealt): such an opponent is dealt from the
+deck that is left and sets its cards with this solver, for royalties plus its variant's
+worth of staying. The other seats are ordinary hands of the bot, drawn from the pools
+(``optimizer.opponents.draw``). ``dead`` cards were seen elsewhere (shown discards): no
+sampled board holds them.
+
+Every sampled board avoids the dealt hand, the dead cards and the known boards' cards. The
+boards that are made for this hand alone (the Fantasyland opponents' sets, the unfinished
+boards the bot completes, and the bot's hands played live where the pools hold too few
+boards that fit) are costly, so ``LIVE_DEALS`` deals of them are made, each dealt from one
+deck, so that within a deal they share no card (under two decks: no card more often than
+the decks hold), and the samples reuse them in turn. The standard error then counts each
+such deal once (``OpponentField.groups``). Pool boards are drawn for each seat on its own,
+as docs/ev-and-opponents.md explains ("Three-handed and more").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from evaluator.board import Board, row_strengths, row_values
+from evaluator.cards import JOKER, Card, format_cards, parse_cards
+from evaluator.rules import ROW_SIZE, ROWS, ORDINARY_CARDS, Rules
+from optimizer.solver.objective import ObjectiveError
+
+#: Deals of the boards made for one hand (Fantasyland sets, finished unfinished boards,
+#: hands played live), which the samples share: each costs a solve or a bot's hand.
+LIVE_DEALS = 16
+#: Fewest pool boards (with their relabellings) that fit the known cards for the pool to
+#: serve a seat; below it the seat's hands are played live.
+MIN_POOL_PAIRS = 64
+
+
+class TableError(ObjectiveError):
+    """A table that cannot be: a card in two places, too many players for the deck, a board
+    that cannot be read. The message quotes the input."""
+
+
+@dataclass(frozen=True)
+class KnownBoard:
+    """An opponent's board as far as it is seen: each row's cards, perhaps short."""
+
+    top: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    bottom: tuple[Card, ...]
+    text: str
+
+    def row(self, name: str) -> tuple[Card, ...]:
+        return getattr(self, name)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.top + self.middle + self.bottom
+
+    @property
+    def finished(self) -> bool:
+        return all(len(self.row(r)) == ROW_SIZE[r] for r in ROWS)
+
+    def format(self) -> str:
+        return " / ".join(format_cards(self.row(r), ascii=True) for r in ROWS)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The seats: the known boards first, then the Fantasyland players, then the bot's."""
+
+    opponents: int = 1
+    against: tuple[KnownBoard, ...] = ()
+    fantasyland: tuple[int, ...] = ()
+    dead: tuple[Card, ...] = ()
+
+    @property
+    def bot_seats(self) -> int:
+        return self.opponents - len(self.against) - len(self.fantasyland)
+
+    @property
+    def exact(self) -> bool:
+        """Every seat is a finished board: the EV needs no sample."""
+        return self.opponents == len(self.against) and all(b.finished for b in self.against)
+
+    @property
+    def plain(self) -> bool:
+        """Nothing is known: the pools' draw as it has always been."""
+        return not (self.against or self.fantasyland or self.dead)
+
+    @property
+    def known_cards(self) -> tuple[Card, ...]:
+        return self.dead + tuple(c for b in self.against for c in b.cards)
+
+    def record(self) -> dict:
+        """The table as plain data (JSON)."""
+        return {"opponents": self.opponents,
+                "against": [b.format() for b in self.against],
+                "opponent_fantasyland": list(self.fantasyland),
+                "dead": [format_cards([c], ascii=True) for c in self.dead]}
+
+
+def read_board(text: str | Board, rules: Rules) -> KnownBoard:
+    """``"TOP / MIDDLE / BOTTOM"``, whole or with rows short (what is seen so far)."""
+    if isinstance(text, Board):
+        return KnownBoard(text.top, text.middle, text.bottom, text.format(ascii=True))
+    parts = re.split(r"[/|]", text)
+    if len(parts) != 3:
+        raise TableError(f"bad board {text.strip()!r}: expected three rows separated by '/' "
+                         "(top / middle / bottom), short rows allowed: 'Kh Kd / 7c 8c / 2s'")
+    rows = []
+    for name, part in zip(ROWS, parts):
+        cards = parse_cards(part, deck=rules.deck) if part.strip() else ()
+        if len(cards) > ROW_SIZE[name]:
+            raise TableError(f"bad board {text.strip()!r}: the {name} row has {len(cards)} "
+                             f"cards ({part.strip()!r}), at most {ROW_SIZE[name]}")
+        rows.append(tuple(cards))
+    return KnownBoard(*rows, text=text.strip())
+
+
+def _already_fouls(board: KnownBoard, rules: Rules) -> str | None:
+    """Why an unfinished board fouls whatever comes, if it does: two of its full rows out of
+    the rules' order, or a full row that fails its qualifier (rows holding a joker are left
+    to the finished board)."""
+    if board.finished:
+        return None
+    full = {r: np.array([board.row(r)]) for r in ROWS
+            if len(board.row(r)) == ROW_SIZE[r] and JOKER not in board.row(r)}
+    strength = {r: int(row_strengths(cards)[0]) for r, cards in full.items()}
+    order = [r for r in rules.order if r in full]
+    for i, stronger in enumerate(order):
+        for weaker in order[i + 1:]:
+            if strength[stronger] < strength[weaker]:
+                return f"its full {weaker} row beats its full {stronger} row"
+    for requirement in rules.qualify:
+        row = requirement.row
+        if row in full and not rules.qualify_table(row)[int(row_values(row, full[row],
+                                                                       rules)[0])]:
+            return f"its full {row} row must be {requirement.spec} or better"
+    return None
+
+
+def read_table(rules: Rules, dealt: Sequence[Card], opponents: int = 1,
+               against: Sequence[str | Board] = (), opponent_fantasyland: Sequence[int] = (),
+               dead: str | Sequence[Card] = ()) -> Table:
+    """The table for a dealt hand, once it is known that it can be: every card in one place
+    (under two decks no more often than they hold it), every player's cards in the deck,
+    no more known or Fantasyland seats than opponents. Raises ``TableError``."""
+    from optimizer.opponents.draw import max_opponents  # the opponent model loads on use
+
+    most = max_opponents(rules)
+    if isinstance(opponents, bool) or not isinstance(opponents, int) \
+            or not 1 <= opponents <= most:
+        raise TableError(f"bad opponents count {opponents!r}: expected 1 (heads-up) to {most}"
+                         f" ({most + 1} at the table) under these rules")
+    boards = tuple(read_board(b, rules) for b in against)
+    fantasyland = tuple(opponent_fantasyland)
+    for n in fantasyland:
+        if isinstance(n, bool) or not isinstance(n, int) or not 13 <= n <= 17:
+            raise TableError(f"bad opponent Fantasyland {n!r}: expected 13 to 17 cards")
+    if len(boards) + len(fantasyland) > opponents:
+        raise TableError(
+            f"{len(boards)} known board{'s' * (len(boards) != 1)} and {len(fantasyland)} "
+            f"opponent{'s' * (len(fantasyland) != 1)} in Fantasyland, but "
+            f"{opponents} opponent{'s' * (opponents > 1)}: each takes a seat (give "
+            f"--opponents {len(boards) + len(fantasyland)})")
+    dead = parse_cards(dead, deck=rules.deck) if isinstance(dead, str) else tuple(dead)
+    places = [("the dealt hand", tuple(dealt)), ("the dead cards", dead)] + [
+        (f"the board {b.text!r}", b.cards) for b in boards]
+    copies: dict[Card, list[str]] = {}
+    for where, cards in places:
+        for card in cards:
+            copies.setdefault(card, []).append(where)
+            if len(copies[card]) > rules.deck.copies(card):
+                name = format_cards([card], ascii=True)
+                places_of = copies[card]
+                twice = places_of[0] if len(set(places_of)) == 1 else " and ".join(
+                    dict.fromkeys(places_of))
+                raise TableError(f"card {name!r} is in {twice}"
+                                 + (" twice" if len(set(places_of)) == 1 else "")
+                                 + (": the deck holds it once" if rules.deck.decks == 1
+                                    else ": two decks hold it twice"))
+    for board in boards:
+        why = _already_fouls(board, rules)
+        if why is not None:
+            raise TableError(f"the board {board.text!r} already fouls ({why}): it scores as "
+                             "a fouled board whatever comes, so give it finished, with any "
+                             "cards in its short rows")
+    ordinary = ORDINARY_CARDS[rules.dealing]
+    needed = len(dealt) + len(dead) + ordinary * (opponents - len(fantasyland)) \
+        + sum(fantasyland)
+    size = len(rules.deck.cards)
+    if needed > size:
+        raise TableError(
+            f"too many opponents for the deck: {len(dealt)} dealt cards"
+            + (f", {len(dead)} dead" if dead else "")
+            + f" and {opponents} opponent{'s' * (opponents > 1)} ("
+            + " + ".join([f"{ordinary}"] * (opponents - len(fantasyland))
+                         + [str(n) for n in fantasyland])
+            + f" cards) need {needed}, and the deck holds {size}")
+    return Table(opponents, boards, fantasyland, tuple(dead))
+
+
+@dataclass(frozen=True)
+class TableDraw:
+    """The opponents' boards for a table: ``(samples, opponents, 13)``, and how made."""
+
+    boards: np.ndarray
+    groups: np.ndarray | None  # the live deal of each sample, where the samples share them
+    fantasyland_hands: tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...]  # (dealt, set)
+    live_deals: int  # deals made for this hand (0: none)
+
+
+def _left(rules: Rules, used: Sequence[Card]) -> list[Card]:
+    """The deck less ``used``, copy by copy."""
+    from optimizer.opponents.bot import deck_counts, remaining
+
+    counts = deck_counts(rules.deck) - np.bincount(np.asarray(list(used), dtype=np.int64),
+                                                   minlength=JOKER + 1)
+    return remaining(counts).tolist()
+
+
+#: What sets a Fantasyland opponent's cards: the solver's ``fantasyland_set``, passed in by
+#: the solver, so that this module does not import the solve that imports it.
+SetFantasyland = Callable[[Rules, Sequence[Card]], tuple[Card, ...]]
+
+
+def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
+               seed: int, set_fantasyland: SetFantasyland | None = None) -> TableDraw:
+    """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring);
+    ``set_fantasyland`` sets the Fantasyland opponents' cards (``solve.fantasyland_set``)."""
+    from optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,
+                                          opponent_boards, pool_weights)
+    from optimizer.opponents.errors import OpponentModelError
+    from optimizer.opponents.pools import pool_for
+    from optimizer.opponents.unfinished import as_played, complete, play_live
+
+    if table.fantasyland and set_fantasyland is None:
+        raise TableError("an opponent in Fantasyland needs a solver to set its cards")
+    if table.exact:
+        known = np.array([_played(rules, b) for b in table.against])
+        return TableDraw(known[None], None, (), 0)
+    if table.plain:
+        return TableDraw(opponent_boards(rules, tuple(dealt), samples, table.opponents, seed),
+                         None, (), 0)
+    fixed = tuple(dealt) + table.known_cards
+    # The bot's seats: from the pool while it holds enough boards that fit the known cards.
+    pooled = 0
+    if table.bot_seats:
+        pool = pool_for(rules)
+        exact, relaxed = candidate_pairs(pool, dealt_array(fixed, rules.deck))
+        if len(exact) + len(relaxed) >= MIN_POOL_PAIRS:
+            pooled = table.bot_seats
+    live_bots = table.bot_seats - pooled
+    unfinished = [b for b in table.against if not b.finished]
+    makes_live = bool(unfinished or table.fantasyland or live_bots)
+    deals = min(samples, LIVE_DEALS) if makes_live else 0
+    seats = []  # per seat: (deals or samples, 13) boards
+    live: list[list[tuple[Card, ...]]] = []
+    hands = []
+    for g in range(deals):
+        rng = np.random.default_rng([seed, 16, g])
+        left = _left(rules, fixed)
+        row = []
+        for board in unfinished:
+            finished, thrown = complete(rules, {r: board.row(r) for r in ROWS}, left, rng)
+            left = _take(left, _without(finished, board.cards) + list(thrown))
+            row.append(as_played(rules, finished))
+        for n in table.fantasyland:
+            cards = rng.permutation(np.asarray(left, dtype=np.int64))[:n].tolist()
+            left = _take(left, cards)
+            board = set_fantasyland(rules, cards)
+            hands.append((tuple(sorted(cards, reverse=True)), board))
+            row.append(board)
+        for _ in range(live_bots):
+            finished, thrown = play_live(rules, left, rng)
+            left = _take(left, list(finished + thrown))
+            row.append(as_played(rules, finished))
+        live.append(row)
+    index = np.arange(samples) % deals if deals else None
+    live_seat = 0
+    for board in table.against:
+        if board.finished:
+            seats.append(np.broadcast_to(np.array(_played(rules, board)), (samples, 13)))
+        else:
+            seats.append(np.array([live[g][live_seat] for g in index]))
+            live_seat += 1
+    for _ in table.fantasyland:
+        seats.append(np.array([live[g][live_seat] for g in index]))
+        live_seat += 1
+    if pooled:
+        try:
+            drawn = draw_boards(pool, dealt_array(fixed, rules.deck), samples * pooled, seed,
+                                pool_weights(pool, rules)).boards.reshape(samples, pooled, 13)
+        except OpponentModelError as error:
+            raise TableError(str(error)) from None
+        seats.extend(drawn[:, i] for i in range(pooled))
+    for _ in range(live_bots):
+        seats.append(np.array([live[g][live_seat] for g in index]))
+        live_seat += 1
+    boards = np.stack(seats, axis=1).astype(np.int64)
+    groups = index if deals and deals < samples else None
+    return TableDraw(boards, groups, tuple(hands), deals)
+
+
+def _played(rules: Rules, board: KnownBoard) -> tuple[Card, ...]:
+    from optimizer.opponents.unfinished import as_played
+
+    return as_played(rules, board.cards)
+
+
+def _without(finished: Sequence[Card], visible: Sequence[Card]) -> list[Card]:
+    """The cards a finished board took from the deck: its cards less the ``visible`` ones,
+    which were out of it already (copy by copy, jokers as jokers)."""
+    cards = list(finished)
+    for card in visible:
+        if card in cards:
+            cards.remove(card)
+    return cards
+
+
+def _take(left: list[Card], cards: Sequence[Card]) -> list[Card]:
+    """``left`` less one copy of each of ``cards`` (each is there: they were dealt from it)."""
+    out = list(left)
+    for card in cards:
+        if card in out:
+            out.remove(card)
+    return out
+
+
+def describe(table: Table) -> str:
+    """The table in a few words, for the output."""
+    parts = []
+    finished = sum(b.finished for b in table.against)
+    if finished:
+        parts.append(f"{finished} known board{'s' * (finished > 1)}")
+    if len(table.against) - finished:
+        n = len(table.against) - finished
+        parts.append(f"{n} unfinished board{'s' * (n > 1)} completed by the bot")
+    for n in table.fantasyland:
+        parts.append(f"an opponent in Fantasyland with {n} cards")
+    if table.dead:
+        parts.append(f"{len(table.dead)} dead card{'s' * (len(table.dead) > 1)}")
+    return ", ".join(parts)
+
+

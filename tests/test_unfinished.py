@@ -1,0 +1,43 @@
+"""An unfinished board, finished by the bot: the rounds still to come are read off its placed
+cards, what it shows stays where it is, and the rest comes from the cards left."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evaluator.board import Board, evaluate_board
+from evaluator.cards import parse_cards
+from evaluator.rules_files import find_rules
+from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO
+from optimizer.opponents.unfinished import complete, rounds_to_come
+
+
+@pytest.mark.parametrize("dealing, placed, rounds, hidden", [
+    (THREE_KEEP_TWO, 0, [(5, 5)] + [(3, 2)] * 4, 0),  # nothing seen yet: a whole hand
+    (THREE_KEEP_TWO, 3, [(2, 2)] + [(3, 2)] * 4, 0),  # the first five half placed
+    (THREE_KEEP_TWO, 5, [(3, 2)] * 4, 0),             # after the first five
+    (THREE_KEEP_TWO, 9, [(3, 2)] * 2, 2),             # two rounds played, two thrown away
+    (THREE_KEEP_TWO, 10, [(1, 1)] + [(3, 2)], 3),     # a round half placed
+    (THREE_KEEP_TWO, 13, [], 4),                      # finished
+    (ONE_AT_A_TIME, 7, [(1, 1)] * 6, 0),              # classic OFC throws nothing away
+])
+def test_the_rounds_to_come_follow_the_dealing(dealing, placed, rounds, hidden):
+    assert rounds_to_come(dealing, placed) == (rounds, hidden)
+
+
+def test_a_board_finished_by_the_bot_keeps_its_cards_in_their_rows():
+    rules = find_rules("pineapple")
+    rows = {"top": parse_cards("Kh Kc"), "middle": parse_cards("7d 8d"),
+            "bottom": parse_cards("2h")}
+    shown = [c for row in rows.values() for c in row]
+    dealt = parse_cards("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s")
+    left = [c for c in range(52) if c not in shown and c not in dealt]
+    board, thrown = complete(rules, rows, left, np.random.default_rng(3))
+    assert set(rows["top"]) <= set(board[:3]) and set(rows["middle"]) <= set(board[3:8])
+    assert set(rows["bottom"]) <= set(board[8:])
+    new = [c for c in board if c not in shown]
+    # four rounds of three cards, two kept each: eight placed and four thrown away
+    assert len(new) == 8 and len(thrown) == 4 and set(new + list(thrown)) <= set(left)
+    assert len(set(board)) == 13
+    evaluate_board(Board(board[:3], board[3:8], board[8:]), rules)  # a board of 13 cards
