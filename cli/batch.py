@@ -205,16 +205,17 @@ def command(
     # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
     # so that spelling a default out later does not count as other settings.
     ev = {"opponents": opponents, "samples": samples, "seed": seed}
-    table = table_options(against, opponent_fantasyland, dead)
+    table = table_options(opponents, against, opponent_fantasyland, dead)
+    known = {k: v for k, v in table.options().items() if k != "opponents"}
     settings = Settings(solution_dict, objective.value, fl_value, time_limit,
                         tuple((k, v) for k, v in ev.items() if given(ctx, k))
-                        + tuple(table.items()))
+                        + tuple(known.items()))
     if input_file != "-" and Path(input_file).resolve() == output.resolve():
         report_error(f"INPUT and OUTPUT are the same file: {output}")
         raise typer.Exit(2)
     with reports_bad_input(ObjectiveError, BatchError):
         check_opponents(opponents, find_rules(variant))
-        check_table(objective.value, find_rules(variant), opponents, table)
+        check_table(objective.value, find_rules(variant), table)
         check_settings(settings, variant)
         try:
             check_output(output, settings, variant)  # before any worker starts

@@ -143,8 +143,8 @@ def command(
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         g = grade(dealt, played, rules, objective.value, fl_value,
-                  time_limit=time_limit, opponents=opponents, samples=samples, seed=seed,
-                  **table_options(against, opponent_fantasyland, dead))
+                  time_limit=time_limit, samples=samples, seed=seed,
+                  table=table_options(opponents, against, opponent_fantasyland, dead))
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
         return

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import os
 from enum import Enum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from evaluator import Rules, preset_names
 from evaluator.rules_files import MAX_POINTS
 from optimizer.solver.dealing import SizeError, parse_sizes
+
+if TYPE_CHECKING:
+    from optimizer.solver.table import TableSpec
 
 
 class Objective(str, Enum):
@@ -124,24 +127,20 @@ def dead_option() -> Any:
     return typer.Option("--dead", help=DEAD_HELP, show_default=False)
 
 
-def table_options(against: list[str] | None, opponent_fantasyland: list[int] | None,
-                  dead: str | None) -> dict[str, Any]:
-    """The table options as keyword arguments of ``solve`` (only those given)."""
-    out: dict[str, Any] = {}
-    if against:
-        out["against"] = tuple(against)
-    if opponent_fantasyland:
-        out["opponent_fantasyland"] = tuple(opponent_fantasyland)
-    if dead:
-        out["dead"] = dead
-    return out
+def table_options(opponents: int, against: list[str] | None,
+                  opponent_fantasyland: list[int] | None, dead: str | None) -> TableSpec:
+    """The table the options give (``solve``'s ``table``)."""
+    from optimizer.solver.table import TableSpec
+
+    return TableSpec(opponents, tuple(against or ()), tuple(opponent_fantasyland or ()),
+                     dead or ())
 
 
-def check_table(objective: str, rules: Rules, opponents: int, table: dict[str, Any]) -> None:
+def check_table(objective: str, rules: Rules, table: TableSpec) -> None:
     """Refuse, before any hand, table options under royalties, and a table that cannot be
     whatever the hand (a card twice among the boards and dead cards, more known seats than
     opponents): each hand's own cards are checked where it is solved."""
-    if not table:
+    if not table.known:
         return
     from optimizer.solver.objective import ObjectiveError
     from optimizer.solver.table import read_table
@@ -149,7 +148,7 @@ def check_table(objective: str, rules: Rules, opponents: int, table: dict[str, A
     if objective != "ev":
         raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead cards) "
                              "counts only under the ev objective: give it --objective ev")
-    read_table(rules, (), opponents, **table)
+    read_table(rules, (), table)
 
 
 def samples_option(help: str = SAMPLES_HELP) -> Any:

@@ -139,8 +139,8 @@ def command(
         dealt = parse_cards(text, deck=rules.deck)
         solution = solve(dealt, variant=rules, objective=objective.value,
                          fl_value=fl_value, time_limit=time_limit, alternatives=alternatives,
-                         opponents=opponents, samples=samples, seed=seed,
-                         **table_options(against, opponent_fantasyland, dead))
+                         table=table_options(opponents, against, opponent_fantasyland, dead),
+                         samples=samples, seed=seed)
     if json_output:
         typer.echo(json.dumps(solution_dict(solution), indent=2, sort_keys=True))
         return

@@ -142,8 +142,9 @@ def command(
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
         check_opponents(opponents, rules)
-        session = Session(rules, objective.value, fl_value, cards, seed, opponents, samples,
-                          **table_options(against, opponent_fantasyland, dead))
+        session = Session(rules, objective.value, fl_value, cards, seed,
+                          table_options(opponents, against, opponent_fantasyland, dead),
+                          samples)
     note = never_dealt_note(session.rules, cards or (), "dealt anyway")
     if note is not None:
         console.print(note, soft_wrap=True)
@@ -162,8 +163,8 @@ def command(
         worth = points(next(iter(worths.values()))) if len(set(worths.values())) == 1 else \
             ", ".join(f"{points(w)} for {n} cards" for n, w in worths.items())
         seats = {1: "heads-up", 2: "three-handed"}.get(opponents, f"{opponents + 1}-handed")
-        known = describe(read_table(session.rules, (), opponents, **session.table)) \
-            if session.table else ""
+        known = describe(read_table(session.rules, (), session.table)) \
+            if session.table.known else ""
         table = f", {seats}" + (f" ({known})" if known else "") \
             if objective is Objective.ev else ""
         console.print(Text.assemble(

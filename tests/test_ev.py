@@ -18,7 +18,7 @@ from evaluator import CardError, find_rules
 from evaluator.board_arrays import evaluate_boards
 from evaluator.scoring import settle
 from evaluator.board import Board, evaluate_board
-from optimizer import solve
+from optimizer import TableSpec, solve
 from optimizer.solver.ev import breakdown
 from optimizer.solver.objective import ObjectiveError
 
@@ -210,15 +210,15 @@ def test_one_objective_made_from_text_values_the_optimum_as_solve_does():
     from optimizer import make_objective, value_of_set
 
     rules = find_rules("pineapple")
-    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, opponents=2, seed=4)
-    solution = solve(HAND_WITHOUT_LOW_CARDS, rules, "ev", opponents=2, seed=4)
+    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, TableSpec(2), seed=4)
+    solution = solve(HAND_WITHOUT_LOW_CARDS, rules, "ev", table=TableSpec(2), seed=4)
     assert value_of_set(HAND_WITHOUT_LOW_CARDS, solution.board, rules, goal).value == \
         pytest.approx(solution.value)
 
 
 @pytest.mark.parametrize("options, message", [
     ({"samples": 3.5}, "bad samples 3.5"), ({"samples": True}, "bad samples True"),
-    ({"opponents": 1.0}, "bad opponents 1.0"),
+    ({"table": TableSpec(1.0)}, "bad opponents 1.0"),
     ({"boards": np.zeros((2, 0, 13), dtype=int)}, r"bad opponent boards of shape \(2, 0, 13\)"),
 ])
 def test_sampling_options_that_are_not_whole_numbers_are_refused(options, message):
@@ -249,7 +249,7 @@ def test_dealt_card_ids_that_are_not_a_hand_are_refused(cards, message):
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"opponents": 3}, r"bad opponents count 3: expected 1 \(heads-up\) to 2 \(3 at the table\)"),
+    ({"table": TableSpec(3)}, r"bad opponents count 3: expected 1 \(heads-up\) to 2 \(3 at the table\)"),
     ({"samples": 0}, r"bad samples count 0: expected 1 to 100000"),
     ({"samples": 100_001}, r"bad samples count 100001"),
     ({"seed": -1}, r"bad seed -1: expected a whole number >= 0"),

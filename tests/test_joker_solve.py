@@ -26,6 +26,7 @@ from optimizer.solver.complete import Found
 from optimizer.solver.joker_bounds import JokerChain
 from optimizer.solver.mode import _bring_back, solve_mode
 from optimizer.solver.solve import make_objective
+from optimizer.solver.table import PLAIN
 
 JOKERS = replace(find_rules("pineapple"), deck=Deck(1, 2, False))
 JOKERS_FIVE = replace(find_rules("pineapple"), deck=Deck(1, 2, True))
@@ -145,7 +146,7 @@ def test_a_flush_holding_a_pair_beats_a_higher_plain_flush_under_two_decks():
 # --- deferred middles (optimizer.solver.candidates.Deferred) ---------------------------------
 
 def _weighed(cards, rules):
-    goal = make_objective("royalties", rules, cards, None, 1, 200, 0, None)
+    goal = make_objective("royalties", rules, cards, None, PLAIN, 200, 0, None)
     return goal, goal.weigh(enumerate_candidates(cards, rules, goal.compares_rows))
 
 

@@ -15,7 +15,7 @@ from evaluator.cards import parse_cards
 from evaluator.rules_files import find_rules
 from optimizer import solve
 from optimizer.solver.solve import fantasyland_set
-from optimizer.solver.table import draw_table, read_table
+from optimizer.solver.table import TableSpec, draw_table, read_table
 from tests.test_schemas import validator
 
 runner = CliRunner()
@@ -97,14 +97,14 @@ def _cards(boards: np.ndarray) -> list[set[int]]:
 def test_dead_cards_are_on_no_sampled_board():
     dealt = parse_cards(HAND)
     dead = parse_cards("Kh Ks Jc 9d")
-    table = read_table(PINEAPPLE, dealt, 2, dead="Kh Ks Jc 9d")
+    table = read_table(PINEAPPLE, dealt, TableSpec(2, dead="Kh Ks Jc 9d"))
     drawn = draw_table(PINEAPPLE, dealt, table, 100, 5)
     assert not any(board & (set(dealt) | set(dead)) for board in _cards(drawn.boards))
 
 
 def test_an_opponent_in_fantasyland_sets_the_solver_s_optimum_of_its_cards():
     dealt = parse_cards(HAND)
-    table = read_table(PINEAPPLE, dealt, 1, opponent_fantasyland=(15,))
+    table = read_table(PINEAPPLE, dealt, TableSpec(opponent_fantasyland=(15,)))
     drawn = draw_table(PINEAPPLE, dealt, table, 24, 2, fantasyland_set)
     assert drawn.live_deals == 16 and len(drawn.fantasyland_hands) == 16
     assert drawn.groups is not None and drawn.groups.max() == 15
@@ -121,8 +121,7 @@ def test_an_opponent_in_fantasyland_sets_the_solver_s_optimum_of_its_cards():
 
 def test_an_unfinished_board_keeps_what_is_seen_and_is_finished_from_the_deck_left():
     dealt = parse_cards(HAND)
-    table = read_table(PINEAPPLE, dealt, 2, against=["Kh Kc / 7d 8d / 2h"],
-                       opponent_fantasyland=(14,))
+    table = read_table(PINEAPPLE, dealt, TableSpec(2, ("Kh Kc / 7d 8d / 2h",), (14,)))
     drawn = draw_table(PINEAPPLE, dealt, table, 3, 1, fantasyland_set)
     assert drawn.boards.shape == (3, 2, 13)
     for deal in drawn.boards:
@@ -136,7 +135,7 @@ def test_an_unfinished_board_keeps_what_is_seen_and_is_finished_from_the_deck_le
 
 def test_the_same_seed_makes_the_same_table():
     dealt = parse_cards(HAND)
-    table = read_table(PINEAPPLE, dealt, 2, against=["Kh Kc / 7d 8d / 2h"], dead="9c")
+    table = read_table(PINEAPPLE, dealt, TableSpec(2, ("Kh Kc / 7d 8d / 2h",), dead="9c"))
     first = draw_table(PINEAPPLE, dealt, table, 2, 7).boards
     assert (first == draw_table(PINEAPPLE, dealt, table, 2, 7).boards).all()
     assert not (first == draw_table(PINEAPPLE, dealt, table, 2, 8).boards).all()
@@ -144,7 +143,7 @@ def test_the_same_seed_makes_the_same_table():
 
 def test_classic_ofc_seats_three_opponents():
     hand = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s"
-    solution = solve(hand, "standard", "ev", opponents=3, samples=50)
+    solution = solve(hand, "standard", "ev", table=TableSpec(3), samples=50)
     assert solution.ev.field.opponents == 3 and solution.status == "optimal"
 
 
@@ -195,7 +194,7 @@ def test_train_deals_without_the_table_s_cards_and_logs_the_table(tmp_path):
     assert header["session"]["table"]["dead"] == ["8d"]
     assert validator("train-log.schema.json").is_valid(header)
     from optimizer.training.session import Session
-    session = Session("pineapple", "ev", seed=2, against=(KNOWN,), dead="8d")
+    session = Session("pineapple", "ev", seed=2, table=TableSpec(against=(KNOWN,), dead="8d"))
     for _ in range(20):
         assert not set(session.deal().cards) & set(parse_cards(KNOWN.replace("/", "") + " 8d"))
 
@@ -231,6 +230,6 @@ def test_two_decks_count_a_card_s_copies_across_the_table():
     rules = find_rules("double-deck")
     dealt = parse_cards("As As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s 2c", deck=rules.deck)
     with pytest.raises(ValueError, match="card 'As' is in the dealt hand and the dead cards"):
-        read_table(rules, dealt, 1, dead="As")
-    table = read_table(rules, dealt, 1, dead="Kd")  # the second Kd is the dead one
+        read_table(rules, dealt, TableSpec(dead="As"))
+    table = read_table(rules, dealt, TableSpec(dead="Kd"))  # the second Kd is the dead one
     assert table.dead == parse_cards("Kd")

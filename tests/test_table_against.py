@@ -18,7 +18,7 @@ from evaluator.board import evaluate_board, row_strengths, row_values
 from evaluator.cards import parse_cards
 from evaluator.rules import ROWS
 from evaluator.rules_files import find_rules
-from optimizer import solve
+from optimizer import TableSpec, solve
 
 RULES = find_rules("pineapple")
 FL_VALUE = 12.4
@@ -93,15 +93,16 @@ def test_the_cases_hold_boards_that_stand_and_one_that_fouls():
 
 @pytest.mark.parametrize("hand, boards", CASES)
 def test_the_exact_ev_against_known_boards_is_the_enumerated_optimum(hand, boards):
-    solution = solve(hand, objective="ev", fl_value=FL_VALUE, opponents=len(boards),
-                     against=boards)
+    solution = solve(hand, objective="ev", fl_value=FL_VALUE,
+                     table=TableSpec(len(boards), tuple(boards)))
     assert solution.status == "optimal"
     assert solution.value == pytest.approx(best_by_enumeration(hand, boards), abs=1e-9)
 
 
 def test_known_boards_are_exact_whatever_the_samples_and_seed():
     hand, boards = CASES[1]
-    first = solve(hand, objective="ev", fl_value=FL_VALUE, against=boards, samples=50, seed=3)
-    second = solve(hand, objective="ev", fl_value=FL_VALUE, against=boards, samples=400)
+    table = TableSpec(against=tuple(boards))
+    first = solve(hand, objective="ev", fl_value=FL_VALUE, table=table, samples=50, seed=3)
+    second = solve(hand, objective="ev", fl_value=FL_VALUE, table=table, samples=400)
     assert first.value == second.value
     assert first.ev.field.samples == 1 and first.ev.field.exact

@@ -18,6 +18,7 @@ from cli.main import app
 from evaluator import CardError, find_rules, format_cards
 from optimizer.solver.dealing import PROGRESSIVE_MIX, SizeError, parse_sizes, pick_size, size_mix
 from optimizer.solver.objective import ObjectiveError
+from optimizer.solver.table import TableSpec
 from optimizer.training.session import Session
 
 runner = CliRunner()
@@ -183,7 +184,7 @@ def test_train_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
 def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
     from optimizer.training.grading import grade
 
-    session = Session("pineapple", "ev", seed=3, opponents=2)
+    session = Session("pineapple", "ev", seed=3, table=TableSpec(2))
     session.deal()
     session.deal()  # hand 2, so the seed is not the session's own
     played = Session("pineapple", seed=3)  # the royalties optimum: usually not ev's
@@ -193,7 +194,7 @@ def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
     record = session.hand_record(g)
     assert record["ev_seed"] == 3_000_002
     again = grade(session.current.cards, optimal_text(played), "pineapple", "ev",
-                  opponents=2, seed=record["ev_seed"])
+                  table=TableSpec(2), seed=record["ev_seed"])
     assert again.ev_lost == pytest.approx(g.ev_lost) and again.player.value == g.player.value
     header = session.header_record()["session"]
     assert header["opponents"] == 2 and header["fl_value"] == {"14": pytest.approx(24.8)}

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from evaluator import find_rules
-from optimizer import solve
+from optimizer import TableSpec, solve
 from optimizer.opponents.draw import opponent_boards
 from optimizer.solver.dealing import seeded_hand
 from optimizer.training.worth import (InfiniteWorth, Outcomes, fixed_point, simulate, worth_table,
@@ -154,7 +154,7 @@ def test_the_default_worth_of_staying_follows_the_objective_and_the_table():
     hand, rules = seeded_hand(2, 14, 0), find_rules("pineapple")
     assert solve(hand, rules, "royalties").fl_value == rules.repeat_value == 13.7
     for opponents in (1, 2):
-        solution = solve(hand, rules, "ev", opponents=opponents, samples=10)
+        solution = solve(hand, rules, "ev", table=TableSpec(opponents), samples=10)
         assert solution.fl_value == pytest.approx(opponents * rules.ev_repeat_value)
     boards = opponent_boards(rules, hand, samples=10, opponents=2, seed=0)
     assert solve(hand, rules, "ev", boards=boards).fl_value == pytest.approx(2 * 12.4)

@@ -22,19 +22,26 @@ from evaluator.cards import Card
 from evaluator.rules import Rules
 from optimizer.batch.files import BatchError, record_line
 from optimizer.solver.solve import Solution, solve
+from optimizer.solver.table import TableSpec
 
 
 @dataclass(frozen=True)
 class Settings:
     """What every hand of a batch is solved with; ``record`` turns a solution into the
-    output record (the ``solve --json`` schema), in the worker. ``options`` are more
-    keyword arguments of ``solve`` (``samples``, ``opponents``, ``seed`` for ``ev``)."""
+    output record (the ``solve --json`` schema), in the worker. ``options`` are the other
+    settings, flat as the batch's settings file keeps them: ``samples`` and ``seed``, and
+    the table's fields (``opponents``, ``against``, ...: ``TableSpec``) for ``ev``."""
 
     record: Callable[[Solution], Mapping[str, Any]]
     objective: str = "royalties"
     fl_value: float | None = None
     time_limit: float = 10.0
     options: tuple[tuple[str, Any], ...] = ()
+
+    def solve_options(self) -> dict[str, Any]:
+        """``options`` as keyword arguments of ``solve``: the table's as one ``table``."""
+        table, rest = TableSpec.split(dict(self.options))
+        return {"table": table, **rest}
 
 
 class Task(NamedTuple):
@@ -69,7 +76,7 @@ def solve_chunk(tasks: Sequence[Task], rules: Mapping[int, Rules],
         cpu = time.process_time()
         try:
             solution = solve(task.cards, task_rules, settings.objective, settings.fl_value,
-                             settings.time_limit, **dict(settings.options))
+                             settings.time_limit, **settings.solve_options())
             text = record_line(task.id, settings.record(solution))
             results.append(Result(task.seq, text, solution.value, solution.stays,
                                   time.process_time() - cpu))

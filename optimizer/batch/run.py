@@ -28,6 +28,7 @@ from optimizer.solver.dealing import deal_hands, hand_line
 from optimizer.batch.engines import Engine, Result, Settings, Task, open_engine
 from optimizer.solver.objective import EV_OPTIONS, ev_options
 from optimizer.solver.solve import Solution, solve
+from optimizer.solver.table import PLAIN, read_table
 
 
 # --- resuming ------------------------------------------------------------------------------
@@ -41,7 +42,8 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     ``rules`` are the batch's variant (a line's own variant is that line's business). The
     time limit is left out: it is a budget, not a setting, and a rerun may raise it.
     """
-    defaults = {name: p.default for name, p in inspect.signature(solve).parameters.items()}
+    defaults = {name: p.default for name, p in inspect.signature(solve).parameters.items()} \
+        | {"opponents": PLAIN.opponents}
     options = ev_options(settings.objective, **{name: defaults[name] for name in EV_OPTIONS}
                          | dict(settings.options))
     model = {}
@@ -299,17 +301,13 @@ def check_settings(settings: Settings, variant: str | Rules = "pineapple") -> No
     """Raise now, not once per hand, for an unknown variant or objective, a bad fl_value,
     time limit or option, or ev under rules that no opponent pool serves: by solving one
     hand, as ``solve`` is what decides what is valid."""
-    options = dict(settings.options)
+    options = settings.solve_options()
     hand = range(13)
-    if {"against", "opponent_fantasyland", "dead"} & set(options):
+    if options["table"].known:
         # a hand that fits the table, against one sampled deal: its boards may be costly
-        from optimizer.solver.table import read_table
-
         rules = find_rules(variant)
-        table = read_table(rules, (), options.get("opponents", 1), options.get("against", ()),
-                           options.get("opponent_fantasyland", ()), options.get("dead", ()))
         left = list(rules.deck.cards)
-        for card in table.known_cards:
+        for card in read_table(rules, (), options["table"]).known_cards:
             left.remove(card)
         hand, options["samples"] = sorted(left)[:13], 1
     solve(hand, variant, settings.objective, settings.fl_value, settings.time_limit,

@@ -30,7 +30,7 @@ from optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdo
 from optimizer.solver.mode import ModeResult, solve_mode
 from optimizer.solver.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
                                         check_name, default_fl_value, opponent_model)
-from optimizer.solver.table import draw_table, read_table
+from optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table
 
 MIN_CARDS, MAX_CARDS = 13, 17
 DEFAULT_SAMPLES = 200  # opponent deals per solve with the EV objective
@@ -140,19 +140,16 @@ def _without(dealt: Sequence[Card], used: Sequence[Card]) -> list[Card]:
 
 
 def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_value: float | None,
-                   opponents: int = 1, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                   boards: np.ndarray | None = None, against: Sequence[str | Board] = (),
-                   opponent_fantasyland: Sequence[int] = (),
-                   dead: str | Sequence[Card] = ()) -> Objective:
+                   table: TableSpec = PLAIN, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                   boards: np.ndarray | None = None) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
 
     ``fl_value`` defaults to ``default_fl_value``: the variant's worth of staying for this
-    many cards and this table. The EV objective draws a seeded
-    sample of ``samples`` deals of ``opponents`` opponent boards from the deck without the
-    dealt cards, unless ``boards`` gives the sample: an ``(samples, opponents, 13)`` array
-    of boards laid out top, middle, bottom. ``against``, ``opponent_fantasyland`` and
-    ``dead`` say what is known at the table (``optimizer.solver.table``): boards seen
-    (finished or not), opponents in Fantasyland with that many cards, cards seen elsewhere.
+    many cards and this table. The EV objective plays the ``table``
+    (``optimizer.solver.table.TableSpec``: how many opponents, and what is known of them)
+    on a seeded sample of ``samples`` deals from the deck without the dealt cards, unless
+    ``boards`` gives the sample: an ``(samples, opponents, 13)`` array of boards laid out
+    top, middle, bottom.
     """
     check_name(name)
     dealt = _dealt(dealt, rules.deck)
@@ -163,13 +160,14 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
             else check_fl_value(fl_value)
 
     if name == "royalties":
-        if against or opponent_fantasyland or dead:
+        if table.known:
             raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead "
                                  "cards) counts only under the ev objective: give it --objective"
                                  " ev")
         return Royalties(staying(1))
     if boards is None:
-        for option, number in (("opponents", opponents), ("samples", samples), ("seed", seed)):
+        for option, number in (("opponents", table.opponents), ("samples", samples),
+                               ("seed", seed)):
             if isinstance(number, bool) or not isinstance(number, Integral):
                 raise ObjectiveError(f"bad {option} {number!r}: expected a whole number")
         if not 1 <= samples <= 100_000:
@@ -177,13 +175,13 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
         if seed < 0:
             raise ObjectiveError(f"bad seed {seed!r}: expected a whole number >= 0")
         with opponent_model():
-            table = read_table(rules, dealt, opponents, against, opponent_fantasyland, dead)
-            drawn = draw_table(rules, dealt, table, samples, seed, fantasyland_set)
+            seated = read_table(rules, dealt, table)
+            drawn = draw_table(rules, dealt, seated, samples, seed, fantasyland_set)
         boards = drawn.boards
-    elif against or opponent_fantasyland or dead:
+    elif table.known:
         raise ObjectiveError("give the opponents' boards or the table, not both")
     else:
-        table, drawn = None, None
+        seated, drawn = None, None
     boards = np.asarray(boards, dtype=np.int64)
     if boards.ndim != 3 or boards.shape[2] != 13 or boards.shape[0] < 1 or boards.shape[1] < 1:
         raise ObjectiveError(f"bad opponent boards of shape {boards.shape}: expected "
@@ -193,7 +191,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
                              f"{boards.max()}; expected 0..51")
     # Boards given here are checked; the table's were where they were read or made (and a
     # seen board's joker plays as a face that may be dealt too).
-    if rules.deck == ONE_DECK and (drawn is None or table.plain):
+    if rules.deck == ONE_DECK and (drawn is None or seated.plain):
         ordered = np.sort(boards.reshape(-1, 13), axis=1)  # two opponents' boards may share
         if (ordered[:, 1:] == ordered[:, :-1]).any():     # cards (docs/ev-and-opponents.md)
             raise ObjectiveError("bad opponent boards: a card appears twice on one board")
@@ -202,9 +200,9 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if drawn is None:
         return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
                              staying(boards.shape[1]))
-    field = OpponentField.from_boards(boards, rules, drawn.groups, table.exact)
+    field = OpponentField.from_boards(boards, rules, drawn.groups, seated.exact)
     return ExpectedValue(field, rules.scoring, staying(boards.shape[1]),
-                         table=None if table.plain else table)
+                         table=None if seated.plain else seated)
 
 
 def fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -216,17 +214,14 @@ def fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
 
 def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
-          time_limit: float = 10.0, alternatives: int = 0, opponents: int = 1,
+          time_limit: float = 10.0, alternatives: int = 0, table: TableSpec = PLAIN,
           samples: int = DEFAULT_SAMPLES, seed: int = 0,
-          boards: np.ndarray | None = None, against: Sequence[str | Board] = (),
-          opponent_fantasyland: Sequence[int] = (),
-          dead: str | Sequence[Card] = ()) -> Solution:
+          boards: np.ndarray | None = None) -> Solution:
     """The best set for ``cards`` (13 to 17) under ``variant``; see the module docstring.
 
     ``objective`` is ``"royalties"`` (royalties + fl_value if the set stays) or ``"ev"``
-    (expected points against ``opponents`` opponents, estimated on ``samples`` seeded deals,
-    + fl_value if it stays); ``boards`` may fix that sample instead, and ``against``,
-    ``opponent_fantasyland`` and ``dead`` say what is known at the table (``make_objective``).
+    (expected points at the ``table``, estimated on ``samples`` seeded deals, + fl_value if
+    it stays); ``boards`` may fix that sample instead (``make_objective``).
     ``fl_value`` defaults to the variant's worth of staying (``default_fl_value``).
     ``alternatives`` asks for that many next-best distinct sets.
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
@@ -241,8 +236,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
         raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
-    goal = make_objective(objective, rules, dealt, fl_value, opponents, samples, seed, boards,
-                          against, opponent_fantasyland, dead)
+    goal = make_objective(objective, rules, dealt, fl_value, table, samples, seed, boards)
     deadline = started + time_limit
     clock = time.perf_counter()
     cands = goal.weigh(enumerate_candidates(dealt, rules, goal.compares_rows))
@@ -296,11 +290,9 @@ class SetValue:
 
 def value_of_set(cards: str | Sequence[Card], board: str | Board,
                  variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
-                 fl_value: float | None = None, opponents: int = 1,
+                 fl_value: float | None = None, table: TableSpec = PLAIN,
                  samples: int = DEFAULT_SAMPLES, seed: int = 0,
-                 boards: np.ndarray | None = None, against: Sequence[str | Board] = (),
-                 opponent_fantasyland: Sequence[int] = (),
-                 dead: str | Sequence[Card] = ()) -> SetValue:
+                 boards: np.ndarray | None = None) -> SetValue:
     """The value of ``board`` for the dealt ``cards``, on the same terms as ``solve``.
 
     With the same arguments, the optimal board's value equals ``solve(...).value``. An
@@ -317,8 +309,7 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
         raise CardError(f"the set uses {format_cards(missing[:1], ascii=True)!r}, which was "
                         "not dealt")
     goal = objective if not isinstance(objective, str) else make_objective(
-        objective, rules, dealt, fl_value, opponents, samples, seed, boards, against,
-        opponent_fantasyland, dead)
+        objective, rules, dealt, fl_value, table, samples, seed, boards)
     report = evaluate_board(board, rules)
     if isinstance(goal, ExpectedValue):
         parts = breakdown(goal, report)

@@ -22,8 +22,9 @@ as docs/ev-and-opponents.md explains ("Three-handed and more").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -104,6 +105,44 @@ class Table:
                 "dead": [format_cards([c], ascii=True) for c in self.dead]}
 
 
+@dataclass(frozen=True)
+class TableSpec:
+    """The table as the player gives it, not yet checked (``read_table`` checks it against
+    the dealt hand): ``opponents`` seats, the boards seen at some of them (``against``,
+    finished or not, as text or ``Board``), the card counts of those in Fantasyland
+    (``opponent_fantasyland``), and the ``dead`` cards seen elsewhere. The command-line
+    options and the batch's settings of the same names are its fields."""
+
+    opponents: int = 1
+    against: tuple[str | Board, ...] = ()
+    opponent_fantasyland: tuple[int, ...] = ()
+    dead: str | tuple[Card, ...] = ()
+
+    @property
+    def known(self) -> bool:
+        """Something is known beyond the number of opponents."""
+        return bool(self.against or self.opponent_fantasyland or self.dead)
+
+    def options(self) -> dict[str, Any]:
+        """The fields that are not their defaults, by name (the batch's settings)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != f.default}
+
+    @classmethod
+    def split(cls, options: Mapping[str, Any]) -> tuple[TableSpec, dict[str, Any]]:
+        """The spec made of those of ``options`` that name its fields (as JSON gives them,
+        lists for tuples), and the other options: flat options such as a batch's settings,
+        as ``solve`` takes them."""
+        names = {f.name for f in fields(cls)}
+        given = {name: tuple(value) if isinstance(value, list) else value
+                 for name, value in options.items() if name in names}
+        return cls(**given), {k: v for k, v in options.items() if k not in names}
+
+
+#: No one known: heads-up against the pools' bot.
+PLAIN = TableSpec()
+
+
 def read_board(text: str | Board, rules: Rules) -> KnownBoard:
     """``"TOP / MIDDLE / BOTTOM"``, whole or with rows short (what is seen so far)."""
     if isinstance(text, Board):
@@ -144,21 +183,20 @@ def _already_fouls(board: KnownBoard, rules: Rules) -> str | None:
     return None
 
 
-def read_table(rules: Rules, dealt: Sequence[Card], opponents: int = 1,
-               against: Sequence[str | Board] = (), opponent_fantasyland: Sequence[int] = (),
-               dead: str | Sequence[Card] = ()) -> Table:
-    """The table for a dealt hand, once it is known that it can be: every card in one place
-    (under two decks no more often than they hold it), every player's cards in the deck,
-    no more known or Fantasyland seats than opponents. Raises ``TableError``."""
+def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> Table:
+    """The table ``spec`` for a dealt hand, once it is known that it can be: every card in
+    one place (under two decks no more often than they hold it), every player's cards in the
+    deck, no more known or Fantasyland seats than opponents. Raises ``TableError``."""
     from optimizer.opponents.draw import max_opponents  # the opponent model loads on use
 
     most = max_opponents(rules)
+    opponents = spec.opponents
     if isinstance(opponents, bool) or not isinstance(opponents, int) \
             or not 1 <= opponents <= most:
         raise TableError(f"bad opponents count {opponents!r}: expected 1 (heads-up) to {most}"
                          f" ({most + 1} at the table) under these rules")
-    boards = tuple(read_board(b, rules) for b in against)
-    fantasyland = tuple(opponent_fantasyland)
+    boards = tuple(read_board(b, rules) for b in spec.against)
+    fantasyland = tuple(spec.opponent_fantasyland)
     for n in fantasyland:
         if isinstance(n, bool) or not isinstance(n, int) or not 13 <= n <= 17:
             raise TableError(f"bad opponent Fantasyland {n!r}: expected 13 to 17 cards")
@@ -168,7 +206,8 @@ def read_table(rules: Rules, dealt: Sequence[Card], opponents: int = 1,
             f"opponent{'s' * (len(fantasyland) != 1)} in Fantasyland, but "
             f"{opponents} opponent{'s' * (opponents > 1)}: each takes a seat (give "
             f"--opponents {len(boards) + len(fantasyland)})")
-    dead = parse_cards(dead, deck=rules.deck) if isinstance(dead, str) else tuple(dead)
+    dead = parse_cards(spec.dead, deck=rules.deck) if isinstance(spec.dead, str) \
+        else tuple(spec.dead)
     places = [("the dealt hand", tuple(dealt)), ("the dead cards", dead)] + [
         (f"the board {b.text!r}", b.cards) for b in boards]
     copies: dict[Card, list[str]] = {}

@@ -18,6 +18,7 @@ from evaluator.rules_files import find_rules
 from optimizer.solver.objective import check_objective, ev_options
 from optimizer.solver.solve import (DEFAULT_SAMPLES, MAX_CARDS, MIN_CARDS, SetValue, Solution,
                                     make_objective, solve, value_of_set)
+from optimizer.solver.table import PLAIN, TableSpec
 from optimizer.training.percentile import Percentile, percentile
 
 #: Two values closer than this are equal: a set worth the optimum is optimal.
@@ -165,14 +166,12 @@ def _points(value: float) -> str:
 
 def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None, *,
-          time_limit: float = 10.0, opponents: int = 1, samples: int = DEFAULT_SAMPLES,
-          seed: int = 0, solution: Solution | None = None,
-          against: Sequence[str | Board] = (), opponent_fantasyland: Sequence[int] = (),
-          dead: str | Sequence[Card] = ()) -> Grade:
+          time_limit: float = 10.0, table: TableSpec = PLAIN, samples: int = DEFAULT_SAMPLES,
+          seed: int = 0, solution: Solution | None = None) -> Grade:
     """Grade the set ``played`` for the dealt ``cards``.
 
-    ``solution`` reuses an optimum already solved for the same hand and settings;
-    ``against``, ``opponent_fantasyland`` and ``dead`` are the table's (``solve``).
+    ``solution`` reuses an optimum already solved for the same hand and settings; ``table``
+    is the table's (``solve``).
     Raises ``CardError`` (``SetError``) for a hand or set that does not fit, ``RulesError``
     and ``ObjectiveError`` as ``solve`` does.
     """
@@ -182,15 +181,12 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
     board = parse_set(played, dealt, rules.deck) if isinstance(played, str) else played
     if isinstance(played, Board):
         parse_set(board.format(ascii=True), dealt, rules.deck)  # the checks of typed text
-    table = {name: value for name, value in (("against", tuple(against)), (
-        "opponent_fantasyland", tuple(opponent_fantasyland)), ("dead", dead)) if value}
     if solution is None:
-        solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit,
-                         **ev_options(objective, opponents=opponents, samples=samples,
-                                      seed=seed), **table)
+        solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit, table=table,
+                         **ev_options(objective, samples=samples, seed=seed))
     # one objective (one sample of opponents) values the player's set and every set ranked
-    goal = solution.ev if solution.ev is not None and table else make_objective(
-        objective, rules, dealt, solution.fl_value, opponents, samples, seed, **table)
+    goal = solution.ev if solution.ev is not None and table.known else make_objective(
+        objective, rules, dealt, solution.fl_value, table, samples, seed)
     player = value_of_set(dealt, board, rules, goal)
     rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
                       solution.fl_value, seed=seed,

@@ -19,7 +19,7 @@ from optimizer.solver.objective import (check_fl_value, check_objective, default
                                         ev_options)
 from optimizer.solver.objective import ObjectiveError
 from optimizer.solver.solve import DEFAULT_SAMPLES, Solution, solve
-from optimizer.solver.table import read_table
+from optimizer.solver.table import PLAIN, TableSpec, read_table
 
 
 @dataclass
@@ -72,15 +72,12 @@ class Session:
     fl_value: float | None = None
     sizes: Sequence[int] | None = None
     seed: int = 0
-    opponents: int = 1
+    # The table (``optimizer.solver.table``): the same every hand, and the hands are dealt
+    # from the deck without the cards known there.
+    table: TableSpec = PLAIN
     samples: int = DEFAULT_SAMPLES
     time_limit: float = 10.0
     score: Score = field(default_factory=Score)
-    # What is known at the table (``optimizer.solver.table``): the same every hand, and
-    # the hands are dealt from the deck without those cards.
-    against: tuple[str, ...] = ()
-    opponent_fantasyland: tuple[int, ...] = ()
-    dead: str | tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
         self.rules: Rules = find_rules(self.variant)
@@ -88,18 +85,13 @@ class Session:
             self.fl_value = check_fl_value(self.fl_value)
         check_objective(self.rules, self.objective)  # now, not after the first hand
         self.mix = size_mix(self.rules, self.sizes)
-        self.table = {name: value for name, value in (
-            ("against", tuple(self.against)),
-            ("opponent_fantasyland", tuple(self.opponent_fantasyland)),
-            ("dead", self.dead)) if value}
         self._deck = self.rules.deck.cards
-        if self.table:  # refused now, not after the first hand
+        if self.table.known:  # refused now, not after the first hand
             if self.objective != "ev":
                 raise ObjectiveError("the table (known boards, opponents in Fantasyland, "
                                      "dead cards) counts only under the ev objective: give it "
                                      "--objective ev")
-            known = read_table(self.rules, (), self.opponents, self.against,
-                               self.opponent_fantasyland, self.dead).known_cards
+            known = read_table(self.rules, (), self.table).known_cards
             left = list(self._deck)
             for card in known:
                 left.remove(card)
@@ -114,7 +106,7 @@ class Session:
         cards = pick_size(self._rng, self.mix)
         self._dealt += 1
         self.current = Deal(self._dealt, tuple(sorted(self._rng.sample(self._deck, cards),
-                                                      reverse=True)) if self.table else
+                                                      reverse=True)) if self.table.known else
                             deal(self._rng, cards, self.rules.deck))
         self._solution = None
         return self.current
@@ -126,9 +118,9 @@ class Session:
         if self._solution is None:
             self._solution = solve(self.current.cards, self.rules, self.objective,
                                    self.fl_value, time_limit=self.time_limit,
-                                   **ev_options(self.objective, opponents=self.opponents,
-                                                samples=self.samples, seed=self.hand_seed),
-                                   **self.table)
+                                   table=self.table,
+                                   **ev_options(self.objective, samples=self.samples,
+                                                seed=self.hand_seed))
         return self._solution
 
     @property
@@ -136,7 +128,7 @@ class Session:
         """The worth of staying the grades use, by hand size dealt: ``fl_value``, or by
         default the variant's for this objective, table and size (``ultimate``'s differ)."""
         return {n: self.fl_value if self.fl_value is not None else
-                default_fl_value(self.rules, self.objective, n, self.opponents)
+                default_fl_value(self.rules, self.objective, n, self.table.opponents)
                 for n in sorted(self.mix)}
 
     @property
@@ -157,18 +149,17 @@ class Session:
             raise RuntimeError("no hand has been dealt")
         board = parse_set(text, self.current.cards, self.rules.deck)
         g = grade(self.current.cards, board, self.rules, self.objective, self.fl_value,
-                  opponents=self.opponents, samples=self.samples, seed=self.hand_seed,
-                  solution=self.solution(), **self.table)
+                  table=self.table, samples=self.samples, seed=self.hand_seed,
+                  solution=self.solution())
         self.score.add(g)
         return g
 
     def header_record(self) -> dict:
         """The first line of a session log: what was dealt and how it is graded."""
-        ev = {"opponents": self.opponents, "samples": self.samples} \
+        ev = {"opponents": self.table.opponents, "samples": self.samples} \
             if self.objective == "ev" else {}
-        if self.table:
-            ev["table"] = read_table(self.rules, (), self.opponents, self.against,
-                                     self.opponent_fantasyland, self.dead).record()
+        if self.table.known:
+            ev["table"] = read_table(self.rules, (), self.table).record()
         return {"session": {"variant": self.rules.name, "objective": self.objective,
                             "fl_value": {str(n): w for n, w in self.staying_worths.items()},
                             "seed": self.seed, **ev,

@@ -32,6 +32,7 @@ from evaluator.rules_files import find_rules
 from optimizer.solver.dealing import seeded_hand
 from optimizer.solver.objective import check_objective, ev_options
 from optimizer.solver.solve import ModeResult, Solution, solve
+from optimizer.solver.table import TableSpec
 
 DEFAULT_SAMPLES = 500
 BOOTSTRAP = 200  # resamples behind the standard error of W
@@ -86,8 +87,8 @@ def _solve_hands(task: tuple) -> list[tuple]:
     for i in range(start, stop):
         hand = seeded_hand(seed, cards, i, rules.deck)
         solution = solve(hand, rules, objective, time_limit=60.0,
-                         **ev_options(objective, opponents=opponents,
-                                      seed=seed * 100_003 + i))
+                         table=TableSpec(opponents=opponents),
+                         **ev_options(objective, seed=seed * 100_003 + i))
         results.append(outcome_of(solution))
     return results
 
