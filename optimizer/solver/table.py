@@ -47,27 +47,15 @@ class TableError(ObjectiveError):
 
 
 @dataclass(frozen=True)
-class KnownBoard:
-    """An opponent's board as far as it is seen: each row's cards, perhaps short."""
+class KnownBoard(Board):
+    """An opponent's board as far as it is seen: each row's cards, perhaps short, and the
+    text it was given as (for messages)."""
 
-    top: tuple[Card, ...]
-    middle: tuple[Card, ...]
-    bottom: tuple[Card, ...]
-    text: str
-
-    def row(self, name: str) -> tuple[Card, ...]:
-        return getattr(self, name)
-
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        return self.top + self.middle + self.bottom
+    text: str = ""
 
     @property
     def finished(self) -> bool:
         return all(len(self.row(r)) == ROW_SIZE[r] for r in ROWS)
-
-    def format(self) -> str:
-        return " / ".join(format_cards(self.row(r), ascii=True) for r in ROWS)
 
 
 @dataclass(frozen=True)
@@ -100,7 +88,7 @@ class Table:
     def record(self) -> dict:
         """The table as plain data (JSON)."""
         return {"opponents": self.opponents,
-                "against": [b.format() for b in self.against],
+                "against": [b.format(ascii=True) for b in self.against],
                 "opponent_fantasyland": list(self.fantasyland),
                 "dead": [format_cards([c], ascii=True) for c in self.dead]}
 
@@ -146,7 +134,7 @@ PLAIN = TableSpec()
 def read_board(text: str | Board, rules: Rules) -> KnownBoard:
     """``"TOP / MIDDLE / BOTTOM"``, whole or with rows short (what is seen so far)."""
     if isinstance(text, Board):
-        return KnownBoard(text.top, text.middle, text.bottom, text.format(ascii=True))
+        return KnownBoard(text.top, text.middle, text.bottom, text=text.format(ascii=True))
     parts = re.split(r"[/|]", text)
     if len(parts) != 3:
         raise TableError(f"bad board {text.strip()!r}: expected three rows separated by '/' "
