@@ -44,6 +44,17 @@ def _signed(value: float) -> str:
         abs(value))
 
 
+def _flip(solution: Solution) -> str:
+    """At what worth of a repeat the stay decision would flip, in words."""
+    flip, now = solution.break_even_fl_value, _points(solution.fl_value)
+    if flip <= 0:
+        return (f"staying is right whatever a repeat is worth: the set that stays is worth "
+                f"{_points(-flip)} more even without it")
+    more = f"worth more than {_points(flip)} points (here {now})"
+    return f"staying is right while a repeat is {more}" if solution.stays else \
+        f"staying would be right if a repeat were {more}"
+
+
 def _short(report: BoardReport) -> Text:
     return Text(" / ").join(row_text(report.row(row)) for row in ROWS)
 
@@ -94,6 +105,7 @@ def _summary(solution: Solution) -> list[Text]:
         line("Decision", f"the best set that {what} is worth {_points(other.points)} "
                          f"({other.royalties} royalties), {_points(diff)} less: ",
              _short(other.board_report))
+        line("", _flip(solution))
     status = {"optimal": "optimal (proved)",
               "fouled": "proved: every set of these cards fouls"}.get(
         solution.status,

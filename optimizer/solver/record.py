@@ -62,6 +62,7 @@ def solution_record(solution: Solution) -> dict:
         "solve_ms": round(float(solution.stats.get("solve_ms", 0.0)), 3),
         "best_staying": _mode_dict(solution.best_staying),
         "best_not_staying": _mode_dict(solution.best_not_staying),
+        "break_even_fl_value": _points(solution.break_even_fl_value),
         "alternatives": [{"value": _points(alt.value), **_rows_dict(alt.report),
                           "royalties": _royalties_dict(alt.report), "stays": alt.report.stays}
                          for alt in solution.alternatives],

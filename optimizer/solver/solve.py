@@ -85,6 +85,17 @@ class Solution:
         return self.rules.repeat_cards_after(len(self.cards)) if self.stays else None
 
     @property
+    def break_even_fl_value(self) -> float | None:
+        """The worth of staying at which the stay decision flips: the best set that stays,
+        worth its value less ``fl_value`` plus this, is worth the best set that does not.
+        Above it staying is right, below it not (at it the two tie). None when the hand has
+        no legal set of one of the kinds. Exact, not a re-solve: the worth is added to every
+        set that stays alike, so neither best set changes with it."""
+        if self.best_staying is None or self.best_not_staying is None:
+            return None
+        return self.best_not_staying.points - (self.best_staying.points - self.fl_value)
+
+    @property
     def usual_count(self) -> bool:
         """Whether the variant ever deals this many cards in Fantasyland."""
         return len(self.cards) in self.rules.dealt_counts
