@@ -465,7 +465,7 @@ def find_rules(name: str | Rules) -> Rules:
     >>> find_rules("holdem")
     Traceback (most recent call last):
     ...
-    evaluator.rules.RulesError: unknown variant 'holdem': expected one of deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard, ultimate or a path to a .toml rules file
+    evaluator.rules.RulesError: unknown variant 'holdem': expected one of chinese, deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard, ultimate or a path to a .toml rules file
     """
     if isinstance(name, Rules):
         return name
