@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaluator.board import BoardReport
-from evaluator.naturals import Held, settle_naturals
+from evaluator.board import BoardError, BoardReport, evaluate_board
+from evaluator.cards import CardError, card_name, parse_cards
+from evaluator.naturals import Held, best_natural, settle_naturals
 from evaluator.rules import ROWS, Rules, Scoring
 
 
@@ -93,10 +94,16 @@ class Seat:
     report: BoardReport | None = None
     natural: Held | None = None
     surrendered: bool = False
+    cards: tuple[int, ...] = ()  # a declared natural's 13 cards, when known
 
     def __post_init__(self) -> None:
         if (self.report is not None) + (self.natural is not None) + self.surrendered != 1:
             raise ValueError("a seat is a finished set, a declared natural or a surrender")
+
+    @property
+    def shown(self) -> tuple[int, ...]:
+        """The cards the seat shows."""
+        return self.report.board.cards if self.report is not None else self.cards
 
 
 def settle_table(seats: Sequence[Seat], rules: Rules) -> TableResult:
@@ -145,3 +152,41 @@ def _settle_pair(a: Seat, b: Seat, rules: Rules) -> int:
     if b.natural is not None:
         return -b.natural.natural.value
     return settle(a.report, b.report, rules.scoring)
+
+
+def read_seat(text: str, rules: Rules) -> Seat:
+    """A seat as a player types it: a finished set (``"TOP / MIDDLE / BOTTOM"``), or
+    ``"surrender"``, or ``"natural"`` and the 13 cards of a declared natural. Raises
+    ``CardError`` naming what cannot be."""
+    words = text.strip()
+    if words.lower() == "surrender":
+        if rules.showdown.surrender is None:
+            raise CardError(f"bad seat {words!r}: {rules.name} has no surrender")
+        return Seat(surrendered=True)
+    if words.lower().startswith("natural"):
+        cards = parse_cards(words[len("natural"):], deck=rules.deck)
+        if len(cards) != 13:
+            raise CardError(f"bad natural {words!r}: expected 'natural' and the 13 cards "
+                            f"dealt, got {len(cards)} cards")
+        if not rules.showdown.naturals.hands:
+            raise CardError(f"bad seat {words!r}: {rules.name} pays no special hands")
+        held = best_natural(cards, rules.showdown.naturals)
+        if held is None:
+            schedule = ", ".join(n.name for n in rules.showdown.naturals.hands)
+            raise CardError(f"bad natural {words!r}: these cards hold none of {rules.name}'s "
+                            f"special hands ({schedule})")
+        return Seat(natural=held, cards=tuple(cards))
+    return Seat(evaluate_board(words, rules))
+
+
+def check_table(seats: Sequence[Seat], rules: Rules, texts: Sequence[str]) -> None:
+    """Refuse a card in more seats than the deck holds it, naming the card and the seats."""
+    where: dict[int, list[int]] = {}
+    for i, seat in enumerate(seats):
+        for card in seat.shown:
+            where.setdefault(card, []).append(i)
+            if len(where[card]) > rules.deck.copies(card):
+                first = where[card][0]
+                raise BoardError(f"card {card_name(card, ascii=True)!r} is in "
+                                 f"{texts[first]!r} and in {texts[i]!r}: the deck holds it "
+                                 + ("once" if rules.deck.copies(card) == 1 else "twice"))
