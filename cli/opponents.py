@@ -21,6 +21,7 @@ from cli.options import (JsonOption, SeedOption, VariantOption, WorkersOption, h
 from cli.render import console, err_console, measured, shown
 from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
+from optimizer.opponents import closed
 from optimizer.opponents.draw import bot_stats
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.head_to_head import HeadToHead, head_to_head
@@ -63,8 +64,28 @@ def _stats_table(title: str, stats: dict) -> Table:
     return table
 
 
+def _regenerate_closed(rules, hands: int | None, seed: int, output: Path | None,
+                       quiet: bool) -> None:
+    """Classic Chinese Poker's model: the worths of its fixed point, not a pool of boards."""
+    hands = hands or closed.HANDS
+    shipped = resources.files("optimizer.opponents.data") / closed.model_file_name(rules)
+    target = output or Path(str(shipped))
+    started = time.perf_counter()
+    with Progress(console=err_console, transient=True, disable=quiet) as bar:
+        task = bar.add_task("setting hands", total=hands * closed.ROUNDS)
+        worths = closed.iterate(rules, closed.ROUNDS, hands, seed,
+                                lambda n: bar.advance(task, n))[-1]
+    closed.save_model(target, worths, rules, closed.ROUNDS, hands, seed)
+    console.print(Text(shown(f"Wrote the model of {rules.name} ({closed.ROUNDS} rounds of "
+                             f"{hands} hands, seed {seed}) to {target} in "
+                             f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
+
+
 def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path | None,
                 quiet: bool, bot: str) -> None:
+    if rules.dealing == "closed":
+        _regenerate_closed(rules, hands, seed, output, quiet)
+        return
     shipped = resources.files("optimizer.opponents.data") / pool_file_name(rules)
     target = output or Path(str(shipped))
     started = time.perf_counter()

@@ -234,6 +234,10 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
         raise OpponentModelError(f"need samples >= 1 and 1 to {max_opponents(rules)} opponents "
                                  f"(from {rules.deck.decks} deck{'s' * (rules.deck.decks > 1)}),"
                                  f" got {samples} and {opponents}")
+    if rules.dealing == "closed":  # classic Chinese Poker: each hand set at once, exactly
+        from optimizer.opponents.closed import opponent_boards as closed_boards
+
+        return closed_boards(rules, cards, samples, opponents, seed)
     pool = pool_for(rules)
     draw = draw_boards(pool, cards, samples * opponents, seed, pool_weights(pool, rules))
     return draw.boards.reshape(samples, opponents, 13)
