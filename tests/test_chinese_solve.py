@@ -1,0 +1,130 @@
+"""The classic Chinese Poker solve against an independent enumeration of all 72,072 settings
+of a 13-card hand, against the same sampled opponent settings; and the opponent model's
+setter against the same enumeration of its own objective.
+
+The reference shares no code with the optimizer: itertools lays out every setting, numpy
+scores each against every opponent setting row by row (1 unit a row won, the bonus of a row
+won paid by its loser, 3 more for all three rows under 1-6), and the best mean wins.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evaluator import find_rules, load_rules
+from evaluator.board_arrays import evaluate_boards
+from optimizer import solve
+from evaluator.strength import rank3_array, rank5_array
+from optimizer.opponents.closed import (RowWorths, model_worths, opponent_boards, random_rows,
+                                        set_hand)
+
+ROWS = ("top", "middle", "bottom")
+HOUSE = Path(__file__).resolve().parents[1] / "fixtures" / "house"
+
+
+def _settings() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every (top, middle, bottom) setting of 13 positions, as indices into the 286
+    three-position and 1,287 five-position subsets (which are returned too)."""
+    threes = list(itertools.combinations(range(13), 3))
+    fives = list(itertools.combinations(range(13), 5))
+    three_at = {c: i for i, c in enumerate(threes)}
+    five_at = {c: i for i, c in enumerate(fives)}
+    top, middle, bottom = [], [], []
+    for b in fives:
+        rest = [p for p in range(13) if p not in b]
+        for m in itertools.combinations(rest, 5):
+            top.append(three_at[tuple(p for p in rest if p not in m)])
+            middle.append(five_at[m])
+            bottom.append(five_at[b])
+    return (np.array(threes), np.array(fives), np.array(top), np.array(middle),
+            np.array(bottom))
+
+
+THREE_SETS, FIVE_SETS, TOP, MIDDLE, BOTTOM = _settings()
+
+
+def reference_best(dealt, rules, boards) -> float:
+    """The best mean units over every legal setting, by brute force."""
+    cards = np.sort(np.array(dealt))
+    s3, s5 = rank3_array(cards[THREE_SETS]), rank5_array(cards[FIVE_SETS])
+    ours = {"top": s3[TOP], "middle": s5[MIDDLE], "bottom": s5[BOTTOM]}
+    fouled = (ours["middle"] > ours["bottom"]) | (ours["top"] > ours["middle"])
+    bonus = {r: rules.royalty_table(r)[ours[r]] for r in ROWS}
+    theirs = evaluate_boards(boards.reshape(-1, 13), rules)
+    scoop = rules.scoring.scoop_bonus
+    total = np.zeros(len(TOP))
+    for j in range(len(theirs.fouled)):
+        assert not theirs.fouled[j]  # the model never fouls
+        points = np.zeros(len(TOP))
+        won_all = np.ones(len(TOP), dtype=bool)
+        lost_all = np.ones(len(TOP), dtype=bool)
+        for r in ROWS:
+            won = ours[r] > theirs.strengths[r][j]
+            lost = ours[r] < theirs.strengths[r][j]
+            points += won.astype(int) - lost.astype(int)
+            points += bonus[r] * won - theirs.royalties[r][j] * lost
+            won_all &= won
+            lost_all &= lost
+        total += points + scoop * (won_all.astype(int) - lost_all.astype(int))
+    ev = total / boards.shape[0]
+    ev[fouled] = -np.inf
+    return float(ev.max())
+
+
+def _hands(count: int, seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [rng.sample(range(52), 13) for _ in range(count)]
+
+
+@pytest.mark.parametrize("schedule", ["chinese", "chinese_typical"])
+def test_the_solve_finds_the_best_of_all_72072_settings(schedule):
+    rules = find_rules(schedule) if schedule == "chinese" else load_rules(
+        HOUSE / f"{schedule}.toml")
+    model = find_rules("chinese")  # the boards are given: any model's will do
+    for i, dealt in enumerate(_hands(100, seed=len(schedule))):
+        opponents = 1 + i % 3
+        boards = opponent_boards(model, np.array(dealt), 4, opponents, seed=i)
+        solution = solve(dealt, rules, "ev", boards=boards)
+        assert solution.status == "optimal"
+        assert solution.value == pytest.approx(reference_best(dealt, rules, boards), abs=1e-9)
+
+
+def test_the_model_sets_each_hand_at_the_best_of_its_own_row_worths():
+    rules = find_rules("chinese")
+    worths = RowWorths.against(random_rows(2000, np.random.default_rng(1)), rules)
+    for dealt in _hands(40, seed=3):
+        cards = np.sort(np.array(dealt))
+        s3, s5 = rank3_array(cards[THREE_SETS]), rank5_array(cards[FIVE_SETS])
+        t, m, b = s3[TOP], s5[MIDDLE], s5[BOTTOM]
+        value = worths.row("top")[t] + worths.row("middle")[m] + worths.row("bottom")[b]
+        value[(m > b) | (t > m)] = -np.inf
+        board = set_hand(cards, worths)
+        chosen = evaluate_boards(board[None], rules)
+        assert not chosen.fouled[0]
+        mine = sum(worths.row(r)[chosen.strengths[r][0]] for r in ROWS)
+        assert mine == pytest.approx(value.max(), abs=1e-12)
+
+
+def test_opponents_are_dealt_disjoint_from_the_hand_and_each_other():
+    rules = find_rules("chinese")
+    dealt = np.array(_hands(1, seed=9)[0])
+    boards = opponent_boards(rules, dealt, 20, 3, seed=5)
+    for deal in boards:
+        cards = np.concatenate([dealt, deal.ravel()])
+        assert len(set(cards.tolist())) == 52  # the whole deck, each card once
+    again = opponent_boards(rules, dealt, 20, 3, seed=5)
+    assert (again == boards).all()
+
+
+def test_the_shipped_model_is_the_iteration_it_says():
+    # the package data must be what `opponents --regenerate --variant chinese` writes
+    from optimizer.opponents import closed
+
+    rules = find_rules("chinese")
+    shipped = closed._shipped(rules)
+    assert shipped is not None and shipped.table.shape == (3, model_worths(rules).table.shape[1])
