@@ -158,7 +158,7 @@ def command(
     objective: ObjectiveOption = Objective.royalties,
     fl_value: FlValueOption = None,
     time_limit: TimeLimitOption = 10.0,
-    opponents: OpponentsOption = 1,  # solve's defaults, passed on to every hand's solve
+    opponents: OpponentsOption = None,  # solve's defaults, passed on to every hand's solve
     samples: SamplesOption = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
     against: AgainstOption = None,

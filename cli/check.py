@@ -123,7 +123,7 @@ def command(
     variant: VariantOption = "pineapple",
     objective: ObjectiveOption = Objective.royalties,
     fl_value: FlValueOption = None,
-    opponents: OpponentsOption = 1,
+    opponents: OpponentsOption = None,
     samples: SamplesOption = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
     against: AgainstOption = None,

@@ -100,18 +100,23 @@ def fl_value_option() -> Any:
 
 def opponents_option() -> Any:
     # No static max: the bound is the rules' (check_opponents), once they are read.
-    return typer.Option("--opponents", help=OPPONENTS_HELP, min=1)
+    return typer.Option("--opponents", help=OPPONENTS_HELP, min=1,
+                        show_default="the variant's table: 1 (heads-up), 3 in chinese")
 
 
-def check_opponents(opponents: int, rules: Rules) -> None:
+def check_opponents(opponents: int | None, rules: Rules) -> int:
     """Refuse more ``--opponents`` than a table of ``rules`` seats besides the player, as a
-    usage error naming the bound: 2 for one deck of Pineapple, 5 for two decks."""
+    usage error naming the bound: 2 for one deck of Pineapple, 5 for two decks. The
+    opponents, ``None`` being the rules' table (``Rules.players``) less one."""
+    if opponents is None:
+        return rules.players - 1
     if opponents > rules.seats - 1:
         size = len(rules.deck.cards)
         raise typer.BadParameter(
             f"{str(opponents)!r} is out of range: expected 1 to {rules.seats - 1} (a deck of "
             f"{size} cards seats {rules.seats} players under these rules)",
             param_hint="'--opponents'")
+    return opponents
 
 
 def against_option() -> Any:
@@ -127,7 +132,7 @@ def dead_option() -> Any:
     return typer.Option("--dead", help=DEAD_HELP, show_default=False)
 
 
-def table_options(opponents: int, against: list[str] | None,
+def table_options(opponents: int | None, against: list[str] | None,
                   opponent_fantasyland: list[int] | None, dead: str | None) -> TableSpec:
     """The table the options give (``solve``'s ``table``)."""
     from optimizer.solver.table import TableSpec
@@ -182,7 +187,7 @@ def hands_option(help: str, shown: str | None = None, low: int = 1) -> Any:
 VariantOption = Annotated[str, variant_option()]
 ObjectiveOption = Annotated[Objective, objective_option()]
 FlValueOption = Annotated[float | None, fl_value_option()]
-OpponentsOption = Annotated[int, opponents_option()]
+OpponentsOption = Annotated[int | None, opponents_option()]
 SamplesOption = Annotated[int, samples_option()]
 SeedOption = Annotated[int, seed_option()]
 WorkersOption = Annotated[int | None, workers_option()]

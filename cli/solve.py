@@ -126,7 +126,7 @@ def command(
     alternatives: Annotated[int, typer.Option(
         help="Also list this many next-best sets (distinct row strengths).", min=0,
         max=50)] = 0,
-    opponents: OpponentsOption = 1,
+    opponents: OpponentsOption = None,
     samples: SamplesOption = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
     against: AgainstOption = None,

@@ -118,7 +118,7 @@ def command(
     seed: Annotated[int | None, seed_option(shown="a fresh one, printed")] = None,
     objective: ObjectiveOption = Objective.royalties,
     fl_value: FlValueOption = None,
-    opponents: OpponentsOption = 1,
+    opponents: OpponentsOption = None,
     samples: SamplesOption = DEFAULT_SAMPLES,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,
@@ -141,7 +141,7 @@ def command(
         seed = random.SystemRandom().randrange(1_000_000)
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
-        check_opponents(opponents, rules)
+        opponents = check_opponents(opponents, rules)
         session = Session(rules, objective.value, fl_value, cards, seed,
                           table_options(opponents, against, opponent_fantasyland, dead),
                           samples)

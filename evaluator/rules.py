@@ -120,6 +120,9 @@ class Rules:
     deck: Deck = ONE_DECK
     # Classic Chinese Poker's settlement beyond the pairs: naturals, surrender, the sweep.
     showdown: Showdown = Showdown()
+    # The players at the table when nothing says otherwise (``[table] players``): the
+    # default ``--opponents`` is one less. Heads-up in OFC; four in classic Chinese Poker.
+    players: int = 2
     # Whether the row royalties are the bonuses of classic Chinese Poker (``[bonuses]`` in a
     # rules file: units for winning a row with a hand, paid by the player who loses it).
     bonuses: bool = False
@@ -224,8 +227,8 @@ class Rules:
                             self.opponent_royalties)).encode())
         if self.deck != ONE_DECK:  # (one deck adds nothing, so older digests still match)
             digest.update(repr(self.deck).encode())
-        if self.showdown != Showdown() or self.bonuses:  # (the same)
-            digest.update(repr((self.showdown, self.bonuses)).encode())
+        if self.showdown != Showdown() or self.bonuses or self.players != 2:  # (the same)
+            digest.update(repr((self.showdown, self.bonuses, self.players)).encode())
         return digest.hexdigest()[:16]
 
     @property

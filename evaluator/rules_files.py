@@ -27,7 +27,8 @@ MAX_POINTS = 1000
 # --- checking a document -------------------------------------------------------------------
 
 _TOP_KEYS = {"name", "aliases", "description", "base", "dealing", "deck", "rows", "foul",
-             "royalties", "bonuses", "fantasyland", "scoring", "naturals", "opponents"}
+             "royalties", "bonuses", "fantasyland", "scoring", "naturals", "opponents",
+             "table"}
 _SECTION_KEYS = {
     "rows": set(ROWS),
     "foul": {"order", "qualify"},
@@ -37,6 +38,7 @@ _SECTION_KEYS = {
     "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only",
                 "sweep_bonus", "surrender"},
     "naturals": {"hands", "between"},
+    "table": {"players"},
     "opponents": {"mean_royalties"},
     "deck": {"decks", "jokers", "five_of_a_kind"},
 }
@@ -218,6 +220,11 @@ def _scoring(doc: dict[str, Any], source: str) -> Scoring:
         winner_only or _bonuses(doc, source))
 
 
+def _players(doc: dict[str, Any], source: str) -> int:
+    """``[table] players``: the players at the table by default (2 to 6)."""
+    return _int(doc.get("table", {}).get("players", 2), f"{source}: table.players", 2, 6)
+
+
 def _showdown(doc: dict[str, Any], source: str) -> Showdown:
     """Naturals, surrender and the sweep (``Showdown``)."""
     scoring = doc.get("scoring", {})
@@ -350,8 +357,11 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
         dealing=dealing, opponent_royalties=_opponent_royalties(doc, source),
         deck=_deck(doc, source), showdown=_showdown(doc, source),
-        bonuses=_bonuses(doc, source), source=source,
+        bonuses=_bonuses(doc, source), players=_players(doc, source), source=source,
     )
+    if rules.players > rules.seats:
+        raise RulesError(f"{source}: table.players: {rules.players} players, but the deck "
+                         f"seats {rules.seats} under these rules")
     _check_sizes(rules, source)
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time
         try:

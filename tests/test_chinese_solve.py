@@ -126,5 +126,6 @@ def test_the_shipped_model_is_the_iteration_it_says():
     from optimizer.opponents import closed
 
     rules = find_rules("chinese")
-    shipped = closed._shipped(rules)
-    assert shipped is not None and shipped.table.shape == (3, model_worths(rules).table.shape[1])
+    shipped = closed._shipped(rules)  # None when the file was built for other rules
+    assert shipped is not None, "rebuild it: fantasyland opponents --regenerate --variant chinese"
+    assert (shipped.table == model_worths(rules).table).all()

@@ -43,7 +43,7 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     time limit is left out: it is a budget, not a setting, and a rerun may raise it.
     """
     defaults = {name: p.default for name, p in inspect.signature(solve).parameters.items()} \
-        | {"opponents": PLAIN.opponents}
+        | {"opponents": PLAIN.seated(rules)}
     options = ev_options(settings.objective, **{name: defaults[name] for name in EV_OPTIONS}
                          | dict(settings.options))
     model = {}

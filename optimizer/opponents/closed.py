@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import json
+import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -98,55 +99,134 @@ class RowWorths:
         return cls(table)
 
 
-def subset_strengths(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The strengths of a sorted hand's 286 three-card and 1,287 five-card subsets."""
-    return rank3_array(hand[THREES]), rank5_array(hand[FIVES])
+#: ``BINOMIAL[c, k]`` = C(c, k): a sorted set of card ids ``c1 < ... < ck`` is the
+#: ``sum C(ci, i)``-th set of k cards (its colex index).
+BINOMIAL = np.array([[math.comb(c, k) for k in range(6)] for c in range(52)], dtype=np.int64)
 
 
-def _best_below(strengths: np.ndarray, worth: np.ndarray,
-                limits: np.ndarray) -> np.ndarray:
-    """For each limit, the most ``worth`` of a subset whose strength is at most it."""
-    order = np.argsort(strengths, kind="stable")
-    best = np.maximum.accumulate(worth[order])
-    at = np.searchsorted(strengths[order], limits, side="right") - 1
-    return np.where(at >= 0, best[np.maximum(at, 0)], -np.inf)
+@cache
+def _strength_table(size: int) -> np.ndarray:
+    """The strength of every ``size``-card hand of one deck, by colex index (2,598,960 of
+    five cards, 22,100 of three): built once a process, about a second."""
+    hands = np.array(list(combinations(range(52), size)), dtype=np.int64)
+    table = np.empty(math.comb(52, size), dtype=np.int32)
+    table[colex(hands)] = (rank5_array if size == 5 else rank3_array)(hands)
+    table.flags.writeable = False
+    return table
 
 
-#: Bottoms whose settings are valued in the first look, for a value to prune the rest by.
-FIRST_LOOK = 24
+def colex(sets: np.ndarray) -> np.ndarray:
+    """The colex index of each row of sorted card ids (ascending)."""
+    size = sets.shape[-1]
+    return BINOMIAL[sets, np.arange(1, size + 1)].sum(axis=-1)
 
 
-def set_hand(hand: np.ndarray, worths: RowWorths) -> np.ndarray:
-    """The model's setting of 13 cards (``hand``, any order): 13 card ids, top, middle,
-    bottom. The best legal setting by ``worths`` (bottom >= middle >= top on the shared
-    scale), found without valuing all 72,072: a bottom is worth at most its own worth plus
-    the best middle no stronger than it with the best top no stronger than that (cards
-    shared or not), so once some setting is valued, the bottoms that cannot reach it are
-    left out. Of equal settings the one first in the order of
-    ``splits`` of the sorted hand is played, so the same cards always set the same way."""
-    cards = np.sort(np.asarray(hand, dtype=np.int64))
+def subset_strengths(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The strengths of sorted hands' 286 three-card and 1,287 five-card subsets: for
+    ``(n, 13)`` hands, ``(n, 286)`` and ``(n, 1287)``."""
+    return (_strength_table(3)[colex(hands[..., THREES])],
+            _strength_table(5)[colex(hands[..., FIVES])])
+
+
+@cache
+def _top_buckets() -> tuple[np.ndarray, np.ndarray]:
+    """The strengths a three-card top can have, as buckets: for every strength on the
+    shared scale, the bucket of the strongest top no stronger than it (-1: none), and for a
+    top's own strength its bucket."""
+    tops = np.unique(_strength_table(3))
+    below = np.searchsorted(tops, np.arange(NUM_STRENGTHS), side="right") - 1
+    own = np.full(NUM_STRENGTHS, -1, dtype=np.int64)
+    own[tops] = np.arange(len(tops))
+    return below, own
+
+
+def _best_top_at_most(s3: np.ndarray, worth: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """Hand by hand (rows), for each of ``limits`` the most ``worth`` of a top (strengths
+    ``s3``) no stronger than it, ``-inf`` where none is: the tops' worths gathered into
+    buckets by strength, a running maximum along the buckets, read off at each limit."""
+    below, own = _top_buckets()
+    hands = len(s3)
+    buckets = np.full((hands, int(own.max()) + 2), -np.inf)  # the last one: no top at all
+    np.maximum.at(buckets, (np.arange(hands)[:, None], own[s3]), worth)
+    running = np.maximum.accumulate(buckets[:, :-1], axis=1)
+    at = below[limits]
+    return np.where(at >= 0, running[np.arange(hands)[:, None], np.maximum(at, 0)], -np.inf)
+
+
+def _best_at_most(strengths: np.ndarray, worth: np.ndarray) -> np.ndarray:
+    """Hand by hand (rows), for each subset the most ``worth`` of the subsets no stronger
+    than it: a running maximum along the subsets sorted by strength, each run of equal
+    strengths given the maximum at its end."""
+    order = np.argsort(strengths, axis=1)
+    ranked = np.take_along_axis(strengths, order, axis=1)
+    running = np.maximum.accumulate(np.take_along_axis(worth, order, axis=1), axis=1)
+    size = strengths.shape[1]
+    ends = np.where(np.c_[ranked[:, 1:] != ranked[:, :-1], np.ones(len(ranked), bool)],
+                    np.arange(size), size)
+    run_end = np.minimum.accumulate(ends[:, ::-1], axis=1)[:, ::-1]
+    out = np.empty_like(running)
+    np.put_along_axis(out, order, np.take_along_axis(running, run_end, axis=1), axis=1)
+    return out
+
+
+#: Bottoms valued at a time, best bound first, until no bound left reaches the best value.
+LOOK = 16
+
+
+def set_hands(hands: np.ndarray, worths: RowWorths) -> np.ndarray:
+    """The model's settings of ``(n, 13)`` hands (cards in any order): ``(n, 13)`` card ids,
+    top, middle, bottom. Each is the best legal setting of its hand by ``worths`` (bottom
+    >= middle >= top on the shared scale), found without valuing all 72,072: a bottom is
+    worth at most its own worth plus the best middle no stronger than it with the best top
+    no stronger than that (cards shared or not). Bottoms are valued ``LOOK`` at a time from
+    the highest bound down, until the next bound falls short of the best value found. Of
+    equal settings the one first in the order of ``splits`` of the sorted hand (by bottom,
+    then by split) is played, so the same cards always set the same way. All the hands are
+    set together, array by array."""
+    cards = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
+    n = len(cards)
     s3, s5 = subset_strengths(cards)
     top_worth, middle_worth, bottom_worth = (worths.table[0][s3], worths.table[1][s5],
                                              worths.table[2][s5])
-    # a middle with the best top no stronger than it, then a bottom with the best of those
-    middle_and_top = middle_worth + _best_below(s3, top_worth, s5)
-    bound = bottom_worth + _best_below(s5, middle_and_top, s5)
+    middle_and_top = middle_worth + _best_top_at_most(s3, top_worth, s5)
+    bound = bottom_worth + _best_at_most(s5, middle_and_top)
+    by_bound = np.argsort(-bound, axis=1, kind="stable")
     middles, tops = splits()
-
-    def values(bottoms: np.ndarray) -> np.ndarray:
+    best = np.full(n, -np.inf)
+    choice = np.zeros((n, 2), dtype=np.int64)  # (bottom, split) of the best so far
+    active = np.arange(n)
+    for start in range(0, len(FIVES), LOOK):
+        if not len(active):
+            break
+        h = active[:, None]
+        bottoms = by_bound[h, np.arange(start, min(start + LOOK, len(FIVES)))]
         m, t = middles[bottoms], tops[bottoms]
-        value = bottom_worth[bottoms, None] + middle_worth[m] + top_worth[t]
-        value[(s5[m] > s5[bottoms, None]) | (s3[t] > s5[m])] = -np.inf
-        return value
+        hh = h[..., None]
+        below, middle, top = s5[h, bottoms][..., None], s5[hh, m], s3[hh, t]
+        value = bottom_worth[h, bottoms][..., None] + middle_worth[hh, m] + top_worth[hh, t]
+        value[(middle > below) | (top > middle)] = -np.inf
+        # the best of this look for each hand, the first in the setting order among equals
+        flat = value.reshape(len(active), -1)
+        peak = flat.max(axis=1)
+        order = np.where(flat == peak[:, None], (bottoms[..., None] * 56 + np.arange(56)).reshape(
+            len(active), -1), np.iinfo(np.int64).max)
+        first = order.min(axis=1)
+        old = choice[active, 0] * 56 + choice[active, 1]
+        better = (peak > best[active]) | ((peak == best[active]) & (first < old))
+        won = active[better]
+        best[won] = peak[better]
+        choice[won] = np.stack([first[better] // 56, first[better] % 56], axis=1)
+        if start + LOOK < len(FIVES):
+            active = active[bound[active, by_bound[active, start + LOOK]] >= best[active]]
+    b, k = choice[:, 0], choice[:, 1]
+    rows = np.arange(n)[:, None]
+    return np.concatenate([cards[rows, THREES[tops[b, k]]], cards[rows, FIVES[middles[b, k]]],
+                           cards[rows, FIVES[b]]], axis=1)
 
-    first = np.argsort(-bound, kind="stable")[:FIRST_LOOK]
-    floor = values(first).max()
-    bottoms = np.flatnonzero(bound >= floor)  # ties kept: the order decides among them
-    value = values(bottoms)
-    j, k = np.unravel_index(int(np.argmax(value)), value.shape)
-    bottom = bottoms[j]
-    return np.concatenate([cards[THREES[tops[bottom, k]]], cards[FIVES[middles[bottom, k]]],
-                           cards[FIVES[bottom]]])
+
+def set_hand(hand: np.ndarray, worths: RowWorths) -> np.ndarray:
+    """The model's setting of one hand of 13 cards (``set_hands``)."""
+    return set_hands(np.asarray(hand)[None], worths)[0]
 
 
 # --- the model: its fixed point, and the boards it sets --------------------------------------
@@ -179,10 +259,10 @@ def iterate(rules: Rules, rounds: int = ROUNDS, hands: int = HANDS, seed: int = 
     worths = [RowWorths.against(random_rows(hands * 4, rng), rules)]
     for _ in range(rounds):
         boards = np.empty((hands, 13), dtype=np.int64)
-        for i, hand in enumerate(dealt):
-            boards[i] = set_hand(hand, worths[-1])
-            if progress and i % 500 == 499:
-                progress(500)
+        for start in range(0, hands, 500):
+            boards[start:start + 500] = set_hands(dealt[start:start + 500], worths[-1])
+            if progress:
+                progress(min(500, hands - start))
         worths.append(RowWorths.against(setting_rows(boards), rules))
     return worths
 
@@ -232,9 +312,8 @@ def opponent_boards(rules: Rules, dealt: np.ndarray, samples: int, opponents: in
     worths = model_worths(rules)
     left = np.setdiff1d(np.arange(52), np.asarray(dealt, dtype=np.int64))
     rng = np.random.default_rng([seed, 13])
-    boards = np.empty((samples, opponents, 13), dtype=np.int64)
-    for s in range(samples):
-        deck = rng.permutation(left)
-        for o in range(opponents):
-            boards[s, o] = set_hand(deck[13 * o:13 * (o + 1)], worths)
-    return boards
+    decks = np.stack([rng.permutation(left)[:13 * opponents] for _ in range(samples)])
+    hands = decks.reshape(samples * opponents, 13)
+    boards = np.concatenate([set_hands(hands[i:i + 600], worths)
+                             for i in range(0, len(hands), 600)])
+    return boards.reshape(samples, opponents, 13)

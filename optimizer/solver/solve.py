@@ -177,7 +177,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
                                  " ev")
         return Royalties(staying(1))
     if boards is None:
-        for option, number in (("opponents", table.opponents), ("samples", samples),
+        for option, number in (("opponents", table.seated(rules)), ("samples", samples),
                                ("seed", seed)):
             if isinstance(number, bool) or not isinstance(number, Integral):
                 raise ObjectiveError(f"bad {option} {number!r}: expected a whole number")
@@ -243,6 +243,9 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     started = cpsat.clock()
     rules = find_rules(variant)
     dealt = _dealt(cards, rules.deck)
+    if rules.dealing == "closed" and len(dealt) != 13:
+        raise CardError(f"got {len(dealt)} cards: {rules.name} deals 13 to each player, set "
+                        "whole, with none discarded")
     if not time_limit > 0:
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:

@@ -101,10 +101,14 @@ class TableSpec:
     (``opponent_fantasyland``), and the ``dead`` cards seen elsewhere. The command-line
     options and the batch's settings of the same names are its fields."""
 
-    opponents: int = 1
+    opponents: int | None = None  # None: the rules' table (``Rules.players``) less one
     against: tuple[str | Board, ...] = ()
     opponent_fantasyland: tuple[int, ...] = ()
     dead: str | tuple[Card, ...] = ()
+
+    def seated(self, rules: Rules) -> int:
+        """The opponents: as given, or as many as the rules' table seats by default."""
+        return rules.players - 1 if self.opponents is None else self.opponents
 
     @property
     def known(self) -> bool:
@@ -178,7 +182,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> 
     from optimizer.opponents.draw import max_opponents  # the opponent model loads on use
 
     most = max_opponents(rules)
-    opponents = spec.opponents
+    opponents = spec.seated(rules)
     if isinstance(opponents, bool) or not isinstance(opponents, int) \
             or not 1 <= opponents <= most:
         raise TableError(f"bad opponents count {opponents!r}: expected 1 (heads-up) to {most}"

@@ -128,7 +128,7 @@ class Session:
         """The worth of staying the grades use, by hand size dealt: ``fl_value``, or by
         default the variant's for this objective, table and size (``ultimate``'s differ)."""
         return {n: self.fl_value if self.fl_value is not None else
-                default_fl_value(self.rules, self.objective, n, self.table.opponents)
+                default_fl_value(self.rules, self.objective, n, self.table.seated(self.rules))
                 for n in sorted(self.mix)}
 
     @property
@@ -156,7 +156,7 @@ class Session:
 
     def header_record(self) -> dict:
         """The first line of a session log: what was dealt and how it is graded."""
-        ev = {"opponents": self.table.opponents, "samples": self.samples} \
+        ev = {"opponents": self.table.seated(self.rules), "samples": self.samples} \
             if self.objective == "ev" else {}
         if self.table.known:
             ev["table"] = read_table(self.rules, (), self.table).record()
