@@ -155,6 +155,32 @@ def _head_to_head_table(result: HeadToHead) -> Table:
     return table
 
 
+#: Hands --fixed-point plays when --hands is not given.
+DEFAULT_DEVIATION_HANDS = 200
+
+
+def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool) -> None:
+    if rules.dealing != "closed":
+        raise OpponentModelError(f"--fixed-point measures classic Chinese Poker's model "
+                                 f"(dealing = \"closed\"); {rules.name} is played by the bot")
+    from optimizer.training.deviation import deviation
+
+    with Progress(console=err_console, transient=True,
+                  disable=json_output or not err_console.is_terminal) as bar:
+        task = bar.add_task("best responses to the model", total=hands)
+        result = deviation(rules, hands, opponents=opponents, seed=seed,
+                           progress=lambda n: bar.advance(task, n))
+    if json_output:
+        typer.echo(json.dumps(measured(vars(result)), indent=2, sort_keys=True))
+        return
+    console.print(
+        f"A best response to {rules.name}'s model gains {result.gain:+.4f} ± "
+        f"{result.gain_se:.4f} units a hand against {opponents} model player"
+        f"{'s' * (opponents > 1)} ({hands} hands; chosen on {result.samples} deals, valued "
+        f"on {result.samples} others; {result.fitted_gain:+.4f} on the deals it was chosen "
+        f"on). It plays another setting in {result.differs:.0%} of hands.", soft_wrap=True)
+
+
 #: Hands that --stats and --check take when --hands is not given.
 DEFAULT_HANDS = 5000
 #: Deals --head-to-head plays when --hands is not given (each from both seats).
@@ -192,6 +218,11 @@ def command(
     bot: Annotated[Bot, typer.Option(
         "--bot", help="The bot that plays the hands of --regenerate: the shipped pools' or "
         "the stronger one.")] = Bot.SHIPPED,
+    fixed_point: Annotated[bool, typer.Option(
+        "--fixed-point", help="Classic Chinese Poker: what a player gains by deviating from "
+        "the opponent model, over --hands hands.")] = False,
+    opponents: Annotated[int, typer.Option(
+        "--opponents", min=1, max=3, help="Model players each hand of --fixed-point meets.")] = 1,
     json_output: JsonOption = False,
     old_boards: Annotated[int | None, old_spelling("--boards", min=1)] = None,
 ) -> None:
@@ -212,7 +243,8 @@ def command(
     workers = workers_count(workers)
     actions = [name for name, given in (("--stats", stats), ("--regenerate", regenerate),
                                          ("--check", check is not None),
-                                         ("--head-to-head", versus)) if given]
+                                         ("--head-to-head", versus),
+                                         ("--fixed-point", fixed_point)) if given]
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
         raise typer.Exit(BAD_INPUT)
@@ -231,6 +263,10 @@ def command(
             return
         if versus:
             _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed)
+            return
+        if fixed_point:
+            _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,
+                         opponents, json_output)
             return
         if check is not None:
             _check(rules, check, DEFAULT_HANDS if hands is None else hands, seed, workers,

@@ -129,3 +129,11 @@ def test_the_shipped_model_is_the_iteration_it_says():
     shipped = closed._shipped(rules)  # None when the file was built for other rules
     assert shipped is not None, "rebuild it: fantasyland opponents --regenerate --variant chinese"
     assert (shipped.table == model_worths(rules).table).all()
+
+
+def test_a_best_response_never_loses_on_the_deals_it_was_chosen_on():
+    from optimizer.training.deviation import deviation
+
+    result = deviation(find_rules("chinese"), hands=6, samples=8, opponents=2, seed=4)
+    assert result.hands == 6 and result.fitted_gain >= 0  # the solve is optimal for its sample
+    assert result.gain_se > 0 and 0 <= result.differs <= 1
