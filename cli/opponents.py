@@ -16,8 +16,8 @@ from rich.text import Text
 
 from cli.command import old_spelling
 from cli.errors import BAD_INPUT, report_error, reports_bad_input
-from cli.options import (JsonOption, SeedOption, VariantOption, WorkersOption, hands_option,
-                         workers_count)
+from cli.options import (JsonOption, OpponentsOption, SeedOption, VariantOption, WorkersOption,
+                         check_opponents, hands_option, workers_count)
 from cli.render import console, err_console, measured, shown
 from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
@@ -221,8 +221,7 @@ def command(
     fixed_point: Annotated[bool, typer.Option(
         "--fixed-point", help="Classic Chinese Poker: what a player gains by deviating from "
         "the opponent model, over --hands hands.")] = False,
-    opponents: Annotated[int, typer.Option(
-        "--opponents", min=1, max=3, help="Model players each hand of --fixed-point meets.")] = 1,
+    opponents: OpponentsOption = None,
     json_output: JsonOption = False,
     old_boards: Annotated[int | None, old_spelling("--boards", min=1)] = None,
 ) -> None:
@@ -258,6 +257,7 @@ def command(
     # no pool, or a target it cannot reach
     with reports_bad_input(ObjectiveError, OpponentModelError):
         rules = find_rules(variant)
+        seated = 1 if opponents is None else check_opponents(opponents, rules)
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output, bot.value)
             return
@@ -266,7 +266,7 @@ def command(
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,
-                         opponents, json_output)
+                         seated, json_output)
             return
         if check is not None:
             _check(rules, check, DEFAULT_HANDS if hands is None else hands, seed, workers,
