@@ -74,7 +74,8 @@ def _summary(solution: Solution) -> list[Text]:
                f"{'s' * (parts.opponents > 1)} ({ev_sample(parts)})")
         line("", f"net royalties {parts.royalties:+.2f}, rows {parts.row_points:+.2f}, "
                  f"scoops {parts.scoops:+.2f}, opponents' fouls {parts.opponent_fouls:+.2f}, "
-                 f"staying {parts.stay_value:+.2f}")
+                 + (f"opponents' naturals {parts.naturals:+.2f}, " if parts.naturals else "")
+                 + f"staying {parts.stay_value:+.2f}")
         if solution.ev.table is not None:
             line("Table", describe(solution.ev.table))
 

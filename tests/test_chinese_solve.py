@@ -4,7 +4,8 @@ setter against the same enumeration of its own objective.
 
 The reference shares no code with the optimizer: itertools lays out every setting, numpy
 scores each against every opponent setting row by row (1 unit a row won, the bonus of a row
-won paid by its loser, 3 more for all three rows under 1-6), and the best mean wins.
+won paid by its loser, 3 more for all three rows under 1-6; an opponent whose 13 cards hold
+a natural of the schedule declares it and takes its value), and the best mean wins.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluator import find_rules, load_rules
+from evaluator import find_rules, load_rules, parse_cards
 from evaluator.board_arrays import evaluate_boards
+from evaluator.naturals import best_natural
 from optimizer import solve
+from optimizer.solver.ev import breakdown
 from evaluator.strength import rank3_array, rank5_array
 from optimizer.opponents.closed import (RowWorths, model_worths, opponent_boards, random_rows,
                                         set_hand)
@@ -55,11 +58,17 @@ def reference_best(dealt, rules, boards) -> float:
     ours = {"top": s3[TOP], "middle": s5[MIDDLE], "bottom": s5[BOTTOM]}
     fouled = (ours["middle"] > ours["bottom"]) | (ours["top"] > ours["middle"])
     bonus = {r: rules.royalty_table(r)[ours[r]] for r in ROWS}
-    theirs = evaluate_boards(boards.reshape(-1, 13), rules)
+    flat = boards.reshape(-1, 13)
+    theirs = evaluate_boards(flat, rules)
     scoop = rules.scoring.scoop_bonus
     total = np.zeros(len(TOP))
     for j in range(len(theirs.fouled)):
         assert not theirs.fouled[j]  # the model never fouls
+        held = best_natural(flat[j].tolist(), rules.showdown.naturals) \
+            if rules.showdown.naturals.hands else None
+        if held is not None:  # declared: it takes its value from whatever we set
+            total -= held.natural.value
+            continue
         points = np.zeros(len(TOP))
         won_all = np.ones(len(TOP), dtype=bool)
         lost_all = np.ones(len(TOP), dtype=bool)
@@ -137,3 +146,20 @@ def test_a_best_response_never_loses_on_the_deals_it_was_chosen_on():
     result = deviation(find_rules("chinese"), hands=6, samples=8, opponents=2, seed=4)
     assert result.hands == 6 and result.fitted_gain >= 0  # the solve is optimal for its sample
     assert result.gain_se > 0 and 0 <= result.differs <= 1
+
+
+def test_an_opponent_who_holds_a_natural_declares_it_and_is_not_compared():
+    rules = load_rules(HOUSE / "chinese_typical.toml")
+    dealt = [c for c in range(52) if c % 4 == 3][:13]  # the spades: also one suit, unpaid
+    pairs = "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 9h"  # six pairs, set as a legal board
+    natural = np.array(parse_cards("2c 2d 3c  4c 4d 3d 5c 5d  6c 6d 7c 7d 9h"))  # legal
+    assert sorted(natural.tolist()) == sorted(parse_cards(pairs))
+    plain = opponent_boards(find_rules("chinese"), np.array(dealt + natural.tolist()), 2, 1, 0)
+    boards = np.stack([np.stack([natural, plain[s, 0]]) for s in range(2)])
+    solution = solve(dealt, rules, "ev", boards=boards)
+    parts = breakdown(solution.ev, solution.report)
+    taken = [best_natural(b.tolist(), rules.showdown.naturals) for b in boards.reshape(-1, 13)]
+    assert taken[0].natural.name == "six pairs" and taken[2].natural.name == "six pairs"
+    # six pairs takes 3 from us in each deal, and so does any natural the other holds
+    assert parts.naturals == pytest.approx(-sum(h.natural.value for h in taken if h) / 2)
+    assert solution.value == pytest.approx(reference_best(dealt, rules, boards), abs=1e-9)

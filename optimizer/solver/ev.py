@@ -15,6 +15,7 @@ threshold literals, which keeps the optimum exact for the sample.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from evaluator.board_arrays import evaluate_boards
+from evaluator.naturals import best_natural
 from evaluator.rules import ROWS, Rules, Scoring
 from optimizer.solver import cpsat
 from optimizer.solver.candidates import Candidates
@@ -44,20 +46,36 @@ class OpponentField:
     # deal each sample is built on, so that the standard error counts each deal once.
     groups: np.ndarray | None = None
     exact: bool = False  # every opponent's board is known: nothing was sampled
+    # Classic Chinese Poker: what each opponent who declares a natural takes from every set
+    # (0 where it sets its cards), and the boards, whose 13 cards are its hand.
+    declared: np.ndarray | None = dataclasses.field(default=None, compare=False)
+    boards: np.ndarray | None = dataclasses.field(default=None, compare=False)
 
     @classmethod
     def from_boards(cls, boards: np.ndarray, rules: Rules, groups: np.ndarray | None = None,
                     exact: bool = False) -> OpponentField:
-        """From an ``(samples, opponents, 13)`` array of boards (top, middle, bottom)."""
+        """From an ``(samples, opponents, 13)`` array of boards (top, middle, bottom). Under
+        rules with naturals (``Rules.showdown``) an opponent whose 13 cards hold one
+        declares it, as the opponent model's players do."""
         samples, opponents, _ = boards.shape
-        result = evaluate_boards(boards.reshape(-1, 13), rules)
+        flat = boards.reshape(-1, 13)
+        result = evaluate_boards(flat, rules)
+        declared = None
+        if rules.showdown.naturals.hands:
+            declared = np.array([0 if held is None else held.natural.value for held in (
+                best_natural(board.tolist(), rules.showdown.naturals) for board in flat)])
         return cls(samples, opponents, result.fouled, result.values, result.royalties,
-                   groups, exact)
+                   groups, exact, declared, boards)
+
+    @cached_property
+    def declaring(self) -> np.ndarray:
+        """Whether each board's player declares a natural (then it is not compared)."""
+        return np.zeros(len(self.fouled), bool) if self.declared is None else self.declared > 0
 
     @cached_property
     def standing(self) -> np.ndarray:
-        """Indices of the boards that did not foul."""
-        return np.flatnonzero(~self.fouled)
+        """Indices of the boards that did not foul and are not a declared natural."""
+        return np.flatnonzero(~self.fouled & ~self.declaring)
 
     @cached_property
     def triples(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
@@ -99,6 +117,8 @@ class ExpectedValue:
         paid = int(field.fouled.sum()) * self.scoring.foul_penalty
         if not self.scoring.royalties_to_row_winner_only:
             paid -= int(sum(field.royalties[r][field.standing].sum() for r in ROWS))
+        if field.declared is not None:  # a declared natural takes its value from any set
+            paid -= int(field.declared.sum())
         return paid
 
     def _row_terms(self, row: str, values: np.ndarray, royalty: np.ndarray) -> tuple:
@@ -116,8 +136,8 @@ class ExpectedValue:
 
     def weigh(self, cands: Candidates) -> Candidates:
         field, scoring = self.field, self.scoring
-        boards = field.samples * field.opponents
-        fouled = boards - len(field.standing)
+        boards = field.samples * field.opponents - int(field.declaring.sum())
+        fouled = int(field.fouled.sum())
         rows = {}
         for row in ROWS:
             rc = cands.row(row)
@@ -232,6 +252,8 @@ class ExpectedValue:
         field = self.field
         paid = self.scoring.foul_penalty * len(field.standing) + sum(
             int(field.royalties[r][field.standing].sum()) for r in ROWS)
+        if field.declared is not None:
+            paid += int(field.declared.sum())
         return -paid / field.samples
 
 
@@ -265,6 +287,7 @@ class Breakdown:
     opponents: int
     exact: bool = False  # against known boards only: no sampling, no error
     deals: int | None = None  # independent deals behind the samples, where fewer
+    naturals: float = 0.0  # what opponents who declare a natural take (classic Chinese Poker)
 
 
 def standard_error(total: np.ndarray, groups: np.ndarray | None = None) -> float:
@@ -289,6 +312,7 @@ def points_per_deal(field: OpponentField, scoring: Scoring, values: dict[str, in
     split by source; every array has one entry per deal (opponents summed)."""
     k = field.opponents
     fouled = field.fouled
+    declaring = field.declaring
     won = np.zeros(len(fouled), dtype=np.int64)
     lost = np.zeros(len(fouled), dtype=np.int64)
     ours = np.zeros(len(fouled), dtype=np.int64)
@@ -309,24 +333,30 @@ def points_per_deal(field: OpponentField, scoring: Scoring, values: dict[str, in
     bonus += scoring.majority_bonus * ((won >= 2).astype(np.int64) - (lost >= 2))
     bonus = np.where(fouled, 0, bonus)
     penalty = np.where(fouled, scoring.foul_penalty, 0)
+    # a declared natural is not compared: it takes its value, and nothing else is paid
+    rows, bonus, ours, theirs = (np.where(declaring, 0, a) for a in (rows, bonus, ours, theirs))
+    naturals = -field.declared if field.declared is not None else np.zeros(len(fouled))
 
     def per_deal(array: np.ndarray) -> np.ndarray:
         return array.reshape(field.samples, k).sum(axis=1).astype(float)
     return {"royalties": per_deal(ours - theirs), "row_points": per_deal(rows),
-            "scoops": per_deal(bonus), "opponent_fouls": per_deal(penalty)}
+            "scoops": per_deal(bonus), "opponent_fouls": per_deal(penalty),
+            "naturals": per_deal(naturals)}
 
 
 def breakdown(objective: ExpectedValue, report) -> Breakdown:
     """The EV breakdown of a finished board (a ``BoardReport``) against the sample."""
     field, scoring = objective.field, objective.scoring
     if report.fouled:  # it loses every row to each opponent who stands, and is scooped
-        standing = ~field.fouled
+        standing = ~field.fouled & ~field.declaring
         theirs = np.where(standing, sum(field.royalties[r] for r in ROWS), 0)
         stand = standing.reshape(field.samples, -1).sum(axis=1).astype(float)
+        taken = np.zeros(len(standing)) if field.declared is None else field.declared
         parts = {"royalties": -theirs.reshape(field.samples, -1).sum(axis=1).astype(float),
                  "row_points": -len(ROWS) * stand,
                  "scoops": -(scoring.scoop_bonus + scoring.majority_bonus) * stand,
-                 "opponent_fouls": np.zeros(field.samples)}
+                 "opponent_fouls": np.zeros(field.samples),
+                 "naturals": -taken.reshape(field.samples, -1).sum(axis=1).astype(float)}
     else:
         parts = points_per_deal(field, scoring, {r: report.row(r).value for r in ROWS},
                                 {r: report.row(r).royalty for r in ROWS})
@@ -337,4 +367,4 @@ def breakdown(objective: ExpectedValue, report) -> Breakdown:
     return Breakdown(*(float(parts[k].mean()) for k in
                        ("royalties", "row_points", "scoops", "opponent_fouls")),
                      stay, float(total.mean()) + stay, error, field.samples, field.opponents,
-                     field.exact, deals)
+                     field.exact, deals, float(parts["naturals"].mean()))
