@@ -44,6 +44,19 @@ def _signed(value: float) -> str:
         abs(value))
 
 
+def _showdown(choice) -> str:
+    """Set, declare or surrender, with what each is worth, in words."""
+    parts = [f"setting the cards is worth {choice.set_value:+.2f}"]
+    if choice.natural is not None:
+        held = choice.natural.natural
+        parts.append(f"declaring the natural ({held.name}, {held.value} from each player who "
+                     f"sets) {choice.declare_value:+.2f}")
+    if choice.surrender_value is not None:
+        parts.append(f"surrendering {choice.surrender_value:+.2f}")
+    verb = {"set": "set them", "declare": "declare it", "surrender": "surrender"}[choice.choice]
+    return "; ".join(parts) + f": {verb}"
+
+
 def _flip(solution: Solution) -> str:
     """At what worth of a repeat the stay decision would flip, in words."""
     flip, now = solution.break_even_fl_value, _points(solution.fl_value)
@@ -78,6 +91,8 @@ def _summary(solution: Solution) -> list[Text]:
                  + f"staying {parts.stay_value:+.2f}")
         if solution.ev.table is not None:
             line("Table", describe(solution.ev.table))
+        if solution.showdown is not None:
+            line("Showdown", _showdown(solution.showdown))
 
     line("Discards", cards_text(solution.discards) if solution.discards else "none")
     if solution.fouled:

@@ -19,7 +19,7 @@ import pytest
 
 from evaluator import find_rules, load_rules, parse_cards
 from evaluator.board_arrays import evaluate_boards
-from evaluator.naturals import best_natural
+from evaluator.naturals import best_natural, settle_naturals
 from optimizer import solve
 from optimizer.solver.ev import breakdown
 from evaluator.strength import rank3_array, rank5_array
@@ -163,3 +163,53 @@ def test_an_opponent_who_holds_a_natural_declares_it_and_is_not_compared():
     # six pairs takes 3 from us in each deal, and so does any natural the other holds
     assert parts.naturals == pytest.approx(-sum(h.natural.value for h in taken if h) / 2)
     assert solution.value == pytest.approx(reference_best(dealt, rules, boards), abs=1e-9)
+
+
+def test_a_natural_is_declared_when_it_is_worth_more_than_the_set():
+    rules = load_rules(HOUSE / "chinese_typical.toml")
+    flushes = parse_cards("2c 4c 6c 8c Tc 3d 5d 7d 9d Jd 2h 4h 6h")  # three flushes: 3
+    boards = opponent_boards(find_rules("chinese"), np.array(flushes), 6, 3, seed=2)
+    solution = solve(flushes, rules, "ev", boards=boards)
+    choice = solution.showdown
+    assert choice.natural.natural.name == "three flushes"
+    field = solution.ev.field
+    # every player who sets pays 3; one who declares a natural of its own settles by rank
+    assert choice.declare_value == pytest.approx(
+        3 * (field.opponents * field.samples - int(field.declaring.sum())) / field.samples
+        + sum(settle_naturals(choice.natural, best_natural(b.tolist(), rules.showdown.naturals),
+                              rules.showdown.naturals)
+              for b in boards.reshape(-1, 13)[field.declaring]) / field.samples)
+    assert choice.set_value == solution.value < choice.declare_value
+    assert choice.surrender_value == -9 and choice.choice == "declare"
+
+
+def test_a_hand_without_a_natural_is_set_or_surrendered_by_its_worth():
+    sweep = load_rules(HOUSE / "chinese_sweep_9.toml")  # 1-6: a scooped hand pays 6 a player
+    junk = parse_cards("2c 3d 4h 5s 7c 8d 9h Jc Qd 2h 3s 4c 6d")
+    hands = {"junk": junk, "aces": parse_cards("Ac Ad Ah As Kc Kd Kh Qc Qd Jc Jd Tc 9c")}
+    model = find_rules("chinese")
+    for name, cards in hands.items():
+        boards = opponent_boards(model, np.array(cards), 30, 3, seed=1)
+        choice = solve(cards, sweep, "ev", boards=boards).showdown
+        assert choice.natural is None and choice.declare_value is None
+        assert choice.surrender_value == -9
+        expected = "surrender" if choice.set_value < -9 else "set"
+        assert choice.choice == expected
+    assert solve(hands["aces"], sweep, "ev", boards=boards).showdown.choice == "set"
+
+
+def test_a_hand_worth_less_than_the_surrender_is_surrendered(tmp_path):
+    cheap = tmp_path / "cheap.toml"
+    cheap.write_text('base = "chinese"\n[scoring]\nsystem = "1-6"\nsurrender = 1\n')
+    rules = load_rules(cheap)
+    junk = parse_cards("2c 3d 4h 5s 7c 8d 9h Jc Qd 2h 3s 4c 6d")
+    boards = opponent_boards(find_rules("chinese"), np.array(junk), 30, 3, seed=1)
+    choice = solve(junk, rules, "ev", boards=boards).showdown
+    assert choice.surrender_value == -3 and choice.set_value < -3
+    assert choice.choice == "surrender"
+
+
+def test_there_is_no_showdown_choice_outside_closed_chinese_poker():
+    assert solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s", "pineapple", "ev",
+                 samples=20).showdown is None
+    assert solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s", "chinese").showdown is None

@@ -67,7 +67,20 @@ def solution_record(solution: Solution) -> dict:
                           "royalties": _royalties_dict(alt.report), "stays": alt.report.stays}
                          for alt in solution.alternatives],
         "ev": _ev_dict(solution),
+        "showdown": _showdown_dict(solution),
     }
+
+
+def _showdown_dict(solution: Solution) -> dict | None:
+    choice = solution.showdown
+    if choice is None:
+        return None
+    held = choice.natural
+    return {"choice": choice.choice, "set_value": _points(choice.set_value),
+            "natural": None if held is None else {"hand": held.natural.name,
+                                                   "value": held.natural.value},
+            "declare_value": _points(choice.declare_value),
+            "surrender_value": _points(choice.surrender_value)}
 
 
 def _ev_dict(solution: Solution) -> dict | None:

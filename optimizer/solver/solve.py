@@ -30,6 +30,7 @@ from optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdo
 from optimizer.solver.mode import ModeResult, solve_mode
 from optimizer.solver.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
                                         check_name, default_fl_value, opponent_model)
+from optimizer.solver.showdown import ShowdownChoice, showdown_choice
 from optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table
 
 MIN_CARDS, MAX_CARDS = 13, 17
@@ -94,6 +95,15 @@ class Solution:
         if self.best_staying is None or self.best_not_staying is None:
             return None
         return self.best_not_staying.points - (self.best_staying.points - self.fl_value)
+
+    @property
+    def showdown(self) -> ShowdownChoice | None:
+        """Classic Chinese Poker: set the cards, declare a natural, or surrender
+        (``optimizer.solver.showdown``); None under rules with no such choice, and under
+        the royalties objective."""
+        if self.ev is None or self.rules.dealing != "closed":
+            return None
+        return showdown_choice(self.cards, self.rules, self.ev, self.value)
 
     @property
     def usual_count(self) -> bool:
