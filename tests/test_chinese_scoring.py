@@ -10,7 +10,7 @@ import pytest
 
 from evaluator import RulesError, evaluate_board, find_rules, load_rules, parse_cards
 from evaluator.board import Board
-from evaluator.naturals import DETECTORS, Held, Natural, Schedule, best_natural
+from evaluator.naturals import DETECTORS, best_natural
 from evaluator.scoring import Seat, settle, settle_table
 
 HOUSE = Path(__file__).resolve().parents[1] / "fixtures" / "house"
