@@ -258,6 +258,11 @@ def command(
     with reports_bad_input(ObjectiveError, OpponentModelError):
         rules = find_rules(variant)
         seated = 1 if opponents is None else check_opponents(opponents, rules)
+        if rules.dealing == "closed" and not (regenerate or fixed_point):
+            raise OpponentModelError(
+                f"{rules.name}'s players set their hands by the closed-hand model, not the "
+                "bot's pools: --fixed-point measures it and --regenerate rebuilds it "
+                "(docs/chinese-poker.md)")
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output, bot.value)
             return

@@ -20,7 +20,7 @@ import pytest
 from evaluator import find_rules, load_rules, parse_cards
 from evaluator.board_arrays import evaluate_boards
 from evaluator.naturals import best_natural, settle_naturals
-from optimizer import solve
+from optimizer import TableSpec, solve
 from optimizer.solver.ev import breakdown
 from evaluator.strength import rank3_array, rank5_array
 from optimizer.opponents.closed import (RowWorths, model_worths, opponent_boards, random_rows,
@@ -213,3 +213,16 @@ def test_there_is_no_showdown_choice_outside_closed_chinese_poker():
     assert solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s", "pineapple", "ev",
                  samples=20).showdown is None
     assert solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s", "chinese").showdown is None
+
+
+def test_a_known_board_at_the_table_is_played_as_it_is_and_the_rest_dealt_around_it():
+    rules = find_rules("chinese")
+    dealt = parse_cards("Ah Kd Qs Jh Tc 9s 8d 7c 6h 5s 4d 3c 2h")
+    known = "2c 3d 4c / 5h 7s 8c 9c Td / Kc Kh As Ad 2d"
+    solution = solve(dealt, rules, "ev", table=TableSpec(3, (known,)), samples=10)
+    boards = solution.ev.field.boards
+    assert (boards[:, 0] == boards[0, 0]).all()  # the known board in every deal
+    for deal in boards:
+        assert len(set(np.concatenate([dealt, deal.ravel()]).tolist())) == 52
+    with pytest.raises(ValueError, match="set at once"):
+        solve(dealt, rules, "ev", table=TableSpec(2, ("2c 3d / 5h 7s 8c 9c Td /",)))

@@ -309,11 +309,18 @@ def opponent_boards(rules: Rules, dealt: np.ndarray, samples: int, opponents: in
     cards is shuffled and dealt 13 to each opponent, disjoint (exact card removal: one deck),
     and each opponent sets its cards as the model does. Deterministic for the same
     arguments."""
-    worths = model_worths(rules)
     left = np.setdiff1d(np.arange(52), np.asarray(dealt, dtype=np.int64))
+    return seat_boards(rules, left, samples, opponents, seed)
+
+
+def seat_boards(rules: Rules, left: np.ndarray, samples: int, seats: int,
+                seed: int) -> np.ndarray:
+    """``(samples, seats, 13)`` settings of model players dealt from the cards ``left``
+    (shuffled anew each sample, the seats disjoint), as ``opponent_boards``."""
+    worths = model_worths(rules)
     rng = np.random.default_rng([seed, 13])
-    decks = np.stack([rng.permutation(left)[:13 * opponents] for _ in range(samples)])
-    hands = decks.reshape(samples * opponents, 13)
+    decks = np.stack([rng.permutation(left)[:13 * seats] for _ in range(samples)])
+    hands = decks.reshape(samples * seats, 13)
     boards = np.concatenate([set_hands(hands[i:i + 600], worths)
                              for i in range(0, len(hands), 600)])
-    return boards.reshape(samples, opponents, 13)
+    return boards.reshape(samples, seats, 13)

@@ -166,7 +166,14 @@ def pool_weights(pool: Pool, rules: Rules) -> np.ndarray | None:
 def model_name(rules: Rules) -> str:
     """What the EV objective plays against under ``rules``, in words that change whenever
     the boards would: the pool (its rules, size, seed and a digest of its boards, which a
-    rebuild by another bot changes) and its calibration."""
+    rebuild by another bot changes) and its calibration; under closed dealing, the model
+    that sets every hand (``optimizer.opponents.closed``) and a digest of its worths."""
+    if rules.dealing == "closed":
+        from optimizer.opponents.closed import model_worths
+
+        worths = model_worths(rules).table
+        digest = hashlib.sha256(np.ascontiguousarray(worths).tobytes()).hexdigest()
+        return f"the closed-hand model of {rules.name} (worths digest {digest[:12]})"
     pool = pool_for(rules)
     calibration = pool_calibration(pool, rules)
     weighted = "" if calibration is None else (

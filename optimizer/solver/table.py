@@ -215,6 +215,13 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> 
                                  + (" twice" if len(set(places_of)) == 1 else "")
                                  + (": the deck holds it once" if rules.deck.decks == 1
                                     else ": two decks hold it twice"))
+    if rules.dealing == "closed":
+        unfinished = [b.text for b in boards if not b.finished]
+        if unfinished:
+            raise TableError(f"the board {unfinished[0]!r} is short: under {rules.name} every "
+                             "hand is set at once, so a board is seen finished or not at all")
+        if fantasyland:
+            raise TableError(f"{rules.name} has no Fantasyland: drop --opponent-fantasyland")
     for board in boards:
         why = _already_fouls(board, rules)
         if why is not None:
@@ -279,6 +286,15 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         return TableDraw(opponent_boards(rules, tuple(dealt), samples, table.opponents, seed),
                          None, (), 0)
     fixed = tuple(dealt) + table.known_cards
+    if rules.dealing == "closed":  # every hand is set at once by the model: dealt exactly
+        from optimizer.opponents.closed import seat_boards
+
+        left = np.asarray(_left(rules, fixed), dtype=np.int64)
+        known = [np.broadcast_to(np.array(_played(rules, b)), (samples, 13))
+                 for b in table.against]
+        dealt_seats = seat_boards(rules, left, samples, table.bot_seats, seed)
+        boards = np.stack(known + [dealt_seats[:, i] for i in range(table.bot_seats)], axis=1)
+        return TableDraw(boards.astype(np.int64), None, (), 0)
     # The bot's seats: from the pool while it holds enough boards that fit the known cards.
     pooled = 0
     if table.bot_seats:
