@@ -202,7 +202,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if drawn is None:
         return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
                              staying(boards.shape[1]))
-    field = OpponentField.from_boards(boards, rules, drawn.groups, table.exact)
+    field = OpponentField.from_boards(boards, rules, drawn.groups, table.exact, drawn.share)
     return ExpectedValue(field, rules.scoring, staying(boards.shape[1]),
                          table=None if table.plain else table)
 
