@@ -1,5 +1,5 @@
 """The pool's own error in the EV's ±: its estimator against the spread it claims, its place
-in the breakdown and the record, and the pool a solve is pointed at.
+in the breakdown and the record, the pool a solve is pointed at, and the check.
 
 The estimator is checked without solving: the shipped Pineapple pool is cut into disjoint
 pools, each one an independent sample of the bot's play, and the spread of what a set is
@@ -21,6 +21,7 @@ from optimizer.opponents.draw import (POOL_VARIABLE, draw_boards, model_name, op
                                       pool_weights, serving_pool)
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.pools import Pool, pool_for
+from optimizer.solver.error_check import error_check
 from optimizer.solver.ev import OpponentField, PoolBoards, breakdown, set_points
 from optimizer.solver.record import solution_record
 
@@ -172,3 +173,44 @@ def test_a_missing_pool_file_is_one_line_and_exit_2(halves, monkeypatch):
     result = runner.invoke(app, ["solve", HAND_14, "--objective", "ev"])
     assert result.exit_code == 2, result.output
     assert "FANTASYLAND_POOL" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+# --- the check -------------------------------------------------------------------------------
+
+def test_the_check_gives_z_scores_with_and_without_the_pool_s_error(halves, monkeypatch):
+    from optimizer.opponents.pools import load_pool
+
+    monkeypatch.setenv(POOL_VARIABLE, str(halves[0]))
+    result = error_check(RULES, load_pool(halves[1]), hands=5, samples=50, seed=3)
+    assert [r["cards"] for r in result["rows"]] == [13, 14, 15, 16, 17]
+    for row in result["rows"]:
+        assert abs(row["z"]) <= abs(row["z_without_pool"])  # a wider ±, a smaller z
+        assert row["pool_error"] > 0 and row["fresh_pool_error"] > 0
+    assert result["z_sd"] > 0 and result == error_check(RULES, load_pool(halves[1]), hands=5,
+                                                        samples=50, seed=3)
+
+
+def test_the_check_refuses_the_pool_it_checks_and_pools_of_other_rules(halves, monkeypatch):
+    from optimizer.opponents.pools import load_pool
+
+    with pytest.raises(OpponentModelError, match="the one solves draw from"):
+        error_check(RULES, pool_for(RULES), hands=2, samples=10)
+    with pytest.raises(OpponentModelError, match="does not serve the rules 'pineapple'"):
+        error_check(RULES, pool_for(find_rules("deuce")), hands=2, samples=10)
+    monkeypatch.setenv(POOL_VARIABLE, str(halves[1]))
+    with pytest.raises(OpponentModelError, match="the one solves draw from"):
+        error_check(RULES, load_pool(halves[1]), hands=2, samples=10)
+
+
+def test_check_error_prints_the_table_and_the_two_spreads(halves):
+    result = runner.invoke(app, ["opponents", "--check-error", str(halves[1]), "--hands", "5",
+                                 "--samples", "40"])
+    assert result.exit_code == 0, result.output
+    assert "z-scores: standard deviation" in result.stdout
+    assert "with the pool's error left out" in result.stdout
+    for args, message in ((["--json"], "prints a table only"),
+                          (["--check", HAND_14], "choose one action")):
+        result = runner.invoke(app, ["opponents", "--check-error", str(halves[1]), *args])
+        assert result.exit_code == 2 and message in result.stderr
+    result = runner.invoke(app, ["opponents", "--check-error", str(halves[1].parent / "x.npz")])
+    assert result.exit_code == 2 and "not a pool file" in result.stderr
