@@ -33,7 +33,7 @@ from optimizer.solver.objective import (Objective, ObjectiveError, Royalties, ch
 from optimizer.solver.table import draw_table, read_table
 
 MIN_CARDS, MAX_CARDS = 13, 17
-DEFAULT_SAMPLES = 200  # opponent deals per solve with the EV objective
+DEFAULT_SAMPLES = 2000  # opponent deals per solve with the EV objective
 
 
 @dataclass(frozen=True)
