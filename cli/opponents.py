@@ -16,18 +16,20 @@ from rich.text import Text
 
 from cli.command import old_spelling
 from cli.errors import BAD_INPUT, report_error, reports_bad_input
-from cli.options import (JsonOption, OpponentsOption, SeedOption, VariantOption, WorkersOption,
-                         check_opponents, hands_option, workers_count)
+from cli.options import (JsonOption, OpponentsOption, SamplesOption, SeedOption, VariantOption,
+                         WorkersOption, check_opponents, hands_option, workers_count)
 from cli.render import console, err_console, measured, shown
 from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
 from optimizer.opponents import closed
-from optimizer.opponents.draw import bot_stats
+from optimizer.opponents.draw import bot_stats, serving_pool
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.head_to_head import HeadToHead, head_to_head
 from optimizer.opponents.pools import (POOL_PARAMS, POOL_SEED, STRONG_PARAMS, build_pool,
-                                       dealing_for, pool_file_name, pool_for)
+                                       dealing_for, load_pool, pool_file_name)
 from optimizer.opponents.removal import removal_check
+from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
+from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 class Bot(str, Enum):
@@ -120,6 +122,33 @@ def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: 
     console.print(table)
 
 
+def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None:
+    try:
+        fresh = load_pool(path)
+    except (OSError, ValueError, KeyError) as error:
+        raise OpponentModelError(f"--check-error {str(path)!r}: not a pool file ({error})") \
+            from None
+    result = error_check(rules, fresh, hands, samples, seed)
+    pool = result["fresh_pool"]
+    console.print(f"{rules.name}: {hands} hands of {', '.join(map(str, CHECK_CARDS))} cards "
+                  f"in turn, heads-up, {samples} samples, seed {seed}; against the pool "
+                  f"{path} ({pool['boards']} boards, seed {pool['seed']})", soft_wrap=True)
+    table = Table(title="reported EV against the EV on the independent pool")
+    for name in ("Cards", "Hands", "± (mean)", "pool part (mean)", "z rms",
+                 "z rms, pool left out"):
+        table.add_column(name, justify="right")
+    for cards, row in result["by_cards"].items():
+        table.add_row(cards, str(row["hands"]), f"{row['mean_standard_error']:.2f}",
+                      f"{row['mean_pool_error']:.2f}", f"{row['z_rms']:.2f}",
+                      f"{row['z_rms_without_pool']:.2f}")
+    console.print(table)
+    console.print(f"z-scores: standard deviation {result['z_sd']:.2f} (mean "
+                  f"{result['z_mean']:+.2f}); with the pool's error left out "
+                  f"{result['z_sd_without_pool']:.2f} (mean "
+                  f"{result['z_mean_without_pool']:+.2f}). An honest ± gives about 1 "
+                  "(docs/ev-and-opponents.md, \"How sure the EV is\").", soft_wrap=True)
+
+
 def _head_to_head(rules, deals: int, seed: int) -> None:
     dealing = dealing_for(rules)
     # a bar only where someone watches: piped or captured, the output is the table alone
@@ -199,9 +228,10 @@ def command(
     hands: Annotated[int | None, hands_option(
         "Hands the action takes: the pool boards --stats draws (each a hand the bot played), "
         "the hands the bot plays now for --stats --live and --check, the hands of the pool "
-        "--regenerate builds, the deals --head-to-head plays from both seats.",
+        "--regenerate builds, the deals --head-to-head plays from both seats, the hands "
+        "--check-error solves.",
         shown=f"{DEFAULT_HANDS}; for --regenerate the shipped pool's size; for --head-to-head "
-              f"{DEFAULT_DEALS}")] = None,
+              f"{DEFAULT_DEALS}; for --check-error {CHECK_HANDS}")] = None,
     seed: SeedOption = 0,
     live: Annotated[bool, typer.Option(
         "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
@@ -215,6 +245,10 @@ def command(
     versus: Annotated[bool, typer.Option(
         "--head-to-head", help="Play the stronger bot against the shipped one over duplicate "
         "deals and print the points a game.")] = False,
+    check_error: Annotated[Path | None, typer.Option(
+        "--check-error", metavar="POOL", show_default=False,
+        help="Check the EV's ± against a pool file played with another seed.")] = None,
+    samples: SamplesOption = DEFAULT_SAMPLES,
     bot: Annotated[Bot, typer.Option(
         "--bot", help="The bot that plays the hands of --regenerate: the shipped pools' or "
         "the stronger one.")] = Bot.SHIPPED,
@@ -236,19 +270,23 @@ def command(
     regenerated pool; `--workers` plays the hands of --regenerate, --check and --live.
     `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals,
     each from both seats, on one process, seeded by `--seed`; `--bot strong` has the
-    stronger bot play the pool of --regenerate.
+    stronger bot play the pool of --regenerate. `--check-error POOL` solves `--hands`
+    random hands with `--samples` deals and sets the EV each reports, with its ±, against
+    the EV of its set on the pool file POOL, played with another seed.
     """
     del old_boards  # its value went to --hands (cli.options)
     workers = workers_count(workers)
     actions = [name for name, given in (("--stats", stats), ("--regenerate", regenerate),
                                          ("--check", check is not None),
+                                         ("--check-error", check_error is not None),
                                          ("--head-to-head", versus),
                                          ("--fixed-point", fixed_point)) if given]
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
         raise typer.Exit(BAD_INPUT)
-    if versus and json_output:
-        report_error("--head-to-head prints a table only: drop --json")
+    if (versus or check_error is not None) and json_output:
+        report_error(f"{'--head-to-head' if versus else '--check-error'} prints a table only: "
+                     "drop --json")
         raise typer.Exit(BAD_INPUT)
     if bot is not Bot.SHIPPED and not regenerate:
         report_error(f"--bot {bot.value} plays the pool of --regenerate: add --regenerate "
@@ -273,12 +311,16 @@ def command(
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,
                          seated, json_output)
             return
+        if check_error is not None:
+            _check_error(rules, check_error, CHECK_HANDS if hands is None else hands, samples,
+                         seed)
+            return
         if check is not None:
             _check(rules, check, DEFAULT_HANDS if hands is None else hands, seed, workers,
                    json_output)
             return
         if hands is None:  # all of a pool smaller than the default (the new decks' are)
-            hands = DEFAULT_HANDS if live else min(DEFAULT_HANDS, len(pool_for(rules)))
+            hands = DEFAULT_HANDS if live else min(DEFAULT_HANDS, len(serving_pool(rules)))
         figures = bot_stats(rules, hands, seed, live=live, workers=workers)
     if json_output:
         typer.echo(json.dumps(measured(figures | {"variant": rules.name}), indent=2,

@@ -114,8 +114,8 @@ def test_a_count_of_hands_is_hands_in_every_command_and_parallelism_is_workers()
         assert "--workers" in visible[name], name
     for old in RENAMED:  # no old spelling is shown, but --samples where it is opponent deals
         shown_in = {name for name, names in visible.items() if old in names}
-        assert shown_in == ({"solve", "check", "train", "batch", "bench"} if old == "--samples"
-                            else set())
+        assert shown_in == ({"solve", "check", "train", "batch", "bench", "opponents"}
+                            if old == "--samples" else set())
     workers = [p for command in COMMANDS.values() for p in options(command)
                if p.opts[0] == "--workers"]
     assert {(p.default, p.show_default) for p in workers} == {(None, WORKERS_DEFAULT)}

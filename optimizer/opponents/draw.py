@@ -13,6 +13,13 @@ Rules that set ``opponents.mean_royalties`` (Pineapple's) weight the boards
 (``optimizer.opponents.calibration``), which are then drawn with replacement, each in proportion to
 its weight. The module also gives the figures of the opponent model (``bot_stats``).
 
+The pool is itself a sample of the bot's play, so a draw's mean carries the pool's error
+besides the spread of the boards drawn: each draw says how much its mean leans on each
+pool board (``PoolShare``), which ``optimizer.solver.ev`` turns into that error
+(docs/ev-and-opponents.md, "How sure the EV is"). The environment variable
+``FANTASYLAND_POOL`` names a pool file that serves in place of the shipped one for the
+rules it fits (``serving_pool``), so that a solve can be run against another pool.
+
 The deck is the rules' (``Rules.deck``) and the pool's. Under one plain deck a card is in
 the dealt hand or not, and boards are matched by bitmasks. Under any other deck removal
 counts copies: a board fits the dealt hand when no card (each face, and the joker) is used
@@ -33,9 +40,11 @@ What else is known at the table (boards seen, opponents in Fantasyland, dead car
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -46,7 +55,7 @@ from optimizer.opponents.calibration import Calibration, features_of, fit
 from optimizer.opponents.errors import CalibrationError, OpponentModelError
 from optimizer.opponents.bot import deck_counts
 from optimizer.opponents.pools import (PERMUTATIONS, POOL_PARAMS, Pool, dealing_for, dealt_from,
-                                       play_hands, pool_for, relabel)
+                                       load_pool, play_hands, pool_for, relabel, shipped_pools)
 
 _INVERSE = np.argsort(PERMUTATIONS, axis=1)
 
@@ -77,6 +86,60 @@ def dealt_array(dealt: Sequence[int], deck: Deck = ONE_DECK) -> np.ndarray:
     return cards
 
 
+#: The environment variable that names a pool file to serve in place of the shipped one.
+POOL_VARIABLE = "FANTASYLAND_POOL"
+
+
+def serving_pool(rules: Rules) -> Pool:
+    """The pool the EV objective draws from under ``rules``: the file ``FANTASYLAND_POOL``
+    names where it serves the rules (``pool_for``), else the shipped pool that does."""
+    named = os.environ.get(POOL_VARIABLE)
+    if not named:
+        return pool_for(rules)
+    path = Path(named).expanduser().resolve()
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as error:
+        raise OpponentModelError(f"{POOL_VARIABLE}={named!r}: no pool file there "
+                                 f"({error.strerror})") from None
+    return pool_for(rules, (_pool_file(str(path), stamp),) + shipped_pools())
+
+
+@cache
+def _pool_file(path: str, stamp: int) -> Pool:  # keyed by mtime too: a rebuilt file reloads
+    try:
+        return load_pool(path)
+    except (OSError, ValueError, KeyError) as error:
+        raise OpponentModelError(f"{POOL_VARIABLE}={path!r}: not a pool file ({error})") \
+            from None
+
+
+@dataclass(frozen=True, eq=False)
+class PoolShare:
+    """How a draw's mean leans on the pool: the pool boards it chose from, and each one's
+    share of the draw's expected mean, tier by tier (docs/ev-and-opponents.md, "How sure
+    the EV is").
+
+    A tier is a set of candidate boards drawn in proportion to their shares: the exact
+    pairs, then the placed-only ones. ``shares[i, t]`` is board ``i``'s share of tier
+    ``t`` (its weight, or 1, times the relabellings of it the tier holds, over the tier's
+    total), so each column sums to 1 (or is empty); ``mix[t]`` is the tier's share of the
+    draws. The boards are as the pool stores them: a relabelling changes no row's value,
+    royalty or foul, so all relabellings of one pool board are one board here.
+    """
+
+    boards: np.ndarray  # (m, 13) the distinct pool boards drawn from, as they play
+    shares: np.ndarray  # (m, tiers)
+    mix: np.ndarray  # (tiers,)
+    seats: int = 1  # opponents of a deal drawn from the pool, each from the same mix
+
+    @property
+    def effective_boards(self) -> float:
+        """Kish's effective number of independent pool boards behind the mean."""
+        share = self.shares @ self.mix
+        return float(1 / (share ** 2).sum()) if len(share) else 0.0
+
+
 @dataclass(frozen=True)
 class Draw:
     """Boards drawn for one dealt hand, and how they were found."""
@@ -89,6 +152,7 @@ class Draw:
     # unweighted draw from both with repeats, there being too few. A weighted draw is always
     # with replacement, and "exact" or "relaxed".
     tier: str
+    share: PoolShare | None = None  # what the draw's mean leans on in the pool
 
 
 def candidate_pairs(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -174,7 +238,7 @@ def model_name(rules: Rules) -> str:
         worths = model_worths(rules).table
         digest = hashlib.sha256(np.ascontiguousarray(worths).tobytes()).hexdigest()
         return f"the closed-hand model of {rules.name} (worths digest {digest[:12]})"
-    pool = pool_for(rules)
+    pool = serving_pool(rules)
     calibration = pool_calibration(pool, rules)
     weighted = "" if calibration is None else (
         f", weighted to {calibration.target_royalties:g} mean royalties")
@@ -193,6 +257,27 @@ def _weighted(rng: np.random.Generator, pairs: np.ndarray, count: int,
     return rng.choice(pairs, count, replace=True, p=chance / chance.sum())
 
 
+def pool_share(pool: Pool, tiers: Sequence[np.ndarray], mix: Sequence[float],
+               weights: np.ndarray | None = None) -> PoolShare:
+    """The ``PoolShare`` of a draw from ``tiers`` (arrays of pairs, ``board * 24 +
+    relabelling``) in the proportions ``mix``, each pair drawn in proportion to its board's
+    weight (or alike)."""
+    kept = [t for t, share in enumerate(mix) if share > 0]  # a tier not drawn from counts not
+    tiers, mix = [tiers[t] for t in kept], [mix[t] for t in kept]
+    every = np.concatenate([t // 24 for t in tiers])
+    boards, where = np.unique(every, return_inverse=True)
+    shares = np.zeros((len(boards), len(tiers)))
+    start = 0
+    for t, tier in enumerate(tiers):
+        index = where[start:start + len(tier)]
+        start += len(tier)
+        chance = np.ones(len(tier)) if weights is None else weights[tier // 24]
+        np.add.at(shares[:, t], index, chance)
+        if chance.sum() > 0:
+            shares[:, t] /= chance.sum()
+    return PoolShare(pool.boards[boards], shares, np.asarray(mix, dtype=float))
+
+
 def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
                 weights: np.ndarray | None = None) -> Draw:
     """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring).
@@ -207,6 +292,9 @@ def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
     if len(exact_pairs) + len(relaxed_pairs) == 0:
         raise OpponentModelError("no pool board avoids the dealt cards")
     rng = np.random.default_rng(seed)
+    # Each way of drawing, with the tiers it draws from and their shares of its mean (an
+    # unweighted draw without replacement takes every exact pair alike, on average).
+    tiers, mix = (exact_pairs, relaxed_pairs), None
     if weights is not None:
         from_exact = min(count, len(exact_pairs)) if relaxed_pairs.size else count
         chosen = _weighted(rng, exact_pairs, from_exact, weights)
@@ -214,6 +302,7 @@ def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
             extra = _weighted(rng, relaxed_pairs, count - from_exact, weights)
             chosen = rng.permutation(np.concatenate([chosen, extra]))
         tier = "exact" if from_exact == count else "relaxed"
+        mix = (from_exact / count, 1 - from_exact / count)
     elif len(exact_pairs) >= count:
         chosen, tier = rng.choice(exact_pairs, count, replace=False), "exact"
     elif len(exact_pairs) + len(relaxed_pairs) >= count:
@@ -222,13 +311,25 @@ def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
     else:
         every = np.concatenate([exact_pairs, relaxed_pairs])
         chosen, tier = rng.choice(every, count, replace=True), "with replacement"
-    return Draw(pair_boards(pool, chosen), len(exact_pairs), len(relaxed_pairs), tier)
+        tiers, mix = (every,), (1.0,)
+    if mix is None:
+        mix = (len(exact_pairs) / count, 1 - len(exact_pairs) / count) if tier == "relaxed" \
+            else (1.0, 0.0)
+    return Draw(pair_boards(pool, chosen), len(exact_pairs), len(relaxed_pairs), tier,
+                pool_share(pool, tiers, mix, weights))
 
 
 def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents: int,
                     seed: int) -> np.ndarray:
-    """``(samples, opponents, 13)`` int64 card ids; each board laid out top(3) middle(5)
-    bottom(5).
+    """``opponent_draw``'s boards."""
+    return opponent_draw(rules, dealt, samples, opponents, seed)[0]
+
+
+def opponent_draw(rules: Rules, dealt: Sequence[int], samples: int, opponents: int,
+                  seed: int) -> tuple[np.ndarray, PoolShare]:
+    """``(samples, opponents, 13)`` int64 card ids, each board laid out top(3) middle(5)
+    bottom(5), and what their mean leans on in the pool (``PoolShare``, every opponent's
+    seat drawn from it).
 
     Deterministic for the same arguments. Each board fits the deck with the dealt cards
     (under one plain deck: holds none of them); a board's jokers are the faces they play as
@@ -245,9 +346,9 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
         from optimizer.opponents.closed import opponent_boards as closed_boards
 
         return closed_boards(rules, cards, samples, opponents, seed)
-    pool = pool_for(rules)
+    pool = serving_pool(rules)
     draw = draw_boards(pool, cards, samples * opponents, seed, pool_weights(pool, rules))
-    return draw.boards.reshape(samples, opponents, 13)
+    return draw.boards.reshape(samples, opponents, 13), replace(draw.share, seats=opponents)
 
 
 # --- statistics ------------------------------------------------------------------------------
@@ -310,7 +411,7 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
     if boards < 1:
         raise OpponentModelError(f"need boards >= 1, got {boards}")
     try:
-        served = pool_for(rules)
+        served = serving_pool(rules)
     except OpponentModelError:  # live play needs no pool, and is then used as it is
         served = None
     calibration = None if served is None else pool_calibration(served, rules)
@@ -320,7 +421,7 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
                             workers=workers).boards
         where = {"source": "live", "dealing": dealt_from(dealing.name, rules.deck)}
     else:
-        pool = pool_for(rules)
+        pool = serving_pool(rules)
         if boards > len(pool):  # drawn again, boards would count twice and the errors shrink
             raise OpponentModelError(
                 f"bad hands {boards}: the {pool.meta['rules']} pool holds {len(pool)} (a board "

@@ -16,8 +16,8 @@ from evaluator.scoring import settle
 from evaluator.strength import CLASS_OF_STRENGTH
 from optimizer.opponents.bot import BotParams
 from optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array, pair_boards,
-                                      pair_jokers)
-from optimizer.opponents.pools import play_hands, pool_for
+                                      pair_jokers, serving_pool)
+from optimizer.opponents.pools import play_hands
 
 
 def _class_shares(boards: np.ndarray) -> dict[str, np.ndarray]:
@@ -54,7 +54,7 @@ def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: 
     of ``rules``).
     """
     cards = dealt_array(dealt, rules.deck)
-    pool = pool_for(rules)
+    pool = serving_pool(rules)
     played = play_hands(rules, pool.dealing, hands, seed, BotParams(**pool.meta["params"]),
                         removed=cards, workers=workers)
     live = played.boards

@@ -11,6 +11,12 @@ candidate's integer weight (summed over the sample, so ``units`` is the sample s
 shared terms get one literal per class of opponent boards in the CP-SAT model (boards that
 our candidates beat, or lose to, in the same rows alike), tied to each row's value by
 threshold literals, which keeps the optimum exact for the sample.
+
+The standard error of a set's EV counts two errors: the spread of the sampled deals, and the
+pool's own (the boards are drawn from a finite pool of boards the bot played, itself a
+sample of its play). The second is the linearized variance of the ratio estimate the draw
+makes over the pool boards it chose from (``PoolBoards``; docs/ev-and-opponents.md, "How
+sure the EV is").
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ from optimizer.solver.objective import row_weight
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
 
+    from optimizer.opponents.draw import PoolShare
+
 
 @dataclass(frozen=True)
 class OpponentField:
@@ -46,6 +54,11 @@ class OpponentField:
     # deal each sample is built on, so that the standard error counts each deal once.
     groups: np.ndarray | None = None
     exact: bool = False  # every opponent's board is known: nothing was sampled
+    # What the sample's mean leans on in the pool it was drawn from, for the pool's own
+    # error (None: boards given by the caller, or none from a pool), and the rules to score
+    # those boards under.
+    share: PoolShare | None = dataclasses.field(default=None, compare=False)
+    rules: Rules | None = dataclasses.field(default=None, compare=False)
     # Classic Chinese Poker: what each opponent who declares a natural takes from every set
     # (0 where it sets its cards), and the boards, whose 13 cards are its hand.
     declared: np.ndarray | None = dataclasses.field(default=None, compare=False)
@@ -53,10 +66,11 @@ class OpponentField:
 
     @classmethod
     def from_boards(cls, boards: np.ndarray, rules: Rules, groups: np.ndarray | None = None,
-                    exact: bool = False) -> OpponentField:
-        """From an ``(samples, opponents, 13)`` array of boards (top, middle, bottom). Under
-        rules with naturals (``Rules.showdown``) an opponent whose 13 cards hold one
-        declares it, as the opponent model's players do."""
+                    exact: bool = False, share: PoolShare | None = None) -> OpponentField:
+        """From an ``(samples, opponents, 13)`` array of boards (top, middle, bottom), and
+        the ``PoolShare`` of the draw that made them, if any. Under rules with naturals
+        (``Rules.showdown``) an opponent whose 13 cards hold one declares it, as the
+        opponent model's players do."""
         samples, opponents, _ = boards.shape
         flat = boards.reshape(-1, 13)
         result = evaluate_boards(flat, rules)
@@ -65,7 +79,13 @@ class OpponentField:
             declared = np.array([0 if held is None else held.natural.value for held in (
                 best_natural(board.tolist(), rules.showdown.naturals) for board in flat)])
         return cls(samples, opponents, result.fouled, result.values, result.royalties,
-                   groups, exact, declared, boards)
+                   groups, exact, None if exact else share, rules, declared, boards)
+
+    @cached_property
+    def pool(self) -> PoolBoards | None:
+        """The pool boards the sample was drawn from, evaluated only when an error is asked
+        for (a solve needs none)."""
+        return None if self.share is None else PoolBoards.from_share(self.share, self.rules)
 
     @cached_property
     def declaring(self) -> np.ndarray:
@@ -91,6 +111,33 @@ class OpponentField:
         split = {"top": unique // (base[1] * base[2]), "middle": unique // base[2] % base[1],
                  "bottom": unique % base[2]}
         return split, counts
+
+
+@dataclass(frozen=True)
+class PoolBoards:
+    """The pool boards a sample was drawn from, evaluated, with their shares of its mean."""
+
+    field: OpponentField  # one board a deal, one opponent
+    share: PoolShare
+
+    @classmethod
+    def from_share(cls, share: PoolShare, rules: Rules) -> PoolBoards:
+        return cls(OpponentField.from_boards(share.boards[:, None, :], rules), share)
+
+    def error(self, points: np.ndarray) -> float:
+        """The pool's standard error of a deal's mean points, from ``points``, what a set
+        wins against each pool board.
+
+        The pool's boards are independent draws of the bot's play, and the draw's mean is,
+        tier by tier, a ratio estimate over them (the shares); its linearized variance is
+        the sum over boards of each one's influence squared, ``sum_t mix_t share_t (x -
+        mean_t)``. Every seat drawn from the pool leans on it alike, so the error of a
+        deal's total is ``seats`` times that of one board.
+        """
+        share = self.share
+        means = points @ share.shares  # each tier's mean
+        influence = (share.shares * (points[:, None] - means[None, :])) @ share.mix
+        return float(share.seats * np.sqrt((influence ** 2).sum()))
 
 
 @dataclass(frozen=True)
@@ -282,12 +329,19 @@ class Breakdown:
     opponent_fouls: float  # penalties fouled opponents pay us
     stay_value: float
     total: float
-    standard_error: float  # of the total, from the spread over the sampled deals
+    standard_error: float  # of the total: the sampled deals' spread and the pool's error
     samples: int
     opponents: int
     exact: bool = False  # against known boards only: no sampling, no error
     deals: int | None = None  # independent deals behind the samples, where fewer
+    pool_error: float = 0.0  # the pool's part of ``standard_error``
+    pool_boards: float | None = None  # effective independent pool boards behind the mean
     naturals: float = 0.0  # what opponents who declare a natural take (classic Chinese Poker)
+
+    @property
+    def sample_error(self) -> float:
+        """The part of ``standard_error`` from the spread of the sampled deals alone."""
+        return float(np.sqrt(max(self.standard_error ** 2 - self.pool_error ** 2, 0.0)))
 
 
 def standard_error(total: np.ndarray, groups: np.ndarray | None = None) -> float:
@@ -344,27 +398,40 @@ def points_per_deal(field: OpponentField, scoring: Scoring, values: dict[str, in
             "naturals": per_deal(naturals)}
 
 
-def breakdown(objective: ExpectedValue, report) -> Breakdown:
-    """The EV breakdown of a finished board (a ``BoardReport``) against the sample."""
-    field, scoring = objective.field, objective.scoring
+def set_points(field: OpponentField, scoring: Scoring, report) -> dict[str, np.ndarray]:
+    """``points_per_deal`` of a finished board (a ``BoardReport``), fouled or not."""
     if report.fouled:  # it loses every row to each opponent who stands, and is scooped
         standing = ~field.fouled & ~field.declaring
         theirs = np.where(standing, sum(field.royalties[r] for r in ROWS), 0)
         stand = standing.reshape(field.samples, -1).sum(axis=1).astype(float)
         taken = np.zeros(len(standing)) if field.declared is None else field.declared
-        parts = {"royalties": -theirs.reshape(field.samples, -1).sum(axis=1).astype(float),
-                 "row_points": -len(ROWS) * stand,
-                 "scoops": -(scoring.scoop_bonus + scoring.majority_bonus) * stand,
-                 "opponent_fouls": np.zeros(field.samples),
-                 "naturals": -taken.reshape(field.samples, -1).sum(axis=1).astype(float)}
-    else:
-        parts = points_per_deal(field, scoring, {r: report.row(r).value for r in ROWS},
-                                {r: report.row(r).royalty for r in ROWS})
+        return {"royalties": -theirs.reshape(field.samples, -1).sum(axis=1).astype(float),
+                "row_points": -len(ROWS) * stand,
+                "scoops": -(scoring.scoop_bonus + scoring.majority_bonus) * stand,
+                "opponent_fouls": np.zeros(field.samples),
+                "naturals": -taken.reshape(field.samples, -1).sum(axis=1).astype(float)}
+    return points_per_deal(field, scoring, {r: report.row(r).value for r in ROWS},
+                           {r: report.row(r).royalty for r in ROWS})
+
+
+def breakdown(objective: ExpectedValue, report) -> Breakdown:
+    """The EV breakdown of a finished board (a ``BoardReport``) against the sample."""
+    field, scoring = objective.field, objective.scoring
+    parts = set_points(field, scoring, report)
     total = sum(parts.values())
     stay = objective.fl_value if report.stays else 0.0
-    error = 0.0 if field.exact else standard_error(total, field.groups)
+    error = pool_error = 0.0
+    pool_boards = None
+    if not field.exact:
+        error = standard_error(total, field.groups)
+        if field.pool is not None:
+            against = sum(set_points(field.pool.field, scoring, report).values())
+            pool_error = field.pool.error(against)
+            pool_boards = field.pool.share.effective_boards
+            error = float(np.hypot(error, pool_error))  # independent: variances add
     deals = None if field.groups is None else int(field.groups.max()) + 1
     return Breakdown(*(float(parts[k].mean()) for k in
                        ("royalties", "row_points", "scoops", "opponent_fouls")),
                      stay, float(total.mean()) + stay, error, field.samples, field.opponents,
-                     field.exact, deals, float(parts["naturals"].mean()))
+                     field.exact, deals, pool_error, pool_boards,
+                     float(parts["naturals"].mean()))

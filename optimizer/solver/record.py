@@ -93,4 +93,5 @@ def _ev_dict(solution: Solution) -> dict | None:
             "stay_value": _points(parts.stay_value), "total": _points(parts.total),
             "standard_error": _points(parts.standard_error), "samples": parts.samples,
             "opponents": parts.opponents, "exact": parts.exact, "deals": parts.deals,
+            "pool_error": _points(parts.pool_error), "pool_boards": _points(parts.pool_boards),
             "table": None if solution.ev.table is None else solution.ev.table.record()}

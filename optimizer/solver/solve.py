@@ -34,7 +34,7 @@ from optimizer.solver.showdown import ShowdownChoice, showdown_choice
 from optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table
 
 MIN_CARDS, MAX_CARDS = 13, 17
-DEFAULT_SAMPLES = 200  # opponent deals per solve with the EV objective
+DEFAULT_SAMPLES = 2000  # opponent deals per solve with the EV objective
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if drawn is None:
         return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
                              staying(boards.shape[1]))
-    field = OpponentField.from_boards(boards, rules, drawn.groups, seated.exact)
+    field = OpponentField.from_boards(boards, rules, drawn.groups, seated.exact, drawn.share)
     return ExpectedValue(field, rules.scoring, staying(boards.shape[1]),
                          table=None if seated.plain else seated)
 

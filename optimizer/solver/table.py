@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from evaluator.board import Board, row_strengths, row_values
 from evaluator.cards import JOKER, Card, format_cards, parse_cards
 from evaluator.rules import ROW_SIZE, ROWS, ORDINARY_CARDS, Rules
 from optimizer.solver.objective import ObjectiveError
+
+if TYPE_CHECKING:  # the opponent model loads where a table is drawn
+    from optimizer.opponents.draw import PoolShare
 
 #: Deals of the boards made for one hand (Fantasyland sets, finished unfinished boards,
 #: hands played live), which the samples share: each costs a solve or a bot's hand.
@@ -251,6 +254,7 @@ class TableDraw:
     groups: np.ndarray | None  # the live deal of each sample, where the samples share them
     fantasyland_hands: tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...]  # (dealt, set)
     live_deals: int  # deals made for this hand (0: none)
+    share: PoolShare | None = None  # the pool seats' ``PoolShare`` (the pool's error), if any
 
 
 def _left(rules: Rules, used: Sequence[Card]) -> list[Card]:
@@ -272,9 +276,8 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring);
     ``set_fantasyland`` sets the Fantasyland opponents' cards (``solve.fantasyland_set``)."""
     from optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,
-                                          opponent_boards, pool_weights)
+                                          opponent_draw, pool_weights, serving_pool)
     from optimizer.opponents.errors import OpponentModelError
-    from optimizer.opponents.pools import pool_for
     from optimizer.opponents.unfinished import as_played, complete, play_live
 
     if table.fantasyland and set_fantasyland is None:
@@ -283,8 +286,8 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         known = np.array([_played(rules, b) for b in table.against])
         return TableDraw(known[None], None, (), 0)
     if table.plain:
-        return TableDraw(opponent_boards(rules, tuple(dealt), samples, table.opponents, seed),
-                         None, (), 0)
+        boards, share = opponent_draw(rules, tuple(dealt), samples, table.opponents, seed)
+        return TableDraw(boards, None, (), 0, share)
     fixed = tuple(dealt) + table.known_cards
     if rules.dealing == "closed":  # every hand is set at once by the model: dealt exactly
         from optimizer.opponents.closed import seat_boards
@@ -296,9 +299,9 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         boards = np.stack(known + [dealt_seats[:, i] for i in range(table.bot_seats)], axis=1)
         return TableDraw(boards.astype(np.int64), None, (), 0)
     # The bot's seats: from the pool while it holds enough boards that fit the known cards.
-    pooled = 0
+    pooled, share = 0, None
     if table.bot_seats:
-        pool = pool_for(rules)
+        pool = serving_pool(rules)
         exact, relaxed = candidate_pairs(pool, dealt_array(fixed, rules.deck))
         if len(exact) + len(relaxed) >= MIN_POOL_PAIRS:
             pooled = table.bot_seats
@@ -341,17 +344,19 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         live_seat += 1
     if pooled:
         try:
-            drawn = draw_boards(pool, dealt_array(fixed, rules.deck), samples * pooled, seed,
-                                pool_weights(pool, rules)).boards.reshape(samples, pooled, 13)
+            draw = draw_boards(pool, dealt_array(fixed, rules.deck), samples * pooled, seed,
+                               pool_weights(pool, rules))
         except OpponentModelError as error:
             raise TableError(str(error)) from None
+        drawn, share = draw.boards.reshape(samples, pooled, 13), replace(draw.share,
+                                                                         seats=pooled)
         seats.extend(drawn[:, i] for i in range(pooled))
     for _ in range(live_bots):
         seats.append(np.array([live[g][live_seat] for g in index]))
         live_seat += 1
     boards = np.stack(seats, axis=1).astype(np.int64)
     groups = index if deals and deals < samples else None
-    return TableDraw(boards, groups, tuple(hands), deals)
+    return TableDraw(boards, groups, tuple(hands), deals, share)
 
 
 def _played(rules: Rules, board: KnownBoard) -> tuple[Card, ...]:
