@@ -345,7 +345,7 @@ def opponent_draw(rules: Rules, dealt: Sequence[int], samples: int, opponents: i
     if rules.dealing == "closed":  # classic Chinese Poker: each hand set at once, exactly
         from optimizer.opponents.closed import opponent_boards as closed_boards
 
-        return closed_boards(rules, cards, samples, opponents, seed)
+        return closed_boards(rules, cards, samples, opponents, seed), None  # no pool
     pool = serving_pool(rules)
     draw = draw_boards(pool, cards, samples * opponents, seed, pool_weights(pool, rules))
     return draw.boards.reshape(samples, opponents, 13), replace(draw.share, seats=opponents)
