@@ -28,7 +28,6 @@ from optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_out
                                  run_batch)
 from optimizer.solver.objective import OBJECTIVES
 from optimizer.solver.record import solution_record as solution_dict
-from optimizer.solver.solve import DEFAULT_SAMPLES
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
 SHOWN_ERRORS = 20
@@ -159,7 +158,7 @@ def command(
     fl_value: FlValueOption = None,
     time_limit: TimeLimitOption = 10.0,
     opponents: OpponentsOption = None,  # solve's defaults, passed on to every hand's solve
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    samples: SamplesOption = None,
     seed: SeedOption = 0,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,

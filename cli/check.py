@@ -18,7 +18,6 @@ from cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption, O
 from cli.render import any_of, board_table, cards_text, console, royalties_text, row_text
 from evaluator import ROWS, BoardReport, find_rules
 from optimizer import ObjectiveError
-from optimizer.solver.solve import DEFAULT_SAMPLES
 from optimizer.solver.table import describe
 from optimizer.training.grading import Grade, grade, grade_record
 
@@ -124,7 +123,7 @@ def command(
     objective: ObjectiveOption = Objective.royalties,
     fl_value: FlValueOption = None,
     opponents: OpponentsOption = None,
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    samples: SamplesOption = None,
     seed: SeedOption = 0,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,

@@ -29,7 +29,6 @@ from optimizer.opponents.pools import (POOL_PARAMS, POOL_SEED, STRONG_PARAMS, bu
                                        dealing_for, load_pool, pool_file_name)
 from optimizer.opponents.removal import removal_check
 from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
-from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 class Bot(str, Enum):
@@ -248,7 +247,7 @@ def command(
     check_error: Annotated[Path | None, typer.Option(
         "--check-error", metavar="POOL", show_default=False,
         help="Check the EV's ± against a pool file played with another seed.")] = None,
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    samples: SamplesOption = None,
     bot: Annotated[Bot, typer.Option(
         "--bot", help="The bot that plays the hands of --regenerate: the shipped pools' or "
         "the stronger one.")] = Bot.SHIPPED,

@@ -21,7 +21,6 @@ from optimizer import ObjectiveError, Solution, solve
 from optimizer.solver.ev import breakdown
 from optimizer.solver.table import describe
 from optimizer.solver.record import solution_record as solution_dict
-from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 def _points(value: float) -> str:
@@ -143,7 +142,7 @@ def command(
         help="Also list this many next-best sets (distinct row strengths).", min=0,
         max=50)] = 0,
     opponents: OpponentsOption = None,
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    samples: SamplesOption = None,
     seed: SeedOption = 0,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,

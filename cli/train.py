@@ -26,7 +26,6 @@ from cli.options import (AgainstOption, DeadOption, FlValueOption, Objective, Ob
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError, find_rules
 from optimizer import ObjectiveError
-from optimizer.solver.solve import DEFAULT_SAMPLES
 from optimizer.solver.table import describe, read_table
 from optimizer.training.session import Session
 
@@ -119,7 +118,7 @@ def command(
     objective: ObjectiveOption = Objective.royalties,
     fl_value: FlValueOption = None,
     opponents: OpponentsOption = None,
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    samples: SamplesOption = None,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,
     dead: DeadOption = None,

@@ -16,7 +16,7 @@ from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, card_name, p
 from evaluator.rules import ROWS, Rules
 from evaluator.rules_files import find_rules
 from optimizer.solver.objective import check_objective, ev_options
-from optimizer.solver.solve import (DEFAULT_SAMPLES, MAX_CARDS, MIN_CARDS, SetValue, Solution,
+from optimizer.solver.solve import (MAX_CARDS, MIN_CARDS, SetValue, Solution,
                                     make_objective, solve, value_of_set)
 from optimizer.solver.table import PLAIN, TableSpec
 from optimizer.training.percentile import Percentile, percentile
@@ -166,7 +166,7 @@ def _points(value: float) -> str:
 
 def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None, *,
-          time_limit: float = 10.0, table: TableSpec = PLAIN, samples: int = DEFAULT_SAMPLES,
+          time_limit: float = 10.0, table: TableSpec = PLAIN, samples: int | None = None,
           seed: int = 0, solution: Solution | None = None) -> Grade:
     """Grade the set ``played`` for the dealt ``cards``.
 
