@@ -24,7 +24,7 @@ from optimizer import ObjectiveError, solve
 from optimizer.opponents import closed
 from optimizer.opponents.draw import bot_stats, serving_pool
 from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.head_to_head import HeadToHead, head_to_head
+from optimizer.opponents.head_to_head import HeadToHead, head_to_head, saved_head_to_head
 from optimizer.opponents.pools import (POOL_PARAMS, POOL_SEED, STRONG_PARAMS, build_pool,
                                        dealing_for, load_pool, pool_file_name)
 from optimizer.opponents.removal import removal_check
@@ -148,17 +148,23 @@ def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None
                   "(docs/ev-and-opponents.md, \"How sure the EV is\").", soft_wrap=True)
 
 
-def _head_to_head(rules, deals: int, seed: int) -> None:
+def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
+                  saved_only: bool) -> None:
     dealing = dealing_for(rules)
-    # a bar only where someone watches: piped or captured, the output is the table alone
-    with Progress(console=err_console, transient=True,
-                  disable=not err_console.is_terminal) as bar:
-        task = bar.add_task(f"playing {dealing.name} deals from both seats", total=deals)
-        result = head_to_head(rules, dealing, STRONG_PARAMS[dealing.name],
-                              POOL_PARAMS[dealing.name], deals, seed,
-                              lambda n: bar.advance(task, n))
-    console.print(f"{rules.name}: {result.deals} deals, each played from both seats "
-                  f"({result.games} games), seed {seed}", soft_wrap=True)
+    bots = STRONG_PARAMS[dealing.name], POOL_PARAMS[dealing.name]
+    if saved_only:
+        result, ranges = saved_head_to_head(rules, *bots, seed, chunks)
+        which = ", ".join(f"{start}..{stop - 1}" for start, stop in ranges)
+    else:
+        # a bar only where someone watches: piped or captured, the output is the table alone
+        with Progress(console=err_console, transient=True,
+                      disable=not err_console.is_terminal) as bar:
+            task = bar.add_task(f"playing {dealing.name} deals from both seats", total=deals)
+            result = head_to_head(rules, dealing, *bots, deals, seed,
+                                  lambda n: bar.advance(task, n), first, chunks)
+        which = f"{first}..{first + deals - 1}"
+    console.print(f"{rules.name}: {result.deals} deals ({which}), each played from both "
+                  f"seats ({result.games} games), seed {seed}", soft_wrap=True)
     console.print(_head_to_head_table(result))
     console.print("Points are the stronger bot's, a game, ± one standard error over the deals "
                   "(docs/ev-and-opponents.md, \"The stronger bot\").", soft_wrap=True)
@@ -255,6 +261,16 @@ def command(
         "--fixed-point", help="Classic Chinese Poker: what a player gains by deviating from "
         "the opponent model, over --hands hands.")] = False,
     opponents: OpponentsOption = None,
+    first_deal: Annotated[int, typer.Option(
+        "--first-deal", help="The first deal --head-to-head plays: deals FIRST..FIRST+hands-1 "
+        "(deal i is the same whatever the range).", min=0)] = 0,
+    chunks: Annotated[Path | None, typer.Option(
+        "--chunks", metavar="DIR", show_default=False,
+        help="--head-to-head saves the boards of each 25 deals in DIR and reads those already "
+        "there instead of playing them (the same command resumes a stopped run).")] = None,
+    saved_only: Annotated[bool, typer.Option(
+        "--saved-only", help="--head-to-head over every deal of --seed saved in --chunks, "
+        "playing none.")] = False,
     json_output: JsonOption = False,
     old_boards: Annotated[int | None, old_spelling("--boards", min=1)] = None,
 ) -> None:
@@ -267,11 +283,12 @@ def command(
     bot's live play from the deck without them. `--hands` counts the hands of each action;
     `--seed` seeds the draw of --stats and the play of --check and --live, `--pool-seed` a
     regenerated pool; `--workers` plays the hands of --regenerate, --check and --live.
-    `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals,
-    each from both seats, on one process, seeded by `--seed`; `--bot strong` has the
-    stronger bot play the pool of --regenerate. `--check-error POOL` solves `--hands`
-    random hands with `--samples` deals and sets the EV each reports, with its ±, against
-    the EV of its set on the pool file POOL, played with another seed.
+    `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals
+    from `--first-deal` on, each from both seats, on one process, seeded by `--seed`;
+    `--chunks DIR` saves and resumes them, and `--saved-only` scores what DIR holds.
+    `--bot strong` has the stronger bot play the pool of --regenerate. `--check-error POOL`
+    solves `--hands` random hands with `--samples` deals and sets the EV each reports, with
+    its ±, against the EV of its set on the pool file POOL, played with another seed.
     """
     del old_boards  # its value went to --hands (cli.options)
     workers = workers_count(workers)
@@ -286,6 +303,12 @@ def command(
     if (versus or check_error is not None) and json_output:
         report_error(f"{'--head-to-head' if versus else '--check-error'} prints a table only: "
                      "drop --json")
+        raise typer.Exit(BAD_INPUT)
+    if saved_only and chunks is None:
+        report_error("--saved-only scores the boards of --chunks DIR: add --chunks")
+        raise typer.Exit(BAD_INPUT)
+    if (first_deal or chunks is not None) and not versus:
+        report_error("--first-deal and --chunks are for --head-to-head: add --head-to-head")
         raise typer.Exit(BAD_INPUT)
     if bot is not Bot.SHIPPED and not regenerate:
         report_error(f"--bot {bot.value} plays the pool of --regenerate: add --regenerate "
@@ -304,7 +327,8 @@ def command(
             _regenerate(rules, hands, pool_seed, workers, output, json_output, bot.value)
             return
         if versus:
-            _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed)
+            _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
+                          first_deal, chunks, saved_only)
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,

@@ -36,17 +36,24 @@ def evaluate_boards(boards: np.ndarray, rules: Rules) -> BoardArrays:
     boards = np.asarray(boards, dtype=np.int64).reshape(-1, 13)
     values = {r: row_values(r, boards[:, ROW_SLICES[r]], rules) for r in ROWS}
     strengths = {r: row_strengths(boards[:, ROW_SLICES[r]]) for r in ROWS}
-    fouled = np.zeros(len(boards), dtype=bool)
+    return from_rows(values, strengths, rules)
+
+
+def from_rows(values: dict[str, np.ndarray], strengths: dict[str, np.ndarray],
+              rules: Rules) -> BoardArrays:
+    """Fouls, royalties, staying and entry of boards whose rows' values (each on its own
+    scale) and strengths (on the high scale) are known."""
+    fouled = np.zeros(len(values[ROWS[0]]), dtype=bool)
     for stronger, weaker in rules.order_pairs:
         fouled |= strengths[stronger] < strengths[weaker]
     for row in ROWS:
         fouled |= ~rules.qualify_table(row)[values[row]]
     royalties = {r: np.where(fouled, 0, rules.royalty_table(r)[values[r]]) for r in ROWS}
-    stays = np.zeros(len(boards), dtype=bool)
+    stays = np.zeros(len(fouled), dtype=bool)
     for row in ROWS:
         stays |= rules.stay_table(row)[values[row]]
     stays &= ~fouled
-    entry = np.zeros(len(boards), dtype=np.int64)
+    entry = np.zeros(len(fouled), dtype=np.int64)
     for rung in rules.entry:
         met = ~fouled
         for requirement in rung.requires:

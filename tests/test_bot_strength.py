@@ -21,6 +21,7 @@ from evaluator.cards import JOKER, Deck, parse_cards
 from evaluator.rules import ROWS
 from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams, choose, entry_worths, play_hand
 from optimizer.opponents import ranks
+from optimizer.opponents.estimate import estimate
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from optimizer.opponents.odds import even_odds, odds_from_boards
 from optimizer.opponents.params import params_meta
@@ -190,9 +191,31 @@ def test_the_stronger_bot_plays_the_same_seeded_hand_again():
     assert first == again
 
 
+def test_the_estimate_charges_a_foul_its_own_penalty():
+    # Aces on top over a finished middle of one pair of kings: every future fouls, and the
+    # estimate charges what is given, else 10 for the stronger bot and foul_penalty for the
+    # first (whose pools were played so).
+    layout = _layout("Ac Ad", "Ks Kh 7c 5d 2s", "Jc 9h 8h")
+    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
+    for params, cost in ((STRONG, 10.0),
+                         (dataclasses.replace(STRONG, estimate_foul_penalty=11.0), 11.0),
+                         (POOL_PARAMS[THREE_KEEP_TWO.name], 6.0)):
+        worth = estimate(PINEAPPLE, layout[None], unseen, 6, params, np.random.default_rng(0),
+                         16)
+        assert worth.tolist() == [-cost]
+
+
+def test_the_stronger_bot_rescores_twice_the_placements_of_the_first():
+    shipped = POOL_PARAMS[THREE_KEEP_TWO.name]
+    assert (shipped.rescored, STRONG.rescored, QUICK_STRONG.rescored) == (4, 8, 0)
+    assert dataclasses.replace(STRONG, table_refine=5).rescored == 5
+    assert dataclasses.replace(shipped, table_refine=5).rescored == 4  # a knob of the stronger
+
+
 def test_a_pool_of_the_first_bot_records_the_knobs_it_always_had():
     meta = params_meta(POOL_PARAMS[THREE_KEEP_TWO.name])
     assert "table_points" not in meta and "card_worth" not in meta
+    assert "estimate_foul_penalty" not in meta and "table_refine" not in meta
     assert params_meta(STRONG)["table_points"] is True
 
 

@@ -14,7 +14,9 @@ from evaluator import find_rules, parse_cards
 from evaluator.board import evaluate_board
 from evaluator.scoring import settle
 from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
-from optimizer.opponents.head_to_head import PLAY, deal_seats, head_to_head, play_seats, score
+from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.head_to_head import (PLAY, STEP, chunk_path, deal_seats, head_to_head,
+                                            play_seats, saved_head_to_head, score)
 from optimizer.opponents.pools import STRONG_PARAMS
 
 runner = CliRunner()
@@ -112,11 +114,40 @@ def test_a_small_head_to_head_is_deterministic_for_its_seed():
         head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 0, seed=2)
 
 
+def test_ranges_of_deals_saved_in_chunks_add_up_to_one_run(tmp_path):
+    # deal i is the same whatever the range: two runs over halves, saved, are the whole run
+    whole = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, STEP + 2, seed=4)
+    head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, STEP + 1, seed=4,
+                 directory=tmp_path)
+    head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 1, seed=4, first=STEP + 1,
+                 directory=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"seed4-deals0-{STEP}.npz", f"seed4-deals{STEP}-{STEP + 1}.npz",
+        f"seed4-deals{STEP + 1}-{STEP + 2}.npz"]
+    saved, ranges = saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 4, tmp_path)
+    assert saved == whole and ranges == [(0, STEP + 2)]
+
+
+def test_a_saved_chunk_is_read_not_played_and_only_by_the_bots_that_played_it(tmp_path):
+    first = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
+                         directory=tmp_path)
+    path = chunk_path(tmp_path, 6, 0, 2)
+    stamp = path.stat().st_mtime_ns
+    assert head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
+                        directory=tmp_path) == first
+    assert path.stat().st_mtime_ns == stamp  # resumed from the file
+    with pytest.raises(OpponentModelError, match="holds the boards of other bots"):
+        head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK, QUICK, 2, seed=6, directory=tmp_path)
+    with pytest.raises(OpponentModelError, match="no deals of seed 7 saved"):
+        saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 7, tmp_path)
+
+
 def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
     result = runner.invoke(app, ["opponents", "--head-to-head", "--hands", "1", "--seed", "3"],
                            env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    assert "pineapple: 1 deals, each played from both seats (2 games), seed 3" in result.output
+    assert ("pineapple: 1 deals (0..0), each played from both seats (2 games), seed 3"
+            in result.output)
     assert "points a game" in result.output and "Stronger bot" in result.output
 
 
@@ -124,6 +155,9 @@ def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
     (["--head-to-head", "--json"], "--head-to-head prints a table only: drop --json"),
     (["--head-to-head", "--stats"], "--stats and --head-to-head given together"),
     (["--bot", "strong"], "--bot strong plays the pool of --regenerate: add --regenerate"),
+    (["--head-to-head", "--saved-only"],
+     "--saved-only scores the boards of --chunks DIR: add --chunks"),
+    (["--first-deal", "5"], "--first-deal and --chunks are for --head-to-head: add --head-to-head"),
 ])
 def test_the_command_refuses_what_it_cannot_do_in_one_line(args, message):
     result = runner.invoke(app, ["opponents", *args])

@@ -6,7 +6,9 @@ being compared shares them), each row draws a pool: the first ``draw_credit``
 or continue a one-suit or straight five-card row), then cards of its own for the rest of its
 empty slots. From its pool each row keeps its best and its worst completion, and the future
 is worth the best legal board among those ``2 x 2 x 2`` choices: royalties, plus
-``fl_bonus`` if it enters Fantasyland, or ``-foul_penalty`` if it fouls. The pools stand for
+``fl_bonus`` if it enters Fantasyland, or minus a foul's cost if it fouls
+(``BotParams.estimate_foul_cost``: ``foul_penalty`` for the first bot, 10 for the
+stronger). The pools stand for
 the choice the player will have (steering useful cards to the row that wants them); the
 worst completions stand for safe play.
 
@@ -163,7 +165,7 @@ def _best_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -
         entered = entered | met
     points = grid["top"].royalty + grid["middle"].royalty + grid["bottom"].royalty \
         + params.fl_bonus * entered
-    worth = np.where(fouled, -params.foul_penalty, points)
+    worth = np.where(fouled, -params.estimate_foul_cost, points)
     return worth.reshape(worth.shape[:2] + (-1,)).max(axis=2)
 
 

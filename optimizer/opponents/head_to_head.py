@@ -24,8 +24,10 @@ standard error about threefold against generators of each bot's own, at no cost.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -33,6 +35,7 @@ from evaluator.board import Board, evaluate_board
 from evaluator.rules import Rules
 from evaluator.scoring import settle
 from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
+from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.pools import deal_from, table_odds
 
 #: The last word of a seat's play's seed, ``(seed, deal, seat, PLAY)``, which both bots share.
@@ -136,22 +139,87 @@ def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
                       _figures([r for deal in theirs for r in deal]))
 
 
-#: Deals a run plays between two calls of ``progress``.
+#: Deals a run plays between two calls of ``progress``, and the deals of a saved chunk.
 STEP = 25
+
+
+def _bots_meta(rules: Rules, challenger: BotParams, incumbent: BotParams) -> str:
+    return json.dumps({"rules": rules.name, "challenger": asdict(challenger),
+                       "incumbent": asdict(incumbent)}, sort_keys=True)
+
+
+def chunk_path(directory: Path, seed: int, start: int, stop: int) -> Path:
+    """Where a run that saves its boards keeps deals ``start..stop`` of ``seed``."""
+    return Path(directory) / f"seed{seed}-deals{start}-{stop}.npz"
+
+
+def _load_chunk(path: Path, meta: str) -> tuple[np.ndarray, np.ndarray]:
+    with np.load(path) as saved:
+        if str(saved["meta"]) != meta:
+            raise OpponentModelError(f"{path} holds the boards of other bots or rules: "
+                                     "move it away")
+        return saved["challenger"], saved["incumbent"]
 
 
 def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent: BotParams,
                  deals: int, seed: int,
-                 progress: Callable[[int], None] | None = None) -> HeadToHead:
-    """The challenger against the incumbent over ``deals`` duplicate deals (module docstring),
-    on one process; ``progress`` is told how many deals each step finished."""
+                 progress: Callable[[int], None] | None = None, first: int = 0,
+                 directory: Path | None = None) -> HeadToHead:
+    """The challenger against the incumbent over deals ``first .. first + deals`` (module
+    docstring), on one process; ``progress`` is told how many deals each step finished.
+
+    With a ``directory`` each step's boards are saved there (``chunk_path``), and a step
+    already saved is read instead of played: a run stopped half way resumes where it was,
+    and runs over other ranges of deals add up (``saved_head_to_head``)."""
     if deals < 1:
         raise ValueError(f"need deals >= 1, got {deals}")
+    if first < 0:
+        raise ValueError(f"need a first deal >= 0, got {first}")
+    meta = _bots_meta(rules, challenger, incumbent)
     ours, theirs = [], []
-    for start in range(0, deals, STEP):
-        stop = min(start + STEP, deals)
-        ours.append(play_seats(rules, dealing, challenger, seed, start, stop))
-        theirs.append(play_seats(rules, dealing, incumbent, seed, start, stop))
+    for start in range(first, first + deals, STEP):
+        stop = min(start + STEP, first + deals)
+        path = None if directory is None else chunk_path(directory, seed, start, stop)
+        if path is not None and path.exists():
+            mine, yours = _load_chunk(path, meta)
+        else:
+            mine = play_seats(rules, dealing, challenger, seed, start, stop)
+            yours = play_seats(rules, dealing, incumbent, seed, start, stop)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                partial = path.with_suffix(".partial.npz")
+                np.savez(partial, challenger=mine, incumbent=yours, meta=np.array(meta))
+                partial.replace(path)  # whole or not at all, if the run is stopped
+        ours.append(mine)
+        theirs.append(yours)
         if progress:
             progress(stop - start)
     return score(rules, np.concatenate(ours), np.concatenate(theirs), challenger)
+
+
+def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams, seed: int,
+                       directory: Path) -> tuple[HeadToHead, list[tuple[int, int]]]:
+    """The result over every chunk of ``seed`` saved in ``directory`` (``head_to_head``), and
+    the ranges of deals they cover, merged; chunks that overlap are refused."""
+    spans = []
+    for path in Path(directory).glob(f"seed{seed}-deals*-*.npz"):
+        if path.name.endswith(".partial.npz"):
+            continue
+        start, stop = path.stem.removeprefix(f"seed{seed}-deals").split("-")
+        spans.append((int(start), int(stop), path))
+    if not spans:
+        raise OpponentModelError(f"no deals of seed {seed} saved in {directory}")
+    spans.sort()
+    meta = _bots_meta(rules, challenger, incumbent)
+    ours, theirs, ranges = [], [], []
+    for start, stop, path in spans:
+        if ranges and start < ranges[-1][1]:
+            raise OpponentModelError(f"{path.name} overlaps deals {ranges[-1][0]}..{ranges[-1][1]}")
+        mine, yours = _load_chunk(path, meta)
+        ours.append(mine)
+        theirs.append(yours)
+        if ranges and ranges[-1][1] == start:
+            ranges[-1] = (ranges[-1][0], stop)
+        else:
+            ranges.append((start, stop))
+    return score(rules, np.concatenate(ours), np.concatenate(theirs), challenger), ranges

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.board_arrays import BoardArrays, evaluate_boards
+from evaluator.board_arrays import BoardArrays
 from evaluator.rules import ROWS, Rules
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from evaluator.board import Board, evaluate_board
 from optimizer.opponents.ranks import row_strengths, row_values
-from evaluator.board_arrays import ROW_SLICES, BoardArrays
+from evaluator.board_arrays import ROW_SLICES, BoardArrays, from_rows
 from evaluator.cards import JOKER
 from evaluator.handspec import Scale
 from evaluator.jokers import substitutes
@@ -97,21 +97,4 @@ def evaluate_played(boards: np.ndarray, rules: Rules) -> BoardArrays:
     values = {r: row_values(r, boards[:, ROW_SLICES[r]], rules) for r in ROWS}
     strengths = {r: values[r] if rules.scale(r) is Scale.HIGH
                  else row_strengths(boards[:, ROW_SLICES[r]]) for r in ROWS}
-    fouled = np.zeros(len(boards), dtype=bool)
-    for stronger, weaker in rules.order_pairs:
-        fouled |= strengths[stronger] < strengths[weaker]
-    for row in ROWS:
-        fouled |= ~rules.qualify_table(row)[values[row]]
-    royalties = {r: np.where(fouled, 0, rules.royalty_table(r)[values[r]]) for r in ROWS}
-    stays = np.zeros(len(boards), dtype=bool)
-    for row in ROWS:
-        stays |= rules.stay_table(row)[values[row]]
-    stays &= ~fouled
-    entry = np.zeros(len(boards), dtype=np.int64)
-    for rung in rules.entry:
-        met = ~fouled
-        for requirement in rung.requires:
-            met &= values[requirement.row] >= requirement.spec.threshold(
-                rules.scale(requirement.row))
-        entry = np.where(met, np.maximum(entry, rung.cards), entry)
-    return BoardArrays(values, strengths, fouled, royalties, stays, entry)
+    return from_rows(values, strengths, rules)
