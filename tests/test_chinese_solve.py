@@ -58,29 +58,41 @@ def reference_best(dealt, rules, boards) -> float:
     ours = {"top": s3[TOP], "middle": s5[MIDDLE], "bottom": s5[BOTTOM]}
     fouled = (ours["middle"] > ours["bottom"]) | (ours["top"] > ours["middle"])
     bonus = {r: rules.royalty_table(r)[ours[r]] for r in ROWS}
+    deals, seats, _ = boards.shape
     flat = boards.reshape(-1, 13)
     theirs = evaluate_boards(flat, rules)
-    scoop = rules.scoring.scoop_bonus
+    assert not theirs.fouled.any()  # the model never fouls
+    scoop, sweep = rules.scoring.scoop_bonus, rules.showdown.sweep_bonus
     total = np.zeros(len(TOP))
-    for j in range(len(theirs.fouled)):
-        assert not theirs.fouled[j]  # the model never fouls
-        held = best_natural(flat[j].tolist(), rules.showdown.naturals) \
-            if rules.showdown.naturals.hands else None
-        if held is not None:  # declared: it takes its value from whatever we set
-            total -= held.natural.value
-            continue
-        points = np.zeros(len(TOP))
-        won_all = np.ones(len(TOP), dtype=bool)
-        lost_all = np.ones(len(TOP), dtype=bool)
-        for r in ROWS:
-            won = ours[r] > theirs.strengths[r][j]
-            lost = ours[r] < theirs.strengths[r][j]
-            points += won.astype(int) - lost.astype(int)
-            points += bonus[r] * won - theirs.royalties[r][j] * lost
-            won_all &= won
-            lost_all &= lost
-        total += points + scoop * (won_all.astype(int) - lost_all.astype(int))
-    ev = total / boards.shape[0]
+    for d in range(deals):
+        held = [best_natural(flat[d * seats + i].tolist(), rules.showdown.naturals)
+                if rules.showdown.naturals.hands else None for i in range(seats)]
+        sweeps_all = np.ones(len(TOP), dtype=bool)
+        for i in range(seats):
+            j = d * seats + i
+            if held[i] is not None:  # declared: it takes its value from whatever we set
+                total -= held[i].natural.value
+                continue
+            points = np.zeros(len(TOP))
+            won_all = np.ones(len(TOP), dtype=bool)
+            lost_all = np.ones(len(TOP), dtype=bool)
+            for r in ROWS:
+                won = ours[r] > theirs.strengths[r][j]
+                lost = ours[r] < theirs.strengths[r][j]
+                points += won.astype(int) - lost.astype(int)
+                points += bonus[r] * won - theirs.royalties[r][j] * lost
+                won_all &= won
+                lost_all &= lost
+            total += points + scoop * (won_all.astype(int) - lost_all.astype(int))
+            sweeps_all &= won_all
+            # A sweep needs a table of three, all setting: this one scoops us and the rest.
+            if seats >= 2 and all(h is None for h in held) and all(
+                    all(theirs.strengths[r][j] > theirs.strengths[r][d * seats + o]
+                        for r in ROWS) for o in range(seats) if o != i):
+                total -= sweep * lost_all
+        if seats >= 2 and all(h is None for h in held):
+            total += sweep * seats * sweeps_all
+    ev = total / deals
     ev[fouled] = -np.inf
     return float(ev.max())
 
@@ -90,17 +102,22 @@ def _hands(count: int, seed: int) -> list[list[int]]:
     return [rng.sample(range(52), 13) for _ in range(count)]
 
 
-@pytest.mark.parametrize("schedule", ["chinese", "chinese_typical"])
-def test_the_solve_finds_the_best_of_all_72072_settings(schedule):
+@pytest.mark.parametrize("schedule, hands, fewest", [
+    ("chinese", 100, 1), ("chinese_typical", 100, 1),
+    ("chinese_sweep_9", 40, 2)])  # a sweep needs two opponents or more
+def test_the_solve_finds_the_best_of_all_72072_settings(schedule, hands, fewest):
     rules = find_rules(schedule) if schedule == "chinese" else load_rules(
         HOUSE / f"{schedule}.toml")
     model = find_rules("chinese")  # the boards are given: any model's will do
-    for i, dealt in enumerate(_hands(100, seed=len(schedule))):
-        opponents = 1 + i % 3
+    swept = 0
+    for i, dealt in enumerate(_hands(hands, seed=len(schedule))):
+        opponents = fewest + i % (4 - fewest)
         boards = opponent_boards(model, np.array(dealt), 4, opponents, seed=i)
         solution = solve(dealt, rules, "ev", boards=boards)
         assert solution.status == "optimal"
         assert solution.value == pytest.approx(reference_best(dealt, rules, boards), abs=1e-9)
+        swept += breakdown(solution.ev, solution.report).sweeps != 0
+    assert swept > 0 or not rules.showdown.sweep_bonus  # the sweep was in play
 
 
 def test_the_model_sets_each_hand_at_the_best_of_its_own_row_worths():
@@ -226,3 +243,38 @@ def test_a_known_board_at_the_table_is_played_as_it_is_and_the_rest_dealt_around
         assert len(set(np.concatenate([dealt, deal.ravel()]).tolist())) == 52
     with pytest.raises(ValueError, match="set at once"):
         solve(dealt, rules, "ev", table=TableSpec(2, ("2c 3d / 5h 7s 8c 9c Td /",)))
+
+
+@pytest.mark.parametrize("schedule", ["chinese_sweep_9", "chinese_long_schedule"])
+def test_every_set_is_worth_at_each_deal_what_the_table_settles(schedule):
+    # The objective's points, deal by deal (sweeps and declared naturals included), against
+    # evaluator.scoring.settle_table, for the best set and for random ones, fouled too.
+    from evaluator import evaluate_board
+    from evaluator.board import Board
+    from evaluator.scoring import Seat, settle_table
+    from optimizer.solver.ev import set_points
+
+    rules = load_rules(HOUSE / f"{schedule}.toml")
+    rng = random.Random(7)
+    checked = swept = 0
+    for i, dealt in enumerate(_hands(12, seed=11)):
+        opponents = 2 + i % 2
+        boards = opponent_boards(find_rules("chinese"), np.array(dealt), 30, opponents, seed=i)
+        solution = solve(dealt, rules, "ev", boards=boards)
+        shuffled = rng.sample(dealt, 13)
+        for cards in (list(solution.board.cards), shuffled):
+            ours = evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules)
+            parts = set_points(solution.ev.field, rules.scoring, ours)
+            points = sum(parts.values())
+            swept += int((parts["sweeps"] != 0).sum())
+            for d, deal in enumerate(boards):
+                table = [Seat(report=ours)]
+                for theirs in deal.tolist():
+                    held = best_natural(theirs, rules.showdown.naturals)
+                    table.append(Seat(natural=held, cards=tuple(theirs)) if held else Seat(
+                        report=evaluate_board(Board(theirs[:3], theirs[3:8], theirs[8:]),
+                                              rules)))
+                assert points[d] == settle_table(table, rules).totals[0], (dealt, d)
+                checked += 1
+    assert checked == 12 * 2 * 30
+    assert swept > 0 or schedule != "chinese_sweep_9"

@@ -89,7 +89,7 @@ def _ev_dict(solution: Solution) -> dict | None:
     parts = breakdown(solution.ev, solution.report)
     return {"royalties": _points(parts.royalties), "row_points": _points(parts.row_points),
             "scoops": _points(parts.scoops), "opponent_fouls": _points(parts.opponent_fouls),
-            "naturals": _points(parts.naturals),
+            "naturals": _points(parts.naturals), "sweeps": _points(parts.sweeps),
             "stay_value": _points(parts.stay_value), "total": _points(parts.total),
             "standard_error": _points(parts.standard_error), "samples": parts.samples,
             "opponents": parts.opponents, "exact": parts.exact, "deals": parts.deals,
