@@ -37,6 +37,10 @@ _STRAIGHTS5 = tuple((frozenset(range(low, low + 5)), low + 4) for low in range(9
 _STRAIGHTS3 = tuple((frozenset(range(low, low + 3)), low + 2) for low in range(11)) + (
     (frozenset({ACE, 0, 1}), 1),)
 
+#: The rank counts of each three-card straight, to its ranks and high card.
+_FRONT_STRAIGHTS = {tuple(int(r in ranks) for r in range(13)): (ranks, high)
+                    for ranks, high in _STRAIGHTS3}
+
 
 def _ranks(cards: tuple[Card, ...]) -> np.ndarray:
     return np.bincount(np.asarray(cards) >> 2, minlength=13)
@@ -75,17 +79,26 @@ def _straight_rows(cards: tuple[Card, ...]) -> list[tuple[frozenset, int, frozen
     """Every way to cut the ranks into a back and a middle straight and a three-card front
     straight: (back ranks, high, middle ranks, high, front ranks, high), back >= middle."""
     counts = _ranks(cards).tolist()
+    if max(counts) > 3:  # three straights hold each rank at most three times
+        return []
     found = []
-    for (back, b_high), (middle, m_high) in product(_STRAIGHTS5, repeat=2):
-        if m_high > b_high:
+    for back, b_high in _STRAIGHTS5:
+        if any(counts[r] == 0 for r in back):
             continue
-        for front, f_high in _STRAIGHTS3:
-            need = [0] * 13
-            for ranks in (back, middle, front):
-                for r in ranks:
-                    need[r] += 1
-            if need == counts:
-                found.append((back, b_high, middle, m_high, front, f_high))
+        for r in back:
+            counts[r] -= 1
+        for middle, m_high in _STRAIGHTS5:
+            if m_high > b_high or any(counts[r] == 0 for r in middle):
+                continue
+            for r in middle:
+                counts[r] -= 1
+            front = _FRONT_STRAIGHTS.get(tuple(counts))
+            if front is not None:
+                found.append((back, b_high, middle, m_high, *front))
+            for r in middle:
+                counts[r] += 1
+        for r in back:
+            counts[r] += 1
     return found
 
 
@@ -124,10 +137,16 @@ def _best_rows(cards: Sequence[Card], sizes: tuple[int, ...]) -> tuple[int, ...]
     return tuple(strengths)
 
 
+#: The suit counts three flushes can have: three suits, or one suit filling two rows, or all.
+_FLUSH_SUIT_COUNTS = {(3, 5, 5), (3, 10), (5, 8), (13,)}
+
+
 def _three_flushes(cards: tuple[Card, ...]) -> Key | None:
     """The back and middle five-card flushes and the front a three-card flush (a suit may
     fill two rows); holders compare the back hands, then the middle, then the front."""
     counts = _suits(cards)
+    if tuple(sorted(counts[counts > 0].tolist())) not in _FLUSH_SUIT_COUNTS:
+        return None
     keys = []
     for suits in product(range(4), repeat=3):  # the suit of the back, middle and front
         need = np.zeros(4, dtype=np.int64)

@@ -126,6 +126,9 @@ class Rules:
     # Whether the row royalties are the bonuses of classic Chinese Poker (``[bonuses]`` in a
     # rules file: units for winning a row with a hand, paid by the player who loses it).
     bonuses: bool = False
+    # What the output calls one payment ("point"; "unit" in classic Chinese Poker): a word,
+    # not part of what the rules decide.
+    unit: str = field(default="point", compare=False)
     # Where these rules were read from (a rules file's name, or a preset's), for errors found
     # after loading to name it as load time's do; not part of what the rules decide.
     source: str = field(default="", compare=False)

@@ -36,7 +36,7 @@ _SECTION_KEYS = {
     "bonuses": set(ROWS),
     "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value", "ev_repeat_value"},
     "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only",
-                "sweep_bonus", "surrender"},
+                "sweep_bonus", "surrender", "unit"},
     "naturals": {"hands", "between"},
     "table": {"players"},
     "opponents": {"mean_royalties"},
@@ -220,6 +220,16 @@ def _scoring(doc: dict[str, Any], source: str) -> Scoring:
         winner_only or _bonuses(doc, source))
 
 
+def _unit(doc: dict[str, Any], source: str) -> str:
+    """``scoring.unit``: what the output calls one of the table's payments, in the
+    singular ("point", the default; "unit" in classic Chinese Poker)."""
+    unit = _text(doc.get("scoring", {}).get("unit", "point"), f"{source}: scoring.unit")
+    if not unit.isalpha():
+        raise RulesError(f"{source}: scoring.unit: expected one word in the singular, such as "
+                         f"\"point\" or \"unit\", got {unit!r}")
+    return unit
+
+
 def _players(doc: dict[str, Any], source: str) -> int:
     """``[table] players``: the players at the table by default (2 to 6)."""
     return _int(doc.get("table", {}).get("players", 2), f"{source}: table.players", 2, 6)
@@ -358,6 +368,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         dealing=dealing, opponent_royalties=_opponent_royalties(doc, source),
         deck=_deck(doc, source), showdown=_showdown(doc, source),
         bonuses=_bonuses(doc, source), players=_players(doc, source), source=source,
+        unit=_unit(doc, source),
     )
     if rules.players > rules.seats:
         raise RulesError(f"{source}: table.players: {rules.players} players, but the deck "

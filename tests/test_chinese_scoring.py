@@ -123,6 +123,61 @@ def test_every_natural_has_a_positive_and_a_near_miss(name, holds, misses):
     assert detect(tuple(sorted(parse_cards(misses)))) is None
 
 
+def _cut_into(cards, fits, sizes=(5, 5, 3)) -> bool:
+    """Brute force: whether some cut of the cards into rows of ``sizes`` has every row
+    ``fits`` (each 5-card, then 3-card subset tried in turn, rows that do not fit dropped)."""
+    if not sizes:
+        return True
+    return any(fits(row) and _cut_into(set(cards) - set(row), fits, sizes[1:])
+               for row in combinations(sorted(cards), sizes[0]))
+
+
+def _is_straight(row) -> bool:
+    ranks = sorted({c >> 2 for c in row})
+    wheel = {12, 0, 1, 2, 3} if len(row) == 5 else {12, 0, 1}
+    return len(ranks) == len(row) and (ranks[-1] - ranks[0] == len(row) - 1
+                                       or set(ranks) == wheel)
+
+
+def _is_flush(row) -> bool:
+    return len({c & 3 for c in row}) == 1
+
+
+def test_three_straights_and_three_flushes_are_found_as_a_brute_force_finds_them():
+    # The detectors search by rank and suit counts; this cuts the cards every way there is.
+    import random
+
+    rng = random.Random(8)
+    hands = []
+    while len(hands) < 40:  # three straights, of random ranks and suits, and near misses
+        ranks = [r for low in (rng.randrange(-1, 9), rng.randrange(-1, 9)) for r in
+                 range(low, low + 5)] + list(range(k := rng.randrange(-1, 11), k + 3))
+        cards = {(r % 13) * 4 + rng.randrange(4) for r in ranks}
+        if len(cards) == 13:
+            hands.append(cards)
+            swapped = set(cards)
+            swapped.remove(rng.choice(sorted(cards)))
+            swapped.add(rng.choice(sorted(set(range(52)) - cards)))
+            hands.append(swapped)
+    for _ in range(20):  # three flushes, and near misses
+        suits = [rng.randrange(4) for _ in range(3)]
+        cards = set()
+        for suit, size in zip(suits, (5, 5, 3)):
+            cards |= set(rng.sample([r * 4 + suit for r in range(13) if r * 4 + suit
+                                     not in cards], size))
+        swapped = set(cards)
+        swapped.remove(rng.choice(sorted(cards)))
+        swapped.add(rng.choice(sorted(set(range(52)) - cards)))
+        hands += [cards, swapped]
+    found = {"three straights": 0, "three flushes": 0}
+    for cards in hands:
+        for name, fits in (("three straights", _is_straight), ("three flushes", _is_flush)):
+            held = DETECTORS[name](tuple(sorted(cards))) is not None
+            assert held == _cut_into(cards, fits), (name, sorted(cards))
+            found[name] += held
+    assert all(0 < n < len(hands) // 2 for n in found.values()), found
+
+
 def test_every_natural_of_the_schedules_is_tested():
     named = {n.name for f in HOUSE.glob("chinese_*.toml")
              for n in load_rules(f).showdown.naturals.hands}

@@ -278,3 +278,49 @@ def test_every_set_is_worth_at_each_deal_what_the_table_settles(schedule):
                 checked += 1
     assert checked == 12 * 2 * 30
     assert swept > 0 or schedule != "chinese_sweep_9"
+
+
+def test_the_strength_tables_by_colex_index_are_the_ranks_of_their_hands():
+    # The model reads a hand's subsets' strengths off two tables indexed by colex rank; the
+    # tables are built by highest card, the check ranks the hands themselves.
+    from optimizer.opponents.closed import _strength_table, colex
+
+    rng = np.random.default_rng(3)
+    for size, rank in ((3, rank3_array), (5, rank5_array)):
+        hands = np.sort(np.array([rng.choice(52, size, replace=False) for _ in range(20000)]),
+                        axis=1)
+        hands[:2] = [np.arange(size), np.arange(52 - size, 52)]  # the first and the last
+        assert (_strength_table(size)[colex(hands)] == rank(hands)).all()
+        assert len(_strength_table(size)) == len(list(itertools.combinations(range(52), size)))
+
+
+def test_a_model_built_for_a_rules_file_is_kept_and_read_back_while_it_still_fits(
+        tmp_path, monkeypatch):
+    from optimizer.opponents import closed
+
+    monkeypatch.setenv(closed.CACHE_VARIABLE, str(tmp_path))
+    monkeypatch.setattr(closed, "ROUNDS", 1)
+    monkeypatch.setattr(closed, "HANDS", 300)  # a small model: the cache is what is tested
+    monkeypatch.setattr(closed, "_WORTHS", {})
+    rules = load_rules(HOUSE / "chinese_typical.toml")
+    built = closed.model_worths(rules).table
+    path = closed.cached_model_path(rules)
+    assert path.parent == tmp_path and path.is_file() and rules.fingerprint in path.name
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no partial file is left
+
+    real_iterate = closed.iterate
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("built again")
+    monkeypatch.setattr(closed, "iterate", no_build)
+    monkeypatch.setattr(closed, "_WORTHS", {})
+    assert (closed.model_worths(rules).table == built).all()  # read back, not built
+
+    monkeypatch.setattr(closed, "iterate", real_iterate)
+    for damage in (b"not a model", b""):  # a damaged file is built afresh and replaced
+        path.write_bytes(damage)
+        monkeypatch.setattr(closed, "_WORTHS", {})
+        assert (closed.model_worths(rules).table == built).all()
+    monkeypatch.setattr(closed, "HANDS", 400)  # built another way now: not read
+    monkeypatch.setattr(closed, "_WORTHS", {})
+    assert not (closed.model_worths(rules).table == built).all()

@@ -18,7 +18,7 @@ rebuilds them.
 
 Setting a hand is exact and vectorized: the strengths of its 286 three-card and 1,287
 five-card subsets are looked up once, and the 72,072 settings are index triples into them
-(``SETTINGS``), fixed for every hand of 13 cards in sorted order. Ties go to the first
+(``splits``), fixed for every hand of 13 cards in sorted order. Ties go to the first
 setting in that order, so the same cards always set the same way.
 """
 
@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable
 import json
 import math
+import os
+import zipfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -107,12 +109,33 @@ BINOMIAL = np.array([[math.comb(c, k) for k in range(6)] for c in range(52)], dt
 @cache
 def _strength_table(size: int) -> np.ndarray:
     """The strength of every ``size``-card hand of one deck, by colex index (2,598,960 of
-    five cards, 22,100 of three): built once a process, about a second."""
-    hands = np.array(list(combinations(range(52), size)), dtype=np.int64)
+    five cards, 22,100 of three): built once a process, in under a second."""
+    rank = rank5_array if size == 5 else rank3_array
     table = np.empty(math.comb(52, size), dtype=np.int32)
-    table[colex(hands)] = (rank5_array if size == 5 else rank3_array)(hands)
+    # By the highest card: the sets whose highest card is c are the (size - 1)-sets of the
+    # cards below it, in colex order, with c added; they fill the next C(c, size) entries.
+    start = 0
+    for high in range(size - 1, 52):
+        below = colex_sets(high, size - 1)
+        hands = np.concatenate([below, np.full((len(below), 1), high, np.int8)], axis=1)
+        table[start:start + len(hands)] = rank(hands.astype(np.int64))
+        start += len(hands)
     table.flags.writeable = False
     return table
+
+
+@cache
+def colex_sets(cards: int, size: int) -> np.ndarray:
+    """Every ``size``-set of the cards ``0 .. cards - 1``, ascending within each set, in
+    colex order (row i has colex index i): ``(C(cards, size), size)`` int8."""
+    if size == 0:
+        return np.zeros((1, 0), dtype=np.int8)
+    parts = [np.concatenate([colex_sets(high, size - 1),
+                             np.full((math.comb(high, size - 1), 1), high, np.int8)], axis=1)
+             for high in range(size - 1, cards)]
+    out = np.concatenate(parts) if parts else np.zeros((0, size), dtype=np.int8)
+    out.flags.writeable = False
+    return out
 
 
 def colex(sets: np.ndarray) -> np.ndarray:
@@ -284,22 +307,75 @@ def save_model(path: Path, worths: RowWorths, rules: Rules, rounds: int, hands: 
         np.savez_compressed(out, worths=worths.table, meta=np.array(meta))
 
 
+def _read_model(source, rules: Rules, as_built_here: bool = False) -> RowWorths | None:
+    """The worths a model file holds, if it was built for exactly ``rules`` (by fingerprint),
+    and (``as_built_here``) with the rounds, hands and seed ``iterate`` builds with now;
+    None otherwise, or if it cannot be read."""
+    try:
+        with source.open("rb") as f, np.load(f) as data:
+            meta = json.loads(str(data["meta"]))
+            table = data["worths"].copy()
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None  # a damaged cache file is built afresh
+    if meta.get("rules") != rules.fingerprint or table.shape != (3, NUM_STRENGTHS):
+        return None  # other rules of the same name: built afresh
+    if as_built_here and (meta.get("rounds"), meta.get("hands"), meta.get("seed")) != (
+            ROUNDS, HANDS, SEED):
+        return None
+    return RowWorths(table)
+
+
 def _shipped(rules: Rules) -> RowWorths | None:
     entry = resources.files("optimizer.opponents.data") / model_file_name(rules)
-    if not entry.is_file():
-        return None
-    with entry.open("rb") as f, np.load(f) as data:
-        if json.loads(str(data["meta"]))["rules"] != rules.fingerprint:
-            return None  # other rules of the same name: built afresh
-        return RowWorths(data["worths"].copy())
+    return _read_model(entry, rules) if entry.is_file() else None
+
+
+#: The environment variable naming the directory where models built for rules files are
+#: kept between runs; by default ``$XDG_CACHE_HOME/fantasyland`` (``~/.cache/fantasyland``).
+CACHE_VARIABLE = "FANTASYLAND_CACHE"
+
+
+def cache_dir() -> Path:
+    """Where models built for rules the package does not ship are kept between runs."""
+    if os.environ.get(CACHE_VARIABLE):
+        return Path(os.environ[CACHE_VARIABLE])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "fantasyland"
+
+
+def cached_model_path(rules: Rules) -> Path:
+    """The cache file of the model for ``rules``: by name and fingerprint, so that two
+    rules files of one name keep a model each."""
+    return cache_dir() / f"closed-{rules.name}-{rules.fingerprint}.npz"
+
+
+def _cached(rules: Rules) -> RowWorths | None:
+    path = cached_model_path(rules)
+    return _read_model(path, rules, as_built_here=True) if path.is_file() else None
+
+
+def _build_and_cache(rules: Rules) -> RowWorths:
+    """Build the model (``iterate``) and keep it in the cache, written whole or not at all;
+    a cache that cannot be written costs the next run the build again, nothing more."""
+    worths = iterate(rules, ROUNDS, HANDS, SEED)[-1]
+    path = cached_model_path(rules)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+        save_model(partial, worths, rules, ROUNDS, HANDS, SEED)
+        os.replace(partial, path)
+    except OSError:
+        pass
+    return worths
 
 
 def model_worths(rules: Rules) -> RowWorths:
     """The model's worths for ``rules``: the shipped ones where the package holds them for
-    exactly these rules (by fingerprint), else the last round of ``iterate``, built once a
-    process (``ROUNDS * HANDS`` settings: half a minute)."""
+    exactly these rules (by fingerprint); else those kept in the cache (``cache_dir``) by an
+    earlier run; else the last round of ``iterate``, built (half a minute: ``ROUNDS * HANDS``
+    settings) and kept there. Once a process."""
     if rules not in _WORTHS:
-        _WORTHS[rules] = _shipped(rules) or iterate(rules)[-1]
+        _WORTHS[rules] = _shipped(rules) or _cached(rules) or _build_and_cache(rules)
     return _WORTHS[rules]
 
 
