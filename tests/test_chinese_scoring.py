@@ -264,6 +264,7 @@ def test_the_sweep_pays_9_from_each_player_scooped_at_a_table_of_three_or_more()
     ('[bonuses.top]\ntrips = 0', "bonuses.top.trips: expected a whole number from 1"),
     ('[bonuses.top]\ntrips = 3\n[royalties.top]\nQQ = 7', "both given"),
     ('[scoring]\nsurrender = -1', "scoring.surrender"),
+    ('[scoring]\nunit = "big blinds"', "scoring.unit: expected one word"),
 ])
 def test_bad_chinese_rules_files_name_the_key(tmp_path, text, message):
     path = tmp_path / "house.toml"
