@@ -88,8 +88,20 @@ def variant_option() -> Any:
     return typer.Option("--variant", help=VARIANT_HELP)
 
 
-def objective_option() -> Any:
-    return typer.Option("--objective", help=OBJECTIVE_HELP)
+def objective_option(shown: str | None = None) -> Any:
+    if shown is None:
+        return typer.Option("--objective", help=OBJECTIVE_HELP)
+    return typer.Option("--objective", help=f"{OBJECTIVE_HELP} [default: {shown}]",
+                        show_default=False)
+
+
+def objective_for(objective: Objective | None, rules: Rules) -> Objective:
+    """``--objective`` as given, else royalties; but ev where the rules have no Fantasyland
+    (classic Chinese Poker), whose sets the royalties alone cannot tell apart: a bonus is
+    paid only for a row won."""
+    if objective is not None:
+        return objective
+    return Objective.royalties if rules.entry else Objective.ev
 
 
 def fl_value_option() -> Any:
@@ -188,6 +200,10 @@ def hands_option(help: str, shown: str | None = None, low: int = 1) -> Any:
 
 VariantOption = Annotated[str, variant_option()]
 ObjectiveOption = Annotated[Objective, objective_option()]
+#: ``--objective`` where it defaults to royalties, or to ev without Fantasyland
+#: (``objective_for``).
+RoyaltiesObjectiveOption = Annotated[Objective | None, objective_option(
+    "royalties; ev where the variant has no Fantasyland")]
 FlValueOption = Annotated[float | None, fl_value_option()]
 OpponentsOption = Annotated[int | None, opponents_option()]
 SamplesOption = Annotated[int | None, samples_option()]
@@ -203,7 +219,9 @@ DeadOption = Annotated[str | None, dead_option()]
 #: (docs/options.md says why); every other option is the same wherever it appears.
 PER_COMMAND: dict[str, tuple[str, ...]] = {
     "--variant": ("default",),  # each command starts from the rules it is most used with
-    "--objective": ("default",),  # solve's is ev; the others' royalties (they are faster)
+    # solve's is ev; the others' royalties (they are faster), but ev where the variant has
+    # no Fantasyland (classic Chinese Poker), which their help says
+    "--objective": ("default", "help"),
     "--seed": ("default",),  # 0, except train: a fresh seed each session, which it prints
     "--hands": ("default", "range", "help"),  # hands per size, per measurement, to play...
     "--samples": ("help", "repeatable"),  # bench times several counts in one run

@@ -11,6 +11,7 @@ a natural of the schedule declares it and takes its value), and the best mean wi
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from pathlib import Path
 
@@ -324,3 +325,40 @@ def test_a_model_built_for_a_rules_file_is_kept_and_read_back_while_it_still_fit
     monkeypatch.setattr(closed, "HANDS", 400)  # built another way now: not read
     monkeypatch.setattr(closed, "_WORTHS", {})
     assert not (closed.model_worths(rules).table == built).all()
+
+
+HAND = "Ah Kh Kd Qc Jh Jd Th 9h 7s 5s 4c 3c 2c"
+FOULED = "4c 3c 2c / Kh Kd 5s Jh Jd / Ah Qc Th 9h 7s"
+
+
+def test_check_train_and_bench_grade_chinese_poker_by_its_ev_in_its_words(tmp_path):
+    # Without Fantasyland the royalties cannot tell two sets apart: the default is ev, the
+    # output speaks of units, and shows no stay, discards or royalty column.
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    runner = CliRunner()
+    checked = runner.invoke(app, ["check", HAND, "--set", FOULED, "--variant", "chinese"])
+    assert checked.exit_code == 0, checked.output
+    assert "(ev)" in checked.output and " units" in checked.output
+    for absent in ("Stays", "Discards", "Royalt", "Fantasyland", "points"):
+        assert absent not in checked.output, absent
+    assert "a fouled set loses every row to each opponent who does not foul.\n" in \
+        checked.output.replace("A fouled", "a fouled")
+    ofc = runner.invoke(app, ["check", HAND + " 6d", "--set", FOULED])
+    assert "(royalties)" in ofc.output and "Stays:" in ofc.output  # OFC as it was
+
+    trained = runner.invoke(app, ["train", "--variant", "chinese", "--seed", "3", "--hands",
+                                  "1"], input="q\n")
+    assert "ev objective, 4-handed, seed 3" in trained.output
+    assert "staying worth" not in trained.output and "discards" not in trained.output
+    assert "EV lost 0 units" in trained.output
+
+    hands = tmp_path / "hands.txt"
+    hands.write_text(HAND + "\n")
+    out = tmp_path / "out.jsonl"
+    batched = runner.invoke(app, ["batch", str(hands), "-o", str(out), "--variant", "chinese"])
+    assert batched.exit_code == 0, batched.output
+    record = json.loads(out.read_text().splitlines()[0])
+    assert record["objective"] == "ev" and record["ev"]["samples"] == 40
