@@ -25,7 +25,8 @@ from optimizer.solver.record import solution_record as solution_dict
 
 def _points(value: float) -> str:
     """Points to two decimals at most, without trailing zeros (``36``, ``13.82``)."""
-    return f"{value:.2f}".rstrip("0").rstrip(".").replace("-0", "0") if value else "0"
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
 
 
 def ev_sample(parts) -> str:
