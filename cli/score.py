@@ -13,7 +13,7 @@ from cli.errors import read_stdin, reports_bad_input
 from cli.options import JsonOption, VariantOption
 from rich.table import Table
 
-from cli.render import (any_of, board_table, cards_text, console, report_dict, row_text,
+from cli.render import (Words, any_of, board_table, cards_text, console, report_dict, row_text,
                         royalties_text)
 from evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules
 from evaluator.board import BoardError
@@ -39,17 +39,20 @@ def _repeat(rules: Rules) -> str:
 def summary_lines(report: BoardReport) -> list[Text]:
     """Variant, foul, royalties, Fantasyland entry and stay, one labelled line each."""
     rules = report.rules
+    words = Words.of(rules)
+    royalties = [(words.royalties.capitalize(), royalties_text(report))] \
+        if words.pays_royalties else []
     lines: list[tuple[str, str]] = [
         ("Variant", f"{rules.name} ({rules.description})" if rules.description else rules.name)]
     if report.fouled:
-        lines += [
-            ("Fouled", "yes: " + "; ".join(report.foul_reasons)),
-            ("Royalties", royalties_text(report)),
-            ("Fantasyland entry", "no (the set fouls)"),
-            ("Fantasyland stay", "no (the set fouls)"),
-        ]
+        lines += [("Fouled", "yes: " + "; ".join(report.foul_reasons)), *royalties]
+        if words.fantasyland:
+            lines += [("Fantasyland entry", "no (the set fouls)"),
+                      ("Fantasyland stay", "no (the set fouls)")]
+    elif not words.fantasyland:
+        lines += [("Fouled", "no"), *royalties]
     else:
-        lines += [("Fouled", "no"), ("Royalties", royalties_text(report))]
+        lines += [("Fouled", "no"), *royalties]
         if report.fantasyland_cards is None:
             lines.append(("Fantasyland entry", f"no ({_entry_needs(rules)})"))
         else:

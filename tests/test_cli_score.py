@@ -439,3 +439,14 @@ def test_a_table_that_cannot_be_is_one_line_and_exit_2(args, message):
     assert result.exit_code == 2
     assert message in result.output and len(result.output.strip().splitlines()) == 1
     assert "Traceback" not in result.output
+
+
+def test_a_chinese_poker_set_is_scored_without_fantasyland_lines():
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    out = CliRunner().invoke(app, ["score", "--variant", "chinese",
+                                   "6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh"]).output
+    assert "Fouled:  no" in out
+    assert "Fantasyland" not in out.split("\n", 1)[1] and "Royalt" not in out
