@@ -8,6 +8,7 @@ docs/rules-files.md.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 import tomllib
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -179,17 +180,27 @@ def _bonuses(doc: dict[str, Any], source: str) -> bool:
     return True
 
 
+def _tables(value: Any, where: str, what: str, example: str,
+            fits: Callable[[dict], bool]) -> list[tuple[str, dict]]:
+    """The tables of a key that holds a list of them (``[{ top = "QQ", cards = 14 }]``),
+    each with where it is in the file; refused unless ``value`` is ``what`` and each table
+    ``fits``, the message showing ``example``."""
+    if not isinstance(value, list):
+        raise RulesError(f"{where}: expected {what} such as [{example}], got {value!r}")
+    tables = []
+    for i, table in enumerate(value):
+        if not isinstance(table, dict) or not fits(table):
+            raise RulesError(f"{where}[{i}]: expected {example}, got {table!r}")
+        tables.append((f"{where}[{i}]", table))
+    return tables
+
+
 def _fantasyland(doc: dict[str, Any], source: str, scales: dict[str, Scale]):
     fl = doc.get("fantasyland", {})
-    rungs = fl.get("entry", [])
-    if not isinstance(rungs, list):
-        raise RulesError(f"{source}: fantasyland.entry: expected a list of rungs such as "
-                         f"[{{ top = \"QQ\", cards = 14 }}], got {rungs!r}")
     entry = []
-    for i, rung in enumerate(rungs):
-        where = f"{source}: fantasyland.entry[{i}]"
-        if not isinstance(rung, dict) or "cards" not in rung:
-            raise RulesError(f"{where}: expected {{ top = \"QQ\", cards = 14 }}, got {rung!r}")
+    for where, rung in _tables(fl.get("entry", []), f"{source}: fantasyland.entry",
+                               "a list of rungs", '{ top = "QQ", cards = 14 }',
+                               lambda rung: "cards" in rung):
         rest = {k: v for k, v in rung.items() if k != "cards"}
         entry.append(EntryRung(_requirements(rest, where, scales),
                                _int(rung["cards"], f"{where}.cards", 13, 17)))
@@ -248,16 +259,10 @@ def _showdown(doc: dict[str, Any], source: str) -> Showdown:
         raise RulesError(f"{source}: naturals.between: expected \"higher\" (the higher "
                          f"natural wins its value) or \"difference\" (the difference of the "
                          f"values), got {between!r}")
-    hands = section.get("hands", [])
-    if not isinstance(hands, list):
-        raise RulesError(f"{source}: naturals.hands: expected a list, lowest first, such as "
-                         f"[{{ hand = \"six pairs\", value = 3 }}], got {hands!r}")
     naturals = []
-    for i, entry in enumerate(hands):
-        where = f"{source}: naturals.hands[{i}]"
-        if not isinstance(entry, dict) or set(entry) != {"hand", "value"}:
-            raise RulesError(f"{where}: expected {{ hand = \"six pairs\", value = 3 }}, got "
-                             f"{entry!r}")
+    for where, entry in _tables(section.get("hands", []), f"{source}: naturals.hands",
+                                "a list, lowest first,", '{ hand = "six pairs", value = 3 }',
+                                lambda entry: set(entry) == {"hand", "value"}):
         name = detector_name(_text(entry["hand"], f"{where}.hand"))
         if name is None:
             raise RulesError(f"{where}.hand: unknown natural {entry['hand']!r}; expected one "
