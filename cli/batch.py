@@ -14,10 +14,11 @@ from rich.text import Text
 
 from cli.command import given, old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
-from cli.options import (AgainstOption, DeadOption, FlValueOption, Objective, ObjectiveOption,
-                         OpponentFantasylandOption, OpponentsOption, SamplesOption, SeedOption,
+from cli.options import (AgainstOption, DeadOption, FlValueOption, OpponentFantasylandOption,
+                         OpponentsOption, RoyaltiesObjectiveOption, SamplesOption, SeedOption,
                          TimeLimitOption, VariantOption, WorkersOption, check_opponents,
-                         check_table, hands_option, table_options, workers_count)
+                         check_table, hands_option, objective_for, table_options,
+                         workers_count)
 from cli.render import console, err_console, shown
 from evaluator import find_rules
 from optimizer import ObjectiveError
@@ -28,7 +29,6 @@ from optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_out
                                  run_batch)
 from optimizer.solver.objective import OBJECTIVES
 from optimizer.solver.record import solution_record as solution_dict
-from optimizer.solver.solve import DEFAULT_SAMPLES
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
 SHOWN_ERRORS = 20
@@ -155,11 +155,11 @@ def command(
                                "written with are refused.", show_default=False)] = None,
     workers: WorkersOption = None,
     variant: VariantOption = "pineapple",
-    objective: ObjectiveOption = Objective.royalties,
+    objective: RoyaltiesObjectiveOption = None,
     fl_value: FlValueOption = None,
     time_limit: TimeLimitOption = 10.0,
-    opponents: OpponentsOption = 1,  # solve's defaults, passed on to every hand's solve
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    opponents: OpponentsOption = None,  # solve's defaults, passed on to every hand's solve
+    samples: SamplesOption = None,
     seed: SeedOption = 0,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,
@@ -202,6 +202,8 @@ def command(
                          "pipe them in (fantasyland deal ... | fantasyland batch - -o OUT) or "
                          "give a file")
     errors = errors or output.with_name(output.name + ".errors")
+    with reports_bad_input(ObjectiveError, BatchError):
+        objective = objective_for(objective, find_rules(variant))
     # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
     # so that spelling a default out later does not count as other settings.
     ev = {"opponents": opponents, "samples": samples, "seed": seed}

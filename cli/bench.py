@@ -14,8 +14,9 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.errors import reports_bad_input
-from cli.options import (FlValueOption, JsonOption, Objective, ObjectiveOption, SeedOption,
-                         VariantOption, card_counts, hands_option, samples_option)
+from cli.options import (FlValueOption, JsonOption, RoyaltiesObjectiveOption, SeedOption,
+                         VariantOption, card_counts, hands_option, objective_for,
+                         samples_option)
 from cli.render import console, err_console
 from evaluator import find_rules
 from evaluator.cards import format_cards
@@ -45,7 +46,7 @@ def command(
     hands: Annotated[int, hands_option("Random hands solved for each card count.")] = 100,
     seed: SeedOption = 0,
     variant: VariantOption = "pineapple",
-    objective: ObjectiveOption = Objective.royalties,
+    objective: RoyaltiesObjectiveOption = None,
     fl_value: FlValueOption = None,
     json_output: JsonOption = False,
     suite: Annotated[Suite, typer.Option(
@@ -76,6 +77,7 @@ def command(
         _verify(against, json_output, seed)
         return
     with reports_bad_input(ObjectiveError, CheckoutError, SuiteError):
+        objective = objective_for(objective, find_rules(variant))
         check_objective(find_rules(variant), objective.value)
         ranking = time_ranking(seed=seed)
         todo = groups(suite.value, counts, hands, seed, variant, objective.value, fl_value,

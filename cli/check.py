@@ -11,14 +11,14 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.errors import read_stdin, reports_bad_input
-from cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption, Objective,
-                         ObjectiveOption, OpponentFantasylandOption, OpponentsOption,
+from cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption,
+                         OpponentFantasylandOption, OpponentsOption, RoyaltiesObjectiveOption,
                          SamplesOption, SeedOption, TimeLimitOption, VariantOption,
-                         check_opponents, table_options)
-from cli.render import any_of, board_table, cards_text, console, royalties_text, row_text
+                         check_opponents, objective_for, table_options)
+from cli.render import (Words, any_of, board_table, cards_text, console, royalties_text,
+                        row_text)
 from evaluator import ROWS, BoardReport, find_rules
 from optimizer import ObjectiveError
-from optimizer.solver.solve import DEFAULT_SAMPLES
 from optimizer.solver.table import describe
 from optimizer.training.grading import Grade, grade, grade_record
 
@@ -67,12 +67,15 @@ def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
         line("Legal", ("no, it fouls: ", "bold red"), "; ".join(report.foul_reasons))
     else:
         line("Legal", "yes")
-    line("Discards", cards_text(g.discards) if g.discards else "none")
-    line("Royalties", royalties_text(report))
+    words = Words.of(report.rules)
+    if g.discards or words.fantasyland:
+        line("Discards", cards_text(g.discards) if g.discards else "none")
+    if words.pays_royalties:
+        line(words.royalties.capitalize(), royalties_text(report))
     if g.player.stays:
         line("Stays", "yes (" + any_of([f"{row}: {report.row(row).name}"
                                        for row in report.stay_rows], "and") + ")")
-    else:
+    elif words.fantasyland:
         line("Stays", "no")
     stay_part = f" + {points(g.fl_value)} for staying" if g.player.stays else ""
     line("Value", f"{points(g.player.value)} ({g.objective}{stay_part})")
@@ -121,10 +124,10 @@ def command(
         "--set", help='The set to grade: "TOP / MIDDLE / BOTTOM" (3 / 5 / 5 of the dealt '
                       "cards, in any order within a row).", show_default=False)],
     variant: VariantOption = "pineapple",
-    objective: ObjectiveOption = Objective.royalties,
+    objective: RoyaltiesObjectiveOption = None,
     fl_value: FlValueOption = None,
-    opponents: OpponentsOption = 1,
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    opponents: OpponentsOption = None,
+    samples: SamplesOption = None,
     seed: SeedOption = 0,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,
@@ -142,6 +145,7 @@ def command(
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
         check_opponents(opponents, rules)
+        objective = objective_for(objective, rules)
         g = grade(dealt, played, rules, objective.value, fl_value,
                   time_limit=time_limit, samples=samples, seed=seed,
                   table=table_options(opponents, against, opponent_fantasyland, dead))

@@ -16,11 +16,12 @@ from rich.text import Text
 
 from cli.command import old_spelling
 from cli.errors import BAD_INPUT, report_error, reports_bad_input
-from cli.options import (JsonOption, SamplesOption, SeedOption, VariantOption, WorkersOption,
-                         hands_option, workers_count)
+from cli.options import (JsonOption, OpponentsOption, SamplesOption, SeedOption, VariantOption,
+                         WorkersOption, check_opponents, hands_option, workers_count)
 from cli.render import console, err_console, measured, shown
 from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
+from optimizer.opponents import closed
 from optimizer.opponents.draw import bot_stats, serving_pool
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.head_to_head import HeadToHead, head_to_head, saved_head_to_head
@@ -28,7 +29,6 @@ from optimizer.opponents.pools import (POOL_PARAMS, POOL_SEED, STRONG_PARAMS, bu
                                        dealing_for, load_pool, pool_file_name)
 from optimizer.opponents.removal import removal_check
 from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
-from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 class Bot(str, Enum):
@@ -65,8 +65,28 @@ def _stats_table(title: str, stats: dict) -> Table:
     return table
 
 
+def _regenerate_closed(rules, hands: int | None, seed: int, output: Path | None,
+                       quiet: bool) -> None:
+    """Classic Chinese Poker's model: the worths of its fixed point, not a pool of boards."""
+    hands = hands or closed.HANDS
+    shipped = resources.files("optimizer.opponents.data") / closed.model_file_name(rules)
+    target = output or Path(str(shipped))
+    started = time.perf_counter()
+    with Progress(console=err_console, transient=True, disable=quiet) as bar:
+        task = bar.add_task("setting hands", total=hands * closed.ROUNDS)
+        worths = closed.iterate(rules, closed.ROUNDS, hands, seed,
+                                lambda n: bar.advance(task, n))[-1]
+    closed.save_model(target, worths, rules, closed.ROUNDS, hands, seed)
+    console.print(Text(shown(f"Wrote the model of {rules.name} ({closed.ROUNDS} rounds of "
+                             f"{hands} hands, seed {seed}) to {target} in "
+                             f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
+
+
 def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path | None,
                 quiet: bool, bot: str) -> None:
+    if rules.dealing == "closed":
+        _regenerate_closed(rules, hands, seed, output, quiet)
+        return
     shipped = resources.files("optimizer.opponents.data") / pool_file_name(rules)
     target = output or Path(str(shipped))
     started = time.perf_counter()
@@ -169,6 +189,32 @@ def _head_to_head_table(result: HeadToHead) -> Table:
     return table
 
 
+#: Hands --fixed-point plays when --hands is not given.
+DEFAULT_DEVIATION_HANDS = 200
+
+
+def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool) -> None:
+    if rules.dealing != "closed":
+        raise OpponentModelError(f"--fixed-point measures classic Chinese Poker's model "
+                                 f"(dealing = \"closed\"); {rules.name} is played by the bot")
+    from optimizer.training.deviation import deviation
+
+    with Progress(console=err_console, transient=True,
+                  disable=json_output or not err_console.is_terminal) as bar:
+        task = bar.add_task("best responses to the model", total=hands)
+        result = deviation(rules, hands, opponents=opponents, seed=seed,
+                           progress=lambda n: bar.advance(task, n))
+    if json_output:
+        typer.echo(json.dumps(measured(vars(result)), indent=2, sort_keys=True))
+        return
+    console.print(
+        f"A best response to {rules.name}'s model gains {result.gain:+.4f} ± "
+        f"{result.gain_se:.4f} units a hand against {opponents} model player"
+        f"{'s' * (opponents > 1)} ({hands} hands; chosen on {result.samples} deals, valued "
+        f"on {result.samples} others; {result.fitted_gain:+.4f} on the deals it was chosen "
+        f"on). It plays another setting in {result.differs:.0%} of hands.", soft_wrap=True)
+
+
 #: Hands that --stats and --check take when --hands is not given.
 DEFAULT_HANDS = 5000
 #: Deals --head-to-head plays when --hands is not given (each from both seats).
@@ -207,10 +253,14 @@ def command(
     check_error: Annotated[Path | None, typer.Option(
         "--check-error", metavar="POOL", show_default=False,
         help="Check the EV's ± against a pool file played with another seed.")] = None,
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    samples: SamplesOption = None,
     bot: Annotated[Bot, typer.Option(
         "--bot", help="The bot that plays the hands of --regenerate: the shipped pools' or "
         "the stronger one.")] = Bot.SHIPPED,
+    fixed_point: Annotated[bool, typer.Option(
+        "--fixed-point", help="Classic Chinese Poker: what a player gains by deviating from "
+        "the opponent model, over --hands hands.")] = False,
+    opponents: OpponentsOption = None,
     first_deal: Annotated[int, typer.Option(
         "--first-deal", help="The first deal --head-to-head plays: deals FIRST..FIRST+hands-1 "
         "(deal i is the same whatever the range).", min=0)] = 0,
@@ -245,7 +295,8 @@ def command(
     actions = [name for name, given in (("--stats", stats), ("--regenerate", regenerate),
                                          ("--check", check is not None),
                                          ("--check-error", check_error is not None),
-                                         ("--head-to-head", versus)) if given]
+                                         ("--head-to-head", versus),
+                                         ("--fixed-point", fixed_point)) if given]
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
         raise typer.Exit(BAD_INPUT)
@@ -266,12 +317,22 @@ def command(
     # no pool, or a target it cannot reach
     with reports_bad_input(ObjectiveError, OpponentModelError):
         rules = find_rules(variant)
+        seated = 1 if opponents is None else check_opponents(opponents, rules)
+        if rules.dealing == "closed" and not (regenerate or fixed_point):
+            raise OpponentModelError(
+                f"{rules.name}'s players set their hands by the closed-hand model, not the "
+                "bot's pools: --fixed-point measures it and --regenerate rebuilds it "
+                "(docs/chinese-poker.md)")
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output, bot.value)
             return
         if versus:
             _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
                           first_deal, chunks, saved_only)
+            return
+        if fixed_point:
+            _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,
+                         seated, json_output)
             return
         if check_error is not None:
             _check_error(rules, check_error, CHECK_HANDS if hands is None else hands, samples,

@@ -88,8 +88,20 @@ def variant_option() -> Any:
     return typer.Option("--variant", help=VARIANT_HELP)
 
 
-def objective_option() -> Any:
-    return typer.Option("--objective", help=OBJECTIVE_HELP)
+def objective_option(shown: str | None = None) -> Any:
+    if shown is None:
+        return typer.Option("--objective", help=OBJECTIVE_HELP)
+    return typer.Option("--objective", help=f"{OBJECTIVE_HELP} [default: {shown}]",
+                        show_default=False)
+
+
+def objective_for(objective: Objective | None, rules: Rules) -> Objective:
+    """``--objective`` as given, else royalties; but ev where the rules have no Fantasyland
+    (classic Chinese Poker), whose sets the royalties alone cannot tell apart: a bonus is
+    paid only for a row won."""
+    if objective is not None:
+        return objective
+    return Objective.royalties if rules.entry else Objective.ev
 
 
 def fl_value_option() -> Any:
@@ -100,18 +112,23 @@ def fl_value_option() -> Any:
 
 def opponents_option() -> Any:
     # No static max: the bound is the rules' (check_opponents), once they are read.
-    return typer.Option("--opponents", help=OPPONENTS_HELP, min=1)
+    return typer.Option("--opponents", help=OPPONENTS_HELP, min=1,
+                        show_default="the variant's table: 1 (heads-up), 3 in chinese")
 
 
-def check_opponents(opponents: int, rules: Rules) -> None:
+def check_opponents(opponents: int | None, rules: Rules) -> int:
     """Refuse more ``--opponents`` than a table of ``rules`` seats besides the player, as a
-    usage error naming the bound: 2 for one deck of Pineapple, 5 for two decks."""
+    usage error naming the bound: 2 for one deck of Pineapple, 5 for two decks. The
+    opponents, ``None`` being the rules' table (``Rules.players``) less one."""
+    if opponents is None:
+        return rules.players - 1
     if opponents > rules.seats - 1:
         size = len(rules.deck.cards)
         raise typer.BadParameter(
             f"{str(opponents)!r} is out of range: expected 1 to {rules.seats - 1} (a deck of "
             f"{size} cards seats {rules.seats} players under these rules)",
             param_hint="'--opponents'")
+    return opponents
 
 
 def against_option() -> Any:
@@ -127,7 +144,7 @@ def dead_option() -> Any:
     return typer.Option("--dead", help=DEAD_HELP, show_default=False)
 
 
-def table_options(opponents: int, against: list[str] | None,
+def table_options(opponents: int | None, against: list[str] | None,
                   opponent_fantasyland: list[int] | None, dead: str | None) -> TableSpec:
     """The table the options give (``solve``'s ``table``)."""
     from optimizer.solver.table import TableSpec
@@ -152,7 +169,9 @@ def check_table(objective: str, rules: Rules, table: TableSpec) -> None:
 
 
 def samples_option(help: str = SAMPLES_HELP) -> Any:
-    return typer.Option("--samples", help=help, min=1, max=100_000)
+    return typer.Option("--samples", help=help, min=1, max=100_000,
+                        show_default="2000; 40 where every opponent sets 13 closed cards "
+                                     "(chinese)")
 
 
 def seed_option(shown: str | None = None) -> Any:
@@ -181,9 +200,13 @@ def hands_option(help: str, shown: str | None = None, low: int = 1) -> Any:
 
 VariantOption = Annotated[str, variant_option()]
 ObjectiveOption = Annotated[Objective, objective_option()]
+#: ``--objective`` where it defaults to royalties, or to ev without Fantasyland
+#: (``objective_for``).
+RoyaltiesObjectiveOption = Annotated[Objective | None, objective_option(
+    "royalties; ev where the variant has no Fantasyland")]
 FlValueOption = Annotated[float | None, fl_value_option()]
-OpponentsOption = Annotated[int, opponents_option()]
-SamplesOption = Annotated[int, samples_option()]
+OpponentsOption = Annotated[int | None, opponents_option()]
+SamplesOption = Annotated[int | None, samples_option()]
 SeedOption = Annotated[int, seed_option()]
 WorkersOption = Annotated[int | None, workers_option()]
 TimeLimitOption = Annotated[float, time_limit_option()]
@@ -196,10 +219,12 @@ DeadOption = Annotated[str | None, dead_option()]
 #: (docs/options.md says why); every other option is the same wherever it appears.
 PER_COMMAND: dict[str, tuple[str, ...]] = {
     "--variant": ("default",),  # each command starts from the rules it is most used with
-    "--objective": ("default",),  # solve's is ev; the others' royalties (they are faster)
+    # solve's is ev; the others' royalties (they are faster), but ev where the variant has
+    # no Fantasyland (classic Chinese Poker), which their help says
+    "--objective": ("default", "help"),
     "--seed": ("default",),  # 0, except train: a fresh seed each session, which it prints
     "--hands": ("default", "range", "help"),  # hands per size, per measurement, to play...
-    "--samples": ("default", "help", "repeatable"),  # bench times several counts in one run
+    "--samples": ("help", "repeatable"),  # bench times several counts in one run
     "--cards": ("default", "help", "check"),  # deal reads weights too; bench's is 13-17
     "--output": ("help",),  # what each command writes
     # an opponent's board seen at the table (repeated once per opponent); bench's is the

@@ -8,6 +8,7 @@ as ASCII (``Td``), which is also what the parser reads back.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.table import Table
@@ -63,16 +64,44 @@ def row_text(row: RowReport, out: Console = console) -> Text:
     return Text(" ").join(parts)
 
 
+@dataclass(frozen=True)
+class Words:
+    """What a variant's output calls its payments: ``points`` and ``royalties`` in OFC,
+    ``units`` and ``bonuses`` in classic Chinese Poker (``Rules.unit``, ``Rules.bonuses``);
+    and which of them it has at all: a game without Fantasyland shows no stay, and one
+    without royalties no royalty column."""
+
+    unit: str  # "point"
+    royalty: str  # "royalty" or "bonus"
+    royalties: str  # its plural
+    pays_royalties: bool
+    fantasyland: bool
+
+    @classmethod
+    def of(cls, rules: Rules) -> Words:
+        royalty, royalties = ("bonus", "bonuses") if rules.bonuses else ("royalty", "royalties")
+        pays = any(rules.royalty_table(row).any() for row in ROWS)
+        return cls(rules.unit, royalty, royalties, pays, bool(rules.entry))
+
+    @property
+    def units(self) -> str:
+        return self.unit + "s"
+
+
 def board_table(report: BoardReport, out: Console = console) -> Table:
-    """The three rows of a set: cards, hand and the royalty each hand is worth by itself."""
+    """The three rows of a set: cards, hand and the royalty (or bonus) each hand is worth by
+    itself, where the rules pay any."""
+    words = Words.of(report.rules)
     table = Table()
     table.add_column("Row")
     table.add_column("Cards", no_wrap=True)
     table.add_column("Hand")
-    table.add_column("Royalty", justify="right")
+    if words.pays_royalties:
+        table.add_column(words.royalty.capitalize(), justify="right")
     for name in ROWS:
         row = report.row(name)
-        table.add_row(name, row_text(row, out), row.name, str(row.royalty))
+        table.add_row(name, row_text(row, out), row.name,
+                      *([str(row.royalty)] if words.pays_royalties else []))
     return table
 
 

@@ -1,4 +1,5 @@
-"""``fantasyland score``: fouls, royalties and Fantasyland for one finished set."""
+"""``fantasyland score``: fouls, royalties and Fantasyland for one finished set, and with
+``--against`` the settlement of a finished table of 2 to 4 players."""
 
 from __future__ import annotations
 
@@ -10,8 +11,14 @@ from rich.text import Text
 
 from cli.errors import read_stdin, reports_bad_input
 from cli.options import JsonOption, VariantOption
-from cli.render import any_of, board_table, console, report_dict, royalties_text
-from evaluator import BoardReport, Rules, evaluate_board, find_rules
+from rich.table import Table
+
+from cli.render import (Words, any_of, board_table, cards_text, console, report_dict, row_text,
+                        royalties_text)
+from evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules
+from evaluator.board import BoardError
+from evaluator.cards import ascii_names
+from evaluator.scoring import Seat, TableResult, check_table, read_seat, settle_table
 
 
 def _entry_needs(rules: Rules) -> str:
@@ -32,17 +39,20 @@ def _repeat(rules: Rules) -> str:
 def summary_lines(report: BoardReport) -> list[Text]:
     """Variant, foul, royalties, Fantasyland entry and stay, one labelled line each."""
     rules = report.rules
+    words = Words.of(rules)
+    royalties = [(words.royalties.capitalize(), royalties_text(report))] \
+        if words.pays_royalties else []
     lines: list[tuple[str, str]] = [
         ("Variant", f"{rules.name} ({rules.description})" if rules.description else rules.name)]
     if report.fouled:
-        lines += [
-            ("Fouled", "yes: " + "; ".join(report.foul_reasons)),
-            ("Royalties", royalties_text(report)),
-            ("Fantasyland entry", "no (the set fouls)"),
-            ("Fantasyland stay", "no (the set fouls)"),
-        ]
+        lines += [("Fouled", "yes: " + "; ".join(report.foul_reasons)), *royalties]
+        if words.fantasyland:
+            lines += [("Fantasyland entry", "no (the set fouls)"),
+                      ("Fantasyland stay", "no (the set fouls)")]
+    elif not words.fantasyland:
+        lines += [("Fouled", "no"), *royalties]
     else:
-        lines += [("Fouled", "no"), ("Royalties", royalties_text(report))]
+        lines += [("Fouled", "no"), *royalties]
         if report.fantasyland_cards is None:
             lines.append(("Fantasyland entry", f"no ({_entry_needs(rules)})"))
         else:
@@ -66,14 +76,25 @@ def command(
              "case or suit symbols.",
         metavar="BOARD", show_default=False)],
     variant: VariantOption = "standard",
+    against: Annotated[list[str] | None, typer.Option(
+        "--against", show_default=False,
+        help='Another player\'s finished set at the table (repeat for up to three): score '
+             "then settles every pair of players and prints each one's net. A seat may "
+             'also be "surrender" or "natural" and the 13 cards of a declared special hand, '
+             "where the rules have them (classic Chinese Poker).")] = None,
     json_output: JsonOption = False,
 ) -> None:
     """Score a finished set: each row's hand and royalty, fouls, Fantasyland entry and stay.
 
-    A fouled set is a result, not an error: the exit code is 0. Input that cannot be read
-    (a bad card, a wrong row size, a duplicate, an unknown variant) exits with code 2.
+    With --against, settle a finished table of 2 to 4 players instead, every pair on its
+    own (docs/scoring.md). A fouled set is a result, not an error: the exit code is 0.
+    Input that cannot be read (a bad card, a wrong row size, a card in two places, an
+    unknown variant) exits with code 2.
     """
     text = read_stdin("score", "the finished set") if board == ["-"] else " ".join(board)
+    if against:
+        _settle(text, list(against), variant, json_output)
+        return
     with reports_bad_input():
         report = evaluate_board(text, find_rules(variant))
     if json_output:
@@ -84,3 +105,60 @@ def command(
     console.print(board_table(report))
     for line in result_lines:
         console.print(line, soft_wrap=True)
+
+
+def _settle(text: str, against: list[str], variant: str, json_output: bool) -> None:
+    """``score BOARD --against ...``: the table's settlement."""
+    texts = [text, *against]
+    with reports_bad_input():
+        rules = find_rules(variant)
+        if len(texts) > min(4, rules.seats):
+            raise BoardError(f"{len(texts)} players: a table of {rules.name} seats 2 to "
+                             f"{min(4, rules.seats)}; give at most {min(4, rules.seats) - 1} "
+                             "--against")
+        seats = [read_seat(t, rules) for t in texts]
+        check_table(seats, rules, texts)
+        result = settle_table(seats, rules)
+    if json_output:
+        typer.echo(json.dumps(table_dict(seats, result, rules), indent=2, sort_keys=True))
+        return
+    console.print(Text.assemble(("Variant:".ljust(9), "bold"), rules.name), soft_wrap=True)
+    table = Table("Player", *(row for row in ROWS), "Net")
+    for i, (seat, net) in enumerate(zip(seats, result.totals)):
+        name = "you" if i == 0 else f"against {i}"
+        table.add_row(name, *_shown_rows(seat), f"{net:+d}" if net else "0")
+    console.print(table)
+    for i in range(len(seats)):
+        for j in range(i + 1, len(seats)):
+            first = "you" if i == 0 else f"against {i}"
+            console.print(f"{first} v against {j}: {result.pairs[i][j]:+d}", soft_wrap=True)
+
+
+def _shown_rows(seat: Seat) -> list[Text | str]:
+    if seat.surrendered:
+        return ["surrendered", "", ""]
+    if seat.natural is not None:
+        held = seat.natural.natural
+        return [Text.assemble(f"natural: {held.name} ({held.value})"), cards_text(seat.cards),
+                ""]
+    report = seat.report
+    if report.fouled:
+        return [Text.assemble(row_text(report.row(r)), " (fouled)" if r == "top" else "")
+                for r in ROWS]
+    return [row_text(report.row(r)) for r in ROWS]
+
+
+def table_dict(seats: list[Seat], result: TableResult, rules: Rules) -> dict:
+    """A settled table as plain data: ``score --against --json`` (docs/json.md)."""
+    players = []
+    for seat, net, pairs in zip(seats, result.totals, result.pairs):
+        player: dict = {"net": net, "pairs": list(pairs), "surrendered": seat.surrendered,
+                        "natural": None, "set": None}
+        if seat.natural is not None:
+            player["natural"] = {"hand": seat.natural.natural.name,
+                                 "value": seat.natural.natural.value,
+                                 "cards": ascii_names(seat.cards)}
+        if seat.report is not None:
+            player["set"] = report_dict(seat.report)
+        players.append(player)
+    return {"variant": rules.name, "players": players}

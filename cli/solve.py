@@ -13,7 +13,7 @@ from cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption, O
                          ObjectiveOption, OpponentFantasylandOption, OpponentsOption,
                          SamplesOption, SeedOption, TimeLimitOption, VariantOption,
                          check_opponents, table_options)
-from cli.render import (any_of, board_table, cards_text, console, never_dealt_note,
+from cli.render import (Words, any_of, board_table, cards_text, console, never_dealt_note,
                         royalties_text, row_text)
 from evaluator import ROWS, BoardReport, find_rules, parse_cards
 from evaluator.cards import sort_cards
@@ -21,12 +21,12 @@ from optimizer import ObjectiveError, Solution, solve
 from optimizer.solver.ev import breakdown
 from optimizer.solver.table import describe
 from optimizer.solver.record import solution_record as solution_dict
-from optimizer.solver.solve import DEFAULT_SAMPLES
 
 
 def _points(value: float) -> str:
     """Points to two decimals at most, without trailing zeros (``36``, ``13.82``)."""
-    return f"{value:.2f}".rstrip("0").rstrip(".").replace("-0", "0") if value else "0"
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
 
 
 def ev_sample(parts) -> str:
@@ -42,6 +42,19 @@ def ev_sample(parts) -> str:
 def _signed(value: float) -> str:
     return "same value" if round(value, 9) == 0 else ("+" if value > 0 else "-") + _points(
         abs(value))
+
+
+def _showdown(choice) -> str:
+    """Set, declare or surrender, with what each is worth, in words."""
+    parts = [f"setting the cards is worth {choice.set_value:+.2f}"]
+    if choice.natural is not None:
+        held = choice.natural.natural
+        parts.append(f"declaring the natural ({held.name}, {held.value} from each player who "
+                     f"sets) {choice.declare_value:+.2f}")
+    if choice.surrender_value is not None:
+        parts.append(f"surrendering {choice.surrender_value:+.2f}")
+    verb = {"set": "set them", "declare": "declare it", "surrender": "surrender"}[choice.choice]
+    return "; ".join(parts) + f": {verb}"
 
 
 def _flip(solution: Solution) -> str:
@@ -61,6 +74,8 @@ def _short(report: BoardReport) -> Text:
 
 def _summary(solution: Solution) -> list[Text]:
     report = solution.report
+    rules = solution.rules
+    words = Words.of(rules)
     lines: list[Text] = []
 
     def line(label: str, *value: str | Text) -> None:
@@ -70,31 +85,43 @@ def _summary(solution: Solution) -> list[Text]:
         parts = breakdown(solution.ev, report)
         line("EV", f"{parts.total:.2f}" + ("" if parts.exact else
                                          f" ± {parts.standard_error:.2f}")
-             + f" points a hand against {parts.opponents} opponent"
+             + f" {words.units} a hand against {parts.opponents} opponent"
                f"{'s' * (parts.opponents > 1)} ({ev_sample(parts)})")
-        line("", f"net royalties {parts.royalties:+.2f}, rows {parts.row_points:+.2f}, "
-                 f"scoops {parts.scoops:+.2f}, opponents' fouls {parts.opponent_fouls:+.2f}, "
-                 f"staying {parts.stay_value:+.2f}")
+        scoring, showdown = rules.scoring, rules.showdown
+        shares = [(f"net {words.royalties}", parts.royalties, words.pays_royalties),
+                  ("rows", parts.row_points, True),
+                  ("scoops", parts.scoops, bool(scoring.scoop_bonus or scoring.majority_bonus)),
+                  ("sweeps", parts.sweeps, bool(showdown.sweep_bonus)),
+                  ("opponents' fouls", parts.opponent_fouls, True),
+                  ("opponents' naturals", parts.naturals, bool(showdown.naturals.hands)),
+                  ("staying", parts.stay_value, words.fantasyland)]
+        line("", ", ".join(f"{name} {value:+.2f}" for name, value, shown in shares if shown))
         if solution.ev.table is not None:
             line("Table", describe(solution.ev.table))
+        if solution.showdown is not None:
+            line("Showdown", _showdown(solution.showdown))
 
-    line("Discards", cards_text(solution.discards) if solution.discards else "none")
+    if solution.discards or words.fantasyland:
+        line("Discards", cards_text(solution.discards) if solution.discards else "none")
     if solution.fouled:
         line("Fouled", "every set of these cards fouls: " + "; ".join(report.foul_reasons))
-        line("Royalties", royalties_text(report))
+        if words.pays_royalties:
+            line(words.royalties.capitalize(), royalties_text(report))
         if solution.ev is not None:  # what the foul costs at the table
             ev_lines()
         return lines
-    line("Royalties", royalties_text(report))
+    if words.pays_royalties:
+        line(words.royalties.capitalize(), royalties_text(report))
     if solution.stays:
         by = any_of([f"{row}: {report.row(row).name}" for row in solution.stay_rows], "and")
         line("Stays", f"yes ({by}); the next Fantasyland deals "
                       f"{solution.fantasyland_cards_next} cards")
-    else:
+    elif words.fantasyland:
         line("Stays", "no")
     stay_part = f" + {_points(solution.fl_value)} for staying" if solution.stays else ""
     if solution.ev is None:
-        line("Value", f"{_points(solution.value)} = {report.royalties.total} royalties{stay_part}")
+        line("Value", f"{_points(solution.value)} = {report.royalties.total} "
+                      f"{words.royalties}{stay_part}")
     else:
         ev_lines()
     staying, not_staying = solution.best_staying, solution.best_not_staying
@@ -126,8 +153,8 @@ def command(
     alternatives: Annotated[int, typer.Option(
         help="Also list this many next-best sets (distinct row strengths).", min=0,
         max=50)] = 0,
-    opponents: OpponentsOption = 1,
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    opponents: OpponentsOption = None,
+    samples: SamplesOption = None,
     seed: SeedOption = 0,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,

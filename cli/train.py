@@ -19,14 +19,13 @@ from rich.text import Text
 from cli.check import grade_lines, points, side_by_side
 from cli.command import old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
-from cli.options import (AgainstOption, DeadOption, FlValueOption, Objective, ObjectiveOption,
-                         OpponentFantasylandOption, OpponentsOption, SamplesOption,
-                         VariantOption, card_counts, check_opponents, hands_option, seed_option,
-                         table_options)
+from cli.options import (AgainstOption, DeadOption, FlValueOption, Objective,
+                         OpponentFantasylandOption, OpponentsOption, RoyaltiesObjectiveOption,
+                         SamplesOption, VariantOption, card_counts, check_opponents,
+                         hands_option, objective_for, seed_option, table_options)
 from cli.render import cards_text, console, never_dealt_note
-from evaluator import CardError, find_rules
+from evaluator import CardError, Rules, find_rules
 from optimizer import ObjectiveError
-from optimizer.solver.solve import DEFAULT_SAMPLES
 from optimizer.solver.table import describe, read_table
 from optimizer.training.session import Session
 
@@ -35,16 +34,20 @@ try:  # line editing and history for input() in a terminal; absent on some platf
 except ImportError:
     readline = None
 
-HELP = ("Type the set as TOP / MIDDLE / BOTTOM, 3 / 5 / 5 of the dealt cards, in any order "
-        "within a row: 'Qs Qd 2c / 9h 9d 5h 5d 3c / As Ks Js Ts 8s'. Suits may be letters or "
-        "symbols, 10 is T. Cards you leave out are the discards. ? shows this, q quits.")
+def _help(rules: Rules) -> str:
+    """How to type a set; a game that deals 13 cards and no more has no discards."""
+    discards = " Cards you leave out are the discards." if max(
+        rules.dealt_counts, default=13) > 13 else ""
+    return ("Type the set as TOP / MIDDLE / BOTTOM, 3 / 5 / 5 of the dealt cards, in any order "
+            "within a row: 'Qs Qd 2c / 9h 9d 5h 5d 3c / As Ks Js Ts 8s'. Suits may be letters "
+            f"or symbols, 10 is T.{discards} ? shows this, q quits.")
 QUIT = {"q", "quit", "exit"}
 
 
 def _score_text(session: Session, label: str = "Score") -> Text:
     score = session.score
     fouls = f"{score.fouls} foul" + ("" if score.fouls == 1 else "s")
-    unit = "royalty points" if session.objective == "royalties" else "points"
+    unit = "royalty points" if session.objective == "royalties" else session.rules.unit + "s"
     return Text.assemble(
         (f"{label}:".ljust(12), "bold"),
         f"{score.hands} hand{'' if score.hands == 1 else 's'}, {score.optimal} optimal "
@@ -86,7 +89,7 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
         if not text:
             continue
         if text in ("?", "help"):
-            console.print(HELP, soft_wrap=True)
+            console.print(_help(session.rules), soft_wrap=True)
             continue
         try:
             g = session.play(text)
@@ -116,10 +119,10 @@ def command(
     hands: Annotated[int | None, hands_option(
         "Hands to play.", shown="until q, the end of the input, or Ctrl-C")] = None,
     seed: Annotated[int | None, seed_option(shown="a fresh one, printed")] = None,
-    objective: ObjectiveOption = Objective.royalties,
+    objective: RoyaltiesObjectiveOption = None,
     fl_value: FlValueOption = None,
-    opponents: OpponentsOption = 1,
-    samples: SamplesOption = DEFAULT_SAMPLES,
+    opponents: OpponentsOption = None,
+    samples: SamplesOption = None,
     against: AgainstOption = None,
     opponent_fantasyland: OpponentFantasylandOption = None,
     dead: DeadOption = None,
@@ -141,7 +144,8 @@ def command(
         seed = random.SystemRandom().randrange(1_000_000)
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
-        check_opponents(opponents, rules)
+        opponents = check_opponents(opponents, rules)
+        objective = objective_for(objective, rules)
         session = Session(rules, objective.value, fl_value, cards, seed,
                           table_options(opponents, against, opponent_fantasyland, dead),
                           samples)
@@ -169,8 +173,9 @@ def command(
             if objective is Objective.ev else ""
         console.print(Text.assemble(
             ("Training", "bold"), f": {session.rules.name}, {objective.value} objective"
-            f"{table} (staying worth {worth}), seed {seed}; deals {mix}."), soft_wrap=True)
-        console.print(HELP, soft_wrap=True)
+            f"{table}" + (f" (staying worth {worth})" if session.rules.entry else "")
+            + f", seed {seed}; deals {mix}."), soft_wrap=True)
+        console.print(_help(session.rules), soft_wrap=True)
         try:
             while hands is None or session.score.hands < hands:
                 if not _play_hand(session, interactive, out):

@@ -174,7 +174,7 @@ def command(
     hands: Annotated[int, hands_option(
         "Random hands solved for each Fantasyland size.", low=2)] = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
-    opponents: OpponentsOption = 1,
+    opponents: OpponentsOption = None,
     objective: ObjectiveOption = Objective.royalties,
     workers: WorkersOption = None,
     plot_file: Annotated[Path | None, typer.Option(
@@ -197,7 +197,7 @@ def command(
     workers = workers_count(workers)
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
-        check_opponents(opponents, rules)
+        opponents = check_opponents(opponents, rules)
         check_objective(rules, objective.value)
         sizes = rules.dealt_counts
         if not sizes:

@@ -13,6 +13,7 @@ import numpy as np
 
 from evaluator.cards import ONE_DECK, Deck
 from evaluator.handspec import HandSpec, Scale, parse_spec
+from evaluator.naturals import Schedule
 from evaluator.strength import FIVE_OF_A_KIND, NUM_LOW, NUM_STRENGTHS
 
 ROWS = ("top", "middle", "bottom")
@@ -56,12 +57,30 @@ class Scoring:
         return 3 + self.scoop_bonus + self.majority_bonus
 
 
-SCORING_SYSTEMS = {"1-6": Scoring(3, 0), "2-4": Scoring(0, 1)}
-#: How ordinary (non-Fantasyland) hands are dealt; see ``Rules.dealing``.
-DEALINGS = ("one-at-a-time", "three-keep-two")
+SCORING_SYSTEMS = {"1-6": Scoring(3, 0), "2-4": Scoring(0, 1), "per-hand": Scoring(0, 0)}
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """What a table settles beyond its pairs of finished sets (classic Chinese Poker):
+
+    * ``naturals``: the special 13-card hands that win when declared (``evaluator.naturals``);
+    * ``surrender``: what a player who gives up before the showdown pays each opponent
+      (None: no surrender);
+    * ``sweep_bonus``: what each other player pays on top of the scoop to a player who
+      scoops them all, at a table of three or more (seed 001: 9 from each instead of 6)."""
+
+    naturals: Schedule = Schedule()
+    surrender: int | None = None
+    sweep_bonus: int = 0
+
+
+#: How ordinary (non-Fantasyland) hands are dealt; see ``Rules.dealing``. ``closed`` is
+#: classic Chinese Poker: 13 cards at once, set face down.
+DEALINGS = ("one-at-a-time", "three-keep-two", "closed")
 #: The cards a player sees in an ordinary hand of each dealing: 13 one at a time; 5, then four
-#: rounds of 3, in Pineapple.
-ORDINARY_CARDS = {"one-at-a-time": 13, "three-keep-two": 17}
+#: rounds of 3, in Pineapple; 13 at once in closed Chinese Poker.
+ORDINARY_CARDS = {"one-at-a-time": 13, "three-keep-two": 17, "closed": 13}
 
 
 @dataclass(frozen=True)
@@ -99,6 +118,17 @@ class Rules:
     opponent_royalties: float | None = None
     # What is dealt: how many decks, how many jokers, and whether five of a kind exists.
     deck: Deck = ONE_DECK
+    # Classic Chinese Poker's settlement beyond the pairs: naturals, surrender, the sweep.
+    showdown: Showdown = Showdown()
+    # The players at the table when nothing says otherwise (``[table] players``): the
+    # default ``--opponents`` is one less. Heads-up in OFC; four in classic Chinese Poker.
+    players: int = 2
+    # Whether the row royalties are the bonuses of classic Chinese Poker (``[bonuses]`` in a
+    # rules file: units for winning a row with a hand, paid by the player who loses it).
+    bonuses: bool = False
+    # What the output calls one payment ("point"; "unit" in classic Chinese Poker): a word,
+    # not part of what the rules decide.
+    unit: str = field(default="point", compare=False)
     # Where these rules were read from (a rules file's name, or a preset's), for errors found
     # after loading to name it as load time's do; not part of what the rules decide.
     source: str = field(default="", compare=False)
@@ -200,6 +230,8 @@ class Rules:
                             self.opponent_royalties)).encode())
         if self.deck != ONE_DECK:  # (one deck adds nothing, so older digests still match)
             digest.update(repr(self.deck).encode())
+        if self.showdown != Showdown() or self.bonuses or self.players != 2:  # (the same)
+            digest.update(repr((self.showdown, self.bonuses, self.players)).encode())
         return digest.hexdigest()[:16]
 
     @property

@@ -8,6 +8,7 @@ docs/rules-files.md.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 import tomllib
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -16,8 +17,9 @@ from typing import Any
 
 from evaluator.cards import Deck
 from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
+from evaluator.naturals import DETECTORS, Natural, Schedule, detector_name
 from evaluator.rules import (DEALINGS, ROW_SIZE, ROWS, SCORING_SYSTEMS, EntryRung, Requirement,
-                             Rules, RulesError, Scoring)
+                             Rules, RulesError, Scoring, Showdown)
 
 #: The most points a rules file may give a figure (a worth of staying); ``--fl-value``, the
 #: same figure on the command line, has the same bound.
@@ -26,13 +28,18 @@ MAX_POINTS = 1000
 # --- checking a document -------------------------------------------------------------------
 
 _TOP_KEYS = {"name", "aliases", "description", "base", "dealing", "deck", "rows", "foul",
-             "royalties", "fantasyland", "scoring", "opponents"}
+             "royalties", "bonuses", "fantasyland", "scoring", "naturals", "opponents",
+             "table"}
 _SECTION_KEYS = {
     "rows": set(ROWS),
     "foul": {"order", "qualify"},
     "royalties": set(ROWS),
+    "bonuses": set(ROWS),
     "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value", "ev_repeat_value"},
-    "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only"},
+    "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only",
+                "sweep_bonus", "surrender", "unit"},
+    "naturals": {"hands", "between"},
+    "table": {"players"},
     "opponents": {"mean_royalties"},
     "deck": {"decks", "jokers", "five_of_a_kind"},
 }
@@ -139,31 +146,61 @@ def _order(doc: dict[str, Any], scales: dict[str, Scale], source: str) -> tuple[
 
 
 def _royalties(doc: dict[str, Any], source: str, scales: dict[str, Scale]) -> tuple:
+    """Each row's royalty table; ``[bonuses]`` tables become royalties paid to the row's
+    winner only, less the 1 unit every row won pays (``_bonuses``)."""
+    key = "bonuses" if _bonuses(doc, source) else "royalties"
     tables = []
     for row in ROWS:
-        table = doc.get("royalties", {}).get(row, {})
+        table = doc.get(key, {}).get(row, {})
         if not isinstance(table, dict):
-            raise RulesError(f"{source}: royalties.{row} must be a table of hand = points, "
-                             f"got {table!r}")
+            raise RulesError(f"{source}: {key}.{row} must be a table of hand = "
+                             f"{'units' if key == 'bonuses' else 'points'}, got {table!r}")
+        low = 1 if key == "bonuses" else 0
         entries = tuple(
-            (_spec(spec, f"{source}: royalties.{row}.{spec}", row, scales[row]),
-             _int(points, f"{source}: royalties.{row}.{spec}"))
+            (_spec(spec, f"{source}: {key}.{row}.{spec}", row, scales[row]),
+             _int(points, f"{source}: {key}.{row}.{spec}", low) - low)
             for spec, points in table.items())
         tables.append((row, entries))
     return tuple(tables)
 
 
+def _bonuses(doc: dict[str, Any], source: str) -> bool:
+    """Whether the rules pay classic Chinese Poker's bonuses: ``[bonuses.ROW]`` tables of
+    hand = the units a row won with that hand (or better) pays instead of 1, paid only by
+    the player who loses the row. They are royalties paid to the row's winner only, so a
+    file gives bonuses or royalties, not both."""
+    if not doc.get("bonuses"):
+        return False
+    if any(doc.get("royalties", {}).values()):
+        raise RulesError(f"{source}: [bonuses] and [royalties] both given; expected one: "
+                         "bonuses are royalties paid only by the player who loses the row")
+    if doc.get("scoring", {}).get("royalties_to_row_winner_only") is False:
+        raise RulesError(f"{source}: [bonuses] with scoring.royalties_to_row_winner_only = "
+                         "false; a bonus is paid only by the player who loses the row")
+    return True
+
+
+def _tables(value: Any, where: str, what: str, example: str,
+            fits: Callable[[dict], bool]) -> list[tuple[str, dict]]:
+    """The tables of a key that holds a list of them (``[{ top = "QQ", cards = 14 }]``),
+    each with where it is in the file; refused unless ``value`` is ``what`` and each table
+    ``fits``, the message showing ``example``."""
+    if not isinstance(value, list):
+        raise RulesError(f"{where}: expected {what} such as [{example}], got {value!r}")
+    tables = []
+    for i, table in enumerate(value):
+        if not isinstance(table, dict) or not fits(table):
+            raise RulesError(f"{where}[{i}]: expected {example}, got {table!r}")
+        tables.append((f"{where}[{i}]", table))
+    return tables
+
+
 def _fantasyland(doc: dict[str, Any], source: str, scales: dict[str, Scale]):
     fl = doc.get("fantasyland", {})
-    rungs = fl.get("entry", [])
-    if not isinstance(rungs, list):
-        raise RulesError(f"{source}: fantasyland.entry: expected a list of rungs such as "
-                         f"[{{ top = \"QQ\", cards = 14 }}], got {rungs!r}")
     entry = []
-    for i, rung in enumerate(rungs):
-        where = f"{source}: fantasyland.entry[{i}]"
-        if not isinstance(rung, dict) or "cards" not in rung:
-            raise RulesError(f"{where}: expected {{ top = \"QQ\", cards = 14 }}, got {rung!r}")
+    for where, rung in _tables(fl.get("entry", []), f"{source}: fantasyland.entry",
+                               "a list of rungs", '{ top = "QQ", cards = 14 }',
+                               lambda rung: "cards" in rung):
         rest = {k: v for k, v in rung.items() if k != "cards"}
         entry.append(EntryRung(_requirements(rest, where, scales),
                                _int(rung["cards"], f"{where}.cards", 13, 17)))
@@ -191,7 +228,49 @@ def _scoring(doc: dict[str, Any], source: str) -> Scoring:
         _int(section.get("scoop_bonus", base.scoop_bonus), f"{source}: scoring.scoop_bonus"),
         _int(section.get("majority_bonus", base.majority_bonus),
              f"{source}: scoring.majority_bonus"),
-        winner_only)
+        winner_only or _bonuses(doc, source))
+
+
+def _unit(doc: dict[str, Any], source: str) -> str:
+    """``scoring.unit``: what the output calls one of the table's payments, in the
+    singular ("point", the default; "unit" in classic Chinese Poker)."""
+    unit = _text(doc.get("scoring", {}).get("unit", "point"), f"{source}: scoring.unit")
+    if not unit.isalpha():
+        raise RulesError(f"{source}: scoring.unit: expected one word in the singular, such as "
+                         f"\"point\" or \"unit\", got {unit!r}")
+    return unit
+
+
+def _players(doc: dict[str, Any], source: str) -> int:
+    """``[table] players``: the players at the table by default (2 to 6)."""
+    return _int(doc.get("table", {}).get("players", 2), f"{source}: table.players", 2, 6)
+
+
+def _showdown(doc: dict[str, Any], source: str) -> Showdown:
+    """Naturals, surrender and the sweep (``Showdown``)."""
+    scoring = doc.get("scoring", {})
+    surrender = scoring.get("surrender")
+    if surrender is not None:
+        surrender = _int(surrender, f"{source}: scoring.surrender", 0, MAX_POINTS)
+    sweep = _int(scoring.get("sweep_bonus", 0), f"{source}: scoring.sweep_bonus", 0, MAX_POINTS)
+    section = doc.get("naturals", {})
+    between = section.get("between", "higher")
+    if between not in ("higher", "difference"):
+        raise RulesError(f"{source}: naturals.between: expected \"higher\" (the higher "
+                         f"natural wins its value) or \"difference\" (the difference of the "
+                         f"values), got {between!r}")
+    naturals = []
+    for where, entry in _tables(section.get("hands", []), f"{source}: naturals.hands",
+                                "a list, lowest first,", '{ hand = "six pairs", value = 3 }',
+                                lambda entry: set(entry) == {"hand", "value"}):
+        name = detector_name(_text(entry["hand"], f"{where}.hand"))
+        if name is None:
+            raise RulesError(f"{where}.hand: unknown natural {entry['hand']!r}; expected one "
+                             "of " + ", ".join(DETECTORS))
+        if any(n.name == name for n in naturals):
+            raise RulesError(f"{where}.hand: {entry['hand']!r} is in the schedule twice")
+        naturals.append(Natural(name, _int(entry["value"], f"{where}.value", 1, MAX_POINTS)))
+    return Showdown(Schedule(tuple(naturals), between), surrender, sweep)
 
 
 def _points(value: Any, where: str) -> float:
@@ -292,8 +371,13 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
         dealing=dealing, opponent_royalties=_opponent_royalties(doc, source),
-        deck=_deck(doc, source), source=source,
+        deck=_deck(doc, source), showdown=_showdown(doc, source),
+        bonuses=_bonuses(doc, source), players=_players(doc, source), source=source,
+        unit=_unit(doc, source),
     )
+    if rules.players > rules.seats:
+        raise RulesError(f"{source}: table.players: {rules.players} players, but the deck "
+                         f"seats {rules.seats} under these rules")
     _check_sizes(rules, source)
     for row in ROWS:  # resolve every spec now, so that a bad one fails at load time
         try:
@@ -407,7 +491,7 @@ def find_rules(name: str | Rules) -> Rules:
     >>> find_rules("holdem")
     Traceback (most recent call last):
     ...
-    evaluator.rules.RulesError: unknown variant 'holdem': expected one of deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard, ultimate or a path to a .toml rules file
+    evaluator.rules.RulesError: unknown variant 'holdem': expected one of chinese, deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard, ultimate or a path to a .toml rules file
     """
     if isinstance(name, Rules):
         return name

@@ -1,8 +1,11 @@
-"""Shared test settings: deterministic hypothesis runs and the C(52, 5) hand array."""
+"""Shared test settings: deterministic hypothesis runs, a model cache of the session's own,
+and the C(52, 5) hand array."""
 
 from __future__ import annotations
 
+import os
 from itertools import chain, combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +22,17 @@ NUM_FIVE_CARD_HANDS = 2_598_960
 def pytest_configure(config):
     # eval7 (test-only) builds its range grammar with pyparsing names deprecated since 3.0.
     config.addinivalue_line("filterwarnings", "ignore::DeprecationWarning:eval7.rangestring")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def model_cache(tmp_path_factory) -> Path:
+    """Models built for rules files (classic Chinese Poker's opponents) are kept in a cache
+    of the session's own, shared by the commands the tests run, not in the user's."""
+    from optimizer.opponents.closed import CACHE_VARIABLE
+
+    path = tmp_path_factory.mktemp("model-cache")
+    os.environ[CACHE_VARIABLE] = str(path)
+    return path
 
 
 @pytest.fixture(scope="session")

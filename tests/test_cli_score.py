@@ -385,3 +385,68 @@ def test_a_card_the_rules_deck_does_not_hold_is_named_and_exits_2(board, variant
     result = score(board, "--variant", variant)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == message
+
+
+# --- a finished table: score BOARD --against BOARD ... -------------------------------------
+
+SEED_TABLE = ["6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh",  # North (seed 001's example)
+              "As Kd 4s / 3c 3d Qd Ts 5s / Jc Jd 7c 7d 9h",  # East
+              "8c 8d 3s / 9c 9d Kh 7h 2s / Tc Td 5c 5d Qs",  # South
+              "Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d"]  # West
+
+
+def table_args(boards: list[str]) -> list[str]:
+    return [boards[0], *(arg for b in boards[1:] for arg in ("--against", b))]
+
+
+def test_a_table_settles_every_pair_and_prints_each_net():
+    result = score(*table_args(SEED_TABLE), "--variant", "chinese")
+    assert result.exit_code == 0, result.output
+    nets = re.findall(r"([+-]\d+|0)\s+│\s*$", result.output, re.MULTILINE)
+    assert nets == ["+3", "-5", "+3", "-1"]
+    assert "you v against 1: +3" in result.output
+    players = score_json(*table_args(SEED_TABLE), "--variant", "chinese")["players"]
+    assert [p["net"] for p in players] == [3, -5, 3, -1]
+    assert players[1]["pairs"] == [-3, 0, -1, -1]
+    assert players[3]["set"]["rows"]["bottom"]["hand"] == "Aces full of Fours"
+
+
+def test_the_same_works_for_ofc_with_royalties_and_a_foul():
+    ours = "Qs Qd 7h / Qc Qh 6s 5d 4c / Ah Kh Jh 9h 8h"  # fouls: the middle's queens lose
+    theirs = "As Ad 2c / 3c 4d 5h 7s 8c / Kc Kd 9c 9d 2d"  # fouls too: aces over 8-high
+    third = "2h 3h 4h / 7d 8d 9s Tc Js / Ts Td Th 3s 3d"  # a straight, tens full
+    players = score_json(ours, "--against", theirs, "--against", third, "--variant",
+                         "pineapple")["players"]
+    fouled = 6  # a fouled set pays the scoop (6) plus the other's royalties
+    royalties = players[2]["set"]["royalties"]["total"]
+    assert players[0]["pairs"] == [0, 0, -(fouled + royalties)]
+    assert [p["net"] for p in players] == [-(fouled + royalties)] * 2 + [
+        2 * (fouled + royalties)]
+
+
+@pytest.mark.parametrize("args, message", [
+    ([SEED_TABLE[0], "--against", SEED_TABLE[0]], "card '6h' is in"),
+    (table_args(SEED_TABLE + ["Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d"]), "5 players"),
+    ([SEED_TABLE[0], "--against", "surrender", "--variant", "standard"],
+     "standard has no surrender"),
+    ([SEED_TABLE[0], "--against", "natural " + SEED_TABLE[1].replace("/", ""), "--variant",
+      "chinese"], "chinese pays no special hands"),
+    ([SEED_TABLE[0], "--against", "Ac Ad / 2c 3d 4h 5s 7c / 8c 8d 9h 9s Tc"],
+     "the top row has 2 cards"),
+])
+def test_a_table_that_cannot_be_is_one_line_and_exit_2(args, message):
+    result = score(*args)
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_a_chinese_poker_set_is_scored_without_fantasyland_lines():
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    out = CliRunner().invoke(app, ["score", "--variant", "chinese",
+                                   "6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh"]).output
+    assert "Fouled:  no" in out
+    assert "Fantasyland" not in out.split("\n", 1)[1] and "Royalt" not in out

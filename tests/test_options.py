@@ -254,7 +254,7 @@ def test_a_rules_file_with_no_base_and_no_tables_is_refused_in_every_command(tmp
     Path("x.toml").write_text('name = "x"\n', encoding="utf-8")
     Path("hands.txt").write_text(HAND_14 + "\n", encoding="utf-8")
     expected = ('error: x.toml: it has no base and no tables; expected base = "<preset>" (one '
-                "of deuce, double-deck, pineapple, pineapple-joker, progressive, "
+                "of chinese, deuce, double-deck, pineapple, pineapple-joker, progressive, "
                 "progressive-joker, standard, ultimate) or tables of its own "
                 "([royalties], [fantasyland], ...)\n")
     extra = {"batch": ["hands.txt", "-o", "out.jsonl", "--workers", "1"]}

@@ -17,7 +17,7 @@ from evaluator.rules import ROWS, Rules, RulesError, Scoring
 from evaluator.rules_files import find_rules, load_rules, preset_names
 
 HOUSE = Path(__file__).resolve().parent.parent / "fixtures" / "house"
-PRESETS = ("deuce", "double-deck", "pineapple", "pineapple-joker", "progressive",
+PRESETS = ("chinese", "deuce", "double-deck", "pineapple", "pineapple-joker", "progressive",
            "progressive-joker", "standard", "ultimate")
 PRESET_LIST = ", ".join(PRESETS)
 
@@ -111,9 +111,11 @@ def test_scoring_systems_and_foul_penalty():
     assert Scoring(0, 1).foul_penalty == 4   # 2-4: three rows and the majority
 
 
-def test_every_preset_keeps_the_standard_top_and_bottom_royalties():
+def test_every_ofc_preset_keeps_the_standard_top_and_bottom_royalties():
     standard = find_rules("standard")
     for name in PRESETS:
+        if find_rules(name).dealing == "closed":  # classic Chinese Poker pays no royalties
+            continue
         for row in ("top", "bottom"):
             assert (find_rules(name).royalty_table(row) == standard.royalty_table(row)).all()
 
@@ -419,7 +421,7 @@ def test_a_file_may_name_itself(tmp_path):
 def differences(rules: Rules, base: Rules) -> set[str]:
     """The parts of ``rules`` that differ from ``base``, named like the file's keys."""
     changed = {field for field in ("scales", "order", "qualify", "entry", "stay",
-                                   "repeat_cards", "scoring", "deck")
+                                   "repeat_cards", "scoring", "deck", "showdown", "bonuses")
                if getattr(rules, field) != getattr(base, field)}
     changed |= {f"royalties.{row}" for row in ROWS
                 if not np.array_equal(rules.royalty_table(row), base.royalty_table(row))}
@@ -437,7 +439,7 @@ def royalty(rules: Rules, row: str, cards: str) -> int:
 
 def test_every_house_file_starts_from_a_base_and_says_where_it_comes_from():
     files = sorted(HOUSE.glob("*.toml"))
-    assert len(files) == 10
+    assert len(files) == 16
     for path in files:
         lines = path.read_text(encoding="utf-8").splitlines()
         assert lines[0].startswith("# ") and "Source:" in " ".join(lines[:4])
@@ -646,3 +648,32 @@ def test_a_table_seats_the_players_its_deck_holds_cards_for(name, seats):
     # RULES.md: double deck seats 2 to 6 (17 cards each of 104). The others follow from the
     # cards each player sees: 13 in classic OFC (4 of 52), 17 in Pineapple (3 of 52 or 54).
     assert find_rules(name).seats == seats
+
+
+# --- classic Chinese Poker's house files (their settlements: tests/test_chinese_scoring.py) --
+
+BONUS_ROWS = {"royalties.top", "royalties.middle", "royalties.bottom"}
+
+
+@pytest.mark.parametrize("name, changed", [
+    ("chinese_typical", BONUS_ROWS | {"scoring", "showdown", "bonuses"}),
+    ("chinese_extra_units", BONUS_ROWS | {"scoring", "bonuses"}),
+    ("chinese_long_schedule", BONUS_ROWS | {"scoring", "showdown", "bonuses"}),
+    ("chinese_middle_doubled", BONUS_ROWS | {"scoring", "showdown", "bonuses"}),
+    ("chinese_straight_flush_7_14", BONUS_ROWS | {"scoring", "showdown", "bonuses"}),
+    ("chinese_sweep_9", BONUS_ROWS | {"scoring", "showdown", "bonuses"}),
+])
+def test_house_chinese_files_change_the_payments_only(name, changed):
+    rules, chinese = house(name), find_rules("chinese")
+    assert differences(rules, chinese) == changed
+    assert rules.scoring.royalties_to_row_winner_only  # a bonus is paid by the row's loser
+    # a bonus is the units a row won pays in all: the royalty is what it adds to the 1
+    assert royalty(rules, "top", "2s 2h 2d") == 2
+    assert royalty(rules, "top", "As Ah Kd") == 0
+
+
+def test_house_chinese_sweep_9_pays_1_6_and_9_for_the_sweep():
+    rules = house("chinese_sweep_9")
+    assert (rules.scoring.scoop_bonus, rules.showdown.sweep_bonus,
+            rules.showdown.surrender) == (3, 3, 3)
+    assert royalty(rules, "middle", "9s 9h 9d 9c 2d") == 7  # quads in the middle: 8 in all

@@ -271,6 +271,21 @@ CASES: dict[str, dict[str, Producer]] = {
             "score", "2s 3h 4d / 6c 7c 8c 9c Tc / As Ad Ac Ah Jk", "--variant",
             str(HOUSE / "jokers_five_of_a_kind.toml")),
     },
+    "score-table.schema.json": {
+        "chinese-four-players": lambda _b, _r: command_json(
+            "score", "6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh", "--variant", "chinese",
+            "--against", "As Kd 4s / 3c 3d Qd Ts 5s / Jc Jd 7c 7d 9h",
+            "--against", "8c 8d 3s / 9c 9d Kh 7h 2s / Tc Td 5c 5d Qs",
+            "--against", "Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d"),
+        "chinese-natural-and-surrender": lambda _b, _r: command_json(
+            "score", "Ah Qs 4d / 8h 8s Jh 5h 3h / Ac Ad Ts Ks Qh", "--variant",
+            str(HOUSE / "chinese_typical.toml"),
+            "--against", "natural 2c 2d 3c 3d 4c 4h 5c 5d 6c 6d 7c 7d 9s",
+            "--against", "surrender"),
+        "pineapple-heads-up-fouled": lambda _b, _r: command_json(
+            "score", "Qs Qd 7h / Qc Qh 6s 5d 4c / Ah Kh Jh 9h 8h", "--variant", "pineapple",
+            "--against", "As Ad 2c / 3c 4d 5h 7s 8c / Kc Kd 9c 9d 2d"),
+    },
     "value.schema.json": {
         "royalties-pineapple": lambda _b, _r: command_json(
             "value", "--variant", "pineapple", "--hands", "2"),
@@ -457,6 +472,11 @@ def test_score_json_validates_against_its_schema(produced, schema, case):
     assert_valid(produced, schema, case)
 
 
+@pytest.mark.parametrize("schema, case", cases("score-table.schema.json"))
+def test_score_table_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
 @pytest.mark.parametrize("schema, case", cases("value.schema.json"))
 def test_value_json_validates_against_its_schema(produced, schema, case):
     assert_valid(produced, schema, case)
@@ -586,6 +606,15 @@ MUTATIONS = [
      _set("ev_lost", value=-1.0), "ev_lost", "minimum"),
     ("check.schema.json", "royalties-fouled", 0, "a fouled set that scores royalties",
      _set("royalties", "total", value=5), "royalties/total", "const"),
+    ("score-table.schema.json", "chinese-four-players", 0, "a fifth player",
+     lambda doc: doc["players"].append(copy.deepcopy(doc["players"][0])), "players",
+     "maxItems"),
+    ("score-table.schema.json", "chinese-four-players", 0, "a net that is not a whole number",
+     _set("players", 0, "net", value=1.5), "players/0/net", "type"),
+    ("score-table.schema.json", "chinese-natural-and-surrender", 0, "a natural without cards",
+     _drop("players", 1, "natural", "cards"), "players/1/natural", "type"),
+    ("score-table.schema.json", "pineapple-heads-up-fouled", 0, "a set without its rows",
+     _drop("players", 0, "set", "rows"), "players/0/set", "type"),
     ("score.schema.json", "fouled-on-kickers", 0, "a required key dropped",
      _drop("rows"), "", "required"),
     ("score.schema.json", "fouled-on-kickers", 0, "a hand class outside the vocabulary",

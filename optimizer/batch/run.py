@@ -27,7 +27,7 @@ from optimizer.batch.files import (Appender, BadLine, BatchError, Hand, Reader, 
 from optimizer.solver.dealing import deal_hands, hand_line
 from optimizer.batch.engines import Engine, Result, Settings, Task, open_engine
 from optimizer.solver.objective import EV_OPTIONS, ev_options
-from optimizer.solver.solve import Solution, solve
+from optimizer.solver.solve import Solution, default_samples, solve
 from optimizer.solver.table import PLAIN, read_table
 
 
@@ -43,7 +43,7 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     time limit is left out: it is a budget, not a setting, and a rerun may raise it.
     """
     defaults = {name: p.default for name, p in inspect.signature(solve).parameters.items()} \
-        | {"opponents": PLAIN.opponents}
+        | {"opponents": PLAIN.seated(rules), "samples": default_samples(rules)}
     options = ev_options(settings.objective, **{name: defaults[name] for name in EV_OPTIONS}
                          | dict(settings.options))
     model = {}

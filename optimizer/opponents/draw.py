@@ -230,7 +230,14 @@ def pool_weights(pool: Pool, rules: Rules) -> np.ndarray | None:
 def model_name(rules: Rules) -> str:
     """What the EV objective plays against under ``rules``, in words that change whenever
     the boards would: the pool (its rules, size, seed and a digest of its boards, which a
-    rebuild by another bot changes) and its calibration."""
+    rebuild by another bot changes) and its calibration; under closed dealing, the model
+    that sets every hand (``optimizer.opponents.closed``) and a digest of its worths."""
+    if rules.dealing == "closed":
+        from optimizer.opponents.closed import model_worths
+
+        worths = model_worths(rules).table
+        digest = hashlib.sha256(np.ascontiguousarray(worths).tobytes()).hexdigest()
+        return f"the closed-hand model of {rules.name} (worths digest {digest[:12]})"
     pool = serving_pool(rules)
     calibration = pool_calibration(pool, rules)
     weighted = "" if calibration is None else (
@@ -335,6 +342,10 @@ def opponent_draw(rules: Rules, dealt: Sequence[int], samples: int, opponents: i
         raise OpponentModelError(f"need samples >= 1 and 1 to {max_opponents(rules)} opponents "
                                  f"(from {rules.deck.decks} deck{'s' * (rules.deck.decks > 1)}),"
                                  f" got {samples} and {opponents}")
+    if rules.dealing == "closed":  # classic Chinese Poker: each hand set at once, exactly
+        from optimizer.opponents.closed import opponent_boards as closed_boards
+
+        return closed_boards(rules, cards, samples, opponents, seed), None  # no pool
     pool = serving_pool(rules)
     draw = draw_boards(pool, cards, samples * opponents, seed, pool_weights(pool, rules))
     return draw.boards.reshape(samples, opponents, 13), replace(draw.share, seats=opponents)

@@ -168,9 +168,11 @@ def load_pool(path: str | Path) -> Pool:
 
 @cache
 def shipped_pools() -> tuple[Pool, ...]:
-    """Every pool in the package data, in file-name order."""
+    """Every pool in the package data, in file-name order (``closed-*.npz`` are the
+    closed-hand model's worths, ``optimizer.opponents.closed``, not pools)."""
     files = sorted((f for f in resources.files("optimizer.opponents.data").iterdir()
-                    if f.name.endswith(".npz")), key=lambda f: f.name)
+                    if f.name.endswith(".npz") and not f.name.startswith("closed-")),
+                   key=lambda f: f.name)
     pools = []
     for entry in files:
         with resources.as_file(entry) as path:

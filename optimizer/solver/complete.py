@@ -269,21 +269,27 @@ def as_pick(found: Found) -> Pick:
                 {row: found.masks[row] for row in ROWS})
 
 
+#: The (bottom, middle) pairs of 13 cards: every setting of a hand with nothing to discard.
+SETTINGS_OF_13 = 72_072
+
+
 def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
               max_sets: int | None = None) -> dict[str, np.ndarray] | None:
     """Every legal set of ``cands`` (staying if asked) whose rows' bounds add up to ``floor``
     or more, as each row's candidate index over the sets; None if there are more than
     ``limit`` (bottom, middle) pairs to look at, or more than ``max_sets`` sets (by default
-``8 * limit``). For objectives with shared terms, whose
-    value the caller computes exactly for each."""
+    ``8 * limit``). For objectives with shared terms, whose value the caller computes
+    exactly for each. The (bottom, middle) pairs are looked at all at once, up to ``4 *
+    limit`` of them, or every one where 13 cards have no more disjoint pairs than ``limit``."""
     bottoms, middles, tops = cands.bottom, cands.middle, cands.top
     empty = {row: np.zeros(0, dtype=np.int64) for row in ROWS}
     if not (len(bottoms) and len(middles) and len(tops)):
         return empty
     n = len(cands.cards)
     pairs_order = cands.rules.order_pairs
-    ok = (bottoms.masks[:, None] & middles.masks[None, :]) == 0 if \
-        len(bottoms) * len(middles) <= limit * 4 else None
+    cells = len(bottoms) * len(middles)
+    ok = (bottoms.masks[:, None] & middles.masks[None, :]) == 0 if cells <= limit * 4 or (
+        n == 13 and limit >= SETTINGS_OF_13) else None
     if ok is None:
         return None
     for other, stronger in _order_checks(pairs_order, "middle", ("bottom",)):

@@ -22,7 +22,7 @@ from optimizer.opponents.draw import dealt_array, draw_boards, pool_weights, ser
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.pools import Pool, foul_signature
 from optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
-from optimizer.solver.solve import DEFAULT_SAMPLES, solve
+from optimizer.solver.solve import default_samples, solve
 
 #: Card counts of the check's hands, in turn: hand ``k`` is dealt ``CHECK_CARDS[k % 5]``.
 CHECK_CARDS = (13, 14, 15, 16, 17)
@@ -43,7 +43,7 @@ def fresh_breakdown(rules: Rules, fresh: Pool, dealt: Sequence[int], report, fl_
 
 
 def error_check(rules: Rules, fresh: Pool, hands: int = CHECK_HANDS,
-                samples: int = DEFAULT_SAMPLES, seed: int = 0) -> dict:
+                samples: int | None = None, seed: int = 0) -> dict:
     """The z-scores of ``hands`` random hands, heads-up, each solved with ``samples`` deals
     (the module docstring); seeded by ``seed`` (the hands, and both sides' draws)."""
     if fresh.meta.get("foul_signature") != foul_signature(rules) \
@@ -58,6 +58,7 @@ def error_check(rules: Rules, fresh: Pool, hands: int = CHECK_HANDS,
                                  "give another (and unset FANTASYLAND_POOL if it names it)")
     if hands < 2:
         raise OpponentModelError(f"need hands >= 2 for a spread of z-scores, got {hands}")
+    samples = default_samples(rules) if samples is None else samples
     rng = np.random.default_rng([seed, 16])
     rows = []
     for k in range(hands):

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from evaluator.board_arrays import evaluate_boards
+from evaluator.naturals import best_natural
 from evaluator.rules import ROWS, Rules, Scoring
 from optimizer.solver import cpsat
 from optimizer.solver.candidates import Candidates
@@ -58,16 +59,27 @@ class OpponentField:
     # those boards under.
     share: PoolShare | None = dataclasses.field(default=None, compare=False)
     rules: Rules | None = dataclasses.field(default=None, compare=False)
+    # Classic Chinese Poker: what each opponent who declares a natural takes from every set
+    # (0 where it sets its cards), and the boards, whose 13 cards are its hand.
+    declared: np.ndarray | None = dataclasses.field(default=None, compare=False)
+    boards: np.ndarray | None = dataclasses.field(default=None, compare=False)
 
     @classmethod
     def from_boards(cls, boards: np.ndarray, rules: Rules, groups: np.ndarray | None = None,
                     exact: bool = False, share: PoolShare | None = None) -> OpponentField:
         """From an ``(samples, opponents, 13)`` array of boards (top, middle, bottom), and
-        the ``PoolShare`` of the draw that made them, if any."""
+        the ``PoolShare`` of the draw that made them, if any. Under rules with naturals
+        (``Rules.showdown``) an opponent whose 13 cards hold one declares it, as the
+        opponent model's players do."""
         samples, opponents, _ = boards.shape
-        result = evaluate_boards(boards.reshape(-1, 13), rules)
+        flat = boards.reshape(-1, 13)
+        result = evaluate_boards(flat, rules)
+        declared = None
+        if rules.showdown.naturals.hands:
+            declared = np.array([0 if held is None else held.natural.value for held in (
+                best_natural(board.tolist(), rules.showdown.naturals) for board in flat)])
         return cls(samples, opponents, result.fouled, result.values, result.royalties,
-                   groups, exact, None if exact else share, rules)
+                   groups, exact, None if exact else share, rules, declared, boards)
 
     @cached_property
     def pool(self) -> PoolBoards | None:
@@ -76,24 +88,91 @@ class OpponentField:
         return None if self.share is None else PoolBoards.from_share(self.share, self.rules)
 
     @cached_property
+    def declaring(self) -> np.ndarray:
+        """Whether each board's player declares a natural (then it is not compared)."""
+        return np.zeros(len(self.fouled), bool) if self.declared is None else self.declared > 0
+
+    @cached_property
     def standing(self) -> np.ndarray:
-        """Indices of the boards that did not foul."""
-        return np.flatnonzero(~self.fouled)
+        """Indices of the boards that did not foul and are not a declared natural."""
+        return np.flatnonzero(~self.fouled & ~self.declaring)
 
     @cached_property
     def triples(self) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The distinct row values of the standing boards, as one array per row over the
         distinct (top, middle, bottom) triples, and how many boards have each: the shared
         terms depend on nothing else."""
-        rows = [self.values[r][self.standing].astype(np.int64) for r in ROWS]
-        if len(self.standing) == 0:
-            return {r: np.zeros(0, dtype=np.int64) for r in ROWS}, np.zeros(0, dtype=np.int64)
-        base = [int(v.max()) + 1 for v in rows]
-        key = (rows[0] * base[1] + rows[1]) * base[2] + rows[2]  # one integer per triple
-        unique, counts = np.unique(key, return_counts=True)
-        split = {"top": unique // (base[1] * base[2]), "middle": unique // base[2] % base[1],
-                 "bottom": unique % base[2]}
+        rows = {r: self.values[r][self.standing] for r in ROWS}
+        split, (counts,) = distinct_triples(rows, np.ones(len(self.standing), np.int64))
         return split, counts
+
+    @cached_property
+    def sweep(self) -> Sweep | None:
+        """Who can sweep the table, deal by deal, where the rules pay a sweep (classic Chinese
+        Poker, three or more players); None where they pay none."""
+        bonus = 0 if self.rules is None else self.rules.showdown.sweep_bonus
+        if bonus == 0 or self.opponents < 2:
+            return None
+        return Sweep.of(self, bonus)
+
+
+def distinct_triples(rows: dict[str, np.ndarray], *weights: np.ndarray
+                     ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...]]:
+    """The distinct (top, middle, bottom) triples of the row values ``rows`` (one entry per
+    board; a value may be -1), with each of ``weights`` summed over the boards of each."""
+    if len(rows["top"]) == 0:
+        return ({r: np.zeros(0, dtype=np.int64) for r in ROWS},
+                tuple(np.zeros(0, dtype=np.int64) for _ in weights))
+    shifted = [rows[r].astype(np.int64) + 1 for r in ROWS]  # 0 and up
+    base = [int(v.max()) + 1 for v in shifted]
+    key = (shifted[0] * base[1] + shifted[1]) * base[2] + shifted[2]  # one integer a triple
+    unique, inverse = np.unique(key, return_inverse=True)
+    split = {"top": unique // (base[1] * base[2]) - 1, "middle": unique // base[2] % base[1] - 1,
+             "bottom": unique % base[2] - 1}
+    sums = tuple(np.bincount(inverse.ravel(), weights=w, minlength=len(unique)).astype(np.int64)
+                 for w in weights)
+    return split, sums
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The sweep of classic Chinese Poker in a sample: a player who scoops every other
+    player at a table of three or more, all of them setting their cards, is paid ``bonus``
+    more by each (``evaluator.scoring.settle_table``).
+
+    We sweep a deal exactly when each of our rows beats that row of every standing opponent
+    (a fouled set loses every row), so a deal's sweep is a scoop of one board made of the
+    best of their rows (``best``, -1 in a row where every opponent fouled). An opponent
+    sweeps when it scoops us and every other opponent; the second does not depend on our
+    set (``sweeping``)."""
+
+    bonus: int
+    open: np.ndarray  # (samples,): every opponent of the deal sets its cards
+    best: dict[str, np.ndarray]  # (open deals,) the best standing row of each open deal
+    sweeping: np.ndarray  # (samples * opponents,): scoops every other opponent of its deal
+
+    @classmethod
+    def of(cls, field: OpponentField, bonus: int) -> Sweep:
+        samples, k = field.samples, field.opponents
+        fouled = field.fouled.reshape(samples, k)
+        open_deal = ~field.declaring.reshape(samples, k).any(axis=1)
+        values = {r: np.where(fouled, -1, field.values[r].reshape(samples, k).astype(np.int64))
+                  for r in ROWS}
+        beats = np.ones((samples, k, k), dtype=bool)  # [d, i, j]: i wins every row from j
+        for row in ROWS:
+            beats &= values[row][:, :, None] > values[row][:, None, :]
+        beats |= fouled[:, None, :]
+        beats[:, np.arange(k), np.arange(k)] = True
+        sweeping = beats.all(axis=2) & ~fouled & open_deal[:, None]
+        best = {r: values[r][open_deal].max(axis=1) for r in ROWS}
+        return cls(bonus, open_deal, best, sweeping.ravel())
+
+    def won(self, values: dict[str, np.ndarray | int]) -> np.ndarray:
+        """Whether sets with these row values sweep each open deal: ``(sets, open deals)``."""
+        won = True
+        for row in ROWS:
+            won = won & (np.asarray(values[row])[..., None] > self.best[row])
+        return np.asarray(won)
 
 
 @dataclass(frozen=True)
@@ -147,6 +226,8 @@ class ExpectedValue:
         paid = int(field.fouled.sum()) * self.scoring.foul_penalty
         if not self.scoring.royalties_to_row_winner_only:
             paid -= int(sum(field.royalties[r][field.standing].sum() for r in ROWS))
+        if field.declared is not None:  # a declared natural takes its value from any set
+            paid -= int(field.declared.sum())
         return paid
 
     def _row_terms(self, row: str, values: np.ndarray, royalty: np.ndarray) -> tuple:
@@ -164,8 +245,8 @@ class ExpectedValue:
 
     def weigh(self, cands: Candidates) -> Candidates:
         field, scoring = self.field, self.scoring
-        boards = field.samples * field.opponents
-        fouled = boards - len(field.standing)
+        boards = field.samples * field.opponents - int(field.declaring.sum())
+        fouled = int(field.fouled.sum())
         rows = {}
         for row in ROWS:
             rc = cands.row(row)
@@ -174,32 +255,68 @@ class ExpectedValue:
                 weight = wins - losses + rc.royalty * (wins + fouled) - lost_royalty
             else:
                 weight = wins - losses + rc.royalty * boards
-            # A scoop needs this row to win, so the bottom's wins cap the scoops; a majority
-            # needs two wins, so half of each row's wins caps the majorities.
+            # A scoop (or sweep) needs this row to win, so what the bottom's wins could
+            # collect caps the scoops; a majority needs two wins, so half of each row's wins
+            # caps the majorities.
             extra = -(-scoring.majority_bonus * wins // 2)
             if row == "bottom":
-                extra = extra + scoring.scoop_bonus * wins
+                extra = extra + self._scoops_within(rc.value)
             rows[row] = rc.with_weight(weight, weight + extra)
         return cands.replace(**rows)
 
+    def _scoops_within(self, bottom: np.ndarray) -> np.ndarray:
+        """The most each bottom value could collect in scoops and sweeps: what the boards
+        whose bottom it beats pay for all three rows."""
+        total = np.zeros(len(bottom), dtype=np.int64)
+        for need, theirs, won, _ in self.scoop_terms:
+            if need == 3:
+                order = np.argsort(theirs["bottom"], kind="stable")
+                paid = np.concatenate(([0], np.cumsum(won[order])))
+                total += paid[np.searchsorted(theirs["bottom"][order], bottom, side="left")]
+        return total
+
+    @cached_property
+    def scoop_terms(self) -> list[tuple[int, dict[str, np.ndarray], np.ndarray, np.ndarray]]:
+        """The points that depend on more than one row: for each, the rows it needs won (or
+        lost), and over distinct triples of their row values what winning them pays us and
+        what losing them costs. The scoop (3 rows) counts the sweep, whose boards are the
+        deals' best rows (``Sweep``); the majority (2-4 scoring) needs 2."""
+        field, scoring = self.field, self.scoring
+        terms = []
+        if scoring.majority_bonus:
+            theirs, counts = field.triples
+            terms.append((2, theirs, scoring.majority_bonus * counts,
+                          scoring.majority_bonus * counts))
+        sweep = field.sweep
+        if scoring.scoop_bonus or sweep is not None:
+            standing = field.standing
+            rows = {r: field.values[r][standing] for r in ROWS}
+            won = np.full(len(standing), scoring.scoop_bonus, dtype=np.int64)
+            lost = won.copy()
+            if sweep is not None:
+                lost += sweep.bonus * sweep.sweeping[standing]
+                rows = {r: np.concatenate((rows[r], sweep.best[r])) for r in ROWS}
+                swept = np.full(len(sweep.best["top"]), sweep.bonus * field.opponents)
+                won = np.concatenate((won, swept))
+                lost = np.concatenate((lost, np.zeros_like(swept)))
+            theirs, (won, lost) = distinct_triples(rows, won, lost)
+            keep = (won != 0) | (lost != 0)
+            terms.append((3, {r: theirs[r][keep] for r in ROWS}, won[keep], lost[keep]))
+        return terms
+
     def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
-        """The scoop and majority points of many sets, from their rows' values."""
-        scoring = self.scoring
-        theirs, counts = self.field.triples
+        """The scoop, sweep and majority points of many sets, from their rows' values."""
         total = np.zeros(len(values["top"]), dtype=np.int64)
-        # In chunks, so that sets x distinct boards stays small.
-        for start in range(0, len(total), 2048):
-            part = slice(start, start + 2048)
-            won = lost = 0
-            for row in ROWS:
-                ours = np.asarray(values[row][part])[:, None]
-                won = won + (ours > theirs[row][None, :])
-                lost = lost + (ours < theirs[row][None, :])
-            points = scoring.scoop_bonus * (((won == 3) - (lost == 3).astype(np.int64)) @ counts)
-            if scoring.majority_bonus:
-                points += scoring.majority_bonus * (
-                    ((won >= 2) - (lost >= 2).astype(np.int64)) @ counts)
-            total[part] = points
+        for need, theirs, won_pays, lost_costs in self.scoop_terms:
+            # In chunks, so that sets x distinct boards stays small.
+            for start in range(0, len(total), 2048):
+                part = slice(start, start + 2048)
+                won = lost = 0
+                for row in ROWS:
+                    ours = np.asarray(values[row][part])[:, None]
+                    won = won + (ours > theirs[row][None, :])
+                    lost = lost + (ours < theirs[row][None, :])
+                total[part] += (won >= need) @ won_pays - (lost >= need) @ lost_costs
         return total
 
     def exact(self, cands: Candidates, ranks: dict[str, int]) -> int:
@@ -217,13 +334,12 @@ class ExpectedValue:
         the number of values that do not beat it; it holds (does not lose) exactly when
         its value is at least ``V[j]``, ``j`` the number that lose. Boards with the same
         ``k`` in every row win and lose their rows together, so they share one literal
-        (weighted by their count), as boards with the same ``j`` do for the losing side.
+        (weighted by what they pay), as boards with the same ``j`` do for the losing side.
         """
-        field, scoring = self.field, self.scoring
-        if scoring.scoop_bonus == 0 and scoring.majority_bonus == 0:
+        if not self.scoop_terms:
             return 0
         values = {r: np.unique(cands.row(r).value) for r in ROWS}
-        theirs, board_counts = field.triples
+        sizes = np.array([len(values[r]) for r in ROWS])
         at_least: dict[tuple[str, int], cp_model.IntVar] = {}  # row value >= V[k]
 
         def reaches(row: str, k: int):
@@ -233,30 +349,28 @@ class ExpectedValue:
                 at_least[row, k] = literal
             return at_least[row, k]
 
-        # Per board and row: how many of our values do not beat theirs, and how many lose.
-        beat_from = np.stack([np.searchsorted(values[r], theirs[r], side="right")
-                              for r in ROWS], axis=1)
-        hold_from = np.stack([np.searchsorted(values[r], theirs[r], side="left")
-                              for r in ROWS], axis=1)
-        sizes = np.array([len(values[r]) for r in ROWS])
-        wins, win_count = _classes(beat_from, board_counts, sizes)
-        losses, loss_count = _classes(hold_from, board_counts, sizes)
-        must_win, can_win = (wins == 0).sum(axis=1), (wins < sizes).sum(axis=1)
-        must_lose, can_lose = (losses == sizes).sum(axis=1), (losses > 0).sum(axis=1)
         terms, constant = [], 0
-        for bonus, need in ((scoring.scoop_bonus, 3), (scoring.majority_bonus, 2)):
-            if bonus == 0:
-                continue
+        for need, theirs, won_pays, lost_costs in self.scoop_terms:
+            # Per board and row: how many of our values do not beat theirs, and how many lose.
+            beat_from = np.stack([np.searchsorted(values[r], theirs[r], side="right")
+                                  for r in ROWS], axis=1)
+            hold_from = np.stack([np.searchsorted(values[r], theirs[r], side="left")
+                                  for r in ROWS], axis=1)
+            wins, win_pays = _classes(beat_from[won_pays != 0], won_pays[won_pays != 0], sizes)
+            losses, loss_costs = _classes(hold_from[lost_costs != 0],
+                                          lost_costs[lost_costs != 0], sizes)
+            must_win, can_win = (wins == 0).sum(axis=1), (wins < sizes).sum(axis=1)
+            must_lose, can_lose = (losses == sizes).sum(axis=1), (losses > 0).sum(axis=1)
             # Winning: a literal that may be true only if ``need`` rows beat theirs.
-            constant += bonus * int(win_count[must_win >= need].sum())
+            constant += int(win_pays[must_win >= need].sum())
             for g in np.flatnonzero((must_win < need) & (can_win >= need)).tolist():
                 win = model.new_bool_var("win")
                 open_rows = [reaches(r, int(wins[g, i])) for i, r in enumerate(ROWS)
                              if 0 < wins[g, i] < sizes[i]]
                 model.add(sum(open_rows) >= need - int(must_win[g])).only_enforce_if(win)
-                terms.append((win, bonus * int(win_count[g])))
+                terms.append((win, int(win_pays[g])))
             # Losing: a literal forced true unless enough rows hold theirs.
-            constant -= bonus * int(loss_count[must_lose >= need].sum())
+            constant -= int(loss_costs[must_lose >= need].sum())
             spare = 4 - need  # rows that may hold while the loss still stands
             for g in np.flatnonzero((must_lose < need) & (can_lose >= need)).tolist():
                 loss = model.new_bool_var("loss")
@@ -264,7 +378,7 @@ class ExpectedValue:
                              if 0 < losses[g, i] < sizes[i]]
                 holding = int((losses[g] == 0).sum())
                 model.add(sum(open_rows) + holding >= spare).only_enforce_if(loss.Not())
-                terms.append((loss, -bonus * int(loss_count[g])))
+                terms.append((loss, -int(loss_costs[g])))
         if not terms:
             return constant
         cp_model = cpsat.cp_model()
@@ -280,6 +394,10 @@ class ExpectedValue:
         field = self.field
         paid = self.scoring.foul_penalty * len(field.standing) + sum(
             int(field.royalties[r][field.standing].sum()) for r in ROWS)
+        if field.declared is not None:
+            paid += int(field.declared.sum())
+        if field.sweep is not None:  # whoever scoops the other opponents sweeps
+            paid += field.sweep.bonus * int(field.sweep.sweeping.sum())
         return -paid / field.samples
 
 
@@ -315,6 +433,8 @@ class Breakdown:
     deals: int | None = None  # independent deals behind the samples, where fewer
     pool_error: float = 0.0  # the pool's part of ``standard_error``
     pool_boards: float | None = None  # effective independent pool boards behind the mean
+    naturals: float = 0.0  # what opponents who declare a natural take (classic Chinese Poker)
+    sweeps: float = 0.0  # sweeps won minus paid (classic Chinese Poker, 3 or more players)
 
     @property
     def sample_error(self) -> float:
@@ -344,6 +464,7 @@ def points_per_deal(field: OpponentField, scoring: Scoring, values: dict[str, in
     split by source; every array has one entry per deal (opponents summed)."""
     k = field.opponents
     fouled = field.fouled
+    declaring = field.declaring
     won = np.zeros(len(fouled), dtype=np.int64)
     lost = np.zeros(len(fouled), dtype=np.int64)
     ours = np.zeros(len(fouled), dtype=np.int64)
@@ -364,23 +485,37 @@ def points_per_deal(field: OpponentField, scoring: Scoring, values: dict[str, in
     bonus += scoring.majority_bonus * ((won >= 2).astype(np.int64) - (lost >= 2))
     bonus = np.where(fouled, 0, bonus)
     penalty = np.where(fouled, scoring.foul_penalty, 0)
+    # a declared natural is not compared: it takes its value, and nothing else is paid
+    rows, bonus, ours, theirs = (np.where(declaring, 0, a) for a in (rows, bonus, ours, theirs))
+    naturals = -field.declared if field.declared is not None else np.zeros(len(fouled))
 
     def per_deal(array: np.ndarray) -> np.ndarray:
         return array.reshape(field.samples, k).sum(axis=1).astype(float)
+    sweeps = np.zeros(field.samples)
+    if field.sweep is not None:
+        sweep = field.sweep
+        sweeps[sweep.open] = sweep.bonus * k * sweep.won(values)
+        sweeps -= per_deal(sweep.bonus * ((lost == 3) & sweep.sweeping))
     return {"royalties": per_deal(ours - theirs), "row_points": per_deal(rows),
-            "scoops": per_deal(bonus), "opponent_fouls": per_deal(penalty)}
+            "scoops": per_deal(bonus), "opponent_fouls": per_deal(penalty),
+            "naturals": per_deal(naturals), "sweeps": sweeps}
 
 
 def set_points(field: OpponentField, scoring: Scoring, report) -> dict[str, np.ndarray]:
     """``points_per_deal`` of a finished board (a ``BoardReport``), fouled or not."""
     if report.fouled:  # it loses every row to each opponent who stands, and is scooped
-        standing = ~field.fouled
+        standing = ~field.fouled & ~field.declaring
         theirs = np.where(standing, sum(field.royalties[r] for r in ROWS), 0)
         stand = standing.reshape(field.samples, -1).sum(axis=1).astype(float)
+        taken = np.zeros(len(standing)) if field.declared is None else field.declared
         return {"royalties": -theirs.reshape(field.samples, -1).sum(axis=1).astype(float),
                 "row_points": -len(ROWS) * stand,
                 "scoops": -(scoring.scoop_bonus + scoring.majority_bonus) * stand,
-                "opponent_fouls": np.zeros(field.samples)}
+                "opponent_fouls": np.zeros(field.samples),
+                "naturals": -taken.reshape(field.samples, -1).sum(axis=1).astype(float),
+                "sweeps": np.zeros(field.samples) if field.sweep is None else -(
+                    field.sweep.bonus * field.sweep.sweeping).reshape(
+                    field.samples, -1).sum(axis=1).astype(float)}
     return points_per_deal(field, scoring, {r: report.row(r).value for r in ROWS},
                            {r: report.row(r).royalty for r in ROWS})
 
@@ -404,4 +539,5 @@ def breakdown(objective: ExpectedValue, report) -> Breakdown:
     return Breakdown(*(float(parts[k].mean()) for k in
                        ("royalties", "row_points", "scoops", "opponent_fouls")),
                      stay, float(total.mean()) + stay, error, field.samples, field.opponents,
-                     field.exact, deals, pool_error, pool_boards)
+                     field.exact, deals, pool_error, pool_boards,
+                     float(parts["naturals"].mean()), float(parts["sweeps"].mean()))

@@ -27,7 +27,7 @@ from evaluator.board import Board, BoardReport, evaluate_board, faces_playing
 from evaluator.rules import ROWS
 from optimizer.solver import cpsat
 from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
-from optimizer.solver.complete import Found, as_pick, best_set, every_set
+from optimizer.solver.complete import SETTINGS_OF_13, Found, as_pick, best_set, every_set
 from optimizer.solver.joker_bounds import JokerChain
 from optimizer.solver.candidates import Candidates, preferred
 from optimizer.solver.model import SetModel, build_model
@@ -230,6 +230,14 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
 EVERY_SET_PAIRS = 1 << 13
 
 
+def _valued_pairs(cards: int) -> int:
+    """The (bottom, middle) pairs up to which every set that could beat the incumbent is
+    valued rather than left to CP-SAT: every setting of 13 cards (72,072, valued in tens of
+    milliseconds, where CP-SAT's proof can take a second against many shared terms),
+    ``EVERY_SET_PAIRS`` of more."""
+    return SETTINGS_OF_13 if cards == 13 else EVERY_SET_PAIRS
+
+
 #: Sets up to which the tie-break values every candidate set at once.
 TIED_SETS = 1 << 13
 
@@ -317,7 +325,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     left = above
     # When few sets could beat it, value them all exactly: the best becomes the incumbent,
     # and what is left for CP-SAT to search shrinks to a proof.
-    sets = every_set(above, need_stay, start + 1, EVERY_SET_PAIRS)
+    sets = every_set(above, need_stay, start + 1, _valued_pairs(len(cands.cards)))
     if sets is not None and len(sets["top"]):
         best = _best_of(above, sets, objective)
     else:  # too many to value one by one: the heaviest of them, valued exactly
@@ -329,7 +337,9 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     stats["kept"] = sum(left.sizes.values())
     floor = pick.value + 1
     proved, bound = True, pick.value
-    if all(len(left.row(r)) for r in ROWS):
+    if sets is not None:  # every set that could beat the incumbent was valued: a proof
+        stats["proof"] = "every set valued"
+    elif all(len(left.row(r)) for r in ROWS):
         found, proved, bound = _prove(left, need_stay, objective, floor, deadline, stats)
         if found is not None:
             pick = found

@@ -67,7 +67,20 @@ def solution_record(solution: Solution) -> dict:
                           "royalties": _royalties_dict(alt.report), "stays": alt.report.stays}
                          for alt in solution.alternatives],
         "ev": _ev_dict(solution),
+        "showdown": _showdown_dict(solution),
     }
+
+
+def _showdown_dict(solution: Solution) -> dict | None:
+    choice = solution.showdown
+    if choice is None:
+        return None
+    held = choice.natural
+    return {"choice": choice.choice, "set_value": _points(choice.set_value),
+            "natural": None if held is None else {"hand": held.natural.name,
+                                                   "value": held.natural.value},
+            "declare_value": _points(choice.declare_value),
+            "surrender_value": _points(choice.surrender_value)}
 
 
 def _ev_dict(solution: Solution) -> dict | None:
@@ -76,6 +89,7 @@ def _ev_dict(solution: Solution) -> dict | None:
     parts = breakdown(solution.ev, solution.report)
     return {"royalties": _points(parts.royalties), "row_points": _points(parts.row_points),
             "scoops": _points(parts.scoops), "opponent_fouls": _points(parts.opponent_fouls),
+            "naturals": _points(parts.naturals), "sweeps": _points(parts.sweeps),
             "stay_value": _points(parts.stay_value), "total": _points(parts.total),
             "standard_error": _points(parts.standard_error), "samples": parts.samples,
             "opponents": parts.opponents, "exact": parts.exact, "deals": parts.deals,

@@ -30,10 +30,19 @@ from optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdo
 from optimizer.solver.mode import ModeResult, solve_mode
 from optimizer.solver.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
                                         check_name, default_fl_value, opponent_model)
+from optimizer.solver.showdown import ShowdownChoice, showdown_choice
 from optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table
 
 MIN_CARDS, MAX_CARDS = 13, 17
 DEFAULT_SAMPLES = 2000  # opponent deals per solve with the EV objective
+#: The same where every deal sets each opponent's 13 cards with the closed-hand model
+#: (classic Chinese Poker): a deal costs a millisecond or more, not microseconds.
+CLOSED_SAMPLES = 40
+
+
+def default_samples(rules: Rules) -> int:
+    """The opponent deals a solve samples under ``rules`` when it is not told."""
+    return CLOSED_SAMPLES if rules.dealing == "closed" else DEFAULT_SAMPLES
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,15 @@ class Solution:
         return self.best_not_staying.points - (self.best_staying.points - self.fl_value)
 
     @property
+    def showdown(self) -> ShowdownChoice | None:
+        """Classic Chinese Poker: set the cards, declare a natural, or surrender
+        (``optimizer.solver.showdown``); None under rules with no such choice, and under
+        the royalties objective."""
+        if self.ev is None or self.rules.dealing != "closed":
+            return None
+        return showdown_choice(self.cards, self.rules, self.ev, self.value)
+
+    @property
     def usual_count(self) -> bool:
         """Whether the variant ever deals this many cards in Fantasyland."""
         return len(self.cards) in self.rules.dealt_counts
@@ -151,7 +169,7 @@ def _without(dealt: Sequence[Card], used: Sequence[Card]) -> list[Card]:
 
 
 def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_value: float | None,
-                   table: TableSpec = PLAIN, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                   table: TableSpec = PLAIN, samples: int | None = None, seed: int = 0,
                    boards: np.ndarray | None = None) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
 
@@ -177,7 +195,8 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
                                  " ev")
         return Royalties(staying(1))
     if boards is None:
-        for option, number in (("opponents", table.opponents), ("samples", samples),
+        samples = default_samples(rules) if samples is None else samples
+        for option, number in (("opponents", table.seated(rules)), ("samples", samples),
                                ("seed", seed)):
             if isinstance(number, bool) or not isinstance(number, Integral):
                 raise ObjectiveError(f"bad {option} {number!r}: expected a whole number")
@@ -226,7 +245,7 @@ def fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
 def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
           time_limit: float = 10.0, alternatives: int = 0, table: TableSpec = PLAIN,
-          samples: int = DEFAULT_SAMPLES, seed: int = 0,
+          samples: int | None = None, seed: int = 0,
           boards: np.ndarray | None = None) -> Solution:
     """The best set for ``cards`` (13 to 17) under ``variant``; see the module docstring.
 
@@ -243,6 +262,9 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     started = cpsat.clock()
     rules = find_rules(variant)
     dealt = _dealt(cards, rules.deck)
+    if rules.dealing == "closed" and len(dealt) != 13:
+        raise CardError(f"got {len(dealt)} cards: {rules.name} deals 13 to each player, set "
+                        "whole, with none discarded")
     if not time_limit > 0:
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
@@ -302,7 +324,7 @@ class SetValue:
 def value_of_set(cards: str | Sequence[Card], board: str | Board,
                  variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
                  fl_value: float | None = None, table: TableSpec = PLAIN,
-                 samples: int = DEFAULT_SAMPLES, seed: int = 0,
+                 samples: int | None = None, seed: int = 0,
                  boards: np.ndarray | None = None) -> SetValue:
     """The value of ``board`` for the dealt ``cards``, on the same terms as ``solve``.
 

@@ -104,10 +104,14 @@ class TableSpec:
     (``opponent_fantasyland``), and the ``dead`` cards seen elsewhere. The command-line
     options and the batch's settings of the same names are its fields."""
 
-    opponents: int = 1
+    opponents: int | None = None  # None: the rules' table (``Rules.players``) less one
     against: tuple[str | Board, ...] = ()
     opponent_fantasyland: tuple[int, ...] = ()
     dead: str | tuple[Card, ...] = ()
+
+    def seated(self, rules: Rules) -> int:
+        """The opponents: as given, or as many as the rules' table seats by default."""
+        return rules.players - 1 if self.opponents is None else self.opponents
 
     @property
     def known(self) -> bool:
@@ -181,7 +185,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> 
     from optimizer.opponents.draw import max_opponents  # the opponent model loads on use
 
     most = max_opponents(rules)
-    opponents = spec.opponents
+    opponents = spec.seated(rules)
     if isinstance(opponents, bool) or not isinstance(opponents, int) \
             or not 1 <= opponents <= most:
         raise TableError(f"bad opponents count {opponents!r}: expected 1 (heads-up) to {most}"
@@ -214,6 +218,13 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> 
                                  + (" twice" if len(set(places_of)) == 1 else "")
                                  + (": the deck holds it once" if rules.deck.decks == 1
                                     else ": two decks hold it twice"))
+    if rules.dealing == "closed":
+        unfinished = [b.text for b in boards if not b.finished]
+        if unfinished:
+            raise TableError(f"the board {unfinished[0]!r} is short: under {rules.name} every "
+                             "hand is set at once, so a board is seen finished or not at all")
+        if fantasyland:
+            raise TableError(f"{rules.name} has no Fantasyland: drop --opponent-fantasyland")
     for board in boards:
         why = _already_fouls(board, rules)
         if why is not None:
@@ -278,6 +289,15 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         boards, share = opponent_draw(rules, tuple(dealt), samples, table.opponents, seed)
         return TableDraw(boards, None, (), 0, share)
     fixed = tuple(dealt) + table.known_cards
+    if rules.dealing == "closed":  # every hand is set at once by the model: dealt exactly
+        from optimizer.opponents.closed import seat_boards
+
+        left = np.asarray(_left(rules, fixed), dtype=np.int64)
+        known = [np.broadcast_to(np.array(_played(rules, b)), (samples, 13))
+                 for b in table.against]
+        dealt_seats = seat_boards(rules, left, samples, table.bot_seats, seed)
+        boards = np.stack(known + [dealt_seats[:, i] for i in range(table.bot_seats)], axis=1)
+        return TableDraw(boards.astype(np.int64), None, (), 0)
     # The bot's seats: from the pool while it holds enough boards that fit the known cards.
     pooled, share = 0, None
     if table.bot_seats:

@@ -16,7 +16,7 @@ from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, card_name, p
 from evaluator.rules import ROWS, Rules
 from evaluator.rules_files import find_rules
 from optimizer.solver.objective import check_objective, ev_options
-from optimizer.solver.solve import (DEFAULT_SAMPLES, MAX_CARDS, MIN_CARDS, SetValue, Solution,
+from optimizer.solver.solve import (MAX_CARDS, MIN_CARDS, SetValue, Solution,
                                     make_objective, solve, value_of_set)
 from optimizer.solver.table import PLAIN, TableSpec
 from optimizer.training.percentile import Percentile, percentile
@@ -129,7 +129,8 @@ class Grade:
 
     @property
     def unit(self) -> str:
-        return "royalty points" if self.objective == "royalties" else "points"
+        """What the values count: royalty points, or the rules' payments (``Rules.unit``)."""
+        return "royalty points" if self.objective == "royalties" else self.rules.unit + "s"
 
     def own_value(self, value: float, stays: bool) -> float:
         """A set's worth without the Fantasyland repeat."""
@@ -138,11 +139,23 @@ class Grade:
     @property
     def advice(self) -> tuple[str, ...]:
         """Sentences on the mistake, when it is about a foul or about staying."""
+        rules = self.rules
+        royalties = "bonuses" if rules.bonuses else "royalties"
         if self.fouled and self.objective == "ev":
-            return ("a fouled set loses every row to each opponent who does not foul, pays "
-                    "the scoop and their royalties, and cannot stay in Fantasyland",)
+            paid = [what for what, paid in (
+                ("the scoop", rules.scoring.scoop_bonus or rules.scoring.majority_bonus),
+                (f"their {royalties}", any(rules.royalty_table(r).any() for r in ROWS)))
+                if paid]
+            costs = ["loses every row to each opponent who does not foul"]
+            costs += [f"pays {' and '.join(paid)}"] if paid else []
+            costs += ["cannot stay in Fantasyland"] if rules.entry else []
+            said = costs[0] if len(costs) == 1 else (
+                f"{costs[0]} and {costs[1]}" if len(costs) == 2
+                else ", ".join(costs[:-1]) + ", and " + costs[-1])
+            return (f"a fouled set {said}",)
         if self.fouled:
-            return ("a fouled set scores no royalties and cannot stay in Fantasyland",)
+            return (f"a fouled set scores no {royalties}"
+                    + (" and cannot stay in Fantasyland" if rules.entry else ""),)
         if self.optimal or self.player.stays == self.solution.stays:
             return ()
         fl = _points(self.fl_value)
@@ -166,7 +179,7 @@ def _points(value: float) -> str:
 
 def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None, *,
-          time_limit: float = 10.0, table: TableSpec = PLAIN, samples: int = DEFAULT_SAMPLES,
+          time_limit: float = 10.0, table: TableSpec = PLAIN, samples: int | None = None,
           seed: int = 0, solution: Solution | None = None) -> Grade:
     """Grade the set ``played`` for the dealt ``cards``.
 

@@ -18,7 +18,7 @@ from optimizer.training.grading import Grade, grade, grade_record, parse_set
 from optimizer.solver.objective import (check_fl_value, check_objective, default_fl_value,
                                         ev_options)
 from optimizer.solver.objective import ObjectiveError
-from optimizer.solver.solve import DEFAULT_SAMPLES, Solution, solve
+from optimizer.solver.solve import Solution, default_samples, solve
 from optimizer.solver.table import PLAIN, TableSpec, read_table
 
 
@@ -75,7 +75,7 @@ class Session:
     # The table (``optimizer.solver.table``): the same every hand, and the hands are dealt
     # from the deck without the cards known there.
     table: TableSpec = PLAIN
-    samples: int = DEFAULT_SAMPLES
+    samples: int | None = None
     time_limit: float = 10.0
     score: Score = field(default_factory=Score)
 
@@ -128,7 +128,7 @@ class Session:
         """The worth of staying the grades use, by hand size dealt: ``fl_value``, or by
         default the variant's for this objective, table and size (``ultimate``'s differ)."""
         return {n: self.fl_value if self.fl_value is not None else
-                default_fl_value(self.rules, self.objective, n, self.table.opponents)
+                default_fl_value(self.rules, self.objective, n, self.table.seated(self.rules))
                 for n in sorted(self.mix)}
 
     @property
@@ -156,7 +156,8 @@ class Session:
 
     def header_record(self) -> dict:
         """The first line of a session log: what was dealt and how it is graded."""
-        ev = {"opponents": self.table.opponents, "samples": self.samples} \
+        samples = default_samples(self.rules) if self.samples is None else self.samples
+        ev = {"opponents": self.table.seated(self.rules), "samples": samples} \
             if self.objective == "ev" else {}
         if self.table.known:
             ev["table"] = read_table(self.rules, (), self.table).record()
