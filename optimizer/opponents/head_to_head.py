@@ -36,6 +36,7 @@ from evaluator.rules import Rules
 from evaluator.scoring import settle
 from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
 from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.params import explicit
 from optimizer.opponents.pools import deal_from, table_odds
 
 #: The last word of a seat's play's seed, ``(seed, deal, seat, PLAY)``, which both bots share.
@@ -144,8 +145,9 @@ STEP = 25
 
 
 def _bots_meta(rules: Rules, challenger: BotParams, incumbent: BotParams) -> str:
-    return json.dumps({"rules": rules.name, "challenger": asdict(challenger),
-                       "incumbent": asdict(incumbent)}, sort_keys=True)
+    # explicit: chunks of the stronger bot's old defaults (None for 8 and 10) are refused
+    return json.dumps({"rules": rules.name, "challenger": asdict(explicit(challenger)),
+                       "incumbent": asdict(explicit(incumbent))}, sort_keys=True)
 
 
 def chunk_path(directory: Path, seed: int, start: int, stop: int) -> Path:
