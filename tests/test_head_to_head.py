@@ -137,7 +137,7 @@ def test_a_saved_chunk_is_read_not_played_and_only_by_the_bots_that_played_it(tm
     assert head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                         directory=tmp_path) == first
     assert path.stat().st_mtime_ns == stamp  # resumed from the file
-    with pytest.raises(OpponentModelError, match="holds the boards of other bots"):
+    with pytest.raises(OpponentModelError, match="holds deals played otherwise"):
         head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK, QUICK, 2, seed=6, directory=tmp_path)
     with pytest.raises(OpponentModelError, match="no deals of seed 7 saved"):
         saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 7, tmp_path)
@@ -151,7 +151,7 @@ def test_a_chunk_of_the_stronger_bot_s_old_defaults_is_refused(tmp_path):
     boards = np.zeros((2, 2, 13), dtype=np.int64)
     np.savez(chunk_path(tmp_path, 6, 0, 2), challenger=boards, incumbent=boards,
              meta=np.array(old))
-    with pytest.raises(OpponentModelError, match="holds the boards of other bots"):
+    with pytest.raises(OpponentModelError, match="holds deals played otherwise"):
         head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                      directory=tmp_path)
 
