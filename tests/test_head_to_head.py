@@ -170,8 +170,13 @@ def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
     (["--head-to-head", "--stats"], "--stats and --head-to-head given together"),
     (["--bot", "strong"], "--bot strong plays the pool of --regenerate: add --regenerate"),
     (["--head-to-head", "--saved-only"],
-     "--saved-only scores the boards of --chunks DIR: add --chunks"),
-    (["--first-deal", "5"], "--first-deal and --chunks are for --head-to-head: add --head-to-head"),
+     "--saved-only reads the boards of --chunks DIR: add --chunks"),
+    (["--regenerate", "--saved-only"],
+     "--saved-only reads the boards of --chunks DIR: add --chunks"),
+    (["--first-deal", "5"], "--first-deal is for --head-to-head: add --head-to-head"),
+    (["--regenerate", "--first-deal", "5"],
+     "--first-deal is for --head-to-head: add --head-to-head"),
+    (["--chunks", "h2h"], "--chunks is for --head-to-head and --regenerate: add one of them"),
 ])
 def test_the_command_refuses_what_it_cannot_do_in_one_line(args, message):
     result = runner.invoke(app, ["opponents", *args])
