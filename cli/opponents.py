@@ -24,9 +24,10 @@ from optimizer import ObjectiveError, solve
 from optimizer.opponents import closed
 from optimizer.opponents.draw import bot_stats, serving_pool
 from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.head_to_head import HeadToHead, head_to_head, saved_head_to_head
-from optimizer.opponents.pools import (POOL_PARAMS, POOL_SEED, STRONG_PARAMS, build_pool,
-                                       dealing_for, load_pool, pool_file_name)
+from optimizer.opponents.head_to_head import (STEP, HeadToHead, head_to_head,
+                                            saved_head_to_head)
+from optimizer.opponents.pools import (CHUNK, POOL_PARAMS, POOL_SEED, STRONG_PARAMS,
+                                       build_pool, dealing_for, load_pool, pool_file_name)
 from optimizer.opponents.removal import removal_check
 from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
 
@@ -83,20 +84,53 @@ def _regenerate_closed(rules, hands: int | None, seed: int, output: Path | None,
 
 
 def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path | None,
-                quiet: bool, bot: str) -> None:
+                quiet: bool, bot: str, chunks: Path | None, saved_only: bool) -> None:
     if rules.dealing == "closed":
+        if chunks is not None or saved_only:
+            raise OpponentModelError(f"{rules.name}'s model is built in one run of about half "
+                                     "a minute: --chunks and --saved-only are for bot pools")
         _regenerate_closed(rules, hands, seed, output, quiet)
         return
     shipped = resources.files("optimizer.opponents.data") / pool_file_name(rules)
     target = output or Path(str(shipped))
     started = time.perf_counter()
-    with Progress(console=err_console, transient=True, disable=quiet) as bar:
+    log = _ChunkLog(chunks, quiet)
+    # a bar only where someone watches: in a log, the lines of the chunks say how far it is
+    with Progress(console=err_console, transient=True,
+                  disable=quiet or not err_console.is_terminal) as bar:
         task = bar.add_task(f"playing {dealing_for(rules).name} hands", total=hands)
-        pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot)
+        pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot,
+                          chunks, saved_only, log if chunks is not None else None)
+    log.flush()
     pool.save(target)
     console.print(Text(shown(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules "
                              f"{rules.name}, seed {seed}) to {target} in "
                              f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
+
+
+class _ChunkLog:
+    """One line on stderr for each chunk a --regenerate --chunks run plays, and one for the
+    chunks it reads instead, so that a run's log says what it did and what it resumed."""
+
+    def __init__(self, directory: Path | None, quiet: bool):
+        self.directory, self.quiet, self.read = directory, quiet, 0
+
+    def __call__(self, chunk, seconds: float | None) -> None:
+        if seconds is None:
+            self.read += chunk.size
+            return
+        self.flush()
+        self._say(f"{chunk.path}: {chunk.size} hands played in {seconds:.0f} s of CPU "
+                  f"({chunk.size / max(seconds, 1e-9):.2f} hands a second)")
+
+    def flush(self) -> None:
+        if self.read:
+            self._say(f"{self.read} hands read from the chunks saved in {self.directory}")
+            self.read = 0
+
+    def _say(self, line: str) -> None:
+        if not self.quiet:
+            err_console.print(Text(shown(line)), soft_wrap=True)
 
 
 def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: bool) -> None:
@@ -225,7 +259,8 @@ def command(
     stats: Annotated[bool, typer.Option(
         "--stats", help="Print the calibration figures (the default action).")] = False,
     regenerate: Annotated[bool, typer.Option(
-        "--regenerate", help="Rebuild the variant's pool of bot boards (package data).")] = False,
+        "--regenerate", help="Rebuild the variant's pool of bot boards (package data, or "
+        "--output).")] = False,
     check: Annotated[str | None, typer.Option(
         "--check", metavar="CARDS", show_default=False,
         help="Measure the card-removal error for these dealt cards against live play.")] = None,
@@ -266,11 +301,12 @@ def command(
         "(deal i is the same whatever the range).", min=0)] = 0,
     chunks: Annotated[Path | None, typer.Option(
         "--chunks", metavar="DIR", show_default=False,
-        help="--head-to-head saves the boards of each 25 deals in DIR and reads those already "
-        "there instead of playing them (the same command resumes a stopped run).")] = None,
+        help=f"--head-to-head and --regenerate save their boards in DIR as they go (each "
+        f"{STEP} deals, each {CHUNK} hands of the pool) and read those already there instead "
+        "of playing them (the same command resumes a stopped run).")] = None,
     saved_only: Annotated[bool, typer.Option(
-        "--saved-only", help="--head-to-head over every deal of --seed saved in --chunks, "
-        "playing none.")] = False,
+        "--saved-only", help="Play nothing: --head-to-head scores every deal of --seed saved "
+        "in --chunks, --regenerate assembles its pool of --hands from the chunks there.")] = False,
     json_output: JsonOption = False,
     old_boards: Annotated[int | None, old_spelling("--boards", min=1)] = None,
 ) -> None:
@@ -286,7 +322,11 @@ def command(
     `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals
     from `--first-deal` on, each from both seats, on one process, seeded by `--seed`;
     `--chunks DIR` saves and resumes them, and `--saved-only` scores what DIR holds.
-    `--bot strong` has the stronger bot play the pool of --regenerate. `--check-error POOL`
+    `--bot strong` has the stronger bot play the pool of --regenerate. With `--chunks DIR`
+    --regenerate saves each chunk of hands there as it is played and a rerun of the same
+    command plays only those not saved (a chunk played with other settings is refused);
+    with `--saved-only` it assembles the pool from them, playing none. Either writes the
+    pool where --regenerate writes, or to `--output`. `--check-error POOL`
     solves `--hands` random hands with `--samples` deals and sets the EV each reports, with
     its ±, against the EV of its set on the pool file POOL, played with another seed.
     """
@@ -305,10 +345,13 @@ def command(
                      "drop --json")
         raise typer.Exit(BAD_INPUT)
     if saved_only and chunks is None:
-        report_error("--saved-only scores the boards of --chunks DIR: add --chunks")
+        report_error("--saved-only reads the boards of --chunks DIR: add --chunks")
         raise typer.Exit(BAD_INPUT)
-    if (first_deal or chunks is not None) and not versus:
-        report_error("--first-deal and --chunks are for --head-to-head: add --head-to-head")
+    if first_deal and not versus:
+        report_error("--first-deal is for --head-to-head: add --head-to-head")
+        raise typer.Exit(BAD_INPUT)
+    if chunks is not None and not (versus or regenerate):
+        report_error("--chunks is for --head-to-head and --regenerate: add one of them")
         raise typer.Exit(BAD_INPUT)
     if bot is not Bot.SHIPPED and not regenerate:
         report_error(f"--bot {bot.value} plays the pool of --regenerate: add --regenerate "
@@ -324,7 +367,8 @@ def command(
                 "bot's pools: --fixed-point measures it and --regenerate rebuilds it "
                 "(docs/chinese-poker.md)")
         if regenerate:
-            _regenerate(rules, hands, pool_seed, workers, output, json_output, bot.value)
+            _regenerate(rules, hands, pool_seed, workers, output, json_output, bot.value,
+                        chunks, saved_only)
             return
         if versus:
             _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,

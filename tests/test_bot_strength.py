@@ -193,30 +193,43 @@ def test_the_stronger_bot_plays_the_same_seeded_hand_again():
 
 def test_the_estimate_charges_a_foul_its_own_penalty():
     # Aces on top over a finished middle of one pair of kings: every future fouls, and the
-    # estimate charges what is given, else 10 for the stronger bot and foul_penalty for the
+    # estimate charges what is given, else foul_penalty, for the stronger bot as for the
     # first (whose pools were played so).
     layout = _layout("Ac Ad", "Ks Kh 7c 5d 2s", "Jc 9h 8h")
     unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
-    for params, cost in ((STRONG, 10.0),
+    for params, cost in ((STRONG, 6.0),
                          (dataclasses.replace(STRONG, estimate_foul_penalty=11.0), 11.0),
+                         (dataclasses.replace(STRONG, foul_penalty=7.0), 7.0),
                          (POOL_PARAMS[THREE_KEEP_TWO.name], 6.0)):
         worth = estimate(PINEAPPLE, layout[None], unseen, 6, params, np.random.default_rng(0),
                          16)
         assert worth.tolist() == [-cost]
 
 
-def test_the_stronger_bot_rescores_twice_the_placements_of_the_first():
+def test_the_stronger_bot_rescores_the_placements_of_the_first_unless_told_more():
     shipped = POOL_PARAMS[THREE_KEEP_TWO.name]
-    assert (shipped.rescored, STRONG.rescored, QUICK_STRONG.rescored) == (4, 8, 0)
-    assert dataclasses.replace(STRONG, table_refine=5).rescored == 5
-    assert dataclasses.replace(shipped, table_refine=5).rescored == 4  # a knob of the stronger
+    assert (shipped.rescored, STRONG.rescored, QUICK_STRONG.rescored) == (4, 4, 0)
+    assert dataclasses.replace(STRONG, refine=6).rescored == 6
+    assert dataclasses.replace(STRONG, table_refine=8).rescored == 8
+    assert dataclasses.replace(shipped, table_refine=8).rescored == 4  # a knob of the stronger
 
 
 def test_a_pool_of_the_first_bot_records_the_knobs_it_always_had():
     meta = params_meta(POOL_PARAMS[THREE_KEEP_TWO.name])
     assert "table_points" not in meta and "card_worth" not in meta
     assert "estimate_foul_penalty" not in meta and "table_refine" not in meta
-    assert params_meta(STRONG)["table_points"] is True
+
+
+def test_a_pool_of_the_stronger_bot_records_what_it_plays_not_none():
+    # Its None once meant 8 placements and a foul at 10: a meta that left them out would
+    # read the same for the stronger bot before and after its defaults changed.
+    meta = params_meta(STRONG)
+    assert meta["table_points"] is True
+    assert (meta["table_refine"], meta["estimate_foul_penalty"]) == (4, 6.0)
+    wide = params_meta(dataclasses.replace(STRONG, table_refine=8, estimate_foul_penalty=10.0))
+    assert (wide["table_refine"], wide["estimate_foul_penalty"]) == (8, 10.0)
+    assert BotParams(**meta) == dataclasses.replace(STRONG, table_refine=4,
+                                                    estimate_foul_penalty=6.0)
 
 
 # --- the faster code plays as the first did --------------------------------------------------

@@ -4,6 +4,7 @@ settlement by the variant's scoring, the seeds, and the command that prints the 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
@@ -136,10 +137,23 @@ def test_a_saved_chunk_is_read_not_played_and_only_by_the_bots_that_played_it(tm
     assert head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                         directory=tmp_path) == first
     assert path.stat().st_mtime_ns == stamp  # resumed from the file
-    with pytest.raises(OpponentModelError, match="holds the boards of other bots"):
+    with pytest.raises(OpponentModelError, match="holds deals played otherwise"):
         head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK, QUICK, 2, seed=6, directory=tmp_path)
     with pytest.raises(OpponentModelError, match="no deals of seed 7 saved"):
         saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 7, tmp_path)
+
+
+def test_a_chunk_of_the_stronger_bot_s_old_defaults_is_refused(tmp_path):
+    # Before its defaults became 4 placements and a foul at 6, the stronger bot's None meant
+    # 8 and 10: a chunk that records None was played by that bot, not by today's.
+    old = json.dumps({"rules": PINEAPPLE.name, "challenger": dataclasses.asdict(QUICK_STRONG),
+                      "incumbent": dataclasses.asdict(QUICK)}, sort_keys=True)
+    boards = np.zeros((2, 2, 13), dtype=np.int64)
+    np.savez(chunk_path(tmp_path, 6, 0, 2), challenger=boards, incumbent=boards,
+             meta=np.array(old))
+    with pytest.raises(OpponentModelError, match="holds deals played otherwise"):
+        head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
+                     directory=tmp_path)
 
 
 def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
@@ -156,8 +170,13 @@ def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
     (["--head-to-head", "--stats"], "--stats and --head-to-head given together"),
     (["--bot", "strong"], "--bot strong plays the pool of --regenerate: add --regenerate"),
     (["--head-to-head", "--saved-only"],
-     "--saved-only scores the boards of --chunks DIR: add --chunks"),
-    (["--first-deal", "5"], "--first-deal and --chunks are for --head-to-head: add --head-to-head"),
+     "--saved-only reads the boards of --chunks DIR: add --chunks"),
+    (["--regenerate", "--saved-only"],
+     "--saved-only reads the boards of --chunks DIR: add --chunks"),
+    (["--first-deal", "5"], "--first-deal is for --head-to-head: add --head-to-head"),
+    (["--regenerate", "--first-deal", "5"],
+     "--first-deal is for --head-to-head: add --head-to-head"),
+    (["--chunks", "h2h"], "--chunks is for --head-to-head and --regenerate: add one of them"),
 ])
 def test_the_command_refuses_what_it_cannot_do_in_one_line(args, message):
     result = runner.invoke(app, ["opponents", *args])

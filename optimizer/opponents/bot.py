@@ -7,9 +7,9 @@ Fantasyland, or ``-foul_penalty`` when it fouls. The stronger bot (``table_point
 it instead in the points it wins at the table: its royalties, its rows' and scoop's odds
 against the table's boards (``optimizer.opponents.odds``, given as ``odds``), and each
 Fantasyland entry at its worth by size (``entry_worths``); a foul still costs
-``foul_penalty``. The estimate of earlier rounds is the same for both, but for what it
-charges a foul (``BotParams.estimate_foul_cost``): the stronger bot charges 10 points there,
-not 6, since the estimate keeps the best of its completions and so sees fouls too seldom.
+``foul_penalty``. The estimate of earlier rounds is the same for both; what it charges a
+foul is a knob of its own (``BotParams.estimate_foul_cost``, ``foul_penalty`` unless given),
+since the estimate keeps the best of its completions and so sees fouls too seldom.
 
 Every decision but the last takes two looks. The first scores every placement:
 
@@ -31,10 +31,12 @@ decision goes to the best of them:
 * Earlier (the first five cards): over ``refine_samples`` more futures. A search from
   there was measured: it cost a third more time and added fouls but no royalties.
 
-The stronger bot rescores 8 placements (``BotParams.rescored``), not 4, since the first
-look's best four often leave out the safe play. Measured (docs/ev-and-opponents.md): on the
-300 deals it was chosen on it won 0.6 points a game more than 4 placements; on 1,050 fresh
-deals it fouled a little less, entered Fantasyland less and was not measurably stronger.
+The stronger bot can rescore more placements (``BotParams.rescored``, the knob
+``table_refine``), since the first look's best four often leave out the safe play. It
+rescores 4 by default: measured (docs/ev-and-opponents.md), 8 with a foul at 10 in the
+estimate won 0.6 points a game more on the 300 deals it was chosen on, but on 1,050 fresh
+deals it fouled a little less, entered Fantasyland less, was not measurably stronger
+(-0.13 +- 0.13 a game) and took about 1.4 times as long.
 
 The bot knows only its own cards, so it plays the same whatever the other players hold. It
 reads the variant only through ``Rules`` (royalty, foul, qualify and entry tables), so one

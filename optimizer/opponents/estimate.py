@@ -7,10 +7,10 @@ or continue a one-suit or straight five-card row), then cards of its own for the
 empty slots. From its pool each row keeps its best and its worst completion, and the future
 is worth the best legal board among those ``2 x 2 x 2`` choices: royalties, plus
 ``fl_bonus`` if it enters Fantasyland, or minus a foul's cost if it fouls
-(``BotParams.estimate_foul_cost``: ``foul_penalty`` for the first bot, 10 for the
-stronger). The pools stand for
-the choice the player will have (steering useful cards to the row that wants them); the
-worst completions stand for safe play.
+(``BotParams.estimate_foul_cost``: ``foul_penalty`` unless the knob
+``estimate_foul_penalty`` is given). The pools stand for the choice the player will have
+(steering useful cards to the row that wants them); the worst completions stand for safe
+play.
 
 A joker helps every row, and a row holding one counts what it can best play as
 (``optimizer.opponents.resolve.play_rows``) on its own: the estimate does not play a joker

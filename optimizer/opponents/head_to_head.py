@@ -24,7 +24,6 @@ standard error about threefold against generators of each bot's own, at no cost.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -35,7 +34,9 @@ from evaluator.board import Board, evaluate_board
 from evaluator.rules import Rules
 from evaluator.scoring import settle
 from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
+from optimizer.opponents.chunks import Chunk, load_chunk, run_chunks, saved_chunks
 from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.params import explicit
 from optimizer.opponents.pools import deal_from, table_odds
 
 #: The last word of a seat's play's seed, ``(seed, deal, seat, PLAY)``, which both bots share.
@@ -143,9 +144,10 @@ def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
 STEP = 25
 
 
-def _bots_meta(rules: Rules, challenger: BotParams, incumbent: BotParams) -> str:
-    return json.dumps({"rules": rules.name, "challenger": asdict(challenger),
-                       "incumbent": asdict(incumbent)}, sort_keys=True)
+def _bots_meta(rules: Rules, challenger: BotParams, incumbent: BotParams) -> dict:
+    # explicit: chunks of the stronger bot's old defaults (None for 8 and 10) are refused
+    return {"rules": rules.name, "challenger": asdict(explicit(challenger)),
+            "incumbent": asdict(explicit(incumbent))}
 
 
 def chunk_path(directory: Path, seed: int, start: int, stop: int) -> Path:
@@ -153,12 +155,10 @@ def chunk_path(directory: Path, seed: int, start: int, stop: int) -> Path:
     return Path(directory) / f"seed{seed}-deals{start}-{stop}.npz"
 
 
-def _load_chunk(path: Path, meta: str) -> tuple[np.ndarray, np.ndarray]:
-    with np.load(path) as saved:
-        if str(saved["meta"]) != meta:
-            raise OpponentModelError(f"{path} holds the boards of other bots or rules: "
-                                     "move it away")
-        return saved["challenger"], saved["incumbent"]
+def _play_deals(job) -> dict[str, np.ndarray]:
+    rules, dealing, challenger, incumbent, seed, start, stop = job
+    return {"challenger": play_seats(rules, dealing, challenger, seed, start, stop),
+            "incumbent": play_seats(rules, dealing, incumbent, seed, start, stop)}
 
 
 def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent: BotParams,
@@ -168,33 +168,29 @@ def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumben
     """The challenger against the incumbent over deals ``first .. first + deals`` (module
     docstring), on one process; ``progress`` is told how many deals each step finished.
 
-    With a ``directory`` each step's boards are saved there (``chunk_path``), and a step
-    already saved is read instead of played: a run stopped half way resumes where it was,
-    and runs over other ranges of deals add up (``saved_head_to_head``)."""
+    With a ``directory`` each step's boards are saved there (``chunk_path``,
+    ``optimizer.opponents.chunks``), and a step already saved is read instead of played: a
+    run stopped half way resumes where it was, and runs over other ranges of deals add up
+    (``saved_head_to_head``)."""
     if deals < 1:
         raise ValueError(f"need deals >= 1, got {deals}")
     if first < 0:
         raise ValueError(f"need a first deal >= 0, got {first}")
     meta = _bots_meta(rules, challenger, incumbent)
-    ours, theirs = [], []
+    chunks = []
     for start in range(first, first + deals, STEP):
         stop = min(start + STEP, first + deals)
+        job = (rules, dealing, challenger, incumbent, seed, start, stop)
         path = None if directory is None else chunk_path(directory, seed, start, stop)
-        if path is not None and path.exists():
-            mine, yours = _load_chunk(path, meta)
-        else:
-            mine = play_seats(rules, dealing, challenger, seed, start, stop)
-            yours = play_seats(rules, dealing, incumbent, seed, start, stop)
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                partial = path.with_suffix(".partial.npz")
-                np.savez(partial, challenger=mine, incumbent=yours, meta=np.array(meta))
-                partial.replace(path)  # whole or not at all, if the run is stopped
-        ours.append(mine)
-        theirs.append(yours)
+        chunks.append(Chunk(job, stop - start, path, meta))
+
+    def done(chunk: Chunk, seconds: float | None) -> None:
         if progress:
-            progress(stop - start)
-    return score(rules, np.concatenate(ours), np.concatenate(theirs), challenger)
+            progress(chunk.size)
+
+    results = run_chunks(_play_deals, chunks, "deals", done=done)
+    return score(rules, np.concatenate([r["challenger"] for r in results]),
+                 np.concatenate([r["incumbent"] for r in results]), challenger)
 
 
 def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams, seed: int,
@@ -202,9 +198,7 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
     """The result over every chunk of ``seed`` saved in ``directory`` (``head_to_head``), and
     the ranges of deals they cover, merged; chunks that overlap are refused."""
     spans = []
-    for path in Path(directory).glob(f"seed{seed}-deals*-*.npz"):
-        if path.name.endswith(".partial.npz"):
-            continue
+    for path in saved_chunks(directory, f"seed{seed}-deals*-*.npz"):
         start, stop = path.stem.removeprefix(f"seed{seed}-deals").split("-")
         spans.append((int(start), int(stop), path))
     if not spans:
@@ -215,9 +209,9 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
     for start, stop, path in spans:
         if ranges and start < ranges[-1][1]:
             raise OpponentModelError(f"{path.name} overlaps deals {ranges[-1][0]}..{ranges[-1][1]}")
-        mine, yours = _load_chunk(path, meta)
-        ours.append(mine)
-        theirs.append(yours)
+        saved = load_chunk(path, meta, "deals")
+        ours.append(saved["challenger"])
+        theirs.append(saved["incumbent"])
         if ranges and ranges[-1][1] == start:
             ranges[-1] = (ranges[-1][0], stop)
         else:

@@ -17,7 +17,9 @@ bot then plays for royalties, Fantasyland and no foul, as the first bot did.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -33,6 +35,16 @@ class RowOdds:
     wins: dict[str, np.ndarray]
     losses: dict[str, np.ndarray]
     foul_rate: float
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A digest of the odds: what a saved chunk of the stronger bot's play records of
+        the boards it played against."""
+        digest = hashlib.sha256(repr(self.foul_rate).encode())
+        for row in ROWS:
+            for table in (self.wins[row], self.losses[row]):
+                digest.update(np.ascontiguousarray(table, dtype=np.float64).tobytes())
+        return digest.hexdigest()[:16]
 
     def points(self, values: dict[str, np.ndarray]) -> np.ndarray:
         """Row and scoop points that legal boards with these row values win on average from a

@@ -40,6 +40,7 @@ from evaluator.rules import ROWS, Rules
 from evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
 from optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
                                      deck_counts, play_hand, remaining)
+from optimizer.opponents.chunks import Chunk, run_chunks
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.memo import by_identity
 from optimizer.opponents.odds import RowOdds, even_odds, odds_from_boards
@@ -228,7 +229,7 @@ def deal_from(deck: Deck, removed: Sequence[int] = ()) -> np.ndarray:
     return remaining(deck_counts(deck) - np.bincount(removed, minlength=JOKER + 1))
 
 
-def _chunk(args) -> tuple[np.ndarray, np.ndarray]:
+def _chunk(args) -> dict[str, np.ndarray]:
     rules, dealing, seed, index, hands, params, removed = args
     rng = np.random.default_rng([seed, index])
     deck = deal_from(rules.deck, removed)
@@ -242,8 +243,9 @@ def _chunk(args) -> tuple[np.ndarray, np.ndarray]:
         jokers.append(np.array(hand.board) == JOKER)
         discards.append(relabel(np.array([hand.discards], dtype=np.int64).reshape(1, -1),
                                  perm[None])[0])
-    return (np.array(boards, dtype=np.int64), np.array(discards, dtype=np.int64).reshape(
-        hands, dealing.seen - 13), np.array(jokers, dtype=bool).reshape(hands, 13))
+    return {"boards": np.array(boards, dtype=np.int64).reshape(hands, 13),
+            "discards": np.array(discards, dtype=np.int64).reshape(hands, dealing.seen - 13),
+            "jokers": np.array(jokers, dtype=bool).reshape(hands, 13)}
 
 
 def _as_played(rules: Rules, board: Sequence[int]) -> tuple[int, ...]:
@@ -255,41 +257,85 @@ def _as_played(rules: Rules, board: Sequence[int]) -> tuple[int, ...]:
     return tuple(c for row in ROWS for c in report.row(row).played)
 
 
+def chunk_path(directory: str | Path, start: int, stop: int) -> Path:
+    """Where a pool built in saved chunks keeps its hands ``start..stop`` (``chunks``)."""
+    return Path(directory) / f"hands{start:07d}-{stop:07d}.npz"
+
+
 def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
                params: BotParams = BotParams(), removed: Sequence[int] = (),
-               workers: int = 1, progress: Callable[[int], None] | None = None) -> Pool:
-    """Let the bot play ``hands`` hands from the deck without ``removed``, in seeded chunks.
+               workers: int = 1, progress: Callable[[int], None] | None = None,
+               directory: str | Path | None = None, saved_only: bool = False,
+               chunk_done: Callable[[Chunk, float | None], None] | None = None) -> Pool:
+    """Let the bot play ``hands`` hands from the deck without ``removed``, in seeded chunks
+    of ``CHUNK`` hands (chunk ``i`` from the generator of ``(seed, i)``).
 
     From the full deck each hand is given a random suit relabelling (see the module
-    docstring). The result depends on ``seed`` only, not on ``workers``.
+    docstring). The result depends on ``seed`` only, not on ``workers``, nor on whether the
+    chunks are saved. With a ``directory`` each chunk is saved there as it is finished and
+    one already saved is read instead (``optimizer.opponents.chunks``), so a stopped build
+    resumes; its meta, which a saved chunk must match, adds to the pool's the rules'
+    fingerprint, the chunk's place and its hands. ``saved_only`` plays nothing and refuses
+    a chunk not yet saved. ``chunk_done`` is told of each chunk as ``run_chunks`` tells.
     """
     removed = np.asarray(list(removed), dtype=np.int64)
-    jobs = [(rules, dealing, seed, i, min(CHUNK, hands - start), params, removed)
-            for i, start in enumerate(range(0, hands, CHUNK))]
-    started = time.perf_counter()
-    if workers > 1:
-        from multiprocessing import Pool as Processes
-        with Processes(workers) as processes:
-            results = []
-            for result in processes.imap(_chunk, jobs):
-                results.append(result)
-                if progress:
-                    progress(len(result[0]))
-    else:
-        results = []
-        for job in jobs:
-            results.append(_chunk(job))
-            if progress:
-                progress(len(results[-1][0]))
-    boards = np.concatenate([r[0] for r in results]) if results else np.zeros((0, 13), int)
-    discards = np.concatenate([r[1] for r in results]) if results else np.zeros((0, 0), int)
-    jokers = np.concatenate([r[2] for r in results]) if results else np.zeros((0, 13), bool)
-    meta = {"rules": rules.name, "dealing": dealing.name, "foul_signature":
-            foul_signature(rules), "seed": seed, "hands": hands,
-            "params": params_meta(params), "seconds": round(time.perf_counter() - started, 1)}
+    played_with = {"rules": rules.name, "dealing": dealing.name,
+                   "foul_signature": foul_signature(rules), "seed": seed,
+                   "params": params_meta(params)}
     if deck_meta(rules.deck) is not None:  # one plain deck: the meta of the older pools
-        meta["deck"] = deck_meta(rules.deck)
+        played_with["deck"] = deck_meta(rules.deck)
+    if params.table_points:  # the odds it plays against come from the shipped pool
+        played_with["odds"] = table_odds(rules).fingerprint
+    chunks = []
+    for index, start in enumerate(range(0, hands, CHUNK)):
+        size = min(CHUNK, hands - start)
+        job = (rules, dealing, seed, index, size, params, removed)
+        if directory is None:
+            chunks.append(Chunk(job, size))
+            continue
+        meta = played_with | {"fingerprint": rules.fingerprint, "chunk": index,
+                              "chunk_hands": CHUNK, "hands": size}
+        if len(removed):
+            meta["removed"] = removed.tolist()
+        chunks.append(Chunk(job, size, chunk_path(directory, start, start + size), meta))
+
+    def done(chunk: Chunk, seconds: float | None) -> None:
+        if progress:
+            progress(chunk.size)
+        if chunk_done:
+            chunk_done(chunk, seconds)
+
+    if saved_only:
+        _refuse_unsaved(chunks, directory, hands)
+    started = time.perf_counter()
+    results = run_chunks(_chunk, chunks, "hands", workers, done)
+    boards = np.concatenate([r["boards"] for r in results]) if results else \
+        np.zeros((0, 13), int)
+    discards = np.concatenate([r["discards"] for r in results]) if results else \
+        np.zeros((0, 0), int)
+    jokers = np.concatenate([r["jokers"] for r in results]) if results else \
+        np.zeros((0, 13), bool)
+    # saved chunks: the CPU seconds of their play, summed; else this call's time
+    seconds = sum(float(r["seconds"]) for r in results if "seconds" in r) \
+        if directory is not None else time.perf_counter() - started
+    meta = played_with | {"hands": hands, "seconds": round(seconds, 1)}
     return Pool(boards, discards, meta, jokers if rules.deck.jokers else None)
+
+
+def _refuse_unsaved(chunks: Sequence[Chunk], directory: str | Path | None, hands: int) -> None:
+    """Refuse to assemble a pool whose chunks are not all saved, saying what of it is: a
+    pool of the hands saved from the first on is the head of the whole (same seed)."""
+    if directory is None:
+        raise ValueError("saved_only assembles the chunks of a directory: give one")
+    missing = [chunk for chunk in chunks if not chunk.path.exists()]
+    if not missing:
+        return
+    head = sum(chunk.size for chunk in chunks[:chunks.index(missing[0])])
+    raise OpponentModelError(
+        f"{directory} holds {len(chunks) - len(missing)} of the {len(chunks)} chunks of "
+        f"{hands} hands (the first missing: {missing[0].path.name}): play the rest first"
+        + (f", or assemble the {head} hands saved from the first on (--hands {head})"
+           if head else ""))
 
 
 #: Hands in each shipped pool, by dealing style: enough for the exact draw
@@ -318,9 +364,12 @@ def pool_file_name(rules: Rules) -> str:
 
 def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,
                workers: int = 1, progress: Callable[[int], None] | None = None,
-               bot: str = "shipped") -> Pool:
+               bot: str = "shipped", directory: str | Path | None = None,
+               saved_only: bool = False,
+               chunk_done: Callable[[Chunk, float | None], None] | None = None) -> Pool:
     """A fresh pool for ``rules`` played by ``bot`` (a name of ``BOTS``); the shipped ones
-    are ``build_pool(find_rules(name))``."""
+    are ``build_pool(find_rules(name))``. ``directory`` saves its chunks and resumes from
+    them, ``saved_only`` assembles them, playing none (``play_hands``)."""
     if bot not in BOTS:
         raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
     dealing = dealing_for(rules)
@@ -328,4 +377,5 @@ def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,
     if hands < 1:
         raise OpponentModelError(f"need hands >= 1, got {hands}")
     return play_hands(rules, dealing, hands, seed, BOTS[bot][dealing.name], workers=workers,
-                      progress=progress)
+                      progress=progress, directory=directory, saved_only=saved_only,
+                      chunk_done=chunk_done)

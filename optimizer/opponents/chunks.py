@@ -1,0 +1,139 @@
+"""Long runs in seeded chunks, each saved as it is finished, so a stopped run resumes.
+
+A run of the bot (the hands of a pool, the deals of a head-to-head) is cut into chunks whose
+seeds depend on their place alone, so a chunk is the same whoever plays it and whenever.
+With a path, a chunk is saved as soon as it is played: arrays, and the meta of what played
+them (JSON: the rules, the bots' knobs, the seed, the chunk's place). It is written under a
+temporary name and renamed when whole, so a file under a chunk's name is a finished chunk
+and a run killed while writing leaves only a ``.partial.npz``. The same command run again
+reads the chunks saved instead of playing them; a saved chunk whose meta is not the run's
+own is refused, with a line that says what differs, before anything is played.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from optimizer.opponents.errors import OpponentModelError
+
+#: The ending of a chunk being written: never read as a chunk.
+PARTIAL = ".partial.npz"
+
+Arrays = dict[str, np.ndarray]
+
+
+@dataclass(frozen=True, eq=False)
+class Chunk:
+    """One piece of a run: the argument of its ``play``, what it counts (hands, deals), and
+    where it is saved with what meta (None: not saved)."""
+
+    job: object
+    size: int
+    path: Path | None = None
+    meta: dict | None = None
+
+
+def save_chunk(path: Path, meta: dict, arrays: Arrays) -> None:
+    """Write ``arrays`` and ``meta`` to ``path`` whole or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(PARTIAL)
+    np.savez(partial, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    partial.replace(path)  # a rename: a reader sees the old name absent or the file whole
+
+
+def load_chunk(path: Path, meta: dict, what: str) -> Arrays:
+    """The arrays saved at ``path``, refused unless its meta is ``meta``; ``what`` names
+    them in the refusal ("hands", "deals")."""
+    try:
+        with np.load(path) as saved:
+            found = json.loads(str(saved["meta"]))
+            arrays = {name: saved[name] for name in saved.files if name != "meta"}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        raise OpponentModelError(f"{path} is not a saved chunk ({error}): move it away") \
+            from None
+    wanted = json.loads(json.dumps(meta))  # as JSON reads it back: lists, not tuples
+    if found != wanted:
+        raise OpponentModelError(f"{path} holds {what} played otherwise "
+                                 f"({differences(found, wanted)}): move it away, or run the "
+                                 "command that played it")
+    return arrays
+
+
+def differences(found: dict, wanted: dict, limit: int = 3) -> str:
+    """What differs between a saved meta and the run's, at most ``limit`` keys: ``seed 12,
+    not 11; params.samples 4, not 48`` (a long value by its key alone)."""
+    def leaves(meta: dict, prefix: str = "") -> dict:
+        flat = {}
+        for key, value in meta.items():
+            if isinstance(value, dict):
+                flat |= leaves(value, f"{prefix}{key}.")
+            else:
+                flat[prefix + key] = value
+        return flat
+
+    ours, theirs = leaves(found), leaves(wanted)
+    keys = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
+    said = []
+    for key in keys[:limit]:
+        pair = f"{ours.get(key, 'none')}, not {theirs.get(key, 'none')}"
+        said.append(f"{key} {pair}" if len(pair) <= 40 else key)
+    return "; ".join(said) + (f"; and {len(keys) - limit} more" if len(keys) > limit else "")
+
+
+def saved_chunks(directory: Path, pattern: str) -> list[Path]:
+    """The finished chunks in ``directory`` whose names match ``pattern``, by name."""
+    return sorted(p for p in Path(directory).glob(pattern) if not p.name.endswith(PARTIAL))
+
+
+def _timed(args) -> tuple[int, Arrays, float]:
+    play, index, job = args
+    started = time.process_time()
+    arrays = play(job)
+    return index, arrays, time.process_time() - started
+
+
+def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: str,
+               workers: int = 1, done: Callable[[Chunk, float | None], None] | None = None
+               ) -> list[Arrays]:
+    """``play(chunk.job)`` of every chunk, in chunk order, on ``workers`` processes (``play``
+    a module's function, for them to call it).
+
+    A chunk with a path already saved is read (``load_chunk``), and every saved one is read
+    before any is played; one played is saved there as soon as it is finished, with the CPU
+    seconds its play took as the array ``seconds``. ``done`` is told of each chunk, with those
+    seconds (None: read, not played)."""
+    results: list[Arrays | None] = [None] * len(chunks)
+    for index, chunk in enumerate(chunks):
+        if chunk.path is not None and chunk.path.exists():
+            results[index] = load_chunk(chunk.path, chunk.meta, what)
+    missing = [i for i, result in enumerate(results) if result is None]
+    for index, chunk in enumerate(chunks):
+        if results[index] is not None and done:
+            done(chunk, None)
+
+    def finished(index: int, arrays: Arrays, seconds: float) -> None:
+        chunk = chunks[index]
+        arrays = arrays | {"seconds": np.array(seconds)}
+        if chunk.path is not None:
+            save_chunk(chunk.path, chunk.meta, arrays)
+        results[index] = arrays
+        if done:
+            done(chunk, seconds)
+
+    jobs = [(play, i, chunks[i].job) for i in missing]
+    if workers > 1 and len(jobs) > 1:
+        from multiprocessing import Pool as Processes
+        with Processes(min(workers, len(jobs))) as processes:
+            for index, arrays, seconds in processes.imap_unordered(_timed, jobs):
+                finished(index, arrays, seconds)
+    else:
+        for job in jobs:
+            finished(*_timed(job))
+    return results
