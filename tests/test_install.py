@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-PRESETS = ("deuce", "double-deck", "pineapple", "pineapple-joker", "progressive",
+PRESETS = ("chinese", "deuce", "double-deck", "pineapple", "pineapple-joker", "progressive",
            "progressive-joker", "standard", "ultimate")
 IVEY = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
 INSTALL_HINT = "install it with: python3 -m pip install '.[test]'"
