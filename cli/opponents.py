@@ -22,6 +22,7 @@ from cli.render import console, err_console, measured, shown
 from evaluator import find_rules, parse_cards
 from optimizer import ObjectiveError, solve
 from optimizer.opponents import closed
+from optimizer.opponents.coverage import FIGURES, pool_coverage
 from optimizer.opponents.draw import bot_stats, serving_pool
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.head_to_head import (STEP, HeadToHead, head_to_head,
@@ -30,6 +31,7 @@ from optimizer.opponents.pools import (CHUNK, POOL_PARAMS, POOL_SEED, STRONG_PAR
                                        build_pool, dealing_for, load_pool, pool_file_name)
 from optimizer.opponents.removal import removal_check
 from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
+from optimizer.solver.solve import default_samples
 
 
 class Bot(str, Enum):
@@ -155,6 +157,14 @@ def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: 
     console.print(table)
 
 
+def _figure_table(title: str, columns: tuple[str, ...]) -> Table:
+    """A table of figures: every column right-aligned."""
+    table = Table(title=title)
+    for name in columns:
+        table.add_column(name, justify="right")
+    return table
+
+
 def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None:
     try:
         fresh = load_pool(path)
@@ -166,10 +176,9 @@ def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None
     console.print(f"{rules.name}: {hands} hands of {', '.join(map(str, CHECK_CARDS))} cards "
                   f"in turn, heads-up, {samples} samples, seed {seed}; against the pool "
                   f"{path} ({pool['boards']} boards, seed {pool['seed']})", soft_wrap=True)
-    table = Table(title="reported EV against the EV on the independent pool")
-    for name in ("Cards", "Hands", "± (mean)", "pool part (mean)", "z rms",
-                 "z rms, pool left out"):
-        table.add_column(name, justify="right")
+    table = _figure_table("reported EV against the EV on the independent pool",
+                          ("Cards", "Hands", "± (mean)", "pool part (mean)", "z rms",
+                           "z rms, pool left out"))
     for cards, row in result["by_cards"].items():
         table.add_row(cards, str(row["hands"]), f"{row['mean_standard_error']:.2f}",
                       f"{row['mean_pool_error']:.2f}", f"{row['z_rms']:.2f}",
@@ -180,6 +189,32 @@ def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None
                   f"{result['z_sd_without_pool']:.2f} (mean "
                   f"{result['z_mean_without_pool']:+.2f}). An honest ± gives about 1 "
                   "(docs/ev-and-opponents.md, \"How sure the EV is\").", soft_wrap=True)
+
+
+def _coverage(rules, hands: int, samples: int, seed: int, json_output: bool) -> None:
+    found = pool_coverage(rules, range(13, 18), hands, samples, seed)
+    if json_output:
+        typer.echo(json.dumps({"variant": rules.name, "hands": hands, "samples": samples,
+                               "seed": seed, "sizes": [c.record() for c in found]},
+                              indent=2, sort_keys=True))
+        return
+    pool = serving_pool(rules)
+    console.print(f"{rules.name}: the pool of {len(pool):,} hands (seed "
+                  f"{pool.meta.get('seed', '?')}) against {hands} random hands of each size, "
+                  f"seed {seed}; mean (least)", soft_wrap=True)
+    table = _figure_table("pool boards a dealt hand can face",
+                          ("Cards", "exact pairs", "exact hands", "placed pairs",
+                           "placed hands", "effective"))
+    for c in found:
+        table.add_row(str(c.cards), *(f"{c.mean[f]:,.0f} ({c.least[f]:,.0f})"
+                                      for f in FIGURES))
+    console.print(table)
+    console.print("A pair is a board under one suit relabelling; a hand counts every "
+                  "relabelling of one pool board once; placed: the player's 13 placed cards "
+                  "avoid the dealt ones (exact: every card it saw does); effective: the "
+                  f"independent boards behind a draw of {samples:,}. Issue 16 asks for 5,000 distinct "
+                  "placed-only hands at 17 cards (docs/ev-and-opponents.md, \"Pool size\").",
+                  soft_wrap=True)
 
 
 def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
@@ -253,6 +288,8 @@ def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool
 DEFAULT_HANDS = 5000
 #: Deals --head-to-head plays when --hands is not given (each from both seats).
 DEFAULT_DEALS = 200
+#: Random hands of each size --coverage counts for when --hands is not given.
+COVERAGE_HANDS = 300
 
 
 def command(
@@ -292,6 +329,9 @@ def command(
     bot: Annotated[Bot, typer.Option(
         "--bot", help="The bot that plays the hands of --regenerate: the shipped pools' or "
         "the stronger one.")] = Bot.SHIPPED,
+    coverage: Annotated[bool, typer.Option(
+        "--coverage", help="Count the pool boards random hands of 13 to 17 cards can face "
+        "after card removal, --hands of each.")] = False,
     fixed_point: Annotated[bool, typer.Option(
         "--fixed-point", help="Classic Chinese Poker: what a player gains by deviating from "
         "the opponent model, over --hands hands.")] = False,
@@ -329,6 +369,9 @@ def command(
     pool where --regenerate writes, or to `--output`. `--check-error POOL`
     solves `--hands` random hands with `--samples` deals and sets the EV each reports, with
     its ±, against the EV of its set on the pool file POOL, played with another seed.
+    `--coverage` counts the pool boards that `--hands` random hands of each size, 13 to 17
+    cards, can face after card removal, and the effective boards behind a draw of
+    `--samples`.
     """
     del old_boards  # its value went to --hands (cli.options)
     workers = workers_count(workers)
@@ -336,6 +379,7 @@ def command(
                                          ("--check", check is not None),
                                          ("--check-error", check_error is not None),
                                          ("--head-to-head", versus),
+                                         ("--coverage", coverage),
                                          ("--fixed-point", fixed_point)) if given]
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
@@ -381,6 +425,11 @@ def command(
         if check_error is not None:
             _check_error(rules, check_error, CHECK_HANDS if hands is None else hands, samples,
                          seed)
+            return
+        if coverage:
+            _coverage(rules, COVERAGE_HANDS if hands is None else hands,
+                      default_samples(rules) if samples is None else samples, seed,
+                      json_output)
             return
         if check is not None:
             _check(rules, check, DEFAULT_HANDS if hands is None else hands, seed, workers,
