@@ -80,8 +80,7 @@ class Words:
     @classmethod
     def of(cls, rules: Rules) -> Words:
         royalty, royalties = ("bonus", "bonuses") if rules.bonuses else ("royalty", "royalties")
-        pays = any(rules.royalty_table(row).any() for row in ROWS)
-        return cls(rules.unit, royalty, royalties, pays, bool(rules.entry))
+        return cls(rules.unit, royalty, royalties, rules.pays_royalties, bool(rules.entry))
 
     @property
     def units(self) -> str:

@@ -200,6 +200,12 @@ class Rules:
         return tuple(zip(self.order, self.order[1:]))
 
     @property
+    def pays_royalties(self) -> bool:
+        """Whether any row pays a royalty (or, under ``bonuses``, a bonus) at all: classic
+        Chinese Poker's base game pays none."""
+        return any(self.royalty_table(row).any() for row in ROWS)
+
+    @property
     def dealt_counts(self) -> tuple[int, ...]:
         """Every Fantasyland size this variant deals, on entry or on a repeat."""
         counts = {rung.cards for rung in self.entry}

@@ -144,7 +144,7 @@ class Grade:
         if self.fouled and self.objective == "ev":
             paid = [what for what, paid in (
                 ("the scoop", rules.scoring.scoop_bonus or rules.scoring.majority_bonus),
-                (f"their {royalties}", any(rules.royalty_table(r).any() for r in ROWS)))
+                (f"their {royalties}", rules.pays_royalties))
                 if paid]
             costs = ["loses every row to each opponent who does not foul"]
             costs += [f"pays {' and '.join(paid)}"] if paid else []
