@@ -81,6 +81,22 @@ DEALINGS = ("one-at-a-time", "three-keep-two", "closed")
 #: The cards a player sees in an ordinary hand of each dealing: 13 one at a time; 5, then four
 #: rounds of 3, in Pineapple; 13 at once in closed Chinese Poker.
 ORDINARY_CARDS = {"one-at-a-time": 13, "three-keep-two": 17, "closed": 13}
+#: The worth of each Fantasyland card beyond the repeat size, where the rules give no worth
+#: of an entry of that size: about what `fantasyland value` measures a card
+#: (docs/fantasyland-value.md: 13.7, 18.5, 24.2 and 31.8 for 14 to 17 in progressive).
+CARD_WORTH = 5.5
+
+
+@dataclass(frozen=True)
+class EntryValue:
+    """The worth of entering Fantasyland with ``cards`` cards, in the objective's points
+    (from one opponent under ev), and where it comes from: ``"rules"`` (``entry_value``),
+    ``"repeat"`` (a size that repeats as itself is worth its ``repeat_value``: the same
+    run), or ``"estimate"`` (the repeat's worth plus ``CARD_WORTH`` a card beyond it)."""
+
+    cards: int
+    value: float
+    source: str
 
 
 @dataclass(frozen=True)
@@ -108,6 +124,11 @@ class Rules:
     repeat_values: tuple[tuple[int, float], ...] = ()
     ev_repeat_value: float | None = None
     ev_repeat_values: tuple[tuple[int, float], ...] = ()
+    # The worth of entering Fantasyland by the cards the entry deals (``entry_value``, and
+    # ``ev_entry_value`` for the ev objective): ``W(n)`` of `fantasyland value`, where a size
+    # does not repeat as itself (progressive's 15 to 17); see ``entry_value``.
+    entry_values: tuple[tuple[int, float], ...] = ()
+    ev_entry_values: tuple[tuple[int, float], ...] = ()
     # How ordinary (non-Fantasyland) hands are dealt: "one-at-a-time" (classic OFC) or
     # "three-keep-two" (Pineapple). The opponent model plays opponents' hands this way.
     dealing: str = "one-at-a-time"
@@ -236,6 +257,8 @@ class Rules:
                             self.opponent_royalties)).encode())
         if self.deck != ONE_DECK:  # (one deck adds nothing, so older digests still match)
             digest.update(repr(self.deck).encode())
+        if self.entry_values or self.ev_entry_values:  # (the same)
+            digest.update(repr((self.entry_values, self.ev_entry_values)).encode())
         if self.showdown != Showdown() or self.bonuses or self.players != 2:  # (the same)
             digest.update(repr((self.showdown, self.bonuses, self.players)).encode())
         return digest.hexdigest()[:16]
@@ -263,3 +286,23 @@ class Rules:
         if self.ev_repeat_value is None:
             return self.repeat_value_after(dealt)
         return dict(self.ev_repeat_values).get(dealt, self.ev_repeat_value)
+
+    def entry_value(self, cards: int, ev: bool, card_worth: float = CARD_WORTH) -> EntryValue:
+        """The worth of entering Fantasyland with ``cards`` cards (``EntryValue``): the rules'
+        ``entry_value`` (``ev_entry_value`` under ev) where they give it; else, for a size
+        that repeats as itself, the worth of staying at that size, which is the same run;
+        else the worth of the repeat it leads to plus ``card_worth`` a card beyond it."""
+        given = dict(self.ev_entry_values if ev else self.entry_values)
+        if cards in given:
+            return EntryValue(cards, given[cards], "rules")
+        repeat = self.repeat_cards_after(cards)
+        worth = self.ev_repeat_value_after(repeat) if ev else self.repeat_value_after(repeat)
+        if repeat == cards:
+            return EntryValue(cards, worth, "repeat")
+        return EntryValue(cards, worth + card_worth * max(cards - repeat, 0), "estimate")
+
+    @property
+    def entry_sizes(self) -> tuple[int, ...]:
+        """The card counts a Fantasyland entry deals, smallest first."""
+        return tuple(sorted({rung.cards for rung in self.entry}))
+

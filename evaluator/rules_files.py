@@ -35,7 +35,8 @@ _SECTION_KEYS = {
     "foul": {"order", "qualify"},
     "royalties": set(ROWS),
     "bonuses": set(ROWS),
-    "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value", "ev_repeat_value"},
+    "fantasyland": {"entry", "stay", "repeat_cards", "repeat_value", "ev_repeat_value",
+                    "entry_value", "ev_entry_value"},
     "scoring": {"system", "scoop_bonus", "majority_bonus", "royalties_to_row_winner_only",
                 "sweep_bonus", "surrender", "unit"},
     "naturals": {"hands", "between"},
@@ -300,6 +301,28 @@ def _repeat_value(doc: dict[str, Any], source: str, key: str) -> tuple[float | N
     return by_size[min(by_size)], tuple(sorted(by_size.items()))
 
 
+def _entry_values(doc: dict[str, Any], source: str, key: str,
+                  entry: tuple[EntryRung, ...]) -> tuple[tuple[int, float], ...]:
+    """``entry_value`` (or ``ev_entry_value``): the worth of entering Fantasyland, as a table
+    of points by the cards the entry deals (13 to 17). Sizes no rung of ``entry`` deals are
+    left out: a house file that changes the entries of its base keeps the base's table."""
+    where = f"{source}: fantasyland.{key}"
+    value = doc.get("fantasyland", {}).get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, dict) or not value:
+        raise RulesError(f"{where}: expected a table of points by entry size, such as "
+                         f"{{ 15 = 18.5 }}, got {value!r}")
+    sizes = {rung.cards for rung in entry}
+    by_size = {}
+    for size, points in value.items():
+        if not str(size).isdigit() or not 13 <= int(size) <= 17:
+            raise RulesError(f"{where}.{size}: expected a card count from 13 to 17")
+        if int(size) in sizes:
+            by_size[int(size)] = _points(points, f"{where}.{size}")
+    return tuple(sorted(by_size.items()))
+
+
 def _opponent_royalties(doc: dict[str, Any], source: str) -> float | None:
     """``opponents.mean_royalties``: the royalties the opponent model is weighted to, or
     ``false`` (the default) for the boards as the bot played them."""
@@ -356,6 +379,8 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     entry, stay, repeat = _fantasyland(doc, source, row_scales)
     repeat_value, repeat_values = _repeat_value(doc, source, "repeat_value")
     ev_repeat_value, ev_repeat_values = _repeat_value(doc, source, "ev_repeat_value")
+    entry_values = _entry_values(doc, source, "entry_value", entry)
+    ev_entry_values = _entry_values(doc, source, "ev_entry_value", entry)
     dealing = doc.get("dealing", "one-at-a-time")
     if not isinstance(dealing, str) or dealing not in DEALINGS:
         raise RulesError(f"{source}: dealing: unknown style {dealing!r}; expected "
@@ -370,7 +395,8 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
-        dealing=dealing, opponent_royalties=_opponent_royalties(doc, source),
+        entry_values=entry_values, ev_entry_values=ev_entry_values, dealing=dealing,
+        opponent_royalties=_opponent_royalties(doc, source),
         deck=_deck(doc, source), showdown=_showdown(doc, source),
         bonuses=_bonuses(doc, source), players=_players(doc, source), source=source,
         unit=_unit(doc, source),

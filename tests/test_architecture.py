@@ -20,7 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("evaluator",),
     ("optimizer.opponents",),
     ("optimizer.solver",),
-    ("optimizer.training", "optimizer.batch"),  # side by side: neither imports the other
+    ("optimizer.training", "optimizer.batch", "optimizer.ordinary"),  # side by side
     ("optimizer",),  # the root's face
     ("cli",),
 )

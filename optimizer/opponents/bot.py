@@ -62,7 +62,7 @@ from optimizer.opponents.params import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, 
 from optimizer.opponents.resolve import evaluate_played
 
 __all__ = ["DEALINGS", "ONE_AT_A_TIME", "THREE_KEEP_TWO", "BotParams", "Dealing", "PlayedHand",
-           "play_hand"]
+           "choose_each", "first_look", "play_hand"]
 
 
 def deck_counts(deck: Deck) -> np.ndarray:
@@ -130,6 +130,19 @@ def _first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: 
                     samples)
 
 
+def first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+               rounds_left: int, params: BotParams, rng: np.random.Generator,
+               samples: int, odds: RowOdds | None = None) -> np.ndarray:
+    """``(N,)``: the bot's first look at ``layouts`` with ``rounds_left >= 1`` rounds to come
+    (the module docstring), valued as ``choose`` values them: how the adviser screens the
+    first street's plays (``optimizer.ordinary.advise``)."""
+    if params.table_points and rounds_left <= params.table_rounds:
+        odds = even_odds(rules) if odds is None else odds
+    else:
+        odds = None
+    return _first_look(rules, layouts, unseen, dealing, rounds_left, params, odds, rng, samples)
+
+
 def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
             rounds_left: int, params: BotParams, odds: RowOdds | None,
             rng: np.random.Generator) -> np.ndarray:
@@ -163,16 +176,13 @@ def _second_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing:
 @by_identity
 def entry_worths(rules: Rules, params: BotParams) -> np.ndarray:
     """``worth[n]``: what entering Fantasyland with ``n`` cards is worth at the table (0 for
-    no entry), the rules' ev worth of a run of that size: where a hand of ``n`` cards
-    repeats as ``n`` (``ultimate``, or a size of its own), the worth of staying after it;
-    else that of the repeat it leads to plus ``card_worth`` a card beyond it (progressive's
-    KK, AA and trips entries)."""
-    sizes = [rung.cards for rung in rules.entry]
+    no entry), in points from one opponent: the rules' ``ev_entry_value`` where they give
+    it, else the worth of the run it starts (``Rules.entry_value``, ``card_worth`` a card
+    beyond the repeat size)."""
+    sizes = rules.entry_sizes
     worth = np.zeros(max(sizes, default=0) + 1)
     for cards in sizes:
-        repeat = rules.repeat_cards_after(cards)
-        worth[cards] = rules.ev_repeat_value_after(cards) + params.card_worth * max(
-            cards - repeat, 0)
+        worth[cards] = rules.entry_value(cards, ev=True, card_worth=params.card_worth).value
     worth.flags.writeable = False
     return worth
 
@@ -217,6 +227,31 @@ def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Car
                                       params, odds, rng)
     best = np.flatnonzero(worth >= worth.max() - 1e-9)
     return options[best[rng.integers(len(best))] if len(best) > 1 else best[0]]
+
+
+def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequence[Card],
+                keep: int, unseen: np.ndarray, rounds_left: int, params: BotParams,
+                rng: np.random.Generator, odds: RowOdds | None = None) -> np.ndarray:
+    """``(P, 13)``: the bot's play for each of ``layouts`` dealt the same ``new`` cards, by
+    its first look alone (its second look is left out), ties to the first placement. The
+    samples are shared by every layout and their number does not depend on how many there
+    are, so each layout's play is the one it would get alone: what a rollout of several
+    plays over one deal of the future needs (``optimizer.ordinary``)."""
+    if params.table_points and rounds_left <= params.table_rounds:
+        odds = even_odds(rules) if odds is None else odds
+    else:
+        odds = None
+    options = [placements(layout, new, keep) for layout in layouts]
+    owners = np.repeat(np.arange(len(layouts)), [len(o) for o in options])
+    stacked = np.concatenate(options)
+    if rounds_left == 0:
+        worth = _worth(rules, stacked, params, odds)
+    else:
+        worth = _first_look(rules, stacked, unseen, dealing, rounds_left, params, odds, rng,
+                            params.samples)
+    order = np.lexsort((-worth, owners))  # each owner's options, best first (stable)
+    first = np.r_[True, owners[order][1:] != owners[order][:-1]]
+    return stacked[order[first]]
 
 
 def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: BotParams,

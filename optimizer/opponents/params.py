@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from evaluator.rules import CARD_WORTH
+
 
 @dataclass(frozen=True)
 class Dealing:
@@ -57,8 +59,8 @@ class BotParams:
     # its worth by size (``entry_worths``) instead of ``fl_bonus``.
     table_points: bool = False
     # Worth of each Fantasyland card beyond the repeat size (progressive's 15 to 17), where
-    # the rules give no worth by size: about what `fantasyland value` measures per card.
-    card_worth: float = 5.5
+    # the rules give no worth by size (``ev_entry_value``): ``evaluator.rules.CARD_WORTH``.
+    card_worth: float = CARD_WORTH
     # The decisions that value finished boards in points at the table: those at most this
     # many rounds from the end (0: the last street only); earlier ones count royalties,
     # ``fl_bonus`` and ``foul_penalty`` as the first bot does.

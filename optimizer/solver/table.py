@@ -156,7 +156,7 @@ def read_board(text: str | Board, rules: Rules) -> KnownBoard:
     return KnownBoard(*rows, text=text.strip())
 
 
-def _already_fouls(board: KnownBoard, rules: Rules) -> str | None:
+def already_fouls(board: KnownBoard, rules: Rules) -> str | None:
     """Why an unfinished board fouls whatever comes, if it does: two of its full rows out of
     the rules' order, or a full row that fails its qualifier (rows holding a joker are left
     to the finished board)."""
@@ -226,7 +226,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> 
         if fantasyland:
             raise TableError(f"{rules.name} has no Fantasyland: drop --opponent-fantasyland")
     for board in boards:
-        why = _already_fouls(board, rules)
+        why = already_fouls(board, rules)
         if why is not None:
             raise TableError(f"the board {board.text!r} already fouls ({why}): it scores as "
                              "a fouled board whatever comes, so give it finished, with any "

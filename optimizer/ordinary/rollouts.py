@@ -1,0 +1,95 @@
+"""Rollouts: the rest of an ordinary hand played out from each play, by the bot.
+
+Rollout ``i`` shuffles the unseen cards once, from the seed ``[seed, i]``, and deals every
+play the same future from it (common random numbers: two plays differ by what they do with
+the same cards, so their difference is measured much more closely than either value). Each
+later street is played by the stronger bot's first look (``POLICY``, ``bot.choose_each``,
+whose samples are shared by the plays, so a play's rollout is the one it would get alone),
+and the last street by the best finish under the adviser's own valuation: the play a player
+who sees the last cards would make. A play's rollout ``i`` therefore depends on the seed,
+``i`` and the play only, whichever other plays are rolled out beside it and in whichever
+process: a run is the same for any ``--workers``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from optimizer.opponents.bot import choose_each, remaining, without
+from optimizer.opponents.layout import placements
+from optimizer.opponents.params import BotParams
+from optimizer.opponents.pools import STRONG_PARAMS, table_odds
+from optimizer.ordinary.position import Position
+from optimizer.ordinary.worth import Outcome, Valuation
+
+#: First-look samples of the continuation policy: the stronger bot's valuation and estimate,
+#: without its second look, which would cost ten times as much a decision.
+POLICY_SAMPLES = 8
+
+
+def policy(position: Position) -> BotParams:
+    """The bot that plays the streets after this one."""
+    return replace(STRONG_PARAMS[position.dealing.name], samples=POLICY_SAMPLES)
+
+
+@dataclass(frozen=True)
+class Rollouts:
+    """Rollouts ``indices`` of every play: ``(plays, rollouts)`` values, fouls and the
+    cards of each Fantasyland entered (0: none)."""
+
+    indices: np.ndarray
+    value: np.ndarray
+    fouled: np.ndarray
+    entry_cards: np.ndarray
+
+
+def unseen_cards(position: Position) -> np.ndarray:
+    """The sorted multiset of the cards the player has not seen."""
+    from optimizer.opponents.bot import deck_counts
+
+    counts = deck_counts(position.rules.deck)
+    np.subtract.at(counts, list(position.known), 1)
+    return remaining(counts)
+
+
+def finish(valuation: Valuation, layouts: np.ndarray, new: np.ndarray, keep: int) -> Outcome:
+    """The best finish of each of ``layouts`` with the last street's ``new`` cards (ties to
+    the first), and its outcome."""
+    options = [placements(layout, new.tolist(), keep) for layout in layouts]
+    owners = np.repeat(np.arange(len(layouts)), [len(o) for o in options])
+    out = valuation(np.concatenate(options))
+    order = np.lexsort((-out.value, owners))
+    best = order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
+    return Outcome(out.value[best], out.fouled[best], out.entry_cards[best])
+
+
+def roll_out(position: Position, valuation: Valuation, layouts: np.ndarray,
+             indices: np.ndarray, seed: int) -> Rollouts:
+    """Rollouts ``indices`` of each of ``layouts`` (boards the position's plays leave, with
+    ``position.rounds_left >= 1`` streets to come)."""
+    dealing = position.dealing
+    params = policy(position)
+    odds = table_odds(position.rules)
+    unseen = unseen_cards(position)
+    rounds = position.rounds_left
+    shape = (len(layouts), len(indices))
+    value, fouled, entry = np.zeros(shape), np.zeros(shape, bool), np.zeros(shape, np.int64)
+    for column, index in enumerate(indices.tolist()):
+        rng = np.random.default_rng([seed, int(index)])
+        stream = rng.permutation(unseen)
+        current, left, start = np.asarray(layouts), unseen, 0
+        for street in range(rounds):
+            new = stream[start:start + dealing.per_round]
+            start += dealing.per_round
+            left = without(left, new)
+            if street < rounds - 1:
+                current = choose_each(position.rules, dealing, current, new.tolist(),
+                                      dealing.keep, left, rounds - 1 - street, params, rng,
+                                      odds)
+            else:
+                out = finish(valuation, current, new, dealing.keep)
+        value[:, column], fouled[:, column], entry[:, column] = \
+            out.value, out.fouled, out.entry_cards
+    return Rollouts(np.asarray(indices), value, fouled, entry)
