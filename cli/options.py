@@ -53,6 +53,10 @@ AGAINST_HELP = ('An opponent\'s board as it is seen, for ev: "TOP / MIDDLE / BOT
                 "finishes it from the deck left. Once per opponent.")
 OPPONENT_FANTASYLAND_HELP = ("An opponent in Fantasyland with this many cards, for ev: dealt "
                              "from the deck left and set by this solver. Once per opponent.")
+BUDGET_HELP = ("Most rollouts a play gets before a street's plays are ranked (earlier "
+               "streets; the last is exact). Default: advise's 320.")
+ENTRY_VALUE_HELP = ("The worth of entering Fantasyland with CARDS cards, in points, in place "
+                    "of the rules' entry_value (repeatable): 15=20.5.")
 DEAD_HELP = ("Cards seen elsewhere (shown discards), for ev: no sampled board holds them.")
 
 #: What ``--workers`` defaults to, in every command that has it.
@@ -191,6 +195,33 @@ def json_option() -> Any:
     return typer.Option("--json", help=JSON_HELP)
 
 
+def budget_option() -> Any:
+    return typer.Option("--budget", help=BUDGET_HELP, min=32, max=100_000)
+
+
+def entry_value_option() -> Any:
+    return typer.Option("--entry-value", help=ENTRY_VALUE_HELP, show_default=False,
+                        metavar="CARDS=POINTS")
+
+
+def entry_values(texts: list[str] | None) -> dict[int, float]:
+    """``--entry-value 15=20.5`` (repeatable) as ``{15: 20.5}``; a bad one is a usage error
+    that quotes it."""
+    values: dict[int, float] = {}
+    for text in texts or ():
+        size, _, points = text.partition("=")
+        try:
+            cards, worth = int(size), float(points)
+        except ValueError:
+            cards, worth = 0, float("nan")
+        if not 13 <= cards <= 17 or not -MAX_POINTS <= worth <= MAX_POINTS:
+            raise typer.BadParameter(f"{text!r}: expected CARDS=POINTS, the cards an entry "
+                                     "deals (13 to 17) and its worth, as in 15=20.5",
+                                     param_hint="'--entry-value'")
+        values[cards] = worth
+    return values
+
+
 def hands_option(help: str, shown: str | None = None, low: int = 1) -> Any:
     """``--hands``: a count of hands, in every command that counts them. What the hands are
     for (per size, per measurement, to play) is the command's, so it gives the help."""
@@ -214,6 +245,8 @@ JsonOption = Annotated[bool, json_option()]
 AgainstOption = Annotated[list[str] | None, against_option()]
 OpponentFantasylandOption = Annotated[list[int] | None, opponent_fantasyland_option()]
 DeadOption = Annotated[str | None, dead_option()]
+BudgetOption = Annotated[int | None, budget_option()]
+EntryValueOption = Annotated[list[str] | None, entry_value_option()]
 
 #: Options whose default, range, help or check of a value differ by command by design
 #: (docs/options.md says why); every other option is the same wherever it appears.

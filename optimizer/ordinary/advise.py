@@ -37,8 +37,9 @@ BATCH = 16
 MIN_ROLLOUTS = 32
 #: Standard errors of the difference by which the best play must lead.
 Z = 2.0
-#: Opponent boards the ev objective scores finished boards against, by default.
-DEFAULT_SAMPLES = 500
+#: Opponent boards the ev objective scores finished boards against, by default: the
+#: solver's (scoring them costs little: they are scored as their distinct boards).
+DEFAULT_SAMPLES = 2000
 #: Plays the race takes at most: where a street has more (the first street's up to 232),
 #: the bot's first look over ``SCREEN_SAMPLES`` futures picks these many to roll out.
 SCREEN = 12
