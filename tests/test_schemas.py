@@ -286,6 +286,18 @@ CASES: dict[str, dict[str, Producer]] = {
             "score", "Qs Qd 7h / Qc Qh 6s 5d 4c / Ah Kh Jh 9h 8h", "--variant", "pineapple",
             "--against", "As Ad 2c / 3c 4d 5h 7s 8c / Kc Kd 9c 9d 2d"),
     },
+    "advise.schema.json": {
+        "ev-last-street-exact": lambda _b, _r: command_json(
+            "advise", "--board", "Qh Qd 2c / 7c 8c 9c Tc / 2s 2d 3s 4s", "--cards", "Kd Js 3h",
+            "--samples", "20"),
+        "royalties-a-round-raced": lambda _b, _r: command_json(
+            "advise", "--board", "Kh 5d / 7c 8c 9d / 2s 2d Ts Js", "--cards", "Kd Qs 3h",
+            "--objective", "royalties", "--budget", "32"),
+        "ev-a-known-board-and-dead-cards": lambda _b, _r: command_json(
+            "advise", "--board", "Qh Qd / 7c 8c 9c Tc / 2s 4s 6s 8s Ts", "--cards", "Ks Jd 3h",
+            "--against", "Ah Kh Jh / 9h 9d 5h 5d 4c / Kc Kd 8h 8d 7s",
+            "--dead", "6c 6d"),
+    },
     "value.schema.json": {
         "royalties-pineapple": lambda _b, _r: command_json(
             "value", "--variant", "pineapple", "--hands", "2"),
@@ -477,6 +489,11 @@ def test_score_table_json_validates_against_its_schema(produced, schema, case):
     assert_valid(produced, schema, case)
 
 
+@pytest.mark.parametrize("schema, case", cases("advise.schema.json"))
+def test_advise_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
 @pytest.mark.parametrize("schema, case", cases("value.schema.json"))
 def test_value_json_validates_against_its_schema(produced, schema, case):
     assert_valid(produced, schema, case)
@@ -641,6 +658,14 @@ MUTATIONS = [
      _set("objective", value="points"), "objective", "enum"),
     ("value.schema.json", "royalties-progressive-four-sizes", 0, "an unknown key in an entry",
      _set("entries", 0, "worth_se", value=1.0), "entries/0", "additionalProperties"),
+    ("advise.schema.json", "royalties-a-round-raced", 0, "a play without its value",
+     _drop("plays", 0, "value"), "plays/0", "required"),
+    ("advise.schema.json", "royalties-a-round-raced", 0, "a row that is not one",
+     _set("plays", 0, "rows", "Kd", value="side"), "plays/0/rows/Kd", "enum"),
+    ("advise.schema.json", "ev-last-street-exact", 0, "a foul chance above 1",
+     _set("plays", 0, "foul_chance", value=1.5), "plays/0/foul_chance", "maximum"),
+    ("advise.schema.json", "ev-last-street-exact", 0, "an unknown entry source",
+     _set("entry_values", 0, "source", value="guess"), "entry_values/0/source", "enum"),
     ("value.schema.json", "ev-three-handed", 0, "the royalties rules key under ev",
      _set("rules_key", value="repeat_value"), "rules_key", "const"),
     ("opponents-stats.schema.json", "pool-calibrated", 0, "a required key dropped",
