@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.errors import reports_bad_input
-from cli.options import (FlValueOption, JsonOption, RoyaltiesObjectiveOption, SeedOption,
+from cli.options import (BudgetOption, FlValueOption, JsonOption, RoyaltiesObjectiveOption, SeedOption,
                          VariantOption, card_counts, hands_option, objective_for,
                          samples_option)
 from cli.render import console, err_console
@@ -61,6 +61,13 @@ def command(
     samples: Annotated[list[int] | None, samples_option(
         "With --objective ev: opponent deals per solve (solve's default if not given); give "
         "it again to time several counts in one run (--samples 200 --samples 2000).")] = None,
+    advise: Annotated[bool, typer.Option(
+        help="Instead, time `advise` on --hands seeded positions of each street of an "
+             "ordinary hand (the bot plays the streets before), with --budget and --workers.")
+    ] = False,
+    budget: BudgetOption = None,
+    workers: Annotated[int, typer.Option(
+        help="With --advise: processes each decision's rollouts run in.", min=1)] = 1,
     verify: Annotated[bool, typer.Option(
         help="With --against: instead of timing, solve a fixed mix of 580 hands (presets, "
              "both objectives, alternatives) with both versions and report any difference.")
@@ -73,6 +80,15 @@ def command(
     figure is given for both, with the ratio (how many times faster this version is).
     """
     counts = list(cards)  # parsed by card_counts
+    if advise:
+        from cli.bench_advise import run
+        from optimizer.ordinary.advise import DEFAULT_BUDGET
+
+        with reports_bad_input(ObjectiveError):
+            chosen = objective.value if objective is not None else "ev"
+            run(variant if variant != "pineapple" else "progressive", hands, seed, chosen,
+                DEFAULT_BUDGET if budget is None else budget, workers, json_output)
+        return
     if verify:
         _verify(against, json_output, seed)
         return

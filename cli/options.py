@@ -54,7 +54,7 @@ AGAINST_HELP = ('An opponent\'s board as it is seen, for ev: "TOP / MIDDLE / BOT
 OPPONENT_FANTASYLAND_HELP = ("An opponent in Fantasyland with this many cards, for ev: dealt "
                              "from the deck left and set by this solver. Once per opponent.")
 BUDGET_HELP = ("Most rollouts a play gets before a street's plays are ranked (earlier "
-               "streets; the last is exact). Default: advise's 320.")
+               "streets; the last is exact). Default: 96.")
 ENTRY_VALUE_HELP = ("The worth of entering Fantasyland with CARDS cards, in points, in place "
                     "of the rules' entry_value (repeatable): 15=20.5.")
 DEAD_HELP = ("Cards seen elsewhere (shown discards), for ev: no sampled board holds them.")

@@ -30,7 +30,7 @@ from optimizer.solver.table import PLAIN, Table, TableSpec, draw_table, read_tab
 
 OBJECTIVES = ("ev", "royalties")
 #: The most rollouts a play gets, by default.
-DEFAULT_BUDGET = 320
+DEFAULT_BUDGET = 96
 #: Rollouts of every play still in the race, between two looks at the race.
 BATCH = 16
 #: Rollouts before any play can fall out of the race.
