@@ -123,7 +123,7 @@ def command(
     budget: BudgetOption = None,
     entry_value: EntryValueOption = None,
     seed: SeedOption = 0,
-    workers: WorkersOption = 1,
+    workers: WorkersOption = None,
     show_all: Annotated[bool, typer.Option(
         "--all", help=f"List every play (the first {SHOWN} otherwise).")] = False,
     json_output: JsonOption = False,

@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.errors import reports_bad_input
-from cli.options import (BudgetOption, FlValueOption, JsonOption, RoyaltiesObjectiveOption, SeedOption,
+from cli.options import (BudgetOption, FlValueOption, JsonOption, RoyaltiesObjectiveOption,
+                         SeedOption, WorkersOption, workers_count,
                          VariantOption, card_counts, hands_option, objective_for,
                          samples_option)
 from cli.render import console, err_console
@@ -66,8 +67,7 @@ def command(
              "ordinary hand (the bot plays the streets before), with --budget and --workers.")
     ] = False,
     budget: BudgetOption = None,
-    workers: Annotated[int, typer.Option(
-        help="With --advise: processes each decision's rollouts run in.", min=1)] = 1,
+    workers: WorkersOption = None,
     verify: Annotated[bool, typer.Option(
         help="With --against: instead of timing, solve a fixed mix of 580 hands (presets, "
              "both objectives, alternatives) with both versions and report any difference.")
@@ -87,7 +87,8 @@ def command(
         with reports_bad_input(ObjectiveError):
             chosen = objective.value if objective is not None else "ev"
             run(variant if variant != "pineapple" else "progressive", hands, seed, chosen,
-                DEFAULT_BUDGET if budget is None else budget, workers, json_output)
+                DEFAULT_BUDGET if budget is None else budget, workers_count(workers),
+                json_output)
         return
     if verify:
         _verify(against, json_output, seed)

@@ -26,7 +26,8 @@ HAND_14 = "As Kd Qh Jc Ts 9s 8h 7d 6c 5s 4h 3d 2c 2s"
 #: What each command needs on its command line besides the option under test.
 NEEDS = {"solve": [HAND_14], "check": [HAND_14, "--set", "As Kd Qh / Jc Ts 9s 8h 7d / "
                                                   "6c 5s 4h 3d 2c"],
-         "score": ["As Kd Qh / Jc Ts 9s 8h 7d / 6c 5s 4h 3d 2c"]}
+         "score": ["As Kd Qh / Jc Ts 9s 8h 7d / 6c 5s 4h 3d 2c"],
+         "advise": ["--board", "Qh / 7c 8c / 2s 2d", "--cards", "Kd Qs 3h"]}
 
 
 def options(command, hidden: bool = False) -> list:
@@ -114,7 +115,7 @@ def test_a_count_of_hands_is_hands_in_every_command_and_parallelism_is_workers()
         assert "--workers" in visible[name], name
     for old in RENAMED:  # no old spelling is shown, but --samples where it is opponent deals
         shown_in = {name for name, names in visible.items() if old in names}
-        assert shown_in == ({"solve", "check", "train", "batch", "bench", "opponents"}
+        assert shown_in == ({"solve", "check", "train", "batch", "bench", "opponents", "advise"}
                             if old == "--samples" else set())
     workers = [p for command in COMMANDS.values() for p in options(command)
                if p.opts[0] == "--workers"]
@@ -171,8 +172,8 @@ def test_an_old_spelling_and_its_new_name_together_are_refused():
 def test_every_seed_defaults_to_0_but_train_s_which_is_fresh_and_printed():
     seeds = {name: p for name, command in COMMANDS.items() for p in options(command)
              if p.opts[0] == "--seed"}
-    assert set(seeds) == {"batch", "bench", "check", "deal", "opponents", "solve", "train",
-                          "value"}
+    assert set(seeds) == {"advise", "batch", "bench", "check", "deal", "opponents", "solve",
+                          "train", "value"}
     assert {name: p.default for name, p in seeds.items() if name != "train"} == \
         dict.fromkeys(set(seeds) - {"train"}, 0)
     assert seeds["train"].default is None
@@ -260,7 +261,7 @@ def test_a_rules_file_with_no_base_and_no_tables_is_refused_in_every_command(tmp
     extra = {"batch": ["hands.txt", "-o", "out.jsonl", "--workers", "1"]}
     having = [name for name, command in COMMANDS.items()
               if any(p.opts[0] == "--variant" for p in options(command))]
-    assert len(having) == 9
+    assert len(having) == 10
     for name in having:
         result = runner.invoke(app, [name, *NEEDS.get(name, []), *extra.get(name, []),
                                      "--variant", "x.toml"], input="")
