@@ -18,23 +18,25 @@ from evaluator import find_rules
 from optimizer.batch.benchmark import Timings, machine
 from optimizer.opponents.pools import dealing_for
 from optimizer.ordinary.advise import advise
-from optimizer.ordinary.deal import seeded_position
+from optimizer.ordinary.deal import seeded_positions
 
 
 def run(variant: str, hands: int, seed: int, objective: str, budget: int, workers: int,
         json_output: bool) -> None:
-    """Time ``hands`` seeded positions of every street (the bot played the streets before),
+    """Time ``hands`` seeded positions of every street (the bot played the streets before;
+    boards that already foul left out),
     and print per street the median, p95 and max, the rollouts, and how often the budget
     ended with plays still close."""
     rules = find_rules(variant)
     streets = range(1, dealing_for(rules).rounds + 2)
     found: dict[int, dict[str, list]] = {s: {"ms": [], "close": [], "rollouts": []}
                                          for s in streets}
+    positions = {street: seeded_positions(rules, street, seed, hands) for street in streets}
     with Progress(console=err_console, transient=True, disable=json_output) as bar:
         task = bar.add_task("advise", total=hands * len(streets))
         for index in range(hands):  # street by street within a hand: the load falls evenly
             for street in streets:
-                dealt = seeded_position(rules, street, seed, index)
+                dealt = positions[street][index]
                 started = time.perf_counter()
                 advice = advise(rules, dealt.board, dealt.cards, objective,
                                 discards=dealt.discards, seed=seed, budget=budget,

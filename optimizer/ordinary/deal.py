@@ -61,3 +61,19 @@ def seeded_position(rules: Rules, street: int, seed: int, index: int) -> DealtPo
     return DealtPosition(board_text(layout), format_cards(deck[position:position + count],
                                                           ascii=True),
                          format_cards(thrown, ascii=True))
+
+
+def seeded_positions(rules: Rules, street: int, seed: int, count: int
+                     ) -> list[DealtPosition]:
+    """``count`` positions of ``street``, from index 0 up, leaving out those whose board
+    already fouls (the bot's first look does foul early sometimes): ``advise`` refuses
+    them, as there is nothing to decide."""
+    from optimizer.solver.table import already_fouls, read_board
+
+    found, index = [], 0
+    while len(found) < count:
+        dealt = seeded_position(rules, street, seed, index)
+        index += 1
+        if already_fouls(read_board(dealt.board, rules), rules) is None:
+            found.append(dealt)
+    return found
