@@ -7,20 +7,48 @@ import time
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
 from cli.errors import reports_bad_input
-from cli.options import (AgainstOption, BudgetOption, DeadOption, EntryValueOption, JsonOption,
-                         Objective, ObjectiveOption, OpponentFantasylandOption, OpponentsOption,
-                         SamplesOption, SeedOption, VariantOption, WorkersOption,
-                         check_opponents, entry_values, table_options, workers_count)
+from cli.options import (
+    AgainstOption,
+    BudgetOption,
+    DeadOption,
+    EntryValueOption,
+    JsonOption,
+    Objective,
+    ObjectiveOption,
+    OpponentFantasylandOption,
+    OpponentsOption,
+    SamplesOption,
+    SeedOption,
+    VariantOption,
+    WorkersOption,
+    check_opponents,
+    entry_values,
+    table_options,
+    workers_count,
+)
 from cli.render import Words, cards_text, console, err_console
 from evaluator import ROWS, find_rules
-from optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, SCREEN, Z, Advice,
-                                       PlayValue, advice_record, advise, entry_names)
+from optimizer.ordinary.advise import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
+    SCREEN,
+    Advice,
+    advise,
+)
 from optimizer.ordinary.position import PositionError
+from optimizer.ordinary.race import PlayValue, Z
+from optimizer.ordinary.record import advice_record, entry_names
 from optimizer.solver.objective import ObjectiveError
 from optimizer.solver.table import describe
 
