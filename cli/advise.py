@@ -61,7 +61,7 @@ SHOWN = 12
 def _entries_line(advice: Advice) -> Text:
     names = entry_names(advice.position.rules)
     per = " from each opponent" if advice.objective == "ev" else ""
-    sources = {"rules": "the rules' figure", "repeat": "the repeat's worth (the same run)",
+    sources = {"rules": "the rules' figure", "repeat": "the repeat's worth, the same run",
                "given": "--entry-value", "estimate": "an estimate: the repeat's worth plus "
                "5.5 a card (no figure in the rules; `fantasyland value` measures it)"}
     parts = [f"{names.get(e.cards, '?')} {e.value:g} ({e.cards})" for e in advice.entries]

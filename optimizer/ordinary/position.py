@@ -155,5 +155,6 @@ def _check_places(rules: Rules, places: Sequence[tuple[str, Sequence[Card]]]) ->
                 named = list(dict.fromkeys(copies[card]))
                 where_text = f"{named[0]} twice" if len(named) == 1 else " and ".join(named)
                 raise PositionError(f"card {name!r} is in {where_text}: the deck holds it "
-                                    + ("once" if rules.deck.copies(card) == 1
-                                       else f"{rules.deck.copies(card)} times"))
+                                    + {1: "once", 2: "twice"}.get(
+                                        rules.deck.copies(card),
+                                        f"{rules.deck.copies(card)} times"))
