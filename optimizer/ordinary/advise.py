@@ -116,9 +116,11 @@ def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
            objective: str = "ev", table: TableSpec = PLAIN, discards: str | Sequence[Card] = (),
            samples: int = DEFAULT_SAMPLES, seed: int = 0, budget: int = DEFAULT_BUDGET,
            workers: int = 1, entry_overrides: Mapping[int, float] | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Advice:
+           progress: Callable[[int, int], None] | None = None,
+           include: Sequence[Play] = ()) -> Advice:
     """Every play of ``cards`` dealt onto ``board``, best first (module docstring).
-    ``progress(done, most)`` is told the rollouts made as they are made. Raises
+    ``progress(done, most)`` is told the rollouts made as they are made; the plays of
+    ``include`` race whatever the screen says (a play being graded). Raises
     ``PositionError`` (bad input) or ``ObjectiveError`` (no opponent model)."""
     if objective not in OBJECTIVES:
         raise PositionError(f"bad objective {objective!r}: expected ev or royalties")
@@ -133,7 +135,7 @@ def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
     if position.last_street:
         return _exact(position, objective, seated, entries, plays, valuation, drawn, seed,
                       budget)
-    raced, left_out = _screen(position, plays, seed)
+    raced, left_out = _screen(position, plays, seed, {p.key for p in include})
     ranked = race(position, valuation, raced, seed, budget, workers, progress) + left_out
     return Advice(position, objective, seated, entries, ranked, False, drawn, seed, budget,
                   sum(p.rollouts for p in ranked))
@@ -151,10 +153,10 @@ def _exact(position, objective, table, entries, plays, valuation, drawn, seed, b
     return Advice(position, objective, table, entries, valued, True, drawn, seed, budget, 0)
 
 
-def _screen(position: Position, plays: list[Play], seed: int
+def _screen(position: Position, plays: list[Play], seed: int, keep: set[bytes]
             ) -> tuple[list[Play], tuple[PlayValue, ...]]:
-    """The plays the race takes, and those the screen leaves out, best (by the screen)
-    first."""
+    """The plays the race takes (the screen's best ``SCREEN``, and those of ``keep``), and
+    those the screen leaves out, best (by the screen) first."""
     if len(plays) <= SCREEN:
         return plays, ()
     from optimizer.opponents.bot import first_look
@@ -166,7 +168,8 @@ def _screen(position: Position, plays: list[Play], seed: int
                        policy(position), np.random.default_rng([seed, 1 << 20]),
                        SCREEN_SAMPLES, table_odds(position.rules))
     order = sorted(range(len(plays)), key=lambda i: (-score[i], i))
-    raced = sorted(order[:SCREEN])  # the race's order: the plays' own
+    chosen = set(order[:SCREEN]) | {i for i, p in enumerate(plays) if p.key in keep}
+    raced = sorted(chosen)  # the race's order: the plays' own
     left_out = tuple(PlayValue(plays[i], None, None, None, None, 0, None, None, False, True,
-                               float(score[i])) for i in order[SCREEN:])
+                               float(score[i])) for i in order if i not in chosen)
     return [plays[i] for i in raced], left_out

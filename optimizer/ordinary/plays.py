@@ -4,7 +4,8 @@
 (``optimizer.opponents.layout.placements``, the bot's own list), each with its discard and
 its rows read back from that board. ``read_play`` reads a play as a player types it:
 ``"Kd top, Qs bottom"`` (rows may be shortened to ``t``, ``m``, ``b``; the card not named is
-the discard, which may also be named, ``"3h discard"``).
+the discard, which may also be named, ``"3h discard"`` or ``"discard 3h"``), so that what
+``Play.describe`` writes reads back as the same play.
 """
 
 from __future__ import annotations
@@ -116,7 +117,11 @@ def read_play(position: Position, text: str) -> Play:
     if len(tokens) % 2:
         raise PlayError(f"bad play {text.strip()!r}: expected a row after each card, as in "
                         "'Kd top, Qs bottom' (rows top, middle, bottom; t, m, b)")
-    for card_text, word in zip(tokens[::2], tokens[1::2]):
+    pairs = list(zip(tokens[::2], tokens[1::2]))
+    # "discard 3h" (as ``Play.describe`` writes it) reads as "3h discard"
+    pairs = [(word, card) if card.lower() in DISCARD_WORDS else (card, word)
+             for card, word in pairs]
+    for card_text, word in pairs:
         try:
             (card,) = parse_cards(card_text, deck=position.rules.deck)
         except ValueError as error:
