@@ -64,12 +64,12 @@ def grade_lines(d: Decision, unit: str) -> list[Text]:
         verdict = (f"not among the {d.raced} plays rolled out; the screen ranked it "
                    f"{d.rank} of {count}, so it has no value to grade")
     elif d.is_best:
-        verdict = "the best play" + ("" if d.advice.exact else
+        verdict = "the best play" + (f" (of {count})" if d.raced == count else
                                      f" (of {d.raced} rolled out, {count} in all)")
     else:
         error = "" if d.advice.exact else f" ± {points(played.behind_error)}"
         standing = "close to the best, within noise" if played.close else "behind the best"
-        verdict = (f"EV lost {points(d.ev_lost)}{error} {unit}: {standing} "
+        verdict = (f"EV lost {points(d.ev_lost)}{error} {unit}, {standing} "
                    f"(rank {d.rank} of {count})")
     lines = [Text.assemble(("Your play:".ljust(12), "bold"), played.play.describe(),
                            f": {verdict}")]

@@ -26,7 +26,8 @@ from optimizer.opponents.layout import EMPTY
 from optimizer.opponents.pools import dealing_for
 from optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, OBJECTIVES, Advice,
                                        PlayValue, advise, entry_values)
-from optimizer.ordinary.plays import DISCARD_WORDS, ROW_WORDS, Play, board_text, read_play
+from optimizer.ordinary.plays import (DISCARD_WORDS, ROW_WORDS, Play, PlayError, board_text,
+                                      read_play)
 from optimizer.ordinary.position import Position, PositionError, read_position
 from optimizer.solver.table import PLAIN, TableSpec, read_table
 
@@ -268,7 +269,12 @@ class OrdinarySession:
         made (and nothing changes)."""
         if self.current is None or self.finished is not None:
             raise RuntimeError("no street to play: deal a hand")
-        return read_play(self.current.position, _discard_last(text))
+        mended = _discard_last(text)
+        try:
+            return read_play(self.current.position, mended)
+        except PlayError as error:  # quote what was typed, not its mended form
+            raise PlayError(str(error).replace(repr(mended.strip()), repr(text.strip()), 1)
+                            ) from None
 
     def advise(self, progress: Callable[[int, int], None] | None = None) -> Advice:
         """Every play of the current street valued, as ``advise`` values it."""
