@@ -31,11 +31,13 @@ QUIT = {"q", "quit", "exit"}
 def _help(session: OrdinarySession) -> str:
     keep = session.dealing.keep
     per = session.dealing.per_round
+    discards = per > keep
     later = (f"then {per} a street, keeping {keep}; the card you leave out is the discard"
-             if per > keep else f"then {per} a street")
+             if discards else f"then {per} a street")
+    say = "; 'discard 3h' may be said or left out" if discards else ""
     return ("Type each kept card and its row: 'Kd top, Qs bottom' (rows top, middle, bottom, "
-            f"or t, m, b; 'discard 3h' may be said or left out). The first street deals "
-            f"{session.dealing.first} cards, all kept, {later}. ? shows this, q quits.")
+            f"or t, m, b{say}). The first street deals {session.dealing.first} cards, all "
+            f"kept, {later}. ? shows this, q quits.")
 
 
 def _unit(session: OrdinarySession) -> str:
