@@ -19,10 +19,11 @@ from rich.text import Text
 from cli.check import grade_lines, points, side_by_side
 from cli.command import old_spelling
 from cli.errors import check_stdin_open, report_error, reports_bad_input
-from cli.options import (AgainstOption, DeadOption, FlValueOption, Objective,
-                         OpponentFantasylandOption, OpponentsOption, RoyaltiesObjectiveOption,
-                         SamplesOption, VariantOption, card_counts, check_opponents,
-                         hands_option, objective_for, seed_option, table_options)
+from cli.options import (AgainstOption, BudgetOption, DeadOption, EntryValueOption,
+                         FlValueOption, Objective, OpponentFantasylandOption, OpponentsOption,
+                         RoyaltiesObjectiveOption, SamplesOption, VariantOption, card_counts,
+                         check_opponents, entry_values, hands_option, objective_for,
+                         seed_option, table_options)
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError, Rules, find_rules
 from optimizer import ObjectiveError
@@ -129,6 +130,12 @@ def command(
     log: Annotated[Path | None, typer.Option(
         help="Append the session to this JSON Lines file: a header, one line per hand, "
              "and a summary.", show_default=False, dir_okay=False)] = None,
+    ordinary: Annotated[bool, typer.Option(
+        "--ordinary", help="Practise ordinary hands instead: dealt street by street, each "
+                           "play graded as advise grades it (see docs/train-ordinary.md).")
+    ] = False,
+    budget: BudgetOption = None,
+    entry_value: EntryValueOption = None,
     old_rounds: Annotated[int | None, old_spelling("--rounds", min=1)] = None,
 ) -> None:
     """Practise Fantasyland sets: type a set for each dealt hand and see how it grades.
@@ -136,8 +143,17 @@ def command(
     After each hand: your set beside the optimal one, the EV lost and the percentile, and
     the running score (total EV lost, share of optimal sets, fouls). A summary ends the
     session, also on Ctrl-C. Without a terminal, sets are read a line each from stdin.
+    With --ordinary, ordinary hands are played street by street instead.
     """
     del old_rounds  # its value went to --hands (cli.options)
+    if ordinary:
+        return _ordinary(variant, hands, seed, objective, opponents, samples, against,
+                         opponent_fantasyland, dead, log, budget, entry_value,
+                         fl_value=fl_value, cards=cards)
+    for name, given in (("--budget", budget), ("--entry-value", entry_value)):
+        if given is not None:
+            raise typer.BadParameter("only with --ordinary: the Fantasyland trainer solves "
+                                     "each hand exactly", param_hint=f"'{name}'")
     check_stdin_open("train", "each set", "give it a terminal, or a file or pipe of sets a "
                                           "line each (fantasyland train < sets.txt)")
     if seed is None:  # practice wants new hands; the seed is printed, to replay the session
@@ -186,3 +202,33 @@ def command(
         console.print(_score_text(session, "Summary"), soft_wrap=True)
         if out is not None:
             out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")
+
+
+def _ordinary(variant, hands, seed, objective, opponents, samples, against,
+              opponent_fantasyland, dead, log, budget, entry_value, fl_value, cards) -> None:
+    """``train --ordinary`` (``cli/train_ordinary.py``)."""
+    from optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
+    from optimizer.ordinary.position import PositionError
+    from optimizer.ordinary.session import OrdinarySession
+    from cli.train_ordinary import run
+
+    for name, given in (("--fl-value", fl_value), ("--cards", cards)):
+        if given is not None:
+            raise typer.BadParameter("not with --ordinary: an ordinary hand deals the "
+                                     "variant's streets, and --entry-value gives the worth "
+                                     "of entering", param_hint=f"'{name}'")
+    overrides = entry_values(entry_value)
+    check_stdin_open("train", "each play", "give it a terminal, or a file or pipe of plays a "
+                                           "line each (fantasyland train --ordinary < plays.txt)")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    with reports_bad_input(ObjectiveError, PositionError):
+        rules = find_rules(variant)
+        opponents = check_opponents(opponents, rules)
+        objective = objective_for(objective, rules)
+        session = OrdinarySession(
+            rules, objective.value, seed,
+            table_options(opponents, against, opponent_fantasyland, dead),
+            DEFAULT_SAMPLES if samples is None else samples,
+            DEFAULT_BUDGET if budget is None else budget, overrides)
+    run(session, hands, log, _read, readline)

@@ -1,0 +1,197 @@
+"""``fantasyland train --ordinary``: deal ordinary hands street by street, read the player's
+plays, grade each as ``advise`` grades it, and keep the score.
+
+A helper of ``cli/train.py`` (it defines no ``command``, so ``cli.main`` does not take it
+for one). Reads one play a line, in a terminal or from a script; a line that cannot be read
+is reported and the same street is asked for again.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from collections.abc import Callable
+from typing import IO
+
+import typer
+from rich.text import Text
+
+from cli.check import points
+from cli.errors import report_error
+from cli.render import cards_text, console
+from optimizer.ordinary.plays import PlayError
+from optimizer.ordinary.session import Decision, OrdinarySession
+from optimizer.solver.table import describe, read_table
+
+QUIT = {"q", "quit", "exit"}
+
+
+def _help(session: OrdinarySession) -> str:
+    keep = session.dealing.keep
+    per = session.dealing.per_round
+    discards = per > keep
+    later = (f"then {per} a street, keeping {keep}; the card you leave out is the discard"
+             if discards else f"then {per} a street")
+    say = "; 'discard 3h' may be said or left out" if discards else ""
+    return ("Type each kept card and its row: 'Kd top, Qs bottom' (rows top, middle, bottom, "
+            f"or t, m, b{say}). The first street deals {session.dealing.first} cards, all "
+            f"kept, {later}. ? shows this, q quits.")
+
+
+def _unit(session: OrdinarySession) -> str:
+    return "royalty points" if session.objective == "royalties" else session.rules.unit + "s"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def score_text(session: OrdinarySession, label: str = "Score") -> Text:
+    s = session.score
+    screened = f", {s.screened} not valued (screened out)" if s.screened else ""
+    return Text.assemble(
+        (f"{label}:".ljust(12), "bold"),
+        f"{_plural(s.hands, 'hand')}, {_plural(s.decisions, 'decision')}, {s.best} best "
+        f"({s.best_share:.0%}), {_plural(s.fouls, 'foul')}, EV lost {points(s.ev_lost)} "
+        f"{_unit(session)} ({points(s.mean_ev_lost)} a decision){screened}")
+
+
+def grade_lines(d: Decision, unit: str) -> list[Text]:
+    """The grade of one decision: the play, what it lost, and the best play."""
+    played, best = d.played, d.best
+    count = len(d.advice.plays)
+    if d.screened:
+        verdict = (f"not among the {d.raced} plays rolled out; the screen ranked it "
+                   f"{d.rank} of {count}, so it has no value to grade")
+    elif d.is_best:
+        verdict = "the best play" + (f" (of {count})" if d.raced == count else
+                                     f" (of {d.raced} rolled out, {count} in all)")
+    else:
+        error = "" if d.advice.exact else f" ± {points(played.behind_error)}"
+        standing = "close to the best, within noise" if played.close else "behind the best"
+        verdict = (f"EV lost {points(d.ev_lost)}{error} {unit}, {standing} "
+                   f"(rank {d.rank} of {count})")
+    lines = [Text.assemble(("Your play:".ljust(12), "bold"), played.play.describe(),
+                           f": {verdict}")]
+    if not d.is_best:
+        value = "" if best.value is None else f", worth {points(best.value)}"
+        lines.append(Text.assemble(("Best play:".ljust(12), "bold"), best.play.describe(),
+                                   value))
+    return lines
+
+
+def _show_street(session: OrdinarySession) -> None:
+    street = session.current
+    assert street is not None
+    p = street.position
+    console.print()
+    head = Text.assemble((f"Hand {street.hand}, street {p.street}", "bold"),
+                         f" ({_plural(len(p.cards), 'card')}, keep {p.keep}): ",
+                         cards_text(p.cards))
+    console.print(head, soft_wrap=True)
+    board = p.board.format(ascii=True) if p.placed else "empty"
+    dead = f"; your discards {' '.join(cards_text([c]).plain for c in p.dead)}" \
+        if p.dead else ""
+    console.print(Text.assemble(("Board:".ljust(12), "bold"), board, dead), soft_wrap=True)
+
+
+def _play_street(session: OrdinarySession, interactive: bool, log: IO[str] | None,
+                 reader: Callable, readline) -> bool:
+    """Show the street, read plays until one can be graded, show the grade. False when the
+    player quits."""
+    _show_street(session)
+    again = ""
+    while True:
+        text = reader("play> ", interactive, again).strip()
+        again = ""
+        if text.lower() in QUIT:
+            return False
+        if not text:
+            continue
+        if text in ("?", "help"):
+            console.print(_help(session), soft_wrap=True)
+            continue
+        try:
+            session.read(text)
+        except PlayError as error:
+            mendable = interactive and readline is not None and sys.stdout.isatty()
+            report_error(f"{error}; mend the play and press Enter (? for help)" if mendable
+                         else f"{error}; type the play again (? for help)")
+            again = text if mendable else ""
+            continue
+        break
+    d = session.play(text)
+    for line in grade_lines(d, _unit(session)):
+        console.print(line, soft_wrap=True)
+    if log is not None:
+        log.write(json.dumps(session.decision_record(d), sort_keys=True) + "\n")
+        log.flush()
+    if session.finished is not None:
+        _show_finish(session, log)
+    return True
+
+
+def _show_finish(session: OrdinarySession, log: IO[str] | None) -> None:
+    f = session.finished
+    assert f is not None
+    r = f.report
+    if r.fouled:
+        outcome = "fouled (" + "; ".join(r.foul_reasons) + "), no royalties"
+    else:
+        outcome = f"royalties {r.royalties.total}" + (
+            f", Fantasyland with {r.fantasyland_cards} cards"
+            if r.fantasyland_cards is not None else "")
+    console.print(Text.assemble(("Finished:".ljust(12), "bold"), f"{f.board}: {outcome}"),
+                  soft_wrap=True)
+    best = sum(d.is_best for d in f.decisions)
+    screened = f", {f.screened} not valued" if f.screened else ""
+    console.print(Text.assemble(
+        (f"Hand {f.hand}:".ljust(12), "bold"),
+        f"EV lost {points(f.ev_lost)} {_unit(session)} over {_plural(len(f.decisions), 'play')}"
+        f", {best} best{screened}"), soft_wrap=True)
+    console.print(score_text(session), soft_wrap=True)
+    if log is not None:
+        log.write(json.dumps(session.finish_record(), sort_keys=True) + "\n")
+        log.flush()
+
+
+def run(session: OrdinarySession, hands: int | None, log: Path | None, reader: Callable,
+        readline) -> None:
+    """The session in the terminal or from stdin: hands until ``hands``, q, the end of the
+    input or Ctrl-C, then the summary."""
+    interactive = sys.stdin.isatty()
+    with ExitStack() as stack:
+        out = None
+        if log is not None:
+            try:
+                out = stack.enter_context(log.open("a", encoding="utf-8"))
+            except OSError as error:
+                report_error(f"cannot write the log {str(log)!r}: {error.strerror}")
+                raise typer.Exit(2) from None
+            out.write(json.dumps(session.header_record(), sort_keys=True) + "\n")
+        table = ""
+        if session.objective == "ev":
+            seats = session.table.seated(session.rules)
+            table = ", " + {1: "heads-up", 2: "three-handed"}.get(seats, f"{seats + 1}-handed")
+            if session.table.known:
+                table += f" ({describe(read_table(session.rules, (), session.table))})"
+            table += f", {session.samples} opponent samples"
+        console.print(Text.assemble(
+            ("Training", "bold"), f": {session.rules.name} ordinary hands "
+            f"({session.dealing.name}), {session.objective} objective{table}, budget "
+            f"{session.budget} rollouts, seed {session.seed}."), soft_wrap=True)
+        console.print(_help(session), soft_wrap=True)
+        try:
+            while hands is None or session.score.hands < hands:
+                if session.current is None:
+                    session.deal()
+                if not _play_street(session, interactive, out, reader, readline):
+                    break
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+        console.print()
+        console.print(score_text(session, "Summary"), soft_wrap=True)
+        if out is not None:
+            out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")
