@@ -7,6 +7,8 @@ change, bad input to one line naming the problem, and the invariants to property
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -75,6 +77,12 @@ def playable(rules, seed: int, placed: int):
     return rows, dealt, position
 
 
+def added_cards(key, rows) -> list[int]:
+    """The cards a finished ``key`` holds beyond the board's ``rows`` (a multiset: two decks
+    deal a card twice)."""
+    return sorted((Counter(sum(key, ())) - Counter(sum(rows.values(), ()))).elements())
+
+
 def entry_of(play_value) -> int:
     """The entry size a last-street play is certain of (0: none)."""
     sure = [n for n, chance in play_value.entry_chances.items() if chance == 1.0]
@@ -100,7 +108,7 @@ def check_against_enumeration(rules, rows, dealt, advice, objective, opponent_bo
         assert play.value == pytest.approx(want.value, abs=1e-9)
         assert play.rollouts == 0 and play.standard_error == 0.0
         kept = sorted(c for c, _ in play.play.rows)
-        assert kept == sorted(set(sum(key, ())) - set(sum(rows.values(), ())))
+        assert kept == added_cards(key, rows)
         for card, row in play.play.rows:
             assert card in key[ROWS.index(row)]
 
@@ -120,16 +128,22 @@ def test_last_street_lists_every_play_and_values_it_as_enumerated(seed, rules):
             assert play.value - worth == pytest.approx(report.royalties.total)
 
 
-@pytest.mark.parametrize("top, middle, bottom, dealt, plays", [
-    ("Qh 8d", "9s 9d 7c 2h 3h", "Ac Kc Tc 5c", "Qs 3d 2c", 6),  # QQ top fouls under 99
-    ("Kh", "9s 9d 7c 2h 3h", "Ac Kc Tc 5c 4c", "Ks Qd 2d", 3),  # both to the top
-    ("Qh Qd", "9s 9d 9h 2h 2s", "7c 7d 7h 7s", "Qs 3d 2c", 6),  # trips top for 17
+@pytest.mark.parametrize("rules, top, middle, bottom, dealt, plays", [
+    ("progressive", "Qh 8d", "9s 9d 7c 2h 3h", "Ac Kc Tc 5c", "Qs 3d 2c", 6),  # QQ under 99
+    ("progressive", "Kh", "9s 9d 7c 2h 3h", "Ac Kc Tc 5c 4c", "Ks Qd 2d", 3),  # both on top
+    ("progressive", "Qh Qd", "9s 9d 9h 2h 2s", "7c 7d 7h 7s", "Qs 3d 2c", 6),  # trips for 17
+    # two decks: the second Qh and Kc are dealt; and two 2c, which make one board twice
+    ("double-deck", "Qh 8d", "Ks 9h 7s 6h 2h", "Ac Kc Tc 5c", "Qh Kc 2c", 6),
+    ("double-deck", "Qh 8d", "Ks 9h 7s 6h 2h", "Ac Kc Tc 5c", "2c 2c 3d", 3),
 ])
-def test_last_street_golden_boards_are_valued_as_enumerated(top, middle, bottom, dealt, plays):
+def test_last_street_golden_boards_are_valued_as_enumerated(rules, top, middle, bottom, dealt,
+                                                            plays):
+    rules = find_rules(rules)
     rows = {"top": cards(top), "middle": cards(middle), "bottom": cards(bottom)}
-    advice = advise(PROGRESSIVE, board(top, middle, bottom), dealt, objective="royalties")
+    advice = advise(rules, board(top, middle, bottom), dealt, objective="royalties")
     assert len(advice.plays) == plays
-    check_against_enumeration(PROGRESSIVE, rows, cards(dealt), advice, "royalties")
+    dealt_cards = tuple(parse_cards(dealt, deck=rules.deck))
+    check_against_enumeration(rules, rows, dealt_cards, advice, "royalties")
 
 
 def test_last_street_of_classic_ofc_one_card_is_valued_as_enumerated():
@@ -191,11 +205,11 @@ def test_every_legal_play_keeps_the_dealt_cards_but_one_within_the_rows(seed, ru
     for play, key in zip(plays, keys):
         for row, held in zip(ROWS, key):
             assert len(held) <= SIZES[row]
-            assert set(rows[row]) <= set(held)
-        added = sorted(set(sum(key, ())) - set(sum(rows.values(), ())))
-        thrown = [c for c in dealt if c not in added]
+            assert not Counter(rows[row]) - Counter(held)
+        added = added_cards(key, rows)
+        thrown = list((Counter(dealt) - Counter(added)).elements())
         assert len(added) == keep and len(thrown) == len(dealt) - keep
-        assert set(added) <= set(dealt)
+        assert not Counter(added) - Counter(dealt)
         assert play.discard == (thrown[0] if thrown else None)
         assert sorted(c for c, _ in play.rows) == added
         assert sum(map(len, key)) == placed + keep
