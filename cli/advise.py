@@ -205,8 +205,8 @@ def _render(advice: Advice, shown: int) -> None:
         line("Objective", f"ev: {words.units} against {seated} opponent{'s' * (seated > 1)} "
                           f"({how}{'; ' + extra if extra else ''})")
     else:
-        line("Objective", "royalties: rows a toss-up, a foul costing "
-                          f"{rules.scoring.foul_penalty * advice.table.opponents}")
+        line("Objective", f"royalties, in {words.units} from one opponent: rows a toss-up, "
+                          f"a foul costing {rules.scoring.foul_penalty}")
     if rules.entry:
         console.print(_entries_line(advice), soft_wrap=True)
     console.print(_table(advice, shown))

@@ -58,7 +58,7 @@ def finishes(rules: Rules, rows: dict[str, tuple[int, ...]], dealt: tuple[int, .
             royalties = report.royalties.total
             if objective == "royalties":
                 if report.fouled:
-                    value = -float(rules.scoring.foul_penalty * opponents)
+                    value = -float(rules.scoring.foul_penalty)  # from one opponent
                 else:
                     value = royalties + (rules.entry_value(entry, ev=False).value
                                          if entry else 0.0)

@@ -103,7 +103,10 @@ def race(position: Position, valuation: Valuation, plays: list[Play], seed: int,
                                    if not behind > Z * error], dtype=np.int64)
             undecided = [1 for behind, error in _standing(value, active)
                          if not (behind == 0 and error == 0) and not behind > Z * error]
-            if rounds * BATCH >= budget or len(undecided) <= 1:
+            # a race ends no sooner than MIN_ROLLOUTS: 16 equal rollouts do not show two
+            # plays equal, nor 16 rollouts that one is behind
+            if rounds * BATCH >= budget or (rounds * BATCH >= MIN_ROLLOUTS
+                                            and len(undecided) <= 1):
                 break
     finally:
         if pool is not None:

@@ -4,9 +4,10 @@ A finished board is worth its royalties, plus the worth of the Fantasyland it en
 cards the entry deals (``Rules.entry_value``: the rules' ``entry_value``, or what stands in
 for it), less what a foul costs:
 
-* **royalties**: every row is a toss-up against the opponents, so a board that stands wins
-  nothing from them on average, and a foul loses the rows and the scoop to each of them:
-  the rules' ``foul_penalty`` (6 under 1-6 scoring) times the opponents.
+* **royalties**, in royalty points from one opponent (as ``solve``'s royalties objective
+  counts them): every row is a toss-up, so a board that stands wins nothing from the
+  opponent on average, and a foul loses the rows and the scoop: the rules' ``foul_penalty``
+  (6 under 1-6 scoring). Each opponent pays alike, so the ranking holds at any table.
 * **ev**: the points the board wins at the table against a sample of the opponents' boards
   (``optimizer.solver.table``: the opponent model, the visible boards completed by the bot,
   the known ones exactly), royalties and fouls on both sides included, plus each entry's
@@ -73,8 +74,7 @@ class Valuation:
         out = evaluate_played(np.asarray(boards).reshape(-1, 13), self.rules)
         entry = self.entry_worth(out.entry_cards)
         if self.field is None:
-            value = np.where(out.fouled, -float(self.rules.scoring.foul_penalty
-                                                * self.opponents),
+            value = np.where(out.fouled, -float(self.rules.scoring.foul_penalty),
                              out.royalty_total + entry)
         else:
             value = self._points(out) + np.where(out.fouled, 0.0, entry)
