@@ -12,7 +12,6 @@ that ``advise`` called with that position and seed grades it again the same way.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -24,10 +23,20 @@ from evaluator.rules import Rules
 from evaluator.rules_files import find_rules
 from optimizer.opponents.layout import EMPTY
 from optimizer.opponents.pools import dealing_for
-from optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, OBJECTIVES, Advice,
-                                       PlayValue, advise, entry_values)
-from optimizer.ordinary.plays import (DISCARD_WORDS, ROW_WORDS, Play, PlayError, board_text,
-                                      read_play)
+from optimizer.ordinary.advise import (
+    DEFAULT_BUDGET,
+    DEFAULT_SAMPLES,
+    OBJECTIVES,
+    Advice,
+    PlayValue,
+    advise,
+    entry_values,
+)
+from optimizer.ordinary.plays import (
+    Play,
+    board_text,
+    read_play,
+)
 from optimizer.ordinary.position import Position, PositionError, read_position
 from optimizer.solver.table import PLAIN, TableSpec, read_table
 
@@ -114,23 +123,6 @@ class Finish:
             "royalties": r.royalties.total, "fantasyland_cards": r.fantasyland_cards,
             "ev_lost": _round(self.ev_lost), "decisions": len(self.decisions),
             "best": sum(d.is_best for d in self.decisions), "screened": self.screened}}
-
-
-def _discard_last(text: str) -> str:
-    """``"Kd top, discard 3h"`` (as ``Play.describe`` writes a play) as ``read_play`` reads
-    it, ``"Kd top, 3h discard"``: a discard word before a card is moved after it."""
-    tokens = [t for t in re.split(r"[\s,;:=]+", text.strip()) if t]
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        if tokens[i].lower() in DISCARD_WORDS and i + 1 < len(tokens) \
-                and tokens[i + 1].lower() not in DISCARD_WORDS | set(ROW_WORDS):
-            out += [tokens[i + 1], tokens[i]]
-            i += 2
-        else:
-            out.append(tokens[i])
-            i += 1
-    return " ".join(out) if len(out) == len(tokens) and out != tokens else text
 
 
 def _round(x: float | None) -> float | None:
@@ -269,20 +261,17 @@ class OrdinarySession:
         made (and nothing changes)."""
         if self.current is None or self.finished is not None:
             raise RuntimeError("no street to play: deal a hand")
-        mended = _discard_last(text)
-        try:
-            return read_play(self.current.position, mended)
-        except PlayError as error:  # quote what was typed, not its mended form
-            raise PlayError(str(error).replace(repr(mended.strip()), repr(text.strip()), 1)
-                            ) from None
+        return read_play(self.current.position, text)
 
-    def advise(self, progress: Callable[[int, int], None] | None = None) -> Advice:
-        """Every play of the current street valued, as ``advise`` values it."""
+    def advise(self, progress: Callable[[int, int], None] | None = None,
+               include: tuple[Play, ...] = ()) -> Advice:
+        """Every play of the current street valued, as ``advise`` values it, the plays of
+        ``include`` (the one being graded) raced whatever the first street's screen says."""
         assert self.current is not None
         p = self.current.position
         return advise(self.rules, board_text(self._layout), p.cards, self.objective,
                       self.table, tuple(self._discards), self.samples, self.decision_seed,
-                      self.budget, self.workers, self.entry_overrides, progress)
+                      self.budget, self.workers, self.entry_overrides, progress, include)
 
     def play(self, text: str, progress: Callable[[int, int], None] | None = None
              ) -> Decision:
@@ -290,7 +279,7 @@ class OrdinarySession:
         next street is dealt, or the hand is finished (``finished``). A play that cannot be
         read raises ``PlayError`` and changes nothing, so the player can type it again."""
         play = self.read(text)
-        advice = self.advise(progress)
+        advice = self.advise(progress, (play,))
         rank, played = next((i + 1, v) for i, v in enumerate(advice.plays)
                             if v.play.key == play.key)
         decision = Decision(self._hand, self.current.position, advice, played, rank,
