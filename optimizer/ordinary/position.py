@@ -22,7 +22,13 @@ from evaluator.rules import ROWS, Rules
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS
 from optimizer.opponents.params import Dealing
 from optimizer.opponents.pools import dealing_for
-from optimizer.solver.table import KnownBoard, already_fouls, read_board
+from optimizer.solver.table import (
+    KnownBoard,
+    TableError,
+    already_fouls,
+    read_board,
+    refuse_copies,
+)
 
 
 class PositionError(ValueError):
@@ -136,25 +142,12 @@ def read_position(rules: Rules, board: str | Board, cards: str | Sequence[Card],
             f"got {len(dealt)} dealt card{'s' * (len(dealt) != 1)} ({shown}): the street "
             f"after a board of {placed} cards deals {wanted}"
             + (f", keeping {keep}" if keep != wanted else ""))
-    _check_places(rules, [("the board", seen.cards), ("the dealt cards", dealt),
-                          ("the dead cards", gone)])
+    try:
+        refuse_copies(rules, [("the board", seen.cards), ("the dealt cards", dealt),
+                              ("the dead cards", gone)])
+    except TableError as error:
+        raise PositionError(str(error)) from None
     why = already_fouls(seen, rules)
     if why is not None:
         raise PositionError(f"the board {text!r} already fouls ({why}): no play can save it")
     return Position(rules, seen, dealt, gone)
-
-
-def _check_places(rules: Rules, places: Sequence[tuple[str, Sequence[Card]]]) -> None:
-    """Refuse a card in more places than the deck holds it."""
-    copies: dict[Card, list[str]] = {}
-    for where, cards in places:
-        for card in cards:
-            copies.setdefault(card, []).append(where)
-            if len(copies[card]) > rules.deck.copies(card):
-                name = format_cards([card], ascii=True)
-                named = list(dict.fromkeys(copies[card]))
-                where_text = f"{named[0]} twice" if len(named) == 1 else " and ".join(named)
-                raise PositionError(f"card {name!r} is in {where_text}: the deck holds it "
-                                    + {1: "once", 2: "twice"}.get(
-                                        rules.deck.copies(card),
-                                        f"{rules.deck.copies(card)} times"))

@@ -156,6 +156,24 @@ def read_board(text: str | Board, rules: Rules) -> KnownBoard:
     return KnownBoard(*rows, text=text.strip())
 
 
+def refuse_copies(rules: Rules, places: Sequence[tuple[str, Sequence[Card]]]) -> None:
+    """Refuse, with a ``TableError`` naming the places, a card found more often among
+    ``places`` (``(where, cards)`` pairs) than the deck holds it."""
+    copies: dict[Card, list[str]] = {}
+    for where, cards in places:
+        for card in cards:
+            copies.setdefault(card, []).append(where)
+            if len(copies[card]) > rules.deck.copies(card):
+                name = format_cards([card], ascii=True)
+                places_of = copies[card]
+                twice = places_of[0] if len(set(places_of)) == 1 else " and ".join(
+                    dict.fromkeys(places_of))
+                raise TableError(f"card {name!r} is in {twice}"
+                                 + (" twice" if len(set(places_of)) == 1 else "")
+                                 + (": the deck holds it once" if rules.deck.decks == 1
+                                    else ": two decks hold it twice"))
+
+
 def already_fouls(board: KnownBoard, rules: Rules) -> str | None:
     """Why an unfinished board fouls whatever comes, if it does: two of its full rows out of
     the rules' order, or a full row that fails its qualifier (rows holding a joker are left
@@ -205,19 +223,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> 
         else tuple(spec.dead)
     places = [("the dealt hand", tuple(dealt)), ("the dead cards", dead)] + [
         (f"the board {b.text!r}", b.cards) for b in boards]
-    copies: dict[Card, list[str]] = {}
-    for where, cards in places:
-        for card in cards:
-            copies.setdefault(card, []).append(where)
-            if len(copies[card]) > rules.deck.copies(card):
-                name = format_cards([card], ascii=True)
-                places_of = copies[card]
-                twice = places_of[0] if len(set(places_of)) == 1 else " and ".join(
-                    dict.fromkeys(places_of))
-                raise TableError(f"card {name!r} is in {twice}"
-                                 + (" twice" if len(set(places_of)) == 1 else "")
-                                 + (": the deck holds it once" if rules.deck.decks == 1
-                                    else ": two decks hold it twice"))
+    refuse_copies(rules, places)
     if rules.dealing == "closed":
         unfinished = [b.text for b in boards if not b.finished]
         if unfinished:
