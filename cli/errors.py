@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import TextIO
 
 import typer
 from rich.text import Text
@@ -64,3 +67,17 @@ def reports_bad_input(*more: type[ValueError]) -> Iterator[None]:
     except INPUT_ERRORS + more as error:
         report_error(str(error))
         raise typer.Exit(BAD_INPUT) from None
+
+
+def open_log(stack: ExitStack, log: Path | None, header: dict) -> TextIO | None:
+    """The training log ``log`` opened for appending in ``stack``, its ``header`` line
+    written; None without a log. A log that cannot be written is one line, exit code 2."""
+    if log is None:
+        return None
+    try:
+        out = stack.enter_context(log.open("a", encoding="utf-8"))
+    except OSError as error:
+        report_error(f"cannot write the log {str(log)!r}: {error.strerror}")
+        raise typer.Exit(BAD_INPUT) from None
+    out.write(json.dumps(header, sort_keys=True) + "\n")
+    return out

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from cli.check import grade_lines, points, side_by_side
 from cli.command import old_spelling
-from cli.errors import check_stdin_open, report_error, reports_bad_input
+from cli.errors import check_stdin_open, open_log, report_error, reports_bad_input
 from cli.options import (AgainstOption, BudgetOption, DeadOption, EntryValueOption,
                          FlValueOption, Objective, OpponentFantasylandOption, OpponentsOption,
                          RoyaltiesObjectiveOption, SamplesOption, VariantOption, card_counts,
@@ -170,14 +170,7 @@ def command(
         console.print(note, soft_wrap=True)
     interactive = sys.stdin.isatty()
     with ExitStack() as stack:
-        out = None
-        if log is not None:
-            try:
-                out = stack.enter_context(log.open("a", encoding="utf-8"))
-            except OSError as error:
-                report_error(f"cannot write the log {str(log)!r}: {error.strerror}")
-                raise typer.Exit(2) from None
-            out.write(json.dumps(session.header_record(), sort_keys=True) + "\n")
+        out = open_log(stack, log, session.header_record())
         mix = ", ".join(f"{n} cards {p:.0%}" for n, p in sorted(session.mix.items()))
         worths = session.staying_worths
         worth = points(next(iter(worths.values()))) if len(set(worths.values())) == 1 else \

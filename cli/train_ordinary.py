@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from collections.abc import Callable
 from typing import IO
 
-import typer
 from rich.text import Text
 
 from cli.check import points
-from cli.errors import report_error
+from cli.errors import open_log, report_error
 from cli.render import cards_text, console
 from optimizer.ordinary.plays import PlayError
 from optimizer.ordinary.session import Decision, OrdinarySession
@@ -163,14 +162,7 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None, reader: C
     input or Ctrl-C, then the summary."""
     interactive = sys.stdin.isatty()
     with ExitStack() as stack:
-        out = None
-        if log is not None:
-            try:
-                out = stack.enter_context(log.open("a", encoding="utf-8"))
-            except OSError as error:
-                report_error(f"cannot write the log {str(log)!r}: {error.strerror}")
-                raise typer.Exit(2) from None
-            out.write(json.dumps(session.header_record(), sort_keys=True) + "\n")
+        out = open_log(stack, log, session.header_record())
         table = ""
         if session.objective == "ev":
             seats = session.table.seated(session.rules)
