@@ -551,6 +551,27 @@ def test_the_cases_reach_the_variations_the_schemas_describe(produced):
     assert any("ev_seed" in line for line in lines)
 
 
+# --- review (issue 17): its --json and the history lines it reads -----------------------------
+
+REVIEW = Path(__file__).resolve().parent.parent / "fixtures" / "review"
+CASES["review.schema.json"] = {
+    "scripted-hand": lambda _b, _r: [strict_json(invoke(
+        "review", str(REVIEW / "progressive-hand.jsonl"), "--budget", "32", "--json"))],
+    "bad-lines-royalties": lambda _b, _r: [strict_json(invoke(
+        "review", str(REVIEW / "bad-lines.jsonl"), "--budget", "32", "--objective",
+        "royalties", "--json", code=1))],
+}
+CASES["history.schema.json"] = {
+    "scripted-hand": lambda _b, _r: jsonl(REVIEW / "progressive-hand.jsonl"),
+}
+
+
+@pytest.mark.parametrize("schema, case",
+                         cases("review.schema.json") + cases("history.schema.json"))
+def test_review_json_and_history_lines_validate_against_their_schemas(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
 # --- mutated outputs are rejected ----------------------------------------------------------
 
 def _drop(*path: Any) -> Callable[[Any], None]:
