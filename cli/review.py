@@ -87,13 +87,15 @@ def command(
             raise typer.Exit(BAD_INPUT) from None
     for bad in result.bad_lines:
         report_error(f"line {bad.line}: {bad.message}")
+    if not result.decisions:  # nothing graded: the errors above say why, or this does
+        if not result.bad_lines:
+            report_error(f"{history!r} holds no street to grade: expected one JSON object a "
+                         "line with board, cards and play")
+        raise typer.Exit(BAD_INPUT)
     if json_output:
         typer.echo(json.dumps(measured(result.record()), indent=2, sort_keys=True))
     else:
         _print(result)
-    if not result.decisions:
-        report_error("no line could be graded")
-        raise typer.Exit(BAD_INPUT)
     if result.bad_lines:
         raise typer.Exit(LINES_FAILED)
 
