@@ -108,8 +108,8 @@ def _print(result) -> None:
     lines = [f"Decisions: {len(result.decisions)} graded"
              + (f" ({screened} screened: not rolled out)" if screened else "")
              + f", {sum(d.is_best for d in result.decisions)} best plays",
-             f"EV lost:   {result.total_lost:.2f} ± {result.total_error:.2f} "
-             f"({result.objective})"]
+             (f"EV lost:   {result.total_lost:.2f} ± {result.total_error:.2f} "
+              f"({result.objective})")]
     if worst is not None and worst.lost > 0:
         lines.append(f"Worst:     line {worst.line}, street {worst.street}: "
                      f"{worst.played.play.describe()} lost {_points(worst.lost, worst.lost_error)}"

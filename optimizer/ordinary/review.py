@@ -39,7 +39,7 @@ from optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, MIN_ROLL
 from optimizer.ordinary.plays import Play, read_play
 from optimizer.ordinary.position import PositionError
 from optimizer.solver.objective import ObjectiveError
-from optimizer.solver.table import TableSpec
+from optimizer.solver.table import PLAIN, TableSpec
 
 #: The keys a history line may hold.
 REQUIRED = ("board", "cards", "play")
@@ -187,7 +187,7 @@ class HistoryLine:
     play: str | dict
     hand: str | None = None
     variant: str | None = None
-    table: TableSpec = TableSpec()
+    table: TableSpec = PLAIN
 
 
 def read_line(number: int, text: str) -> HistoryLine:
