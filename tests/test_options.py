@@ -27,7 +27,9 @@ HAND_14 = "As Kd Qh Jc Ts 9s 8h 7d 6c 5s 4h 3d 2c 2s"
 NEEDS = {"solve": [HAND_14], "check": [HAND_14, "--set", "As Kd Qh / Jc Ts 9s 8h 7d / "
                                                   "6c 5s 4h 3d 2c"],
          "score": ["As Kd Qh / Jc Ts 9s 8h 7d / 6c 5s 4h 3d 2c"],
-         "advise": ["--board", "Qh / 7c 8c / 2s 2d", "--cards", "Kd Qs 3h"]}
+         "advise": ["--board", "Qh / 7c 8c / 2s 2d", "--cards", "Kd Qs 3h"],
+         "review": [str(Path(__file__).resolve().parents[1] / "fixtures" / "review"
+                        / "progressive-hand.jsonl")]}
 
 
 def options(command, hidden: bool = False) -> list:
@@ -172,8 +174,8 @@ def test_an_old_spelling_and_its_new_name_together_are_refused():
 def test_every_seed_defaults_to_0_but_train_s_which_is_fresh_and_printed():
     seeds = {name: p for name, command in COMMANDS.items() for p in options(command)
              if p.opts[0] == "--seed"}
-    assert set(seeds) == {"advise", "batch", "bench", "check", "deal", "opponents", "solve",
-                          "train", "value"}
+    assert set(seeds) == {"advise", "batch", "bench", "check", "deal", "opponents", "review",
+                          "solve", "train", "value"}
     assert {name: p.default for name, p in seeds.items() if name != "train"} == \
         dict.fromkeys(set(seeds) - {"train"}, 0)
     assert seeds["train"].default is None
@@ -261,7 +263,7 @@ def test_a_rules_file_with_no_base_and_no_tables_is_refused_in_every_command(tmp
     extra = {"batch": ["hands.txt", "-o", "out.jsonl", "--workers", "1"]}
     having = [name for name, command in COMMANDS.items()
               if any(p.opts[0] == "--variant" for p in options(command))]
-    assert len(having) == 10
+    assert len(having) == 11
     for name in having:
         result = runner.invoke(app, [name, *NEEDS.get(name, []), *extra.get(name, []),
                                      "--variant", "x.toml"], input="")

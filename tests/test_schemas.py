@@ -568,6 +568,27 @@ def test_the_cases_reach_the_variations_the_schemas_describe(produced):
     assert any("ev_seed" in line for line in lines)
 
 
+# --- review (issue 17): its --json and the history lines it reads -----------------------------
+
+REVIEW = Path(__file__).resolve().parent.parent / "fixtures" / "review"
+CASES["review.schema.json"] = {
+    "scripted-hand": lambda _b, _r: [strict_json(invoke(
+        "review", str(REVIEW / "progressive-hand.jsonl"), "--budget", "32", "--json"))],
+    "bad-lines-royalties": lambda _b, _r: [strict_json(invoke(
+        "review", str(REVIEW / "bad-lines.jsonl"), "--budget", "32", "--objective",
+        "royalties", "--json", code=1))],
+}
+CASES["history.schema.json"] = {
+    "scripted-hand": lambda _b, _r: jsonl(REVIEW / "progressive-hand.jsonl"),
+}
+
+
+@pytest.mark.parametrize("schema, case",
+                         cases("review.schema.json") + cases("history.schema.json"))
+def test_review_json_and_history_lines_validate_against_their_schemas(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
 # --- mutated outputs are rejected ----------------------------------------------------------
 
 def _drop(*path: Any) -> Callable[[Any], None]:
@@ -666,6 +687,18 @@ MUTATIONS = [
      _set("plays", 0, "foul_chance", value=1.5), "plays/0/foul_chance", "maximum"),
     ("advise.schema.json", "ev-last-street-exact", 0, "an unknown entry source",
      _set("entry_values", 0, "source", value="guess"), "entry_values/0/source", "enum"),
+    ("review.schema.json", "scripted-hand", 0, "a required key dropped",
+     _drop("summary"), "", "required"),
+    ("review.schema.json", "scripted-hand", 0, "an EV lost given as a string",
+     _set("decisions", 0, "ev_lost", value="1.5"), "decisions/0/ev_lost", "type"),
+    ("review.schema.json", "scripted-hand", 0, "an unknown key in a decision",
+     _set("decisions", 0, "comment", value="hi"), "decisions/0", "additionalProperties"),
+    ("history.schema.json", "scripted-hand", 0, "a line without its play",
+     _drop("play"), "", "required"),
+    ("history.schema.json", "scripted-hand", 0, "cards given as a number",
+     _set("cards", value=5), "cards", "type"),
+    ("history.schema.json", "scripted-hand", 0, "an unknown key",
+     _set("comment", value="hi"), "", "additionalProperties"),
     ("value.schema.json", "ev-three-handed", 0, "the royalties rules key under ev",
      _set("rules_key", value="repeat_value"), "rules_key", "const"),
     ("opponents-stats.schema.json", "pool-calibrated", 0, "a required key dropped",
