@@ -112,6 +112,16 @@ def read_advice_position(rules: Rules, board: str | Board, cards: str | Sequence
     return replace(position, dead=position.dead + table.known_cards), table
 
 
+def check_settings(objective: str, samples: int, seed: int, budget: int, workers: int) -> None:
+    """Refuse an objective or a count ``advise`` cannot take, with a ``PositionError``."""
+    if objective not in OBJECTIVES:
+        raise PositionError(f"bad objective {objective!r}: expected ev or royalties")
+    for name, number, low in (("samples", samples, 1), ("budget", budget, MIN_ROLLOUTS),
+                              ("seed", seed, 0), ("workers", workers, 1)):
+        if isinstance(number, bool) or not isinstance(number, int) or number < low:
+            raise PositionError(f"bad {name} {number!r}: expected a whole number >= {low}")
+
+
 def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
            objective: str = "ev", table: TableSpec = PLAIN, discards: str | Sequence[Card] = (),
            samples: int = DEFAULT_SAMPLES, seed: int = 0, budget: int = DEFAULT_BUDGET,
@@ -122,12 +132,7 @@ def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
     ``progress(done, most)`` is told the rollouts made as they are made; the plays of
     ``include`` race whatever the screen says (a play being graded). Raises
     ``PositionError`` (bad input) or ``ObjectiveError`` (no opponent model)."""
-    if objective not in OBJECTIVES:
-        raise PositionError(f"bad objective {objective!r}: expected ev or royalties")
-    for name, number, low in (("samples", samples, 1), ("budget", budget, MIN_ROLLOUTS),
-                              ("seed", seed, 0), ("workers", workers, 1)):
-        if isinstance(number, bool) or not isinstance(number, int) or number < low:
-            raise PositionError(f"bad {name} {number!r}: expected a whole number >= {low}")
+    check_settings(objective, samples, seed, budget, workers)
     position, seated = read_advice_position(rules, board, cards, table, discards)
     entries = entry_values(rules, objective, entry_overrides)
     valuation, drawn = valuation_for(position, objective, seated, samples, seed, entries)

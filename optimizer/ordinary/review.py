@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from evaluator import CardError, HandSpecError, RulesError, find_rules
 from evaluator.cards import format_cards
 from evaluator.rules import Rules
-from optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, MIN_ROLLOUTS, OBJECTIVES,
-                                       Advice, PlayValue, advise, read_advice_position)
+from optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice, PlayValue,
+                                       advise, check_settings, read_advice_position)
 from optimizer.ordinary.plays import Play, read_play
 from optimizer.ordinary.position import PositionError
 from optimizer.solver.objective import ObjectiveError
@@ -265,17 +265,6 @@ def play_text(play: str | dict) -> str:
     return ", ".join(parts)
 
 
-def _check_settings(objective: str, samples: int, seed: int, budget: int,
-                    workers: int) -> None:
-    """Refuse, before any line, the settings ``advise`` would refuse on every line."""
-    if objective not in OBJECTIVES:
-        raise PositionError(f"bad objective {objective!r}: expected ev or royalties")
-    for name, number, low in (("samples", samples, 1), ("budget", budget, MIN_ROLLOUTS),
-                              ("seed", seed, 0), ("workers", workers, 1)):
-        if isinstance(number, bool) or not isinstance(number, int) or number < low:
-            raise PositionError(f"bad {name} {number!r}: expected a whole number >= {low}")
-
-
 def played_value(advice: Advice, play: Play) -> PlayValue:
     """The advice's entry for ``play``."""
     return next(p for p in advice.plays if p.play.key == play.key)
@@ -294,7 +283,7 @@ def review(lines: Iterable[str], variant: str | Rules = "progressive", objective
     default = variant if isinstance(variant, Rules) else None
     if default is None:
         default = find_rules(variant)
-    _check_settings(objective, samples, seed, budget, workers)
+    check_settings(objective, samples, seed, budget, workers)
     decisions: list[Decision] = []
     bad: list[BadLine] = []
     thrown: dict[str, list] = {}  # each hand's discards so far
