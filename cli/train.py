@@ -18,22 +18,19 @@ from rich.text import Text
 
 from cli.check import grade_lines, points, side_by_side
 from cli.command import old_spelling
-from cli.errors import check_stdin_open, open_log, report_error, reports_bad_input
+from cli.errors import check_stdin_open, open_log, reports_bad_input
 from cli.options import (AgainstOption, BudgetOption, DeadOption, EntryValueOption,
                          FlValueOption, Objective, OpponentFantasylandOption, OpponentsOption,
                          RoyaltiesObjectiveOption, SamplesOption, VariantOption, card_counts,
                          check_opponents, entry_values, hands_option, objective_for,
                          seed_option, table_options)
+from cli.prompt import read_until
 from cli.render import cards_text, console, never_dealt_note
 from evaluator import CardError, Rules, find_rules
 from optimizer import ObjectiveError
 from optimizer.solver.table import describe, read_table
 from optimizer.training.session import Session
 
-try:  # line editing and history for input() in a terminal; absent on some platforms
-    import readline
-except ImportError:
-    readline = None
 
 def _help(rules: Rules) -> str:
     """How to type a set; a game that deals 13 cards and no more has no discards."""
@@ -42,7 +39,6 @@ def _help(rules: Rules) -> str:
     return ("Type the set as TOP / MIDDLE / BOTTOM, 3 / 5 / 5 of the dealt cards, in any order "
             "within a row: 'Qs Qd 2c / 9h 9d 5h 5d 3c / As Ks Js Ts 8s'. Suits may be letters "
             f"or symbols, 10 is T.{discards} ? shows this, q quits.")
-QUIT = {"q", "quit", "exit"}
 
 
 def _score_text(session: Session, label: str = "Score") -> Text:
@@ -56,24 +52,6 @@ def _score_text(session: Session, label: str = "Score") -> Text:
         f"({points(score.mean_ev_lost)} a hand)")
 
 
-def _read(prompt: str, interactive: bool, again: str = "") -> str:
-    """One line of input; ``EOFError`` at the end of the input. In a terminal the line can be
-    edited (arrows, history), and ``again``, a set that could not be read, is typed back
-    for the player to mend rather than retype."""
-    if interactive:
-        if readline is not None and again:
-            readline.set_startup_hook(lambda: readline.insert_text(again))
-        try:
-            return input(prompt)
-        finally:
-            if readline is not None:
-                readline.set_startup_hook()
-    line = sys.stdin.readline()
-    if not line:
-        raise EOFError
-    return line
-
-
 def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool:
     """Deal, read sets until one can be graded, show the grade. False when the player quits."""
     hand = session.deal()
@@ -81,26 +59,11 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
     console.print(Text.assemble((f"Hand {hand.number}", "bold"),
                                 f" ({len(hand.cards)} cards): ", cards_text(hand.cards)),
                   soft_wrap=True)
-    again = ""
-    while True:
-        text = _read("set> ", interactive, again).strip()
-        again = ""
-        if text.lower() in QUIT:
-            return False
-        if not text:
-            continue
-        if text in ("?", "help"):
-            console.print(_help(session.rules), soft_wrap=True)
-            continue
-        try:
-            g = session.play(text)
-        except CardError as error:
-            mendable = interactive and readline is not None and sys.stdout.isatty()
-            report_error(f"{error}; mend the set and press Enter (? for help)" if mendable
-                         else f"{error}; type the set again (? for help)")
-            again = text if mendable else ""
-            continue
-        break
+    g = read_until("set> ", interactive,
+                   lambda: console.print(_help(session.rules), soft_wrap=True), session.play,
+                   (CardError,), "set")
+    if g is None:
+        return False
     console.print(side_by_side(g))
     for line in grade_lines(g, skip=("Discards", "Value", "Optimal")):  # in the table
         console.print(line, soft_wrap=True)
@@ -224,4 +187,4 @@ def _ordinary(variant, hands, seed, objective, opponents, samples, against,
             table_options(opponents, against, opponent_fantasyland, dead),
             DEFAULT_SAMPLES if samples is None else samples,
             DEFAULT_BUDGET if budget is None else budget, overrides)
-    run(session, hands, log, _read, readline)
+    run(session, hands, log)

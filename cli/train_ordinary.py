@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import IO
@@ -18,13 +17,13 @@ from typing import IO
 from rich.text import Text
 
 from cli.check import points
-from cli.errors import open_log, report_error
+from cli.errors import open_log
+from cli.prompt import read_until
 from cli.render import cards_text, console
 from optimizer.ordinary.plays import PlayError
 from optimizer.ordinary.session import Decision, OrdinarySession
 from optimizer.solver.table import describe, read_table
 
-QUIT = {"q", "quit", "exit"}
 
 
 def _help(session: OrdinarySession) -> str:
@@ -96,31 +95,19 @@ def _show_street(session: OrdinarySession) -> None:
     console.print(Text.assemble(("Board:".ljust(12), "bold"), board, dead), soft_wrap=True)
 
 
-def _play_street(session: OrdinarySession, interactive: bool, log: IO[str] | None,
-                 reader: Callable, readline) -> bool:
+def _play_street(session: OrdinarySession, interactive: bool, log: IO[str] | None) -> bool:
     """Show the street, read plays until one can be graded, show the grade. False when the
     player quits."""
     _show_street(session)
-    again = ""
-    while True:
-        text = reader("play> ", interactive, again).strip()
-        again = ""
-        if text.lower() in QUIT:
-            return False
-        if not text:
-            continue
-        if text in ("?", "help"):
-            console.print(_help(session), soft_wrap=True)
-            continue
-        try:
-            session.read(text)
-        except PlayError as error:
-            mendable = interactive and readline is not None and sys.stdout.isatty()
-            report_error(f"{error}; mend the play and press Enter (? for help)" if mendable
-                         else f"{error}; type the play again (? for help)")
-            again = text if mendable else ""
-            continue
-        break
+    def readable(typed: str) -> str:  # the play as typed, once it reads (else PlayError)
+        session.read(typed)
+        return typed
+
+    text = read_until("play> ", interactive,
+                      lambda: console.print(_help(session), soft_wrap=True), readable,
+                      (PlayError,), "play")
+    if text is None:
+        return False
     d = session.play(text)
     for line in grade_lines(d, _unit(session)):
         console.print(line, soft_wrap=True)
@@ -156,8 +143,7 @@ def _show_finish(session: OrdinarySession, log: IO[str] | None) -> None:
         log.flush()
 
 
-def run(session: OrdinarySession, hands: int | None, log: Path | None, reader: Callable,
-        readline) -> None:
+def run(session: OrdinarySession, hands: int | None, log: Path | None) -> None:
     """The session in the terminal or from stdin: hands until ``hands``, q, the end of the
     input or Ctrl-C, then the summary."""
     interactive = sys.stdin.isatty()
@@ -179,7 +165,7 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None, reader: C
             while hands is None or session.score.hands < hands:
                 if session.current is None:
                     session.deal()
-                if not _play_street(session, interactive, out, reader, readline):
+                if not _play_street(session, interactive, out):
                     break
         except (EOFError, KeyboardInterrupt):
             console.print()
