@@ -1,0 +1,127 @@
+// Cards as the API spells them ("As", "Th", "Jk"), read from text as the CLI reads them,
+// and drawn as small playing cards.
+
+export const RANKS = "AKQJT98765432";  // the deck grid's order, highest first
+export const SUITS = "shdc";  // spades, hearts, diamonds, clubs: one grid row each
+export const JOKER = "Jk";
+
+const SUIT_SYMBOL = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+const RANK_NAME = {
+  A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "10",
+  9: "9", 8: "8", 7: "7", 6: "6", 5: "5", 4: "4", 3: "3", 2: "2",
+};
+// Suit characters the CLI also reads: the symbols, filled and hollow.
+const SUIT_OF_CHAR = {
+  s: "s", h: "h", d: "d", c: "c",
+  "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c",
+  "\u2664": "s", "\u2661": "h", "\u2662": "d", "\u2667": "c",
+};
+const SUIT_CHARS = Object.keys(SUIT_OF_CHAR).join("");
+// A joker ("joker" before "jk", both before a jack), or a rank and a suit; sticky, so that
+// run-together cards ("AsKd") are read one after the other.
+const TOKEN = new RegExp(`(joker|jk|\u{1F0CF})|(10|[2-9tjqka])([${SUIT_CHARS}])`, "iuy");
+
+export function isJoker(card) {
+  return card === JOKER;
+}
+
+export function isRed(card) {
+  return card[1] === "h" || card[1] === "d";
+}
+
+/** "Ace of spades", "10 of hearts", "Joker": the name a card button is read by. */
+export function cardName(card) {
+  if (isJoker(card)) return "Joker";
+  return `${RANK_NAME[card[0]]} of ${SUIT_NAME[card[1]]}`;
+}
+
+/** "A♠", "10♥", "🃏": a card in running text. */
+export function cardText(card) {
+  if (isJoker(card)) return "\u{1F0CF}";
+  return `${card[0] === "T" ? "10" : card[0]}${SUIT_SYMBOL[card[1]]}`;
+}
+
+/** Read cards typed or pasted ("As Kd", "AsKd", "10h", "k♥"): the cards found, and the
+ * words that are not cards (left for the server to name in its error). */
+export function parseCards(text) {
+  const cards = [];
+  const bad = [];
+  for (const word of text.split(/[\s,;]+/u)) {
+    if (!word) continue;
+    let position = 0;
+    const found = [];
+    while (position < word.length) {
+      TOKEN.lastIndex = position;
+      const match = TOKEN.exec(word);
+      if (!match) break;
+      found.push(match[1] ? JOKER : match[2].toUpperCase().replace("10", "T")
+        + SUIT_OF_CHAR[match[3].toLowerCase()]);
+      position = TOKEN.lastIndex;
+    }
+    if (position < word.length) bad.push(word);
+    else cards.push(...found);
+  }
+  return { cards, bad };
+}
+
+/** Split "TOP / MIDDLE / BOTTOM" into its three rows of cards, or null without two "/". */
+export function parseRows(text) {
+  const parts = text.split("/");
+  if (parts.length !== 3) return null;
+  const [top, middle, bottom] = parts.map((part) => parseCards(part));
+  if (top.bad.length || middle.bad.length || bottom.bad.length) return null;
+  return { top: top.cards, middle: middle.cards, bottom: bottom.cards };
+}
+
+export function formatRows(rows) {
+  return ["top", "middle", "bottom"].map((row) => rows[row].join(" ")).join(" / ");
+}
+
+/** A card drawn as a face: a <span>, or a <button> when `button` is set. `face` is the card
+ * a joker stands for, shown under it. */
+export function cardElement(card, { button = false, face = null, small = false } = {}) {
+  const element = document.createElement(button ? "button" : "span");
+  if (button) element.type = "button";
+  element.className = "card";
+  if (small) element.classList.add("small");
+  element.dataset.card = card;
+  if (isJoker(card)) {
+    element.classList.add("joker");
+    element.innerHTML = '<span class="rank">J</span><span class="suit">\u2605</span>';
+    if (face) {
+      const stands = document.createElement("span");
+      stands.className = "stands";
+      stands.textContent = cardText(face);
+      element.append(stands);
+    }
+  } else {
+    element.classList.add(isRed(card) ? "red" : "black");
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = card[0] === "T" ? "10" : card[0];
+    const suit = document.createElement("span");
+    suit.className = "suit";
+    suit.textContent = SUIT_SYMBOL[card[1]];
+    element.append(rank, suit);
+  }
+  const name = cardName(card) + (face ? `, standing for ${cardName(face)}` : "");
+  if (button) element.setAttribute("aria-label", name);
+  else {
+    element.setAttribute("role", "img");
+    element.setAttribute("aria-label", name);
+  }
+  return element;
+}
+
+/** A row of drawn cards; `faces` are the faces of the row's jokers, in order. */
+export function cardsElement(cards, { faces = [], small = false } = {}) {
+  const list = document.createElement("span");
+  list.className = "cards";
+  let joker = 0;
+  for (const card of cards) {
+    const face = isJoker(card) ? faces[joker++] ?? null : null;
+    list.append(cardElement(card, { face, small }));
+  }
+  return list;
+}
