@@ -1,0 +1,305 @@
+// The row editor: dealt cards start in the hand and are moved into top (3), middle (5) and
+// bottom (5). By tap: tap a hand card, then a row; tap a placed card to send it back. By
+// drag: drag a card onto a row or back onto the hand (pointer events, so mouse, pen and
+// touch alike). By keyboard: Enter or Space on a card selects it, on a row's button places
+// it; T, M or B places the selected card straight away. Cards left in the hand are discards.
+
+import { cardElement, cardName, formatRows } from "./cards.js";
+
+export const ROW_SIZES = { top: 3, middle: 5, bottom: 5 };
+const ROW_LABEL = { top: "Top", middle: "Middle", bottom: "Bottom" };
+const KEY_ROW = { t: "top", m: "middle", b: "bottom", 1: "top", 2: "middle", 3: "bottom" };
+const DRAG_START = 6;  // pixels a pointer moves before a press becomes a drag
+
+export class RowEditor {
+  constructor(container, { onChange = () => {}, label = "Hand" } = {}) {
+    this.container = container;
+    this.onChange = onChange;
+    this.items = [];  // [{id, card, place}], place: "hand" or a row
+    this.selected = null;
+    this.locked = false;
+    this.drag = null;
+    this.suppressClick = false;
+    this.build(label);
+  }
+
+  build(label) {
+    this.container.classList.add("editor");
+    this.container.replaceChildren();
+    this.zones = {};
+    for (const row of Object.keys(ROW_SIZES)) {
+      const zone = document.createElement("div");
+      zone.className = "editor-row";
+      zone.dataset.zone = row;
+      const target = document.createElement("button");
+      target.type = "button";
+      target.className = "row-target";
+      target.dataset.row = row;
+      target.addEventListener("click", () => this.placeSelected(row));
+      const slots = document.createElement("div");
+      slots.className = "slots";
+      zone.addEventListener("click", (event) => {
+        if (event.target === zone || event.target === slots
+            || event.target.classList.contains("slot")) this.placeSelected(row);
+      });
+      zone.append(target, slots);
+      this.zones[row] = { zone, target, slots };
+    }
+    const hand = document.createElement("div");
+    hand.className = "editor-hand";
+    hand.dataset.zone = "hand";
+    const heading = document.createElement("p");
+    heading.className = "hand-label";
+    heading.textContent = label;
+    const slots = document.createElement("div");
+    slots.className = "slots";
+    hand.append(heading, slots);
+    this.zones.hand = { zone: hand, slots };
+    const rows = document.createElement("div");
+    rows.className = "editor-rows";
+    rows.append(this.zones.top.zone, this.zones.middle.zone, this.zones.bottom.zone);
+    this.container.append(rows, hand);
+    this.container.addEventListener("keydown", (event) => this.onKey(event));
+    this.render();
+  }
+
+  /** Deal new cards into the hand; `keep` leaves cards still dealt where they were. */
+  setCards(cards, { keep = false } = {}) {
+    const old = keep ? this.items : [];
+    const next = cards.map((card, id) => ({ id, card, place: "hand" }));
+    const used = new Set();
+    for (const item of next) {
+      const before = old.find((o) => o.card === item.card && !used.has(o));
+      if (before) {
+        used.add(before);
+        item.place = before.place;
+      }
+    }
+    this.items = next;
+    this.selected = null;
+    this.trimRows();
+    this.render();
+  }
+
+  /** Place the cards of rows {top, middle, bottom}, those dealt; the rest go to the hand. */
+  setRows(rows) {
+    for (const item of this.items) item.place = "hand";
+    for (const row of Object.keys(ROW_SIZES)) {
+      for (const card of rows[row] ?? []) {
+        const item = this.items.find((i) => i.card === card && i.place === "hand");
+        if (item) item.place = row;
+      }
+    }
+    this.selected = null;
+    this.trimRows();
+    this.render();
+  }
+
+  trimRows() {
+    for (const [row, size] of Object.entries(ROW_SIZES)) {
+      this.items.filter((i) => i.place === row).slice(size).forEach((i) => { i.place = "hand"; });
+    }
+  }
+
+  rows() {
+    const rows = {};
+    for (const row of Object.keys(ROW_SIZES)) {
+      rows[row] = this.items.filter((i) => i.place === row).map((i) => i.card);
+    }
+    return rows;
+  }
+
+  hand() {
+    return this.items.filter((i) => i.place === "hand").map((i) => i.card);
+  }
+
+  full() {
+    const rows = this.rows();
+    return this.items.length > 0
+      && Object.entries(ROW_SIZES).every(([row, size]) => rows[row].length === size);
+  }
+
+  /** The set as "TOP / MIDDLE / BOTTOM"; "" while nothing is placed. */
+  text() {
+    const rows = this.rows();
+    return Object.values(rows).some((cards) => cards.length) ? formatRows(rows) : "";
+  }
+
+  lock(locked) {
+    this.locked = locked;
+    this.selected = null;
+    this.render();
+  }
+
+  sendHome() {
+    for (const item of this.items) item.place = "hand";
+    this.selected = null;
+    this.changed();
+  }
+
+  room(row) {
+    return ROW_SIZES[row] - this.items.filter((i) => i.place === row).length;
+  }
+
+  move(item, place) {
+    if (this.locked || !item || item.place === place) return false;
+    if (place !== "hand" && this.room(place) <= 0) return false;
+    item.place = place;
+    return true;
+  }
+
+  placeSelected(row) {
+    const item = this.items.find((i) => i.id === this.selected);
+    if (!item) {
+      this.announce(`Pick a card first, then the ${ROW_LABEL[row].toLowerCase()} row`);
+      return;
+    }
+    if (!this.move(item, row)) {
+      this.announce(`The ${ROW_LABEL[row].toLowerCase()} row is full`);
+      return;
+    }
+    this.selected = null;
+    const next = this.items.find((i) => i.place === "hand" && i.id > item.id)
+      ?? this.items.find((i) => i.place === "hand");
+    this.changed(next ? { card: next.id } : { row });
+  }
+
+  onCardClick(item) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    if (this.locked) return;
+    if (item.place === "hand") {
+      this.selected = this.selected === item.id ? null : item.id;
+      this.render({ card: item.id });
+    } else {
+      this.move(item, "hand");
+      this.selected = null;
+      this.changed({ card: item.id });
+    }
+  }
+
+  onKey(event) {
+    const row = KEY_ROW[event.key.toLowerCase()];
+    if (!row || event.ctrlKey || event.metaKey || event.altKey || this.locked) return;
+    const focused = this.items.find((i) => i.id === Number(document.activeElement?.dataset.item));
+    if (this.selected === null && focused?.place === "hand") this.selected = focused.id;
+    if (this.selected === null) return;
+    event.preventDefault();
+    this.placeSelected(row);
+  }
+
+  // Dragging: a press that moves past DRAG_START pixels carries a copy of the card under
+  // the pointer; letting go over a row or the hand moves the card there.
+  onPointerDown(event, item, button) {
+    if (this.locked || event.button !== 0) return;
+    this.drag = { item, button, x: event.clientX, y: event.clientY, ghost: null };
+    button.setPointerCapture(event.pointerId);
+  }
+
+  onPointerMove(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    if (!drag.ghost) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_START) return;
+      drag.ghost = drag.button.cloneNode(true);
+      drag.ghost.classList.add("ghost");
+      drag.ghost.removeAttribute("id");
+      drag.ghost.setAttribute("aria-hidden", "true");
+      document.body.append(drag.ghost);
+      drag.button.classList.add("dragging");
+    }
+    drag.ghost.style.left = `${event.clientX}px`;
+    drag.ghost.style.top = `${event.clientY}px`;
+    const over = this.zoneAt(event.clientX, event.clientY);
+    for (const [place, { zone }] of Object.entries(this.zones)) {
+      zone.classList.toggle("drop-over", place === over);
+    }
+  }
+
+  onPointerUp(event) {
+    const drag = this.drag;
+    this.drag = null;
+    if (!drag?.ghost) return;
+    drag.ghost.remove();
+    drag.button.classList.remove("dragging");
+    for (const { zone } of Object.values(this.zones)) zone.classList.remove("drop-over");
+    this.suppressClick = true;
+    setTimeout(() => { this.suppressClick = false; }, 0);
+    const place = event.type === "pointerup" ? this.zoneAt(event.clientX, event.clientY) : null;
+    if (place && this.move(drag.item, place)) {
+      this.selected = null;
+      this.changed({ card: drag.item.id });
+    }
+  }
+
+  zoneAt(x, y) {
+    const element = document.elementFromPoint(x, y);
+    const zone = element?.closest("[data-zone]");
+    return zone && this.container.contains(zone) ? zone.dataset.zone : null;
+  }
+
+  announce(message) {
+    this.container.querySelector(".editor-note").textContent = message;
+  }
+
+  changed(focus) {
+    this.render(focus);
+    this.onChange();
+  }
+
+  cardButton(item) {
+    const button = cardElement(item.card, { button: true });
+    button.dataset.item = String(item.id);
+    button.dataset.place = item.place;
+    const where = item.place === "hand" ? "in hand" : `in the ${item.place} row`;
+    button.setAttribute("aria-label", `${cardName(item.card)}, ${where}`);
+    if (item.place === "hand") {
+      button.setAttribute("aria-pressed", String(item.id === this.selected));
+    }
+    button.disabled = this.locked;
+    button.addEventListener("click", () => this.onCardClick(item));
+    button.addEventListener("pointerdown", (event) => this.onPointerDown(event, item, button));
+    button.addEventListener("pointermove", (event) => this.onPointerMove(event));
+    button.addEventListener("pointerup", (event) => this.onPointerUp(event));
+    button.addEventListener("pointercancel", (event) => this.onPointerUp(event));
+    return button;
+  }
+
+  render(focus = null) {
+    const selected = this.items.find((i) => i.id === this.selected);
+    for (const [place, { slots, target }] of Object.entries(this.zones)) {
+      const items = this.items.filter((i) => i.place === place);
+      const buttons = items.map((item) => this.cardButton(item));
+      if (place !== "hand") {
+        for (let i = items.length; i < ROW_SIZES[place]; i++) {
+          const slot = document.createElement("span");
+          slot.className = "slot";
+          buttons.push(slot);
+        }
+        target.textContent = `${ROW_LABEL[place]} ${items.length}/${ROW_SIZES[place]}`;
+        const action = selected ? `, place ${cardName(selected.card)} here` : "";
+        target.setAttribute("aria-label",
+          `${ROW_LABEL[place]} row, ${items.length} of ${ROW_SIZES[place]} cards${action}`);
+        target.disabled = this.locked;
+      }
+      slots.replaceChildren(...buttons);
+    }
+    this.zones.hand.zone.classList.toggle("empty", this.hand().length === 0);
+    this.container.classList.toggle("choosing", Boolean(selected));
+    let note = this.container.querySelector(".editor-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "editor-note";
+      note.setAttribute("aria-live", "polite");
+      this.container.append(note);
+    }
+    note.textContent = selected ? `${cardName(selected.card)} picked: now a row (or T, M, B)` : "";
+    if (focus?.card !== undefined) {
+      this.container.querySelector(`[data-item="${focus.card}"]`)?.focus();
+    } else if (focus?.row) {
+      this.zones[focus.row].target.focus();
+    }
+  }
+}
