@@ -1,0 +1,218 @@
+// Answers of the API drawn as cards and short tables: a solved hand, a grade, ranked plays.
+
+import { cardsElement } from "./cards.js";
+
+const ROWS = ["top", "middle", "bottom"];
+
+/** Build an element: el("p", {class: "x", data: {a: 1}}, "text", child). */
+export function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") element.className = value;
+    else if (name === "data") Object.assign(element.dataset, value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+export function num(value, digits = 2) {
+  if (value === null || value === undefined) return "\u2013";
+  return Number(value).toFixed(digits).replace(/^-(0\.0*)$/, "$1");
+}
+
+export function signed(value, digits = 2) {
+  const text = num(value, digits);
+  return value > 0 && Number(text) !== 0 ? `+${text}` : text;
+}
+
+function percent(value, digits = 0) {
+  return `${(100 * value).toFixed(digits)}%`;
+}
+
+/** Three rows of cards, each with its hand name and royalty when given. */
+export function board(set, { hands = null, royalties = null, jokers = null, name = "set" } = {}) {
+  const rows = ROWS.map((row) => el("div", { class: "board-row", data: { row } },
+    el("span", { class: "row-name" }, row),
+    cardsElement(set[row], { faces: jokers?.[row] ?? [] }),
+    el("span", { class: "row-info" },
+      hands ? el("span", { class: "hand-name" }, hands[row]) : null,
+      royalties ? el("span", { class: "royalty", title: "royalty" }, `+${royalties[row]}`)
+        : null)));
+  return el("div", { class: "board", data: { board: name } }, rows);
+}
+
+function discards(cards, name = "discards") {
+  return el("p", { class: "discards", data: { discards: cards.join(" "), name } },
+    el("span", { class: "label" }, "Discards: "),
+    cards.length ? cardsElement(cards, { small: true }) : "none");
+}
+
+function stays(value) {
+  return el("span", { class: value ? "stays yes" : "stays no", data: { stays: String(value) } },
+    `stays: ${value ? "yes" : "no"}`);
+}
+
+function table(caption, rows, name) {
+  return el("table", { class: "figures", data: { table: name } },
+    el("caption", {}, caption),
+    el("tbody", {}, rows.map(([label, value, key]) => el("tr", { data: { key } },
+      el("th", { scope: "row" }, label), el("td", {}, value)))));
+}
+
+function evTable(ev) {
+  const rows = [
+    ["Net royalties", signed(ev.royalties), "royalties"],
+    ["Rows", signed(ev.row_points), "row_points"],
+    ["Scoops", signed(ev.scoops), "scoops"],
+    ["Opponents' fouls", signed(ev.opponent_fouls), "opponent_fouls"],
+  ];
+  if (ev.naturals) rows.push(["Naturals", signed(ev.naturals), "naturals"]);
+  if (ev.sweeps) rows.push(["Sweeps", signed(ev.sweeps), "sweeps"]);
+  rows.push(["Staying", signed(ev.stay_value), "stay_value"]);
+  rows.push(["Total", `${num(ev.total)} \u00b1 ${num(ev.standard_error)}`, "total"]);
+  const caption = `EV in points a hand: ${ev.opponents} opponent${ev.opponents === 1 ? "" : "s"},`
+    + ` ${ev.exact ? "exact" : `${ev.samples} sampled deals`}`;
+  return table(caption, rows, "ev");
+}
+
+function statusText(status) {
+  return { optimal: "optimal (proved)", feasible: "feasible (time limit hit, not proved)",
+    fouled: "every set fouls" }[status] ?? status;
+}
+
+/** A set of the other kind (the best that stays, or the best that does not), beside the
+ * solution, with what it is worth against it. */
+function otherKind(result) {
+  const other = result.stays ? result.best_not_staying : result.best_staying;
+  const title = result.stays ? "Best set that does not stay" : "Best set that stays";
+  if (!other) {
+    return el("div", { class: "other", data: { other: "none" } }, el("h4", {}, title),
+      el("p", {}, result.stays ? "None: every legal set stays." : "None: no legal set stays."));
+  }
+  const difference = other.value - result.value;
+  return el("div", { class: "other", data: { other: result.stays ? "not-staying" : "staying" } },
+    el("h4", {}, title),
+    board(other, { royalties: other.royalties, jokers: other.jokers, name: "other" }),
+    el("p", {}, `value ${num(other.value)} (${signed(difference)} points), royalties `
+      + `${other.royalties.total}, `, stays(other.stays)));
+}
+
+export function solveResult(result) {
+  const head = el("p", { class: "summary" },
+    el("strong", { data: { status: result.status } }, statusText(result.status)),
+    ` \u00b7 ${result.variant}, ${result.objective} \u00b7 value ${num(result.value)} \u00b7 `,
+    stays(result.stays),
+    result.stay_rows.length ? ` (on ${result.stay_rows.join(", ")})` : "",
+    ` \u00b7 solved in `, el("span", { data: { solveMs: result.solve_ms } },
+      `${Math.round(result.solve_ms)} ms`));
+  const main = el("div", { class: "solution" },
+    el("h4", {}, "Optimal set"),
+    board(result, { hands: result.hands, royalties: result.royalties, jokers: result.jokers,
+      name: "solution" }),
+    el("p", {}, `Royalties ${result.royalties.total}`, result.fantasyland_cards_next
+      ? ` \u00b7 next Fantasyland: ${result.fantasyland_cards_next} cards` : ""),
+    discards(result.discards));
+  const notes = [];
+  if (result.fouled) notes.push(el("p", { class: "warning" }, "Every set of these cards fouls."));
+  if (!result.usual_count) {
+    notes.push(el("p", { class: "note" }, `${result.variant} never deals ${result.cards.length}`
+      + " cards in Fantasyland."));
+  }
+  const breakEven = result.break_even_fl_value === null ? null
+    : el("p", { data: { breakEven: result.break_even_fl_value } },
+      `Break-even worth of staying: ${num(result.break_even_fl_value)} points `
+      + `(this solve used fl_value ${num(result.fl_value)}; above the break-even the best `
+      + "staying set is the better).");
+  const parts = [head, ...notes, el("div", { class: "side-by-side" }, main, otherKind(result)),
+    breakEven];
+  if (result.ev) parts.push(evTable(result.ev));
+  if (result.alternatives.length) {
+    parts.push(el("h4", {}, "Alternatives"), el("ol", { class: "alternatives" },
+      result.alternatives.map((alt, i) => el("li", { data: { alternative: i } },
+        board(alt, { royalties: alt.royalties, jokers: alt.jokers, name: `alternative-${i}` }),
+        el("p", {}, `value ${num(alt.value)} (${signed(alt.value - result.value)}), `
+          + `royalties ${alt.royalties.total}, `, stays(alt.stays))))));
+  }
+  return el("div", { class: "answer" }, parts);
+}
+
+/** A graded set beside the optimum: what was lost, why, and where the set ranks. */
+export function gradeResult(grade) {
+  const opt = grade.optimal;
+  const verdict = grade.is_optimal ? "Optimal" : grade.fouled ? "Fouled" : "Not optimal";
+  const pct = grade.percentile;
+  const percentile = grade.fouled ? "below every legal set"
+    : `beats or ties ${pct.percent.toFixed(1)}% of ${pct.legal_sets} legal sets`
+      + (pct.exact ? "" : ` (estimate \u00b1 ${pct.stderr.toFixed(1)})`);
+  const summary = el("p", { class: "summary", data: { evLost: grade.ev_lost,
+    optimal: String(grade.is_optimal), fouled: String(grade.fouled) } },
+  el("strong", { class: grade.is_optimal ? "good" : "bad" }, verdict),
+  " \u00b7 EV lost ", el("span", { class: "ev-lost" }, num(grade.ev_lost)),
+  ` points (${grade.objective}) \u00b7 `, el("span", { class: "percentile" }, percentile));
+  const yours = el("div", { class: "yours" }, el("h4", {}, "Your set"),
+    board(grade.set, { hands: grade.hands, royalties: grade.royalties, jokers: grade.jokers,
+      name: "yours" }),
+    el("p", {}, `value ${num(grade.value)}, royalties ${grade.royalties.total}, `,
+      stays(grade.stays)),
+    discards(grade.discards, "yours"));
+  const best = el("div", { class: "optimum" }, el("h4", {}, "Optimum"),
+    board(opt, { royalties: opt.royalties, jokers: opt.jokers, name: "optimum" }),
+    el("p", {}, `value ${num(opt.value)}, royalties ${opt.royalties.total}, `, stays(opt.stays),
+      ` \u00b7 ${statusText(opt.status)}`),
+    discards(opt.discards, "optimum"));
+  const words = [...grade.foul_reasons, ...grade.advice];
+  const advice = words.length ? el("ul", { class: "advice" },
+    words.map((sentence) => el("li", {}, sentence[0].toUpperCase() + sentence.slice(1) + ".")))
+    : null;
+  return el("div", { class: "answer" }, summary, advice,
+    el("div", { class: "side-by-side" }, yours, best));
+}
+
+function placement(play) {
+  const rows = Object.fromEntries(ROWS.map((row) => [row, []]));
+  for (const [card, row] of Object.entries(play.rows)) rows[row].push(card);
+  return el("span", { class: "placement" }, ROWS.filter((row) => rows[row].length).map((row) =>
+    el("span", { class: "place" }, `${row} `, cardsElement(rows[row], { small: true }))));
+}
+
+function boardText(text) {
+  const rows = text.split("/").map((part) => part.trim().split(/\s+/u).filter(Boolean));
+  return board({ top: rows[0], middle: rows[1], bottom: rows[2] }, { name: "play" });
+}
+
+/** The plays of an ordinary street, best first. */
+export function adviseResult(result) {
+  const sizes = result.entry_values.map((entry) => entry.cards);
+  const head = el("p", { class: "summary" }, `${result.variant}, ${result.objective}, street `
+    + `${result.position.street} (${result.position.rounds_left} rounds left) \u00b7 `
+    + `${result.plays.length} plays \u00b7 ${result.rollouts} rollouts`
+    + (result.exact ? " \u00b7 exact" : "") + (result.settled ? " \u00b7 settled" : ""));
+  const rows = result.plays.map((play, i) => {
+    const chances = sizes.filter((size) => play.entry_chances[size] > 0)
+      .map((size) => `${size}: ${percent(play.entry_chances[size])}`).join(", ") || "none";
+    return el("tr", { data: { play: i, board: play.board } },
+      el("td", {}, String(i + 1), play.close ? el("span", { class: "close",
+        title: "close: within the error of the best" }, " \u2248") : ""),
+      el("td", {}, placement(play),
+        play.discard ? el("span", { class: "place" }, "discard ",
+          cardsElement([play.discard], { small: true })) : ""),
+      el("td", {}, `${num(play.value)} \u00b1 ${num(play.standard_error)}`),
+      el("td", {}, percent(play.foul_chance)),
+      el("td", {}, chances));
+  });
+  const ranked = el("table", { class: "plays" },
+    el("caption", {}, "Plays, best first (\u2248: close to the best, within its error)"),
+    el("thead", {}, el("tr", {}, ["#", "Play", "Value", "Foul", "Fantasyland"].map((h) =>
+      el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows));
+  const best = result.plays[0];
+  return el("div", { class: "answer" }, head,
+    best ? el("div", { class: "best-play" }, el("h4", {}, "Best play: the board after it"),
+      boardText(best.board)) : null,
+    el("div", { class: "scroll" }, ranked));
+}

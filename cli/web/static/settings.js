@@ -1,0 +1,123 @@
+// The settings of a view (variant, objective, opponents, ...) built as labelled fields, and
+// read back as the fields of a request: a field left empty is left out, so the server's
+// default holds.
+
+import { el } from "./render.js";
+
+const FIELDS = {
+  objective: { label: "Objective", kind: "select", options: [["", "default"],
+    ["ev", "ev (points won)"], ["royalties", "royalties"]] },
+  opponents: { label: "Opponents", kind: "int", min: 1, hint: "default" },
+  fl_value: { label: "Worth of staying (fl_value)", kind: "number", min: 0, step: "any",
+    hint: "the variant's" },
+  seed: { label: "Seed", kind: "int", min: 0, hint: "0" },
+  samples: { label: "Samples", kind: "int", min: 1, hint: "2000" },
+  alternatives: { label: "Alternatives", kind: "int", min: 0, max: 50, hint: "0" },
+  budget: { label: "Rollout budget", kind: "int", min: 32, hint: "96" },
+  time_limit: { label: "Time limit (s)", kind: "number", min: 0, step: "any", hint: "10" },
+  opponent_fantasyland: { label: "Opponents in Fantasyland (cards, e.g. 14 15)", kind: "ints" },
+  against: { label: "Opponents' boards seen, one a line (TOP / MIDDLE / BOTTOM)",
+    kind: "lines" },
+  dead: { label: "Dead cards (seen elsewhere)", kind: "text", hint: "e.g. 2c 7d" },
+};
+
+export class Settings {
+  /** `main`: fields shown at once; `table`: fields under "At the table"; the variant and the
+   * house rules are always there. `ordinary` keeps only variants with ordinary streets. */
+  constructor(container, prefix, { main = [], table = [], ordinary = false, onVariant }) {
+    this.prefix = prefix;
+    this.ordinary = ordinary;
+    this.onVariant = onVariant ?? (() => {});
+    this.inputs = {};
+    this.variants = [];
+    this.variant = el("select", { id: `${prefix}-variant`, name: "variant" });
+    this.variant.addEventListener("change", () => this.variantChanged());
+    const grid = el("div", { class: "settings-grid" },
+      el("label", { for: this.variant.id }, "Variant", this.variant),
+      main.map((name) => this.field(name)));
+    this.description = el("p", { class: "variant-description", id: `${prefix}-variant-info` });
+    this.rules = el("textarea", { id: `${prefix}-rules`, name: "rules", rows: 8,
+      spellcheck: "false", placeholder: 'name = "house"\nbase = "pineapple"\n...' });
+    this.rules.addEventListener("input", () => this.variantChanged());
+    const rules = el("details", { class: "rules" },
+      el("summary", {}, "House rules (a rules file, TOML)"),
+      el("label", { for: this.rules.id }, "Rules file text: replaces the variant"), this.rules);
+    const parts = [grid, this.description];
+    if (table.length) {
+      parts.push(el("details", { class: "table" }, el("summary", {}, "At the table"),
+        el("div", { class: "settings-grid" }, table.map((name) => this.field(name)))));
+    }
+    parts.push(rules);
+    container.append(...parts);
+  }
+
+  field(name) {
+    const spec = FIELDS[name];
+    const id = `${this.prefix}-${name.replace("_", "-")}`;
+    let input;
+    if (spec.kind === "select") {
+      input = el("select", { id, name }, spec.options.map(([value, text]) =>
+        el("option", { value }, text)));
+    } else if (spec.kind === "lines") {
+      input = el("textarea", { id, name, rows: 2, spellcheck: "false" });
+    } else {
+      const numeric = spec.kind === "int" || spec.kind === "number";
+      input = el("input", { id, name, type: numeric ? "number" : "text", min: spec.min,
+        max: spec.max, step: spec.kind === "int" ? 1 : spec.step,
+        inputmode: numeric ? "decimal" : null, placeholder: spec.hint ?? null,
+        autocomplete: "off", spellcheck: "false" });
+    }
+    this.inputs[name] = input;
+    return el("label", { for: id, class: spec.kind === "lines" ? "wide" : null }, spec.label,
+      input);
+  }
+
+  setVariants(list, fallback) {
+    this.variants = list.filter((variant) => !this.ordinary || variant.ordinary);
+    const chosen = this.variants.some((v) => v.name === fallback) ? fallback
+      : this.variants[0]?.name;
+    this.variant.replaceChildren(...this.variants.map((variant) =>
+      el("option", { value: variant.name, selected: variant.name === chosen }, variant.name)));
+    this.variantChanged();
+  }
+
+  current() {
+    return this.variants.find((variant) => variant.name === this.variant.value) ?? null;
+  }
+
+  variantChanged() {
+    const variant = this.current();
+    const ruled = this.rules.value.trim() !== "";
+    this.variant.disabled = ruled;
+    if (variant) {
+      const sizes = variant.fantasyland_sizes.join(", ");
+      const deck = [variant.copies > 1 ? `${variant.copies} decks` : "one deck",
+        variant.jokers ? `${variant.jokers} jokers` : null].filter(Boolean).join(", ");
+      this.description.textContent = ruled ? "The house rules below replace the variant."
+        : `${variant.description} (Fantasyland: ${sizes || "none"} cards; ${deck}; `
+          + `up to ${variant.seats} players.)`;
+      if (this.inputs.opponents) {
+        this.inputs.opponents.max = String(Math.max(1, variant.seats - 1));
+        this.inputs.opponents.placeholder = String(Math.max(1, variant.players - 1));
+      }
+    }
+    this.onVariant(variant, ruled);
+  }
+
+  /** The request fields: the variant or the rules, and every filled setting. */
+  values() {
+    const body = {};
+    if (this.rules.value.trim()) body.rules = this.rules.value;
+    else if (this.variant.value) body.variant = this.variant.value;
+    for (const [name, input] of Object.entries(this.inputs)) {
+      const text = input.value.trim();
+      if (!text) continue;
+      const kind = FIELDS[name].kind;
+      if (kind === "int" || kind === "number") body[name] = Number(text);
+      else if (kind === "ints") body[name] = text.split(/[\s,]+/u).filter(Boolean).map(Number);
+      else if (kind === "lines") body[name] = text.split("\n").map((l) => l.trim()).filter(Boolean);
+      else body[name] = text;
+    }
+    return body;
+  }
+}
