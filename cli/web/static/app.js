@@ -1,0 +1,45 @@
+// The page of `fantasyland serve`: four views (Solve, Train, Check, Advise) behind a tab bar
+// that follows the address's #fragment, so a view can be bookmarked and Back works.
+
+import { getJson } from "./api.js";
+import { AdviseView } from "./advise.js";
+import { CheckView } from "./check.js";
+import { SolveView } from "./solve.js";
+import { TrainView } from "./train.js";
+
+const VIEWS = ["solve", "train", "check", "advise"];
+
+const views = {
+  solve: new SolveView(),
+  train: new TrainView(),
+  check: new CheckView(),
+  advise: new AdviseView(),
+};
+
+function show(name) {
+  const view = VIEWS.includes(name) ? name : "solve";
+  for (const other of VIEWS) {
+    document.getElementById(`${other}-view`).hidden = other !== view;
+    const tab = document.getElementById(`tab-${other}`);
+    if (other === view) tab.setAttribute("aria-current", "page");
+    else tab.removeAttribute("aria-current");
+  }
+  document.title = `Fantasyland \u00b7 ${view[0].toUpperCase()}${view.slice(1)}`;
+  views[view].shown?.();
+}
+
+async function start() {
+  window.addEventListener("hashchange", () => show(location.hash.slice(1)));
+  try {
+    const variants = await getJson("/api/variants");
+    for (const view of Object.values(views)) view.setVariants(variants);
+    document.body.dataset.ready = "true";
+  } catch (error) {
+    for (const name of VIEWS) {
+      document.getElementById(`${name}-error`).textContent = `variants: ${error.message}`;
+    }
+  }
+  show(location.hash.slice(1));
+}
+
+start();
