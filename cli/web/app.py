@@ -137,6 +137,9 @@ def create_app(settings: Settings) -> Starlette:
             return _error(400, str(error))
         return JSONResponse(await asyncio.to_thread(history.recent, limit), headers=_HEADERS)
 
+    async def pool_status(request: Request) -> Response:
+        return JSONResponse(pool.status(), headers=_HEADERS)
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=_HEADERS)
 
@@ -164,7 +167,7 @@ def create_app(settings: Settings) -> Starlette:
             await pool.close()
 
     routes = [Route("/", index), Route("/api/variants", variants),
-              Route("/api/train/history", train_history),
+              Route("/api/train/history", train_history), Route("/api/status", pool_status),
               *(route(endpoint) for endpoint in ENDPOINTS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes, lifespan=lifespan,

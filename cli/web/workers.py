@@ -189,9 +189,12 @@ class Pool:
         self._idle.put_nowait(worker)
         return answer
 
-    def alive(self) -> int:
-        """How many worker processes are running."""
-        return sum(worker.process.is_alive() for worker in self._all)
+    def status(self) -> dict:
+        """The pool as ``GET /api/status`` shows it: workers alive, idle, and replaced."""
+        return {"workers": self.size, "limit": self.limit,
+                "alive": sum(worker.process.is_alive() for worker in self._all),
+                "idle": 0 if self._idle is None else self._idle.qsize(),
+                "replaced": self.replaced}
 
     async def close(self) -> None:
         for worker in list(self._all):
