@@ -76,7 +76,7 @@ class History:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (session, datetime.now(timezone.utc).isoformat(timespec="seconds"),
                  answer["variant"], answer["objective"], seed, number,
-                 " ".join(answer["cards"]), played, int(grade["optimal"]),
+                 " ".join(answer["cards"]), played, int(grade["is_optimal"]),
                  int(grade["fouled"]), float(grade["ev_lost"]),
                  json.dumps(grade, sort_keys=True)))
             assert cursor.lastrowid is not None
