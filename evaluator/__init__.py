@@ -8,7 +8,8 @@ from evaluator.board import (Board, BoardError, BoardReport, Royalties, RowRepor
 from evaluator.cards import Card, CardError, format_cards, parse_card, parse_cards
 from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
 from evaluator.rules import ROW_SIZE, ROWS, EntryRung, Requirement, Rules, RulesError, Scoring
-from evaluator.rules_files import find_rules, load_rules, preset_names
+from evaluator.rules_files import (find_preset, find_rules, load_rules, preset_names,
+                                   rules_from_text)
 from evaluator.scoring import TableResult, score_table, settle
 from evaluator.strength import (CLASS_NAMES, class_name, hand_name, lowball_of, rank3_array,
                                 rank5_array, strength_of)
@@ -17,7 +18,7 @@ __all__ = [
     "Board", "BoardError", "BoardReport", "CLASS_NAMES", "Card", "CardError", "EntryRung",
     "HandSpec", "HandSpecError", "ROWS", "ROW_SIZE", "Requirement", "RowReport", "Royalties",
     "Rules", "RulesError", "Scale", "Scoring", "TableResult", "class_name", "evaluate_board",
-    "find_rules", "format_cards", "hand_name", "load_rules", "lowball_of", "parse_board",
-    "parse_card", "parse_cards", "parse_spec", "preset_names", "rank3_array", "rank5_array",
-    "score_table", "settle", "strength_of",
+    "find_preset", "find_rules", "format_cards", "hand_name", "load_rules", "lowball_of",
+    "parse_board", "parse_card", "parse_cards", "parse_spec", "preset_names", "rank3_array",
+    "rank5_array", "rules_from_text", "score_table", "settle", "strength_of",
 ]

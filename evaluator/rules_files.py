@@ -8,8 +8,8 @@ docs/rules-files.md.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -18,8 +18,18 @@ from typing import Any
 from evaluator.cards import Deck
 from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
 from evaluator.naturals import DETECTORS, Natural, Schedule, detector_name
-from evaluator.rules import (DEALINGS, ROW_SIZE, ROWS, SCORING_SYSTEMS, EntryRung, Requirement,
-                             Rules, RulesError, Scoring, Showdown)
+from evaluator.rules import (
+    DEALINGS,
+    ROW_SIZE,
+    ROWS,
+    SCORING_SYSTEMS,
+    EntryRung,
+    Requirement,
+    Rules,
+    RulesError,
+    Scoring,
+    Showdown,
+)
 
 #: The most points a rules file may give a figure (a worth of staying); ``--fl-value``, the
 #: same figure on the command line, has the same bound.
@@ -507,6 +517,41 @@ def load_rules(path: str | Path) -> Rules:
     _check_not_empty(doc, path.name)
     return rules_from_document(_resolve(doc, path.name) | {"name": doc.get("name", path.stem)},
                                path.name)
+
+
+def rules_from_text(text: str, source: str = "rules") -> Rules:
+    """A rules file given as its text (an upload, say), read as ``load_rules`` reads a file:
+    the same checks and messages, each starting with ``source``.
+
+    >>> rules_from_text('base = "pineapple"\\nname = "house"').name
+    'house'
+    >>> rules_from_text("base = ")
+    Traceback (most recent call last):
+    ...
+    evaluator.rules.RulesError: rules: not valid TOML: Invalid value (at end of document)
+    """
+    doc = _read_toml(text, source)
+    _check_keys(doc, source)
+    _check_not_empty(doc, source)
+    return rules_from_document(_resolve(doc, source) | {"name": doc.get("name", source)},
+                               source)
+
+
+def find_preset(name: str) -> Rules:
+    """A preset by name or alias, and never a file: for callers that must not read a path
+    they were given (the web server).
+
+    >>> find_preset("prog").name
+    'progressive'
+    >>> find_preset("house.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    evaluator.rules.RulesError: unknown variant 'house.toml': expected one of chinese, ..., ultimate
+    """
+    if _canonical(name) not in _preset_documents():
+        raise RulesError(f"unknown variant {name!r}: expected one of "
+                         + ", ".join(preset_names()))
+    return find_rules(name)
 
 
 def find_rules(name: str | Rules) -> Rules:

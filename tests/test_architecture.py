@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 
 #: Third-party packages that only some concerns may import.
 ONLY_IN = {"typer": ("cli",), "rich": ("cli",), "click": ("cli",),
-           "ortools": ("optimizer.solver",)}
+           "ortools": ("optimizer.solver",), "starlette": ("cli",), "uvicorn": ("cli",)}
 
 
 def module_names(root: Path, tops: tuple[str, ...]) -> dict[str, Path]:

@@ -1,0 +1,198 @@
+"""The web app: the page, and the JSON API over the library (``cli.web.api``).
+
+Every answer is JSON. Bad input is HTTP 400 with ``{"error": "<one line>"}``, the line the
+CLI would print; a request past the time limit is 504; a fault of the server's own is 500,
+its traceback in the server's log and never in the answer. Nothing a client sends can stop
+the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from cli.web import jobs
+from cli.web.api import ENDPOINTS, Endpoint
+from cli.web.fields import FieldError, read_fields, whole
+from cli.web.history import History
+from cli.web.workers import Gone, Pool, TimeLimit, WorkerDied
+
+log = logging.getLogger("fantasyland.serve")
+
+STATIC = Path(__file__).with_name("static")
+
+#: The page may load only what the server itself serves.
+_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
+            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs: ``serve``'s options."""
+
+    history: Path
+    workers: int = 2
+    request_limit: float = 60.0  # seconds a job may run in a worker
+    body_limit: int = 256 * 1024  # bytes a request body may hold
+    allowed_hosts: tuple[str, ...] = field(default=("*",))
+
+
+class BadRequest(Exception):
+    """Refused before any job: the message is the answer's one line."""
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
+
+
+async def _body(request: Request, limit: int) -> Any:
+    """The request's JSON body, refused past ``limit`` bytes (read no further than that)."""
+    size = request.headers.get("content-length")
+    if size is not None and size.isdigit() and int(size) > limit:
+        raise BadRequest(f"the request body is {int(size):,} bytes: expected at most "
+                         f"{limit:,} (the server's limit)")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise BadRequest(f"the request body is over {limit:,} bytes: expected at most "
+                             f"{limit:,} (the server's limit)")
+    if not data.strip():
+        return {}
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest("the request body is not UTF-8: expected a JSON object") from None
+    except json.JSONDecodeError as error:
+        raise BadRequest(f"the request body is not JSON ({error.msg} at line {error.lineno} "
+                         f"column {error.colno}): expected a JSON object of fields") from None
+
+
+def create_app(settings: Settings) -> Starlette:
+    """The app for ``settings``; its lifespan starts and stops the worker pool."""
+    pool = Pool(settings.workers, settings.request_limit)
+    history = History(settings.history)
+
+    async def answer(request: Request, endpoint: Endpoint) -> Response:
+        try:
+            fields = read_fields(await _body(request, settings.body_limit), endpoint.fields)
+        except (BadRequest, FieldError) as error:
+            return _error(400, str(error))
+        if "time_limit" in fields:  # the solver's own limit, within the server's
+            fields["time_limit"] = min(fields["time_limit"], settings.request_limit)
+        if endpoint.job == "train_deal" and fields["seed"] is None:
+            fields["seed"] = secrets.randbelow(10**9)  # a fresh session; the answer says it
+        try:
+            if endpoint.heavy:
+                status, result = await pool.run(endpoint.job, fields, request.is_disconnected)
+            else:
+                status, result = await asyncio.to_thread(_light, endpoint.job, fields)
+        except TimeLimit:
+            return _error(504, f"the request took longer than {settings.request_limit:g} s, "
+                               "the server's limit (serve --request-limit), and was stopped")
+        except Gone:
+            return _error(499, "the client went away; the request was stopped")
+        except WorkerDied:
+            return _error(500, "the worker running the request died (out of memory?); it "
+                               "was replaced: try again")
+        if status == "bad":
+            return _error(400, result)
+        if status == "fault":
+            log.error("fault in %s: %s", endpoint.job, result)
+            return _error(500, "internal error: " + result.strip().splitlines()[-1]
+                          + " (the server's log has the details)")
+        if endpoint.job == "train_grade":
+            result = await asyncio.to_thread(_record, history, fields, result)
+        return JSONResponse(result, headers=_HEADERS)
+
+    def route(endpoint: Endpoint) -> Route:
+        async def handle(request: Request) -> Response:
+            return await answer(request, endpoint)
+
+        return Route(f"/api/{endpoint.path}", handle, methods=["POST"])
+
+    async def variants(request: Request) -> Response:
+        return JSONResponse(await asyncio.to_thread(jobs.variants), headers=_HEADERS)
+
+    async def train_history(request: Request) -> Response:
+        try:
+            limit = whole(1, 1000)("limit", _number(request.query_params.get("limit", "100")))
+        except FieldError as error:
+            return _error(400, str(error))
+        return JSONResponse(await asyncio.to_thread(history.recent, limit), headers=_HEADERS)
+
+    async def pool_status(request: Request) -> Response:
+        return JSONResponse(pool.status(), headers=_HEADERS)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=_HEADERS)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 404
+        if status == 405:
+            return _error(405, f"{request.method} {request.url.path} is not allowed: the API "
+                               "takes POST with a JSON object (docs/serve.md)")
+        if status == 404:
+            return _error(404, f"no such page or endpoint: {request.url.path}")
+        return _error(status, str(getattr(exc, "detail", "")) or "error")
+
+    async def fault(request: Request, exc: Exception) -> Response:
+        log.exception("fault answering %s", request.url.path, exc_info=exc)
+        return _error(500, f"internal error: {type(exc).__name__} (the server's log has the "
+                           "details)")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await pool.start()
+        app.state.pool = pool
+        try:
+            yield
+        finally:
+            await pool.close()
+
+    routes = [Route("/", index), Route("/api/variants", variants),
+              Route("/api/train/history", train_history), Route("/api/status", pool_status),
+              *(route(endpoint) for endpoint in ENDPOINTS),
+              Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(TrustedHostMiddleware,
+                                           allowed_hosts=list(settings.allowed_hosts))],
+                    exception_handlers={HTTPException: not_found, Exception: fault})
+    app.state.history = history
+    return app
+
+
+def _number(value: str) -> int | str:
+    return int(value) if value.isdigit() else value
+
+
+def _light(job: str, fields: dict[str, Any]) -> tuple[str, Any]:
+    """A light job, run beside the server, answered as a worker answers."""
+    try:
+        return "ok", jobs.JOBS[job](fields)
+    except jobs.bad_input_errors() as error:
+        return "bad", str(error)
+
+
+def _record(history: History, fields: dict[str, Any], result: dict) -> dict:
+    """Store a graded training hand; the answer gains its row id and the session's score."""
+    hand_id = history.add(fields["session"], fields["seed"], fields["number"], fields["set"],
+                          result)
+    return {"grade": result["grade"], "score": history.score(fields["session"]),
+            "hand_id": hand_id}

@@ -1,0 +1,233 @@
+"""What each API endpoint does, as a plain function of its checked fields.
+
+A job takes the fields ``read_fields`` gave (``cli.web.api`` holds each endpoint's table)
+and returns the JSON object the matching CLI command prints with ``--json``, built by the
+same record functions, so the page and the terminal cannot disagree. Jobs run in the
+server's worker processes (``cli.web.workers``); bad input raises one of ``BAD_INPUT``,
+whose message is the CLI's one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from cli.web.fields import FieldError
+from evaluator import (
+    BoardError,
+    CardError,
+    HandSpecError,
+    Rules,
+    RulesError,
+    find_preset,
+    preset_names,
+    rules_from_text,
+)
+from evaluator.cards import card_name
+
+#: The library's errors for input it cannot read: the CLI's ``INPUT_ERRORS``, and the
+#: optimizer's own (bad objective, bad ordinary position).
+BAD_INPUT: tuple[type[ValueError], ...] = (CardError, HandSpecError, RulesError, FieldError)
+
+#: A rules file as text is read once per worker, however many requests send it.
+_RULES_CACHE = 32
+
+
+def bad_input_errors() -> tuple[type[ValueError], ...]:
+    """``BAD_INPUT`` and the optimizer's input errors (imported here, so that importing this
+    module does not load the solver)."""
+    from optimizer import ObjectiveError
+    from optimizer.ordinary.position import PositionError
+
+    return BAD_INPUT + (ObjectiveError, PositionError)
+
+
+@lru_cache(maxsize=_RULES_CACHE)
+def _uploaded(text: str) -> Rules:
+    return rules_from_text(text, "rules")
+
+
+def rules_of(fields: dict[str, Any], default: str) -> Rules:
+    """The request's rules: its ``rules`` text when given, else the preset ``variant``
+    (never a path: the browser does not name files)."""
+    if fields.get("rules"):
+        if fields.get("variant"):
+            raise FieldError("both variant and rules given: rules is a whole rules file "
+                             "(base = \"pineapple\" starts it from a preset); give one")
+        return _uploaded(fields["rules"])
+    return find_preset(fields.get("variant") or default)
+
+
+def seated(opponents: int | None, rules: Rules) -> int | None:
+    """``opponents`` checked against the seats of ``rules``, as ``--opponents`` is."""
+    if opponents is not None and opponents > rules.seats - 1:
+        raise FieldError(f"bad opponents {opponents}: expected 1 to {rules.seats - 1} (a deck "
+                         f"of {len(rules.deck.cards)} cards seats {rules.seats} players under "
+                         "these rules)")
+    return opponents
+
+
+def _table(fields: dict[str, Any], rules: Rules):
+    from optimizer import TableSpec
+
+    return TableSpec(seated(fields["opponents"], rules), tuple(fields["against"]),
+                     tuple(fields["opponent_fantasyland"]), fields["dead"] or ())
+
+
+def variants() -> dict:
+    """Every preset, with what the page needs to offer it."""
+    from optimizer.solver.objective import OBJECTIVES
+
+    listed = []
+    for name in preset_names():
+        rules = find_preset(name)
+        listed.append({
+            "name": rules.name, "description": rules.description,
+            "fantasyland_sizes": sorted(set(rules.dealt_counts) - {13})
+            if rules.entry else [],
+            "fantasyland": bool(rules.entry), "ordinary": rules.dealing != "closed",
+            "jokers": rules.deck.jokers, "copies": rules.deck.decks, "seats": rules.seats,
+            "players": rules.players,
+            "objectives": [o for o in OBJECTIVES if o == "ev" or rules.entry]})
+    return {"default": "pineapple", "variants": listed}
+
+
+def rules_summary(fields: dict[str, Any]) -> dict:
+    """A rules file's text, read as the CLI reads a file: its name and what it deals."""
+    rules = rules_of(fields, "pineapple")
+    return {"name": rules.name, "description": rules.description,
+            "fingerprint": rules.fingerprint, "dealt_counts": list(rules.dealt_counts),
+            "seats": rules.seats, "players": rules.players}
+
+
+def solve(fields: dict[str, Any]) -> dict:
+    from optimizer import solve as solve_hand
+    from optimizer.solver.record import solution_record
+
+    rules = rules_of(fields, "pineapple")
+    cards = _dealt(fields["cards"], rules)
+    solution = solve_hand(cards, variant=rules, objective=fields["objective"] or "ev",
+                          fl_value=fields["fl_value"], time_limit=fields["time_limit"],
+                          alternatives=fields["alternatives"], table=_table(fields, rules),
+                          samples=fields["samples"], seed=fields["seed"])
+    return solution_record(solution)
+
+
+def _dealt(text: str, rules: Rules):
+    from evaluator import parse_cards
+
+    return parse_cards(text, deck=rules.deck)
+
+
+def _objective(fields: dict[str, Any], rules: Rules) -> str:
+    """The grading objective: as given, else royalties (ev where there is no Fantasyland),
+    as ``check`` and ``train`` choose it."""
+    return fields["objective"] or ("royalties" if rules.entry else "ev")
+
+
+def check(fields: dict[str, Any]) -> dict:
+    from optimizer.training.grading import grade, grade_record
+
+    rules = rules_of(fields, "pineapple")
+    g = grade(fields["cards"], fields["set"], rules, _objective(fields, rules),
+              fields["fl_value"], time_limit=fields["time_limit"], samples=fields["samples"],
+              seed=fields["seed"], table=_table(fields, rules))
+    return grade_record(g)
+
+
+def _session(fields: dict[str, Any], rules: Rules):
+    """The CLI trainer's session for this seed, dealt up to hand ``number``: the page's hand
+    ``n`` of seed ``s`` is ``fantasyland train --seed s``'s hand ``n``."""
+    from optimizer.training.session import Session
+
+    session = Session(rules, _objective(fields, rules), fields.get("fl_value"),
+                      sizes=fields.get("sizes") or None, seed=fields["seed"])
+    for _ in range(fields["number"]):
+        session.deal()
+    return session
+
+
+def train_deal(fields: dict[str, Any]) -> dict:
+    rules = rules_of(fields, "progressive")
+    session = _session(fields | {"objective": None}, rules)
+    assert session.current is not None
+    return {"seed": fields["seed"], "number": fields["number"], "variant": rules.name,
+            "cards": [card_name(card, ascii=True) for card in session.current.cards]}
+
+
+def train_grade(fields: dict[str, Any]) -> dict:
+    """The grade of a training hand, as ``train`` grades it (the same ev seed)."""
+    from optimizer.training.grading import grade_record
+
+    rules = rules_of(fields, "progressive")
+    session = _session(fields, rules)
+    g = session.play(fields["set"])
+    assert session.current is not None
+    return {"grade": grade_record(g), "variant": rules.name, "objective": session.objective,
+            "cards": [card_name(card, ascii=True) for card in session.current.cards]}
+
+
+def advise(fields: dict[str, Any]) -> dict:
+    from optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
+    from optimizer.ordinary.advise import advise as advise_plays
+    from optimizer.ordinary.record import advice_record
+
+    rules = rules_of(fields, "progressive")
+    advice = advise_plays(rules, fields["board"], fields["cards"], fields["objective"] or "ev",
+                          _table(fields, rules), fields["discards"] or (),
+                          samples=fields["samples"] or DEFAULT_SAMPLES, seed=fields["seed"],
+                          budget=fields["budget"] or DEFAULT_BUDGET, workers=1,
+                          entry_overrides=fields["entry_value"])
+    return advice_record(advice)
+
+
+def score(fields: dict[str, Any]) -> dict:
+    from cli.render import report_dict
+    from cli.score import table_dict
+    from evaluator import evaluate_board
+    from evaluator.scoring import check_table, read_seat, settle_table
+
+    rules = rules_of(fields, "standard")
+    if not fields["against"]:
+        return report_dict(evaluate_board(fields["board"], rules))
+    texts = [fields["board"], *fields["against"]]
+    if len(texts) > min(4, rules.seats):
+        raise BoardError(f"{len(texts)} players: a table of {rules.name} seats 2 to "
+                         f"{min(4, rules.seats)}; give at most {min(4, rules.seats) - 1} "
+                         "boards in against")
+    seats = [read_seat(t, rules) for t in texts]
+    check_table(seats, rules, texts)
+    return table_dict(seats, settle_table(seats, rules), rules)
+
+
+def review(fields: dict[str, Any]) -> dict:
+    from cli.render import measured
+    from optimizer.ordinary.advise import DEFAULT_BUDGET
+    from optimizer.ordinary.review import review as review_lines
+
+    rules = rules_of(fields, "progressive")
+    result = review_lines(fields["history"].splitlines(), rules, fields["objective"] or "ev",
+                          seated(fields["opponents"], rules), seed=fields["seed"],
+                          budget=fields["budget"] or DEFAULT_BUDGET,
+                          entry_overrides=fields["entry_value"])
+    if not result.decisions:
+        first = result.bad_lines[0] if result.bad_lines else None
+        raise FieldError(f"line {first.line}: {first.message}" if first else
+                         "the history holds no street to grade: expected one JSON object a "
+                         "line with board, cards and play")
+    return measured(result.record())
+
+
+#: Every job by name: what the workers may be asked to run.
+JOBS: dict[str, Callable[[dict[str, Any]], dict]] = {
+    "solve": solve, "check": check, "train_deal": train_deal, "train_grade": train_grade,
+    "advise": advise, "score": score, "review": review, "rules": rules_summary}
+
+
+def warm() -> None:
+    """Load what the first solve would: the solver and CP-SAT, the tables, the presets."""
+    solve({"cards": "As Ks Qs Js Ts 9h 9d 9c 8h 8d 7c 7d 2s", "variant": None, "rules": None,
+           "objective": "royalties", "fl_value": None, "time_limit": 10.0, "alternatives": 0,
+           "opponents": None, "against": (), "opponent_fantasyland": (), "dead": "",
+           "samples": None, "seed": 0})
