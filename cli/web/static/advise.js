@@ -24,6 +24,7 @@ export class AdviseView {
       ZONES.map((zone) => ({ ...zone, input: this.inputs[zone.id],
         radio: document.querySelector(`input[name="advise-zone"][value="${zone.id}"]`) })));
     this.settings = new Settings(document.getElementById("advise-settings"), "advise", {
+      alert: document.getElementById("advise-error"),
       main: ["objective", "opponents", "samples", "budget", "seed"],
       table: ["against", "opponent_fantasyland"],
       ordinary: true,

@@ -22,6 +22,7 @@ export class CheckView {
       [{ id: "cards", label: "Dealt cards", short: "", input: this.cards }],
       { onChange: () => this.dealtChanged() });
     this.settings = new Settings(document.getElementById("check-settings"), "check", {
+      alert: document.getElementById("check-error"),
       main: ["objective", "opponents", "fl_value", "samples", "seed"],
       table: ["against", "opponent_fantasyland", "dead"],
       onVariant: (variant) => { if (variant) this.picker.setDeck(variant); },

@@ -193,17 +193,22 @@ export function adviseResult(result) {
     + `${result.plays.length} plays \u00b7 ${result.rollouts} rollouts`
     + (result.exact ? " \u00b7 exact" : "") + (result.settled ? " \u00b7 settled" : ""));
   const rows = result.plays.map((play, i) => {
-    const chances = sizes.filter((size) => play.entry_chances[size] > 0)
-      .map((size) => `${size}: ${percent(play.entry_chances[size])}`).join(", ") || "none";
-    return el("tr", { data: { play: i, board: play.board } },
-      el("td", {}, String(i + 1), play.close ? el("span", { class: "close",
-        title: "close: within the error of the best" }, " \u2248") : ""),
-      el("td", {}, placement(play),
-        play.discard ? el("span", { class: "place" }, "discard ",
-          cardsElement([play.discard], { small: true })) : ""),
-      el("td", {}, `${num(play.value)} \u00b1 ${num(play.standard_error)}`),
-      el("td", {}, percent(play.foul_chance)),
-      el("td", {}, chances));
+    // A play the first look screened out of the race has no value, only its screen score.
+    const chances = play.entry_chances === null ? "\u2013"
+      : sizes.filter((size) => play.entry_chances[size] > 0)
+        .map((size) => `${size}: ${percent(play.entry_chances[size])}`).join(", ") || "none";
+    const value = play.screened ? `screened out (first look ${num(play.screen)})`
+      : `${num(play.value)} \u00b1 ${num(play.standard_error)}`;
+    return el("tr", { class: play.screened ? "screened" : null,
+      data: { play: i, board: play.board } },
+    el("td", {}, String(i + 1), play.close ? el("span", { class: "close",
+      title: "close: within the error of the best" }, " \u2248") : ""),
+    el("td", {}, placement(play),
+      play.discard ? el("span", { class: "place" }, "discard ",
+        cardsElement([play.discard], { small: true })) : ""),
+    el("td", {}, value),
+    el("td", {}, play.foul_chance === null ? "\u2013" : percent(play.foul_chance)),
+    el("td", {}, chances));
   });
   const ranked = el("table", { class: "plays" },
     el("caption", {}, "Plays, best first (\u2248: close to the best, within its error)"),

@@ -2,7 +2,10 @@
 // read back as the fields of a request: a field left empty is left out, so the server's
 // default holds.
 
+import { postJson } from "./api.js";
 import { el } from "./render.js";
+
+const RULES_PAUSE = 600;  // ms of no typing before house rules are read by the server
 
 const FIELDS = {
   objective: { label: "Objective", kind: "select", options: [["", "default"],
@@ -24,8 +27,11 @@ const FIELDS = {
 export class Settings {
   /** `main`: fields shown at once; `table`: fields under "At the table"; the variant and the
    * house rules are always there. `ordinary` keeps only variants with ordinary streets. */
-  constructor(container, prefix, { main = [], table = [], ordinary = false, onVariant }) {
+  constructor(container, prefix, { main = [], table = [], ordinary = false, onVariant,
+    alert = null }) {
     this.prefix = prefix;
+    this.alert = alert;
+    this.rulesTimer = null;
     this.ordinary = ordinary;
     this.onVariant = onVariant ?? (() => {});
     this.inputs = {};
@@ -38,7 +44,11 @@ export class Settings {
     this.description = el("p", { class: "variant-description", id: `${prefix}-variant-info` });
     this.rules = el("textarea", { id: `${prefix}-rules`, name: "rules", rows: 8,
       spellcheck: "false", placeholder: 'name = "house"\nbase = "pineapple"\n...' });
-    this.rules.addEventListener("input", () => this.variantChanged());
+    this.rules.addEventListener("input", () => {
+      this.variantChanged();
+      clearTimeout(this.rulesTimer);
+      this.rulesTimer = setTimeout(() => this.readRules(), RULES_PAUSE);
+    });
     const rules = el("details", { class: "rules" },
       el("summary", {}, "House rules (a rules file, TOML)"),
       el("label", { for: this.rules.id }, "Rules file text: replaces the variant"), this.rules);
@@ -81,6 +91,26 @@ export class Settings {
     this.variantChanged();
   }
 
+  /** Let the server read the house rules as typed: their name and what they deal, or the
+   * line that says what is wrong, before any request depends on them. */
+  async readRules() {
+    const text = this.rules.value;
+    if (!text.trim()) return;
+    try {
+      const rules = await postJson("/api/rules", { rules: text });
+      if (this.rules.value !== text) return;
+      const sizes = rules.dealt_counts.join(", ");
+      this.description.textContent = `House rules "${rules.name}" replace the variant`
+        + `${rules.description ? `: ${rules.description}` : ""} (Fantasyland: ${sizes} cards;`
+        + ` up to ${rules.seats} players.)`;
+      if (this.alert?.textContent.startsWith("house rules: ")) this.alert.textContent = "";
+    } catch (error) {
+      if (this.rules.value === text && this.alert) {
+        this.alert.textContent = `house rules: ${error.message}`;
+      }
+    }
+  }
+
   current() {
     return this.variants.find((variant) => variant.name === this.variant.value) ?? null;
   }
@@ -96,6 +126,13 @@ export class Settings {
       this.description.textContent = ruled ? "The house rules below replace the variant."
         : `${variant.description} (Fantasyland: ${sizes || "none"} cards; ${deck}; `
           + `up to ${variant.seats} players.)`;
+      const objective = this.inputs.objective;
+      if (objective && !ruled) {
+        for (const option of objective.options) {
+          option.disabled = option.value !== "" && !variant.objectives.includes(option.value);
+        }
+        if (objective.selectedOptions[0]?.disabled) objective.value = "";
+      }
       if (this.inputs.opponents) {
         this.inputs.opponents.max = String(Math.max(1, variant.seats - 1));
         this.inputs.opponents.placeholder = String(Math.max(1, variant.players - 1));

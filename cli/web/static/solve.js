@@ -13,6 +13,7 @@ export class SolveView {
     this.picker = new DeckPicker(document.getElementById("solve-picker"),
       [{ id: "cards", label: "Dealt cards", short: "", input: this.input }]);
     this.settings = new Settings(document.getElementById("solve-settings"), "solve", {
+      alert: document.getElementById("solve-error"),
       main: ["objective", "opponents", "fl_value", "samples", "seed", "alternatives",
         "time_limit"],
       table: ["against", "opponent_fantasyland", "dead"],

@@ -30,6 +30,7 @@ export class TrainView {
       onChange: () => this.update(),
     });
     this.settings = new Settings(document.getElementById("train-settings"), "train", {
+      alert: document.getElementById("train-error"),
       main: ["objective", "fl_value", "seed"],
     });
     this.busy = new Busy({ buttons: [this.submit, this.next, this.deal],
@@ -45,7 +46,11 @@ export class TrainView {
   }
 
   setVariants(data) {
-    this.settings.setVariants(data.variants.filter((v) => v.fantasyland), data.default);
+    // Training deals Fantasyland hands, progressive's by default as the CLI's train does.
+    const fantasyland = data.variants.filter((variant) => variant.fantasyland);
+    const fallback = fantasyland.some((v) => v.name === "progressive") ? "progressive"
+      : data.default;
+    this.settings.setVariants(fantasyland, fallback);
   }
 
   /** The first visit deals the first hand and shows the history. */
