@@ -1,0 +1,384 @@
+"""The page of ``fantasyland serve`` in a real headless Chromium, against a real server.
+
+Each test drives the page as a user would (clicks, taps, the keyboard) and checks what it
+shows against what the CLI's ``--json`` gives for the same input. The browser is the
+system's Chromium (``FANTASYLAND_CHROMIUM``, else ``chromium`` on the PATH), driven by
+Playwright; without one the module is skipped, unless ``FANTASYLAND_REQUIRE_BROWSER`` is
+set (as CI sets it), when it fails. Screenshots of every view go to
+``FANTASYLAND_SCREENSHOTS`` if set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.serving import serve_process
+
+REPO = Path(__file__).resolve().parents[1]
+HAND = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
+SAMPLES = "200"  # few sampled deals and rollouts: the module stays within about a minute
+BUDGET = "32"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+WAIT = 60_000  # ms a request may take on a loaded machine
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def _chromium() -> str | None:
+    return os.environ.get("FANTASYLAND_CHROMIUM") or shutil.which("chromium") \
+        or shutil.which("chromium-browser")
+
+
+def _no_browser(reason: str):
+    if os.environ.get("FANTASYLAND_REQUIRE_BROWSER"):
+        pytest.fail(f"FANTASYLAND_REQUIRE_BROWSER is set but no browser can be launched: "
+                    f"{reason}", pytrace=False)
+    pytest.skip(f"no browser: {reason}", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = _chromium()
+    if executable is None:
+        _no_browser("no chromium on the PATH and FANTASYLAND_CHROMIUM is not set")
+    playwright = sync_api.sync_playwright().start()
+    try:
+        launched = playwright.chromium.launch(executable_path=executable)
+    except Exception as error:  # a missing library, a sandbox refused: no browser here
+        playwright.stop()
+        _no_browser(f"{executable} did not start: {str(error).splitlines()[0]}")
+    yield launched
+    launched.close()
+    playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, browser):
+    with serve_process(tmp_path_factory.mktemp("serve")) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = os.environ.get("FANTASYLAND_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class Page:
+    """A page of the server in a fresh browser context, that fails the test on a script
+    error and refuses (and records) every request to anywhere but the server."""
+
+    def __init__(self, browser, server, viewport):
+        self.server = server
+        self.context = browser.new_context(viewport=viewport)
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        origin = urlsplit(server.url).netloc
+        self.context.route("**/*", lambda route: self._route(route, origin))
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.set_default_timeout(WAIT)
+
+    def _route(self, route, origin):
+        url = urlsplit(route.request.url)
+        if url.scheme in ("data", "blob") or url.netloc == origin:
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort()
+
+    def open(self, view: str):
+        self.page.goto(f"{self.server.url}#{view}")
+        self.page.wait_for_selector("body[data-ready]")
+        return self.page
+
+    def close(self):
+        self.context.close()
+        assert not self.errors, f"script errors on the page: {self.errors}"
+        assert not self.outside, f"the page asked for outside addresses: {self.outside}"
+
+
+@pytest.fixture
+def desktop(browser, server):
+    page = Page(browser, server, DESKTOP)
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def phone(browser, server):
+    page = Page(browser, server, PHONE)
+    yield page
+    page.close()
+
+
+def _cli(*args: str) -> dict:
+    """What ``fantasyland ARGS --json`` prints, run as a user runs it."""
+    done = subprocess.run([sys.executable, "-m", "cli.main", *args, "--json"], cwd=REPO,
+                          capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(done.stdout)
+
+
+def _cards(page, selector: str) -> list[str]:
+    return page.eval_on_selector_all(f"{selector} .card", "els => els.map(e => e.dataset.card)")
+
+
+def _shown_set(page, board: str) -> dict[str, list[str]]:
+    return {row: _cards(page, f"[data-board={board}] [data-row={row}]")
+            for row in ("top", "middle", "bottom")}
+
+
+# --- Solve --------------------------------------------------------------------------------
+
+def test_solve_by_clicking_the_grid_shows_the_set_solve_json_gives(desktop):
+    page = desktop.open("solve")
+    for card in HAND.split():
+        page.click(f"#solve-picker button[data-card='{card}']")
+    assert page.input_value("#solve-cards").split() == HAND.split()  # the field follows
+    assert page.locator("#solve-picker button[aria-pressed=true]").count() == 14
+    page.fill("#solve-samples", SAMPLES)
+    page.fill("#solve-seed", "3")
+    page.click("#solve-submit")
+    page.wait_for_selector("#solve-result .answer")
+    expected = _cli("solve", HAND, "--samples", SAMPLES, "--seed", "3")
+    assert _shown_set(page, "solution") == {row: expected[row]
+                                            for row in ("top", "middle", "bottom")}
+    shown_discards = page.get_attribute("#solve-result .discards", "data-discards")
+    assert shown_discards.split() == expected["discards"]
+    stays = page.locator("#solve-result .summary [data-stays]")
+    assert stays.get_attribute("data-stays") == str(expected["stays"]).lower()
+    assert stays.inner_text() == f"stays: {'yes' if expected['stays'] else 'no'}"
+    assert "optimal (proved)" in page.inner_text("#solve-result .summary")
+    other = expected["best_not_staying"] if expected["stays"] else expected["best_staying"]
+    assert _shown_set(page, "other") == {row: other[row] for row in ("top", "middle", "bottom")}
+    assert page.get_attribute("[data-break-even]", "data-break-even") == \
+        str(expected["break_even_fl_value"])
+
+
+# --- Train --------------------------------------------------------------------------------
+
+def _place(page, editor: str, card: str, row: str):
+    page.click(f"{editor} .editor-hand button[data-card='{card}']")
+    page.click(f"{editor} button.row-target[data-row='{row}']")
+
+
+def _drag(page, source, target):
+    """Drag with the mouse in small steps, as a hand does (the editor reads pointer events)."""
+    start = source.bounding_box()
+    end = target.bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def test_train_hand_played_by_taps_grades_as_check_json_and_enters_the_history(desktop):
+    page = desktop.open("train")
+    page.wait_for_selector("#train-editor .editor-hand button.card")
+    page.click("details.train-options summary")
+    page.select_option("#train-objective", "royalties")
+    cards = _cards(page, "#train-editor .editor-hand")
+    variant = page.inner_text("#train-hand").split(" \u00b7 ")[2]
+    assert len(cards) in (14, 15, 16, 17)
+    assert page.is_disabled("#train-submit")
+    editor = "#train-editor"
+    # The dealt cards come highest first: the best five at the bottom, the next in the
+    # middle, then three on top (a legal set more often than not; a foul grades as well).
+    bottom, middle, top = cards[:5], cards[5:10], cards[10:13]
+    _drag(page, page.locator(f"{editor} .editor-hand button[data-card='{bottom[0]}']"),
+          page.locator(f"{editor} [data-zone=bottom]"))
+    assert _cards(page, f"{editor} [data-zone=bottom]") == bottom[:1]
+    for card in bottom[1:]:
+        _place(page, editor, card, "bottom")
+    # A placed card tapped goes back to the hand, and can be placed again.
+    page.click(f"{editor} [data-zone=bottom] button[data-card='{bottom[-1]}']")
+    assert bottom[-1] in _cards(page, f"{editor} .editor-hand")
+    _place(page, editor, bottom[-1], "bottom")
+    for card in middle:
+        _place(page, editor, card, "middle")
+    for card in top[:-1]:
+        _place(page, editor, card, "top")
+    assert page.is_disabled("#train-submit")  # a row is short
+    _place(page, editor, top[-1], "top")
+    assert page.is_enabled("#train-submit")
+    page.click("#train-submit")
+    page.wait_for_selector("#train-result .answer")
+    played = f"{' '.join(top)} / {' '.join(middle)} / {' '.join(bottom)}"
+    expected = _cli("check", " ".join(cards), "--set", played, "--variant", variant,
+                    "--objective", "royalties")
+    summary = page.locator("#train-result .summary")
+    assert float(summary.get_attribute("data-ev-lost")) == pytest.approx(expected["ev_lost"])
+    assert summary.get_attribute("data-optimal") == str(expected["is_optimal"]).lower()
+    assert f"{expected['ev_lost']:.2f}" in summary.inner_text()
+    assert _shown_set(page, "optimum") == {row: expected["optimal"][row]
+                                           for row in ("top", "middle", "bottom")}
+    assert page.inner_text("#train-score").count("Hands") == 1
+    assert page.get_attribute("#train-score dl", "data-hands") == "1"
+    newest = page.locator("#train-history-table tbody tr").first
+    newest.wait_for()
+    assert f"{expected['ev_lost']:.2f}" in newest.inner_text()
+    assert page.locator("#train-history svg.chart circle").count() >= 1
+    number = page.get_attribute("#train-hand", "data-number")
+    page.click("#train-next")
+    page.locator(f"#train-hand[data-number='{int(number) + 1}']").wait_for()
+    assert page.is_disabled("#train-submit")
+
+
+# --- Phone size and the keyboard ----------------------------------------------------------
+
+def _overflow(page) -> int:
+    return page.evaluate("document.scrollingElement.scrollWidth")
+
+
+def test_phone_layout_has_no_sideways_scroll_and_the_keyboard_alone_picks_and_places(phone):
+    page = phone.open("solve")
+    for view in ("solve", "train", "check", "advise"):
+        page.click(f"#tab-{view}")
+        page.wait_for_selector(f"#{view}-view:not([hidden])")
+        assert _overflow(page) <= PHONE["width"], f"{view} scrolls sideways"
+    page.click("#tab-solve")
+    grid = page.locator("#solve-picker .deck-grid").bounding_box()
+    assert grid["x"] >= 0 and grid["x"] + grid["width"] <= PHONE["width"]
+    assert page.locator("#solve-picker button[data-card='2c']").is_visible()
+    # Keyboard only: Tab from the top of the page to the first card of the grid, Enter.
+    page.locator("body").focus()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('#solve-picker button.card')"):
+            break
+    else:
+        pytest.fail("Tab never reached a card of the deck grid")
+    card = page.evaluate("document.activeElement.dataset.card")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"  # the focus can be seen
+    page.keyboard.press("Enter")
+    assert page.get_attribute(f"#solve-picker button[data-card='{card}']",
+                              "aria-pressed") == "true"
+    assert page.input_value("#solve-cards") == card
+    page.keyboard.press("Space")  # Space takes it out again
+    assert page.input_value("#solve-cards") == ""
+    # In Train: the rows are on screen, and a hand card is picked and placed by keys.
+    page.click("#tab-train")
+    hand = page.locator("#train-editor .editor-hand button.card")
+    hand.first.wait_for()
+    for row in ("top", "middle", "bottom"):
+        box = page.locator(f"#train-editor [data-zone={row}]").bounding_box()
+        assert box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert _overflow(page) <= PHONE["width"]
+    first = hand.first.get_attribute("data-card")
+    hand.first.focus()
+    page.keyboard.press("Enter")
+    assert hand.first.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("t")
+    assert _cards(page, "#train-editor [data-zone=top]") == [first]
+    # Tab reaches a row's button, and Enter there places the picked card.
+    second = hand.first.get_attribute("data-card")
+    page.keyboard.press("Enter")  # the focus moved to the next card of the hand
+    page.focus("#train-editor button.row-target[data-row='middle']")
+    page.keyboard.press("Enter")
+    assert _cards(page, "#train-editor [data-zone=middle]") == [second]
+
+
+# --- Check and Advise ---------------------------------------------------------------------
+
+CHECKED = "Kd Qh Qd / Ts 5s 4s 3s 2s / As Ah Ac 7h 7c"
+
+
+def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(desktop):
+    page = desktop.open("check")
+    page.fill("#check-cards", HAND)
+    page.fill("#check-set", CHECKED)
+    # The typed set moved the editor's cards.
+    assert sorted(_cards(page, "#check-editor [data-zone=top]")) == ["Kd", "Qd", "Qh"]
+    page.click("#check-submit")
+    page.wait_for_selector("#check-result .answer")
+    expected = _cli("check", HAND, "--set", CHECKED)
+    summary = page.locator("#check-result .summary")
+    assert float(summary.get_attribute("data-ev-lost")) == pytest.approx(expected["ev_lost"])
+    assert summary.get_attribute("data-optimal") == "false"
+    assert "stays in Fantasyland" in page.inner_text("#check-result .advice")
+    # A bad card: the server's one line, and what was typed is kept.
+    typed = HAND.replace("Kd", "Kx")
+    page.fill("#check-cards", typed)
+    page.click("#check-submit")
+    alert = page.locator("#check-view [role=alert]")
+    alert.wait_for(state="visible")
+    status, answer = desktop.server.post("check", {"cards": typed, "set": CHECKED})
+    assert status == 400
+    assert alert.inner_text() == answer["error"]
+    assert page.input_value("#check-cards") == typed
+
+    page.click("#tab-advise")
+    page.fill("#advise-top", "Qh")
+    page.fill("#advise-middle", "7c 8c")
+    page.fill("#advise-bottom", "2s 2d")
+    page.click("#advise-zone-cards")  # clicked cards now go to the cards just dealt
+    for card in ("Kd", "Qs", "3h"):
+        page.click(f"#advise-picker button[data-card='{card}']")
+    assert page.input_value("#advise-cards") == "Kd Qs 3h"
+    page.select_option("#advise-variant", "progressive")
+    page.fill("#advise-budget", BUDGET)
+    page.fill("#advise-samples", SAMPLES)
+    page.click("#advise-submit")
+    page.wait_for_selector("#advise-result .answer")
+    expected = _cli("advise", "--board", "Qh / 7c 8c / 2s 2d", "--cards", "Kd Qs 3h",
+                    "--variant", "progressive", "--budget", BUDGET, "--samples", SAMPLES,
+                    "--workers", "1")
+    shown = page.eval_on_selector_all("#advise-result tr[data-play]",
+                                      "rows => rows.map(r => r.dataset.board)")
+    assert shown == [play["board"] for play in expected["plays"]]
+    page.fill("#advise-cards", "Kd Qs 1h")
+    page.click("#advise-submit")
+    alert = page.locator("#advise-view [role=alert]")
+    alert.wait_for(state="visible")
+    assert "bad card '1h'" in alert.inner_text()
+    assert page.input_value("#advise-cards") == "Kd Qs 1h"
+
+
+# --- Screenshots --------------------------------------------------------------------------
+
+def _fill_views(page):
+    """Put an answer in each view, so that the screenshots show one."""
+    page.click("#tab-solve")
+    page.fill("#solve-cards", HAND)
+    page.fill("#solve-samples", SAMPLES)
+    page.click("#solve-submit")
+    page.wait_for_selector("#solve-result .answer")
+    page.click("#tab-check")
+    page.fill("#check-cards", HAND)
+    page.fill("#check-set", CHECKED)
+    page.click("#check-submit")
+    page.wait_for_selector("#check-result .answer")
+    page.click("#tab-advise")
+    page.fill("#advise-top", "Qh")
+    page.fill("#advise-middle", "7c 8c")
+    page.fill("#advise-bottom", "2s 2d")
+    page.fill("#advise-cards", "Kd Qs 3h")
+    page.fill("#advise-budget", BUDGET)
+    page.fill("#advise-samples", SAMPLES)
+    page.click("#advise-submit")
+    page.wait_for_selector("#advise-result .answer")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_screenshots_of_every_view(size, request, shots):
+    page = request.getfixturevalue(size).open("solve")
+    _fill_views(page)
+    for view in ("solve", "train", "check", "advise"):
+        page.click(f"#tab-{view}")
+        if view == "train":
+            page.wait_for_selector("#train-editor .editor-hand button.card")
+        path = shots / f"{view}-{size}.png"
+        page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 0
