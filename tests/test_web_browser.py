@@ -335,9 +335,12 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     expected = _cli("advise", "--board", "Qh / 7c 8c / 2s 2d", "--cards", "Kd Qs 3h",
                     "--variant", "progressive", "--budget", BUDGET, "--samples", SAMPLES,
                     "--workers", "1")
-    shown = page.eval_on_selector_all("#advise-result tr[data-play]",
+    shown = page.eval_on_selector_all("#advise-result [data-play]",
                                       "rows => rows.map(r => r.dataset.board)")
     assert shown == [play["board"] for play in expected["plays"]]
+    best = expected["plays"][0]
+    assert f"value {best['value']:.2f} \u00b1 {best['standard_error']:.2f}" in \
+        page.inner_text("#advise-result [data-play='0']")
     page.fill("#advise-cards", "Kd Qs 1h")
     page.click("#advise-submit")
     alert = page.locator("#advise-view [role=alert]")

@@ -185,39 +185,51 @@ function boardText(text) {
   return board({ top: rows[0], middle: rows[1], bottom: rows[2] }, { name: "play" });
 }
 
-/** The plays of an ordinary street, best first. */
+function entryText(play, sizes) {
+  if (play.entry_chances === null) return null;
+  const chances = sizes.filter((size) => play.entry_chances[size] > 0)
+    .map((size) => `${size} cards ${percent(play.entry_chances[size])}`);
+  return `Fantasyland: ${chances.join(", ") || "none"}`;
+}
+
+function playItem(play, i, sizes) {
+  // A play the first look screened out of the race has no value, only its screen score.
+  const figures = play.screened ? [`screened out (first look ${num(play.screen)})`]
+    : [`value ${num(play.value)} \u00b1 ${num(play.standard_error)}`,
+      `foul ${percent(play.foul_chance)}`, entryText(play, sizes)];
+  return el("li", { class: play.screened ? "play screened" : "play",
+    data: { play: i, board: play.board, close: String(play.close) } },
+  el("div", { class: "play-moves" }, placement(play),
+    play.discard ? el("span", { class: "place" }, "discard ",
+      cardsElement([play.discard], { small: true })) : null),
+  el("div", { class: "play-figures" }, figures.filter(Boolean).join(" \u00b7 "),
+    play.close ? el("span", { class: "close", title: "within the error of the best play" },
+      " \u00b7 \u2248 close") : null));
+}
+
+/** The plays of an ordinary street, best first; those the first look screened out last,
+ * folded away. */
 export function adviseResult(result) {
   const sizes = result.entry_values.map((entry) => entry.cards);
   const head = el("p", { class: "summary" }, `${result.variant}, ${result.objective}, street `
     + `${result.position.street} (${result.position.rounds_left} rounds left) \u00b7 `
     + `${result.plays.length} plays \u00b7 ${result.rollouts} rollouts`
     + (result.exact ? " \u00b7 exact" : "") + (result.settled ? " \u00b7 settled" : ""));
-  const rows = result.plays.map((play, i) => {
-    // A play the first look screened out of the race has no value, only its screen score.
-    const chances = play.entry_chances === null ? "\u2013"
-      : sizes.filter((size) => play.entry_chances[size] > 0)
-        .map((size) => `${size}: ${percent(play.entry_chances[size])}`).join(", ") || "none";
-    const value = play.screened ? `screened out (first look ${num(play.screen)})`
-      : `${num(play.value)} \u00b1 ${num(play.standard_error)}`;
-    return el("tr", { class: play.screened ? "screened" : null,
-      data: { play: i, board: play.board } },
-    el("td", {}, String(i + 1), play.close ? el("span", { class: "close",
-      title: "close: within the error of the best" }, " \u2248") : ""),
-    el("td", {}, placement(play),
-      play.discard ? el("span", { class: "place" }, "discard ",
-        cardsElement([play.discard], { small: true })) : ""),
-    el("td", {}, value),
-    el("td", {}, play.foul_chance === null ? "\u2013" : percent(play.foul_chance)),
-    el("td", {}, chances));
-  });
-  const ranked = el("table", { class: "plays" },
-    el("caption", {}, "Plays, best first (\u2248: close to the best, within its error)"),
-    el("thead", {}, el("tr", {}, ["#", "Play", "Value", "Foul", "Fantasyland"].map((h) =>
-      el("th", { scope: "col" }, h)))),
-    el("tbody", {}, rows));
+  const raced = result.plays.filter((play) => !play.screened);
+  const screened = result.plays.filter((play) => play.screened);
   const best = result.plays[0];
-  return el("div", { class: "answer" }, head,
-    best ? el("div", { class: "best-play" }, el("h4", {}, "Best play: the board after it"),
-      boardText(best.board)) : null,
-    el("div", { class: "scroll" }, ranked));
+  const parts = [head];
+  if (best) {
+    parts.push(el("div", { class: "best-play" }, el("h4", {}, "Best play: the board after it"),
+      boardText(best.board)));
+  }
+  parts.push(el("h4", {}, "Plays, best first (\u2248 close: within the error of the best)"),
+    el("ol", { class: "plays" }, raced.map((play, i) => playItem(play, i, sizes))));
+  if (screened.length) {
+    parts.push(el("details", { class: "screened-plays" },
+      el("summary", {}, `${screened.length} plays screened out by the first look`),
+      el("ol", { class: "plays", start: raced.length + 1 },
+        screened.map((play, i) => playItem(play, raced.length + i, sizes)))));
+  }
+  return el("div", { class: "answer" }, parts);
 }
