@@ -29,6 +29,7 @@ BUDGET = "32"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 WAIT = 60_000  # ms a request may take on a loaded machine
+STEP = 15_000  # ms a click or a field may wait for its element
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -88,7 +89,7 @@ class Page:
         self.context.route("**/*", lambda route: self._route(route, origin))
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.set_default_timeout(WAIT)
+        self.page.set_default_timeout(STEP)
 
     def _route(self, route, origin):
         url = urlsplit(route.request.url)
@@ -100,7 +101,7 @@ class Page:
 
     def open(self, view: str):
         self.page.goto(f"{self.server.url}#{view}")
-        self.page.wait_for_selector("body[data-ready]")
+        self.page.wait_for_selector("body[data-ready]", timeout=WAIT)
         return self.page
 
     def close(self):
@@ -150,7 +151,7 @@ def test_solve_by_clicking_the_grid_shows_the_set_solve_json_gives(desktop):
     page.fill("#solve-samples", SAMPLES)
     page.fill("#solve-seed", "3")
     page.click("#solve-submit")
-    page.wait_for_selector("#solve-result .answer")
+    page.wait_for_selector("#solve-result .answer", timeout=WAIT)
     expected = _cli("solve", HAND, "--samples", SAMPLES, "--seed", "3")
     assert _shown_set(page, "solution") == {row: expected[row]
                                             for row in ("top", "middle", "bottom")}
@@ -185,7 +186,7 @@ def _drag(page, source, target):
 
 def test_train_hand_played_by_taps_grades_as_check_json_and_enters_the_history(desktop):
     page = desktop.open("train")
-    page.wait_for_selector("#train-editor .editor-hand button.card")
+    page.wait_for_selector("#train-editor .editor-hand button.card", timeout=WAIT)
     page.click("details.train-options summary")
     page.select_option("#train-objective", "royalties")
     cards = _cards(page, "#train-editor .editor-hand")
@@ -213,7 +214,7 @@ def test_train_hand_played_by_taps_grades_as_check_json_and_enters_the_history(d
     _place(page, editor, top[-1], "top")
     assert page.is_enabled("#train-submit")
     page.click("#train-submit")
-    page.wait_for_selector("#train-result .answer")
+    page.wait_for_selector("#train-result .answer", timeout=WAIT)
     played = f"{' '.join(top)} / {' '.join(middle)} / {' '.join(bottom)}"
     expected = _cli("check", " ".join(cards), "--set", played, "--variant", variant,
                     "--objective", "royalties")
@@ -226,12 +227,12 @@ def test_train_hand_played_by_taps_grades_as_check_json_and_enters_the_history(d
     assert page.inner_text("#train-score").count("Hands") == 1
     assert page.get_attribute("#train-score dl", "data-hands") == "1"
     newest = page.locator("#train-history-table tbody tr").first
-    newest.wait_for()
+    newest.wait_for(timeout=WAIT)
     assert f"{expected['ev_lost']:.2f}" in newest.inner_text()
     assert page.locator("#train-history svg.chart circle").count() >= 1
     number = page.get_attribute("#train-hand", "data-number")
     page.click("#train-next")
-    page.locator(f"#train-hand[data-number='{int(number) + 1}']").wait_for()
+    page.locator(f"#train-hand[data-number='{int(number) + 1}']").wait_for(timeout=WAIT)
     assert page.is_disabled("#train-submit")
 
 
@@ -271,7 +272,7 @@ def test_phone_layout_has_no_sideways_scroll_and_the_keyboard_alone_picks_and_pl
     # In Train: the rows are on screen, and a hand card is picked and placed by keys.
     page.click("#tab-train")
     hand = page.locator("#train-editor .editor-hand button.card")
-    hand.first.wait_for()
+    hand.first.wait_for(timeout=WAIT)
     for row in ("top", "middle", "bottom"):
         box = page.locator(f"#train-editor [data-zone={row}]").bounding_box()
         assert box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"]
@@ -302,7 +303,7 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     # The typed set moved the editor's cards.
     assert sorted(_cards(page, "#check-editor [data-zone=top]")) == ["Kd", "Qd", "Qh"]
     page.click("#check-submit")
-    page.wait_for_selector("#check-result .answer")
+    page.wait_for_selector("#check-result .answer", timeout=WAIT)
     expected = _cli("check", HAND, "--set", CHECKED)
     summary = page.locator("#check-result .summary")
     assert float(summary.get_attribute("data-ev-lost")) == pytest.approx(expected["ev_lost"])
@@ -313,7 +314,7 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     page.fill("#check-cards", typed)
     page.click("#check-submit")
     alert = page.locator("#check-view [role=alert]")
-    alert.wait_for(state="visible")
+    alert.wait_for(state="visible", timeout=WAIT)
     status, answer = desktop.server.post("check", {"cards": typed, "set": CHECKED})
     assert status == 400
     assert alert.inner_text() == answer["error"]
@@ -331,7 +332,7 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     page.fill("#advise-budget", BUDGET)
     page.fill("#advise-samples", SAMPLES)
     page.click("#advise-submit")
-    page.wait_for_selector("#advise-result .answer")
+    page.wait_for_selector("#advise-result .answer", timeout=WAIT)
     expected = _cli("advise", "--board", "Qh / 7c 8c / 2s 2d", "--cards", "Kd Qs 3h",
                     "--variant", "progressive", "--budget", BUDGET, "--samples", SAMPLES,
                     "--workers", "1")
@@ -344,7 +345,7 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     page.fill("#advise-cards", "Kd Qs 1h")
     page.click("#advise-submit")
     alert = page.locator("#advise-view [role=alert]")
-    alert.wait_for(state="visible")
+    alert.wait_for(state="visible", timeout=WAIT)
     assert "bad card '1h'" in alert.inner_text()
     assert page.input_value("#advise-cards") == "Kd Qs 1h"
 
@@ -357,12 +358,12 @@ def _fill_views(page):
     page.fill("#solve-cards", HAND)
     page.fill("#solve-samples", SAMPLES)
     page.click("#solve-submit")
-    page.wait_for_selector("#solve-result .answer")
+    page.wait_for_selector("#solve-result .answer", timeout=WAIT)
     page.click("#tab-check")
     page.fill("#check-cards", HAND)
     page.fill("#check-set", CHECKED)
     page.click("#check-submit")
-    page.wait_for_selector("#check-result .answer")
+    page.wait_for_selector("#check-result .answer", timeout=WAIT)
     page.click("#tab-advise")
     page.fill("#advise-top", "Qh")
     page.fill("#advise-middle", "7c 8c")
@@ -371,7 +372,7 @@ def _fill_views(page):
     page.fill("#advise-budget", BUDGET)
     page.fill("#advise-samples", SAMPLES)
     page.click("#advise-submit")
-    page.wait_for_selector("#advise-result .answer")
+    page.wait_for_selector("#advise-result .answer", timeout=WAIT)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -381,7 +382,7 @@ def test_screenshots_of_every_view(size, request, shots):
     for view in ("solve", "train", "check", "advise"):
         page.click(f"#tab-{view}")
         if view == "train":
-            page.wait_for_selector("#train-editor .editor-hand button.card")
+            page.wait_for_selector("#train-editor .editor-hand button.card", timeout=WAIT)
         path = shots / f"{view}-{size}.png"
         page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 0
