@@ -116,3 +116,32 @@ def test_console_script_reports_bad_input_in_one_line_with_exit_code_2(script, t
     assert result.stderr.startswith("error: bad card '4x'")
     assert len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_console_script_serves_the_page_from_another_directory(script, tmp_path):
+    """``fantasyland serve`` works after the README's install: its dependencies are the
+    package's own, and the page is package data."""
+    import re
+    import signal
+    import urllib.request
+
+    server = subprocess.Popen([script, "serve", "--port", "0", "--workers", "1", "--history",
+                               str(tmp_path / "history.sqlite3")], cwd=tmp_path, env=_env(),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              start_new_session=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        found = re.search(r"(http://\S+/)", line)
+        assert found, line + server.stdout.read()
+        with urllib.request.urlopen(found.group(1), timeout=30) as page:
+            assert page.read().lower().startswith(b"<!doctype html")
+        request = urllib.request.Request(found.group(1) + "api/score", method="POST",
+                                         data=json.dumps({"board": IVEY}).encode())
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            assert json.loads(answer.read())["royalties"]["total"] == 7
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        if server.stdout is not None:
+            server.stdout.close()
