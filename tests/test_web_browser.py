@@ -31,9 +31,6 @@ PHONE = {"width": 390, "height": 844}
 WAIT = 60_000  # ms a request may take on a loaded machine
 STEP = 15_000  # ms a click or a field may wait for its element
 
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
 def _chromium() -> str | None:
     return os.environ.get("FANTASYLAND_CHROMIUM") or shutil.which("chromium") \
         or shutil.which("chromium-browser")
@@ -44,6 +41,12 @@ def _no_browser(reason: str):
         pytest.fail(f"FANTASYLAND_REQUIRE_BROWSER is set but no browser can be launched: "
                     f"{reason}", pytrace=False)
     pytest.skip(f"no browser: {reason}", allow_module_level=True)
+
+
+try:
+    from playwright import sync_api
+except ImportError:  # the test extra is not installed
+    _no_browser("Playwright is not installed (pip install -e '.[test]')")
 
 
 @pytest.fixture(scope="module")
