@@ -36,9 +36,9 @@ export function cardName(card) {
   return `${RANK_NAME[card[0]]} of ${SUIT_NAME[card[1]]}`;
 }
 
-/** "A♠", "10♥", "🃏": a card in running text. */
+/** "A♠", "10♥", "Joker": a card in running text. */
 export function cardText(card) {
-  if (isJoker(card)) return "\u{1F0CF}";
+  if (isJoker(card)) return "Joker";
   return `${card[0] === "T" ? "10" : card[0]}${SUIT_SYMBOL[card[1]]}`;
 }
 
@@ -88,7 +88,8 @@ export function cardElement(card, { button = false, face = null, small = false }
   element.dataset.card = card;
   if (isJoker(card)) {
     element.classList.add("joker");
-    element.innerHTML = '<span class="rank">J</span><span class="suit">\u2605</span>';
+    // "Jkr" and a star, not "J" (a jack) nor the joker character, which fonts may lack.
+    element.innerHTML = '<span class="rank">Jkr</span><span class="suit">\u2605</span>';
     if (face) {
       const stands = document.createElement("span");
       stands.className = "stands";
