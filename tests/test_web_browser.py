@@ -305,6 +305,7 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     page.fill("#check-set", CHECKED)
     # The typed set moved the editor's cards.
     assert sorted(_cards(page, "#check-editor [data-zone=top]")) == ["Kd", "Qd", "Qh"]
+    page.locator("#check-preview", has_text="Pair of Queens").wait_for()  # /api/score's words
     page.click("#check-submit")
     page.wait_for_selector("#check-result .answer", timeout=WAIT)
     expected = _cli("check", HAND, "--set", CHECKED)

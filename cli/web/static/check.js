@@ -5,6 +5,7 @@
 import { Busy, postJson } from "./api.js";
 import { parseCards, parseRows } from "./cards.js";
 import { RowEditor } from "./editor.js";
+import { SetPreview } from "./preview.js";
 import { DeckPicker } from "./picker.js";
 import { gradeResult } from "./render.js";
 import { Settings } from "./settings.js";
@@ -14,9 +15,13 @@ export class CheckView {
     this.cards = document.getElementById("check-cards");
     this.set = document.getElementById("check-set");
     this.result = document.getElementById("check-result");
+    this.preview = new SetPreview(document.getElementById("check-preview"));
     this.editor = new RowEditor(document.getElementById("check-editor"), {
       label: "Dealt cards not placed (the discards)",
-      onChange: () => { this.set.value = this.editor.text(); },
+      onChange: () => {
+        this.set.value = this.editor.text();
+        this.showPreview();
+      },
     });
     this.picker = new DeckPicker(document.getElementById("check-picker"),
       [{ id: "cards", label: "Dealt cards", short: "", input: this.cards }],
@@ -56,6 +61,13 @@ export class CheckView {
   setTyped() {
     const rows = parseRows(this.set.value);
     if (rows) this.editor.setRows(rows);
+    this.showPreview();
+  }
+
+  showPreview() {
+    const { variant, rules } = this.settings.values();
+    const board = this.editor.full() ? this.editor.text() : "";
+    this.preview.show(board, rules ? { rules } : { variant });
   }
 
   async check() {

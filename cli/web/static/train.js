@@ -3,6 +3,7 @@
 
 import { Busy, getJson, postJson } from "./api.js";
 import { RowEditor } from "./editor.js";
+import { SetPreview } from "./preview.js";
 import { historyTable, sessionChart, trend } from "./history.js";
 import { el, gradeResult, num } from "./render.js";
 import { Settings } from "./settings.js";
@@ -25,9 +26,13 @@ export class TrainView {
     this.next = document.getElementById("train-next");
     this.deal = document.getElementById("train-deal");
     this.reset = document.getElementById("train-reset");
+    this.preview = new SetPreview(document.getElementById("train-preview"));
     this.editor = new RowEditor(document.getElementById("train-editor"), {
       label: "Hand: cards left here are discarded",
-      onChange: () => this.update(),
+      onChange: () => {
+        this.update();
+        this.preview.show(this.editor.full() ? this.editor.text() : "", this.hand.dealtWith);
+      },
     });
     this.settings = new Settings(document.getElementById("train-settings"), "train", {
       alert: document.getElementById("train-error"),
@@ -77,6 +82,7 @@ export class TrainView {
       this.hand = { ...hand, dealtWith: this.rules() };
       this.graded = false;
       this.editor.setCards(hand.cards);
+      this.preview.show("", {});
       this.editor.lock(false);
       this.result.replaceChildren();
       this.info.textContent = `Hand ${hand.number} \u00b7 seed ${hand.seed} \u00b7 `
