@@ -1,7 +1,7 @@
 // The training history: the last hands graded (newest first), their trend, and a chart of
 // the mean EV lost per session drawn as inline SVG.
 
-import { cardText } from "./cards.js";
+import { cardText, isJoker, isRed } from "./cards.js";
 import { el, num } from "./render.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -41,14 +41,21 @@ export function trend(hands) {
     + `in the ${before.length} before (${way}).`;
 }
 
+function cardsText(cards) {
+  return cards.map((card) => el("span", { class: isJoker(card) ? "joker" : isRed(card) ? "red"
+    : "black" }, cardText(card), " "));
+}
+
 export function historyTable(hands) {
+  const caption = hands.length === 1 ? "The last hand"
+    : `The last ${hands.length} hands, newest first`;
   return el("table", { class: "history", id: "train-history-table" },
-    el("caption", {}, `The last ${hands.length} hands, newest first`),
+    el("caption", {}, caption),
     el("thead", {}, el("tr", {}, ["Date", "Cards", "EV lost", "Optimal"].map((h) =>
       el("th", { scope: "col" }, h)))),
     el("tbody", {}, hands.map((hand) => el("tr", { data: { hand: hand.id } },
       el("td", {}, when(hand.played_at)),
-      el("td", { class: "card-text" }, hand.cards.map(cardText).join(" ")),
+      el("td", { class: "card-text" }, cardsText(hand.cards)),
       el("td", { class: "num" }, num(hand.ev_lost)),
       el("td", {}, hand.optimal ? "yes" : hand.fouled ? "no (fouled)" : "no")))));
 }
