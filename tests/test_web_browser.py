@@ -387,6 +387,8 @@ def test_screenshots_of_every_view(size, request, shots):
         page.click(f"#tab-{view}")
         if view == "train":
             page.wait_for_selector("#train-editor .editor-hand button.card", timeout=WAIT)
+        if size == "phone":  # answers too must fit the width of a phone
+            assert _overflow(page) <= PHONE["width"], f"{view} with its answer scrolls sideways"
         path = shots / f"{view}-{size}.png"
         page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 0
