@@ -45,6 +45,11 @@ def default_path() -> Path:
     return Path(base) / "fantasyland" / "history.sqlite3"
 
 
+def _set_text(rows: dict) -> str:
+    """A set as ``TOP / MIDDLE / BOTTOM`` in plain card names."""
+    return " / ".join(" ".join(rows[row]) for row in ("top", "middle", "bottom"))
+
+
 class History:
     """The history database at ``path`` (made, with its directory, on first use)."""
 
@@ -66,8 +71,9 @@ class History:
         finally:
             db.close()
 
-    def add(self, session: str, seed: int, number: int, played: str, answer: dict) -> int:
-        """Store a graded hand (``jobs.train_grade``'s answer); its row id."""
+    def add(self, session: str, seed: int, number: int, answer: dict) -> int:
+        """Store a graded hand (``jobs.train_grade``'s answer); its row id. The set is kept
+        as the grade read it (``As Kd``), however it was typed."""
         grade = answer["grade"]
         with self._connection() as db:
             cursor = db.execute(
@@ -76,7 +82,8 @@ class History:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (session, datetime.now(timezone.utc).isoformat(timespec="seconds"),
                  answer["variant"], answer["objective"], seed, number,
-                 " ".join(answer["cards"]), played, int(grade["is_optimal"]),
+                 " ".join(answer["cards"]), _set_text(grade["set"]),
+                 int(grade["is_optimal"]),
                  int(grade["fouled"]), float(grade["ev_lost"]),
                  json.dumps(grade, sort_keys=True)))
             assert cursor.lastrowid is not None

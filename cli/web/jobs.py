@@ -84,8 +84,7 @@ def variants() -> dict:
         rules = find_preset(name)
         listed.append({
             "name": rules.name, "description": rules.description,
-            "fantasyland_sizes": sorted(set(rules.dealt_counts) - {13})
-            if rules.entry else [],
+            "fantasyland_sizes": list(rules.dealt_counts) if rules.entry else [],
             "fantasyland": bool(rules.entry), "ordinary": rules.dealing != "closed",
             "jokers": rules.deck.jokers, "copies": rules.deck.decks, "seats": rules.seats,
             "players": rules.players,
