@@ -312,3 +312,16 @@ def test_the_history_keeps_the_set_in_plain_card_names_however_it_was_typed(clie
                                           "set": typed.lower()})
     stored = client.get("/api/train/history?limit=1").json()["hands"][0]["set"]
     assert sorted(stored.replace("/", " ").split()) == sorted(deal["cards"][:13])
+
+
+def test_a_session_that_changes_its_objective_is_scored_once_for_each(client):
+    deal = client.post("/api/train/deal", json={"seed": 31}).json()["cards"]
+    played = f"{' '.join(deal[:3])} / {' '.join(deal[3:8])} / {' '.join(deal[8:13])}"
+    for objective in ("royalties", "ev", "ev"):
+        graded = client.post("/api/train/grade", json={
+            "session": "mixed", "seed": 31, "number": 1, "set": played,
+            "objective": objective}).json()
+    assert graded["score"]["hands"] == 2  # the two under ev, not the one in royalty points
+    mixed = [s for s in client.get("/api/train/history").json()["sessions"]
+             if s["session"] == "mixed"]
+    assert [(s["objective"], s["hands"]) for s in mixed] == [("royalties", 1), ("ev", 2)]

@@ -196,5 +196,6 @@ def _light(job: str, fields: dict[str, Any]) -> tuple[str, Any]:
 def _record(history: History, fields: dict[str, Any], result: dict) -> dict:
     """Store a graded training hand; the answer gains its row id and the session's score."""
     hand_id = history.add(fields["session"], fields["seed"], fields["number"], result)
-    return {"grade": result["grade"], "score": history.score(fields["session"]),
+    score = history.score(fields["session"], result["variant"], result["objective"])
+    return {"grade": result["grade"], "score": score,
             "hand_id": hand_id}
