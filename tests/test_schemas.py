@@ -998,7 +998,7 @@ MUTATIONS = [
      "pattern"),
     ("serve-train-history.schema.json", "two-sessions", 0, "a session without its objective",
      _drop("sessions", 0, "objective"), "sessions/0", "required"),
-    ("serve-train-history.schema.json", "two-sessions", 0, "a set typed with symbols",
+    ("serve-train-history.schema.json", "two-sessions", 0, "a set without its three rows",
      _set("hands", 0, "set", value="A\u2660"), "hands/0/set", "pattern"),
     ("serve-train-history.schema.json", "two-sessions", 0, "a session name with a space",
      _set("sessions", 0, "session", value="my session"), "sessions/0/session", "pattern"),
