@@ -277,8 +277,9 @@ def test_a_fault_in_a_job_is_500_with_one_line_and_no_traceback(client, monkeypa
 
     monkeypatch.setitem(jobs.JOBS, "score", broken)  # a light job: it runs in this process
     # As a real server does, answer the client rather than raise the fault in the test.
-    answer = TestClient(client.app, raise_server_exceptions=False).post("/api/score", json={"board": "As Ks Qs / 2c 3c 4c 5c 7d / 8h 8d 8s"
-                                                      " 9c 9d"})
+    board = "As Ks Qs / 2c 3c 4c 5c 7d / 8h 8d 8s 9c 9d"
+    answer = TestClient(client.app, raise_server_exceptions=False).post(
+        "/api/score", json={"board": board})
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal error: RuntimeError (the server's log has the "
                                       "details)"}
