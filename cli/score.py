@@ -107,18 +107,24 @@ def command(
         console.print(line, soft_wrap=True)
 
 
+def settled(texts: list[str], rules: Rules, others: str = "--against"
+            ) -> tuple[list[Seat], TableResult]:
+    """The seats read from ``texts`` (the player's first) and the table's settlement; too
+    many players is a ``BoardError`` that says how many ``others`` there may be."""
+    if len(texts) > min(4, rules.seats):
+        raise BoardError(f"{len(texts)} players: a table of {rules.name} seats 2 to "
+                         f"{min(4, rules.seats)}; give at most {min(4, rules.seats) - 1} "
+                         f"{others}")
+    seats = [read_seat(t, rules) for t in texts]
+    check_table(seats, rules, texts)
+    return seats, settle_table(seats, rules)
+
+
 def _settle(text: str, against: list[str], variant: str, json_output: bool) -> None:
     """``score BOARD --against ...``: the table's settlement."""
-    texts = [text, *against]
     with reports_bad_input():
         rules = find_rules(variant)
-        if len(texts) > min(4, rules.seats):
-            raise BoardError(f"{len(texts)} players: a table of {rules.name} seats 2 to "
-                             f"{min(4, rules.seats)}; give at most {min(4, rules.seats) - 1} "
-                             "--against")
-        seats = [read_seat(t, rules) for t in texts]
-        check_table(seats, rules, texts)
-        result = settle_table(seats, rules)
+        seats, result = settled([text, *against], rules)
     if json_output:
         typer.echo(json.dumps(table_dict(seats, result, rules), indent=2, sort_keys=True))
         return

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from cli.errors import BAD_INPUT, report_error
+from cli.options import WorkersOption, workers_count
 
 #: The hosts that name this machine itself: a server bound there answers no other name,
 #: which keeps a web page elsewhere from reaching it through a rebound DNS name.
@@ -45,9 +46,7 @@ def command(
         help="The SQLite database of training hands (made if missing).",
         show_default="history.sqlite3 in $XDG_DATA_HOME/fantasyland or "
                      "~/.local/share/fantasyland", dir_okay=False)] = None,
-    workers: Annotated[int, typer.Option(
-        help="Worker processes for solves: a slow request never blocks more than one.",
-        min=1, max=64)] = 2,
+    workers: WorkersOption = None,
     request_limit: Annotated[float, typer.Option(
         "--request-limit", help="Seconds a request may run before it is stopped (HTTP 504).",
         min=1, max=3600)] = 60.0,
@@ -70,7 +69,7 @@ def command(
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}/"
     try:
-        settings = Settings(history=history or default_path(), workers=workers,
+        settings = Settings(history=history or default_path(), workers=workers_count(workers),
                             request_limit=request_limit,
                             allowed_hosts=LOOPBACK if host in LOOPBACK else ("*",))
         app = create_app(settings)

@@ -91,8 +91,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as work, \
             serve_process(Path(work), "--workers", str(options.workers)) as server:
         load = run_load(server, options.solves, options.clients, options.samples)
-    print(f"{options.clients} clients, {options.workers} workers, ev at {options.samples} "
-          f"samples: {load.summary()}")
+    workers = f"{options.workers} worker{'s' * (options.workers != 1)}"
+    print(f"{options.clients} clients, {workers}, ev at {options.samples} samples: "
+          f"{load.summary()}")
 
 
 if __name__ == "__main__":

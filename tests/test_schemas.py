@@ -1,6 +1,7 @@
 """The JSON Schemas of the machine-readable output (``cli/schemas``): each is a valid
-draft 2020-12 schema shipped as package data, the real output of every command validates
-against its own, a mutated output does not, and no schema goes untested.
+draft 2020-12 schema shipped as package data, the real output of every command (and every
+answer of ``serve``'s own, from a real app) validates against its own, a mutated output does
+not, and no schema goes untested.
 
 Outputs are parsed strictly (``NaN`` and ``Infinity`` are not JSON), since a schema's
 ``number`` would let them through.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -20,10 +22,14 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 from referencing import Registry, Resource
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from cli.main import app
 from cli.solve import solution_dict
+from cli.web.app import Settings as ServeSettings
+from cli.web.app import create_app
+from evaluator import preset_names
 from evaluator.cards import format_cards
 from evaluator.strength import (CLASS_NAMES, DESCRIPTORS, LOW_DESCRIPTORS, hand_name,
                                 lowball_name)
@@ -365,8 +371,9 @@ CASES: dict[str, dict[str, Producer]] = {
 
 
 @pytest.fixture(scope="module")
-def produced(tmp_path_factory) -> Callable[[str, str], list[Any]]:
-    """The documents of a case, made once for the module."""
+def produced(tmp_path_factory) -> Iterator[Callable[[str, str], list[Any]]]:
+    """The documents of a case, made once for the module (and the serve cases' app stopped
+    at its end)."""
     base = tmp_path_factory.mktemp("schemas")
     runs = Batches(base / "batch")
     (base / "train").mkdir()
@@ -378,7 +385,8 @@ def produced(tmp_path_factory) -> Callable[[str, str], list[Any]]:
             assert made[schema, case], f"{schema} {case}: no output"
         return made[schema, case]
 
-    return get
+    yield get
+    SERVED.stop()
 
 
 def cases(schema: str) -> list:
@@ -589,6 +597,174 @@ def test_review_json_and_history_lines_validate_against_their_schemas(produced, 
     assert_valid(produced, schema, case)
 
 
+# --- serve: the web API's own answers (its others are the commands' --json objects) ---------
+
+#: The seed of every training hand the serve cases deal and grade.
+TRAIN_SEED = 3
+#: The training hands the serve cases grade, in the order they are graded: (session, hand
+#: number). The fouled ones set the deal's 13 highest cards row after row from the top (both
+#: hands then foul); "optimal" sets the optimum the first grade names, in a session of its own.
+GRADED = {"fouled": ("s1", 1), "optimal": ("s2", 1), "fouled-second-hand": ("s1", 2)}
+HOUSE_RULES = 'base = "pineapple"\nname = "house"'
+WIDE_RULES = ('base = "progressive"\nname = "wide"\ndescription = "Progressive from two '
+              'decks"\n\n[deck]\ndecks = 2\n\n[table]\nplayers = 3\n')
+
+
+def set_text(rows: dict[str, list[str]]) -> str:
+    return " / ".join(" ".join(rows[row]) for row in ("top", "middle", "bottom"))
+
+
+class Served:
+    """The one app of every serve case, so that its worker loads the solver once: started on
+    first use with its history in the module's scratch directory (``fresh_history`` is that
+    history's answer before any hand), stopped by ``produced``."""
+
+    def __init__(self) -> None:
+        self.stack: ExitStack | None = None
+        self.client: TestClient | None = None
+        self.fresh_history: Any = None
+        self.grades: dict[str, Any] = {}
+
+    def start(self, base: Path) -> Served:
+        if self.client is None:
+            self.stack = ExitStack()
+            self.client = self.stack.enter_context(TestClient(create_app(
+                ServeSettings(history=base / "serve.sqlite3", workers=1))))
+            self.fresh_history = self.answer("GET", "/api/train/history")
+        return self
+
+    def stop(self) -> None:
+        if self.stack is not None:
+            self.stack.close()
+        self.stack = self.client = self.fresh_history = None
+        self.grades = {}
+
+    def answer(self, method: str, path: str, status: int = 200, **request: Any) -> Any:
+        """The JSON answer to a request, which must come with HTTP ``status``."""
+        assert self.client is not None
+        response = self.client.request(method, path, **request)
+        assert response.status_code == status, \
+            f"{method} {path}: {response.status_code} {response.text}"
+        return strict_json(response.text)
+
+    def grade(self, case: str) -> Any:
+        """The answer to grading the hand ``GRADED[case]``, graded once for the module."""
+        if case not in self.grades:
+            for earlier in GRADED:  # first, so that the sessions and ids come as listed
+                if earlier == case:
+                    break
+                self.grade(earlier)
+            session, number = GRADED[case]
+            if case == "optimal":
+                rows = self.grade("fouled")["grade"]["optimal"]
+            else:
+                cards = self.answer("POST", "/api/train/deal",
+                                    json={"seed": TRAIN_SEED, "number": number})["cards"]
+                rows = {"top": cards[:3], "middle": cards[3:8], "bottom": cards[8:13]}
+            self.grades[case] = self.answer("POST", "/api/train/grade", json={
+                "session": session, "seed": TRAIN_SEED, "number": number,
+                "set": set_text(rows)})
+        return self.grades[case]
+
+    def history(self, query: str = "") -> Any:
+        """The training history once every hand of ``GRADED`` is graded."""
+        for case in GRADED:
+            self.grade(case)
+        return self.answer("GET", "/api/train/history" + query)
+
+
+SERVED = Served()
+
+
+def served(method: str, path: str, status: int = 200, **request: Any) -> Producer:
+    """A case of one request to the module's app: its answer is the one document."""
+    return lambda base, _r: [SERVED.start(base).answer(method, path, status, **request)]
+
+
+CASES["serve-error.schema.json"] = {
+    "bad-card-in-a-worker": served("POST", "/api/solve", 400, json={
+        "cards": "As Kx Qh Jd Tc 9s 8h 7d 6c 5s 4h 3d 2c"}),
+    "unknown-field": served("POST", "/api/solve", 400, json={"cards": HAND, "sed": 1}),
+    "missing-field": served("POST", "/api/check", 400, json={"cards": STAYER}),
+    "body-not-json": served("POST", "/api/score", 400, content=b"{bad"),
+    "body-not-an-object": served("POST", "/api/score", 400, json=[HAND]),
+    "training-set-of-two-rows": served("POST", "/api/train/grade", 400, json={
+        "session": "s0", "seed": TRAIN_SEED, "number": 1, "set": "As Ac / Kd"}),
+    "rules-not-toml": served("POST", "/api/rules", 400, json={"rules": "base = \n"}),
+    "history-limit-0": served("GET", "/api/train/history?limit=0", 400),
+    "no-such-endpoint-404": served("GET", "/api/nope", 404),
+    "get-on-a-post-endpoint-405": served("GET", "/api/solve", 405),
+    "post-on-a-get-endpoint-405": served("POST", "/api/status", 405),
+}
+CASES["serve-variants.schema.json"] = {"presets": served("GET", "/api/variants")}
+CASES["serve-train-deal.schema.json"] = {
+    "seeded": served("POST", "/api/train/deal", json={"seed": TRAIN_SEED}),
+    "seed-drawn-by-the-server": served("POST", "/api/train/deal", json={}),
+    "alias-third-hand-16-cards": served("POST", "/api/train/deal", json={
+        "seed": TRAIN_SEED, "number": 3, "variant": "prog", "sizes": [16]}),
+    "rules-text": served("POST", "/api/train/deal", json={"seed": 0, "rules": HOUSE_RULES}),
+}
+CASES["serve-train-grade.schema.json"] = {
+    case: (lambda base, _r, c=case: [SERVED.start(base).grade(c)]) for case in GRADED}
+CASES["serve-train-history.schema.json"] = {
+    "before-any-hand": lambda base, _r: [SERVED.start(base).fresh_history],
+    "two-sessions": lambda base, _r: [SERVED.start(base).history()],
+    "two-sessions-limit-1": lambda base, _r: [SERVED.start(base).history("?limit=1")],
+}
+CASES["serve-status.schema.json"] = {"one-worker": served("GET", "/api/status")}
+CASES["serve-rules.schema.json"] = {
+    "house-from-pineapple": served("POST", "/api/rules", json={"rules": HOUSE_RULES}),
+    "two-decks-three-players": served("POST", "/api/rules", json={"rules": WIDE_RULES}),
+}
+
+SERVE_SCHEMAS = sorted(name for name in CASES if name.startswith("serve-"))
+
+
+@pytest.mark.parametrize("schema, case", [
+    pytest.param(schema, case, id=f"{schema.removesuffix('.schema.json')}: {case}")
+    for schema in SERVE_SCHEMAS for case in CASES[schema]])
+def test_every_serve_answer_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+def test_the_serve_cases_reach_the_variations_the_schemas_describe(produced):
+    def only(schema: str, case: str) -> Any:
+        [document] = produced(schema, case)
+        return document
+
+    listed = only("serve-variants.schema.json", "presets")
+    assert {v["name"] for v in listed["variants"]} == set(preset_names())
+    assert listed["default"] in preset_names()
+    assert {v["fantasyland"] for v in listed["variants"]} == {True, False}
+    assert {v["copies"] for v in listed["variants"]} == {1, 2}
+    assert only("serve-error.schema.json", "bad-card-in-a-worker")["error"].startswith(
+        "bad card 'Kx'")
+    deals = {case: only("serve-train-deal.schema.json", case)
+             for case in CASES["serve-train-deal.schema.json"]}
+    assert deals["seeded"]["seed"] == TRAIN_SEED
+    assert 0 <= deals["seed-drawn-by-the-server"]["seed"] < 10**9
+    assert deals["alias-third-hand-16-cards"]["variant"] == "progressive"
+    assert len(deals["alias-third-hand-16-cards"]["cards"]) == 16
+    assert deals["rules-text"]["variant"] == "house"
+    assert only("serve-status.schema.json", "one-worker")["workers"] == 1
+    rules = [only("serve-rules.schema.json", case) for case in CASES["serve-rules.schema.json"]]
+    assert [(r["name"], r["seats"], r["players"]) for r in rules] == [
+        ("house", 3, 2), ("wide", 6, 3)]
+    assert only("serve-train-history.schema.json", "before-any-hand") == {
+        "hands": [], "sessions": []}
+    grades = {case: produced("serve-train-grade.schema.json", case)[0] for case in GRADED}
+    assert {(a["grade"]["fouled"], a["grade"]["is_optimal"]) for a in grades.values()} == {
+        (True, False), (False, True)}
+    assert grades["fouled-second-hand"]["score"]["hands"] == 2
+    assert grades["fouled-second-hand"]["score"]["fouls"] == 2
+    [history] = produced("serve-train-history.schema.json", "two-sessions")
+    assert [s["session"] for s in history["sessions"]] == ["s1", "s2"]
+    assert [h["id"] for h in history["hands"]] == sorted(
+        (a["hand_id"] for a in grades.values()), reverse=True)
+    [cut] = produced("serve-train-history.schema.json", "two-sessions-limit-1")
+    assert len(cut["hands"]) == 1 and cut["sessions"] == history["sessions"]
+
+
 # --- mutated outputs are rejected ----------------------------------------------------------
 
 def _drop(*path: Any) -> Callable[[Any], None]:
@@ -771,6 +947,83 @@ MUTATIONS = [
      _set("summary", "hands", value="2"), "summary/hands", "type"),
     ("train-log.schema.json", "royalties-two-hands", -1, "a summary and a session in one line",
      _set("session", value={}), "", "additionalProperties"),
+    ("serve-error.schema.json", "unknown-field", 0, "the message dropped",
+     _drop("error"), "", "required"),
+    ("serve-error.schema.json", "unknown-field", 0, "a message that is a list",
+     _set("error", value=["unknown field"]), "error", "type"),
+    ("serve-error.schema.json", "unknown-field", 0, "a message of two lines",
+     _set("error", value="internal error\nTraceback (most recent call last):"), "error",
+     "pattern"),
+    ("serve-error.schema.json", "unknown-field", 0, "the status in the body",
+     _set("status", value=400), "", "additionalProperties"),
+    ("serve-variants.schema.json", "presets", 0, "the default dropped",
+     _drop("default"), "", "required"),
+    ("serve-variants.schema.json", "presets", 0, "a deck of three copies",
+     _set("variants", 1, "copies", value=3), "variants/1/copies", "maximum"),
+    ("serve-variants.schema.json", "presets", 0, "an unknown key in a variant",
+     _set("variants", 1, "aliases", value=["x"]), "variants/1", "additionalProperties"),
+    ("serve-variants.schema.json", "presets", 0, "royalties without a Fantasyland",
+     _set("variants", 1, "fantasyland", value=False), "variants/1/objectives", "const"),
+    ("serve-variants.schema.json", "presets", 0, "a Fantasyland size of 12",
+     _set("variants", 1, "fantasyland_sizes", 0, value=12), "variants/1/fantasyland_sizes/0",
+     "minimum"),
+    ("serve-train-deal.schema.json", "seeded", 0, "the cards dropped",
+     _drop("cards"), "", "required"),
+    ("serve-train-deal.schema.json", "seeded", 0, "twelve cards dealt",
+     lambda doc: doc.update(cards=doc["cards"][:12]), "cards", "minItems"),
+    ("serve-train-deal.schema.json", "seeded", 0, "a card written with 10",
+     _set("cards", 0, value="10h"), "cards/0", "pattern"),
+    ("serve-train-deal.schema.json", "seeded", 0, "a hand number 0",
+     _set("number", value=0), "number", "minimum"),
+    ("serve-train-deal.schema.json", "seeded", 0, "an unknown key",
+     _set("objective", value="royalties"), "", "additionalProperties"),
+    ("serve-train-grade.schema.json", "fouled", 0, "the hand id dropped",
+     _drop("hand_id"), "", "required"),
+    ("serve-train-grade.schema.json", "fouled", 0, "an unknown key in the grade",
+     _set("grade", "session", value="s1"), "grade", "unevaluatedProperties"),
+    ("serve-train-grade.schema.json", "fouled", 0, "a fouled hand not among the fouls",
+     _set("score", "fouls", value=0), "score/fouls", "minimum"),
+    ("serve-train-grade.schema.json", "optimal", 0, "a score before any hand",
+     _set("score", "hands", value=0), "score/hands", "minimum"),
+    ("serve-train-grade.schema.json", "optimal", 0, "a hand id given as a string",
+     _set("hand_id", value="2"), "hand_id", "type"),
+    ("serve-train-history.schema.json", "before-any-hand", 0, "the sessions dropped",
+     _drop("sessions"), "", "required"),
+    ("serve-train-history.schema.json", "before-any-hand", 0, "hands as an object",
+     _set("hands", value={}), "hands", "type"),
+    ("serve-train-history.schema.json", "before-any-hand", 0, "an unknown key",
+     _set("limit", value=100), "", "additionalProperties"),
+    ("serve-train-history.schema.json", "two-sessions", 0, "a time without its zone",
+     _set("hands", 0, "played_at", value="2025-03-01T18:04:59"), "hands/0/played_at",
+     "pattern"),
+    ("serve-train-history.schema.json", "two-sessions", 0, "a session without its objective",
+     _drop("sessions", 0, "objective"), "sessions/0", "required"),
+    ("serve-train-history.schema.json", "two-sessions", 0, "a set without its three rows",
+     _set("hands", 0, "set", value="A\u2660"), "hands/0/set", "pattern"),
+    ("serve-train-history.schema.json", "two-sessions", 0, "a session name with a space",
+     _set("sessions", 0, "session", value="my session"), "sessions/0/session", "pattern"),
+    ("serve-train-history.schema.json", "two-sessions", 0, "optimal given as 1",
+     _set("hands", 0, "optimal", value=1), "hands/0/optimal", "type"),
+    ("serve-train-history.schema.json", "two-sessions", 0, "an optimal hand that lost EV",
+     _set("hands", 2, "optimal", value=True), "hands/2/ev_lost", "const"),
+    ("serve-train-history.schema.json", "two-sessions", 0, "a session without hands",
+     _set("sessions", 0, "hands", value=0), "sessions/0/hands", "minimum"),
+    ("serve-status.schema.json", "one-worker", 0, "the idle count dropped",
+     _drop("idle"), "", "required"),
+    ("serve-status.schema.json", "one-worker", 0, "the limit given as a string",
+     _set("limit", value="60 s"), "limit", "type"),
+    ("serve-status.schema.json", "one-worker", 0, "no worker at all",
+     _set("workers", value=0), "workers", "minimum"),
+    ("serve-status.schema.json", "one-worker", 0, "an unknown key",
+     _set("busy", value=0), "", "additionalProperties"),
+    ("serve-rules.schema.json", "house-from-pineapple", 0, "the fingerprint dropped",
+     _drop("fingerprint"), "", "required"),
+    ("serve-rules.schema.json", "house-from-pineapple", 0, "a fingerprint that is not one",
+     _set("fingerprint", value="pineapple"), "fingerprint", "pattern"),
+    ("serve-rules.schema.json", "house-from-pineapple", 0, "a deck that seats two",
+     _set("seats", value=2), "seats", "minimum"),
+    ("serve-rules.schema.json", "house-from-pineapple", 0, "a Fantasyland of 18 cards",
+     _set("dealt_counts", value=[18]), "dealt_counts/0", "maximum"),
 ]
 
 

@@ -173,6 +173,7 @@ def test_variants_lists_every_preset_with_what_the_page_offers(client):
     assert listed["double-deck"]["copies"] == 2 and listed["pineapple-joker"]["jokers"] > 0
     assert listed["chinese"]["ordinary"] is False and listed["chinese"]["fantasyland"] is False
     assert listed["progressive"]["fantasyland_sizes"] == [14, 15, 16, 17]
+    assert listed["standard"]["fantasyland_sizes"] == [13]
 
 
 def test_the_page_and_its_files_are_served_with_a_strict_content_policy(client):
@@ -276,8 +277,9 @@ def test_a_fault_in_a_job_is_500_with_one_line_and_no_traceback(client, monkeypa
 
     monkeypatch.setitem(jobs.JOBS, "score", broken)  # a light job: it runs in this process
     # As a real server does, answer the client rather than raise the fault in the test.
-    answer = TestClient(client.app, raise_server_exceptions=False).post("/api/score", json={"board": "As Ks Qs / 2c 3c 4c 5c 7d / 8h 8d 8s"
-                                                      " 9c 9d"})
+    board = "As Ks Qs / 2c 3c 4c 5c 7d / 8h 8d 8s 9c 9d"
+    answer = TestClient(client.app, raise_server_exceptions=False).post(
+        "/api/score", json={"board": board})
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal error: RuntimeError (the server's log has the "
                                       "details)"}
@@ -297,3 +299,30 @@ def test_a_worker_answers_a_fault_as_the_traceback_s_last_line_only():
 
     status, detail = asyncio.run(run())
     assert status == "fault" and detail.strip().splitlines()[-1] == "KeyError: 'no-such-job'"
+
+
+def test_a_get_endpoint_asked_by_post_says_it_takes_get(client):
+    assert "it takes GET" in _refused(client, "/api/status", {}, status=405)
+
+
+def test_the_history_keeps_the_set_in_plain_card_names_however_it_was_typed(client):
+    deal = client.post("/api/train/deal", json={"seed": 21}).json()
+    cards = [card.replace("T", "10") for card in deal["cards"]]
+    typed = f"{' '.join(cards[:3])} / {' '.join(cards[3:8])} / {' '.join(cards[8:13])}"
+    client.post("/api/train/grade", json={"session": "typed", "seed": 21, "number": 1,
+                                          "set": typed.lower()})
+    stored = client.get("/api/train/history?limit=1").json()["hands"][0]["set"]
+    assert sorted(stored.replace("/", " ").split()) == sorted(deal["cards"][:13])
+
+
+def test_a_session_that_changes_its_objective_is_scored_once_for_each(client):
+    deal = client.post("/api/train/deal", json={"seed": 31}).json()["cards"]
+    played = f"{' '.join(deal[:3])} / {' '.join(deal[3:8])} / {' '.join(deal[8:13])}"
+    for objective in ("royalties", "ev", "ev"):
+        graded = client.post("/api/train/grade", json={
+            "session": "mixed", "seed": 31, "number": 1, "set": played,
+            "objective": objective}).json()
+    assert graded["score"]["hands"] == 2  # the two under ev, not the one in royalty points
+    mixed = [s for s in client.get("/api/train/history").json()["sessions"]
+             if s["session"] == "mixed"]
+    assert [(s["objective"], s["hands"]) for s in mixed] == [("royalties", 1), ("ev", 2)]

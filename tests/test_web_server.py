@@ -94,3 +94,19 @@ def test_the_training_history_survives_a_killed_server(tmp_path):
         found = [(h["id"], h["ev_lost"], h["set"]) for h in reversed(hands)]
         assert found == graded
         assert server.get("train/history")[1]["sessions"][0]["hands"] == 2
+
+
+def test_a_port_in_use_is_one_line_and_exit_code_2(tmp_path):
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+                                 "--history", str(tmp_path / "h.sqlite3")],
+                                capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
+    assert len(result.stderr.splitlines()) == 1 and "--port" in result.stderr

@@ -73,6 +73,5 @@ ENDPOINTS: tuple[Endpoint, ...] = (
              heavy=False),
     Endpoint("review", "review", RULES_FIELDS | _EV | _ADVISE | {
         "history": Field(text, required=True), "opponents": TABLE_FIELDS["opponents"]}),
-    Endpoint("rules", "rules", {"rules": Field(text, required=True),
-                                "variant": RULES_FIELDS["variant"]}, heavy=False),
+    Endpoint("rules", "rules", {"rules": Field(text, required=True)}, heavy=False),
 )

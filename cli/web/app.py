@@ -146,8 +146,11 @@ def create_app(settings: Settings) -> Starlette:
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 404
         if status == 405:
-            return _error(405, f"{request.method} {request.url.path} is not allowed: the API "
-                               "takes POST with a JSON object (docs/serve.md)")
+            allowed = (exc.headers or {}).get("Allow", "") if isinstance(exc, HTTPException) \
+                else ""
+            takes = "POST with a JSON object" if "POST" in allowed else "GET"
+            return _error(405, f"{request.method} {request.url.path} is not allowed: it takes "
+                               f"{takes} (docs/serve.md)")
         if status == 404:
             return _error(404, f"no such page or endpoint: {request.url.path}")
         return _error(status, str(getattr(exc, "detail", "")) or "error")
@@ -192,7 +195,7 @@ def _light(job: str, fields: dict[str, Any]) -> tuple[str, Any]:
 
 def _record(history: History, fields: dict[str, Any], result: dict) -> dict:
     """Store a graded training hand; the answer gains its row id and the session's score."""
-    hand_id = history.add(fields["session"], fields["seed"], fields["number"], fields["set"],
-                          result)
-    return {"grade": result["grade"], "score": history.score(fields["session"]),
+    hand_id = history.add(fields["session"], fields["seed"], fields["number"], result)
+    score = history.score(fields["session"], result["variant"], result["objective"])
+    return {"grade": result["grade"], "score": score,
             "hand_id": hand_id}

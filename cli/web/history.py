@@ -45,6 +45,11 @@ def default_path() -> Path:
     return Path(base) / "fantasyland" / "history.sqlite3"
 
 
+def _set_text(rows: dict) -> str:
+    """A set as ``TOP / MIDDLE / BOTTOM`` in plain card names."""
+    return " / ".join(" ".join(rows[row]) for row in ("top", "middle", "bottom"))
+
+
 class History:
     """The history database at ``path`` (made, with its directory, on first use)."""
 
@@ -66,8 +71,9 @@ class History:
         finally:
             db.close()
 
-    def add(self, session: str, seed: int, number: int, played: str, answer: dict) -> int:
-        """Store a graded hand (``jobs.train_grade``'s answer); its row id."""
+    def add(self, session: str, seed: int, number: int, answer: dict) -> int:
+        """Store a graded hand (``jobs.train_grade``'s answer); its row id. The set is kept
+        as the grade read it (``As Kd``), however it was typed."""
         grade = answer["grade"]
         with self._connection() as db:
             cursor = db.execute(
@@ -76,39 +82,45 @@ class History:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (session, datetime.now(timezone.utc).isoformat(timespec="seconds"),
                  answer["variant"], answer["objective"], seed, number,
-                 " ".join(answer["cards"]), played, int(grade["is_optimal"]),
+                 " ".join(answer["cards"]), _set_text(grade["set"]),
+                 int(grade["is_optimal"]),
                  int(grade["fouled"]), float(grade["ev_lost"]),
                  json.dumps(grade, sort_keys=True)))
             assert cursor.lastrowid is not None
             return cursor.lastrowid
 
-    def score(self, session: str) -> dict:
-        """The session's score so far, as the terminal trainer keeps it."""
+    def score(self, session: str, variant: str, objective: str) -> dict:
+        """The session's score so far under these rules and objective (a score adds points
+        of one kind only), as the terminal trainer keeps it."""
         with self._connection() as db:
             hands, optimal, fouls, lost = db.execute(
                 "SELECT COUNT(*), COALESCE(SUM(optimal), 0), COALESCE(SUM(fouled), 0), "
-                "COALESCE(SUM(ev_lost), 0.0) FROM hands WHERE session = ?",
-                (session,)).fetchone()
+                "COALESCE(SUM(ev_lost), 0.0) FROM hands WHERE session = ? AND variant = ? "
+                "AND objective = ?", (session, variant, objective)).fetchone()
         return {"hands": hands, "optimal": optimal, "fouls": fouls,
                 "ev_lost": round(lost, 9),
                 "optimal_share": round(optimal / hands, 9) if hands else 0.0,
                 "mean_ev_lost": round(lost / hands, 9) if hands else 0.0}
 
     def recent(self, limit: int) -> dict:
-        """The last ``limit`` hands, newest first, and every session, oldest first."""
+        """The last ``limit`` hands, newest first, and every session, oldest first: a
+        session that changed its rules or objective is an entry for each, so that no total
+        adds royalty points to points won."""
         with self._connection() as db:
             rows = db.execute(
                 "SELECT id, session, played_at, variant, objective, seed, number, cards, "
                 "played, optimal, fouled, ev_lost FROM hands ORDER BY id DESC LIMIT ?",
                 (min(limit, MOST),)).fetchall()
             sessions = db.execute(
-                "SELECT session, MIN(played_at), COUNT(*), SUM(optimal), SUM(fouled), "
-                "SUM(ev_lost) FROM hands GROUP BY session ORDER BY MIN(id)").fetchall()
+                "SELECT session, variant, objective, MIN(played_at), COUNT(*), SUM(optimal), "
+                "SUM(fouled), SUM(ev_lost) FROM hands GROUP BY session, variant, objective "
+                "ORDER BY MIN(id)").fetchall()
         hands = [{"id": row[0], "session": row[1], "played_at": row[2], "variant": row[3],
                   "objective": row[4], "seed": row[5], "number": row[6],
                   "cards": row[7].split(), "set": row[8], "optimal": bool(row[9]),
                   "fouled": bool(row[10]), "ev_lost": row[11]} for row in rows]
         return {"hands": hands, "sessions": [
-            {"session": name, "started": started, "hands": count, "optimal": optimal,
-             "fouls": fouls, "ev_lost": round(lost, 9), "mean_ev_lost": round(lost / count, 9)}
-            for name, started, count, optimal, fouls, lost in sessions]}
+            {"session": name, "variant": variant, "objective": objective, "started": started,
+             "hands": count, "optimal": optimal, "fouls": fouls, "ev_lost": round(lost, 9),
+             "mean_ev_lost": round(lost / count, 9)}
+            for name, variant, objective, started, count, optimal, fouls, lost in sessions]}

@@ -13,22 +13,13 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from cli.errors import INPUT_ERRORS
 from cli.web.fields import FieldError
-from evaluator import (
-    BoardError,
-    CardError,
-    HandSpecError,
-    Rules,
-    RulesError,
-    find_preset,
-    preset_names,
-    rules_from_text,
-)
+from evaluator import Rules, find_preset, preset_names, rules_from_text
 from evaluator.cards import card_name
 
-#: The library's errors for input it cannot read: the CLI's ``INPUT_ERRORS``, and the
-#: optimizer's own (bad objective, bad ordinary position).
-BAD_INPUT: tuple[type[ValueError], ...] = (CardError, HandSpecError, RulesError, FieldError)
+#: The library's errors for input it cannot read (the CLI's), and a request's bad field.
+BAD_INPUT: tuple[type[ValueError], ...] = INPUT_ERRORS + (FieldError,)
 
 #: A rules file as text is read once per worker, however many requests send it.
 _RULES_CACHE = 32
@@ -84,8 +75,7 @@ def variants() -> dict:
         rules = find_preset(name)
         listed.append({
             "name": rules.name, "description": rules.description,
-            "fantasyland_sizes": sorted(set(rules.dealt_counts) - {13})
-            if rules.entry else [],
+            "fantasyland_sizes": list(rules.dealt_counts) if rules.entry else [],
             "fantasyland": bool(rules.entry), "ordinary": rules.dealing != "closed",
             "jokers": rules.deck.jokers, "copies": rules.deck.decks, "seats": rules.seats,
             "players": rules.players,
@@ -184,21 +174,14 @@ def advise(fields: dict[str, Any]) -> dict:
 
 def score(fields: dict[str, Any]) -> dict:
     from cli.render import report_dict
-    from cli.score import table_dict
+    from cli.score import settled, table_dict
     from evaluator import evaluate_board
-    from evaluator.scoring import check_table, read_seat, settle_table
 
     rules = rules_of(fields, "standard")
     if not fields["against"]:
         return report_dict(evaluate_board(fields["board"], rules))
-    texts = [fields["board"], *fields["against"]]
-    if len(texts) > min(4, rules.seats):
-        raise BoardError(f"{len(texts)} players: a table of {rules.name} seats 2 to "
-                         f"{min(4, rules.seats)}; give at most {min(4, rules.seats) - 1} "
-                         "boards in against")
-    seats = [read_seat(t, rules) for t in texts]
-    check_table(seats, rules, texts)
-    return table_dict(seats, settle_table(seats, rules), rules)
+    seats, result = settled([fields["board"], *fields["against"]], rules, "boards in against")
+    return table_dict(seats, result, rules)
 
 
 def review(fields: dict[str, Any]) -> dict:
