@@ -18,6 +18,7 @@ const FIELDS = {
   alternatives: { label: "Alternatives", kind: "int", min: 0, max: 50, hint: "0" },
   budget: { label: "Rollout budget", kind: "int", min: 32, hint: "96" },
   time_limit: { label: "Time limit (s)", kind: "number", min: 0, step: "any", hint: "10" },
+  sizes: { label: "Hand sizes dealt (e.g. 14 15)", kind: "ints", hint: "the variant's mix" },
   opponent_fantasyland: { label: "Opponents in Fantasyland (cards, e.g. 14 15)", kind: "ints" },
   against: { label: "Opponents' boards seen, one a line (TOP / MIDDLE / BOTTOM)",
     kind: "lines" },

@@ -31,12 +31,13 @@ export class TrainView {
       label: "Hand: cards left here are discarded",
       onChange: () => {
         this.update();
-        this.preview.show(this.editor.full() ? this.editor.text() : "", this.hand.dealtWith);
+        const { sizes, ...rules } = this.hand.dealtWith;  // score takes the rules alone
+        this.preview.show(this.editor.full() ? this.editor.text() : "", rules);
       },
     });
     this.settings = new Settings(document.getElementById("train-settings"), "train", {
       alert: document.getElementById("train-error"),
-      main: ["objective", "fl_value", "seed"],
+      main: ["objective", "fl_value", "seed", "sizes"],
     });
     this.busy = new Busy({ buttons: [this.submit, this.next, this.deal],
       status: document.getElementById("train-status"),
@@ -66,10 +67,11 @@ export class TrainView {
     }
   }
 
-  // The rules the hand is dealt and graded under: the variant (or house rules) and the seed.
+  // What the hand is dealt from, and graded under: the variant (or house rules) and the
+  // hand sizes; the grade deals the hand again from them, its seed and its number.
   rules() {
-    const { variant, rules } = this.settings.values();
-    return rules ? { rules } : { variant };
+    const { variant, rules, sizes } = this.settings.values();
+    return { ...(rules ? { rules } : { variant }), ...(sizes ? { sizes } : {}) };
   }
 
   async dealHand(number, { fresh = false } = {}) {
