@@ -326,3 +326,16 @@ def test_a_session_that_changes_its_objective_is_scored_once_for_each(client):
     mixed = [s for s in client.get("/api/train/history").json()["sessions"]
              if s["session"] == "mixed"]
     assert [(s["objective"], s["hands"]) for s in mixed] == [("royalties", 1), ("ev", 2)]
+
+
+def test_a_training_grade_under_ev_takes_the_trainer_s_opponents_and_samples(client):
+    from optimizer import TableSpec
+
+    session = Session("progressive", "ev", seed=9, samples=100, table=TableSpec(2))
+    session.deal()
+    optimal = _set_text(solution_record(session.solution()))
+    expected = grade_record(session.play(optimal))
+    graded = client.post("/api/train/grade", json={
+        "session": "ev-two", "seed": 9, "number": 1, "set": optimal, "objective": "ev",
+        "opponents": 2, "samples": 100}).json()
+    assert _without_times(graded["grade"]) == _without_times(json.loads(json.dumps(expected)))

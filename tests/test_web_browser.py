@@ -381,6 +381,14 @@ def _fill_views(page):
     page.fill("#advise-samples", SAMPLES)
     page.click("#advise-submit")
     page.wait_for_selector("#advise-result .answer", timeout=WAIT)
+    page.click("#tab-train")  # a hand set by taps and graded: the grade beside the optimum
+    page.wait_for_selector("#train-editor .editor-hand button.card", timeout=WAIT)
+    cards = _cards(page, "#train-editor .editor-hand")
+    for row, placed in (("bottom", cards[:5]), ("middle", cards[5:10]), ("top", cards[10:13])):
+        for card in placed:
+            _place(page, "#train-editor", card, row)
+    page.click("#train-submit")
+    page.wait_for_selector("#train-result .answer", timeout=WAIT)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
@@ -389,8 +397,6 @@ def test_screenshots_of_every_view(size, request, shots):
     _fill_views(page)
     for view in ("solve", "train", "check", "advise"):
         page.click(f"#tab-{view}")
-        if view == "train":
-            page.wait_for_selector("#train-editor .editor-hand button.card", timeout=WAIT)
         if size == "phone":  # answers too must fit the width of a phone
             assert _overflow(page) <= PHONE["width"], f"{view} with its answer scrolls sideways"
         path = shots / f"{view}-{size}.png"

@@ -64,7 +64,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "seed": Field(whole(0), required=True),
         "number": Field(whole(1, 100_000), required=True),
         "set": Field(text, required=True), "objective": Field(choice("ev", "royalties")),
-        "fl_value": Field(number(0, MAX_POINTS))}),
+        "fl_value": Field(number(0, MAX_POINTS)), "opponents": TABLE_FIELDS["opponents"],
+        "samples": SOLVE_FIELDS["samples"]}),
     Endpoint("advise", "advise", RULES_FIELDS | TABLE_FIELDS | _EV | _ADVISE | {
         "board": Field(text, required=True), "cards": Field(text, required=True),
         "discards": Field(text, ""), "samples": Field(whole(1, 100_000))}),

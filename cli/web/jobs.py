@@ -66,36 +66,42 @@ def _table(fields: dict[str, Any], rules: Rules):
                      tuple(fields["opponent_fantasyland"]), fields["dead"] or ())
 
 
-def variants() -> dict:
-    """Every preset, with what the page needs to offer it."""
+#: The preset each command plays when a request names none: the CLI's defaults.
+DEFAULTS = {"solve": "pineapple", "check": "pineapple", "train": "progressive",
+            "advise": "progressive", "review": "progressive", "score": "standard"}
+
+
+def _offered(rules: Rules) -> dict:
+    """What the page needs to offer ``rules``: its Fantasyland, streets, deck and table."""
     from optimizer.solver.objective import OBJECTIVES
 
-    listed = []
-    for name in preset_names():
-        rules = find_preset(name)
-        listed.append({
-            "name": rules.name, "description": rules.description,
+    return {"name": rules.name, "description": rules.description,
             "fantasyland_sizes": list(rules.dealt_counts) if rules.entry else [],
             "fantasyland": bool(rules.entry), "ordinary": rules.dealing != "closed",
             "jokers": rules.deck.jokers, "copies": rules.deck.decks, "seats": rules.seats,
             "players": rules.players,
-            "objectives": [o for o in OBJECTIVES if o == "ev" or rules.entry]})
-    return {"default": "pineapple", "variants": listed}
+            "objectives": [o for o in OBJECTIVES if o == "ev" or rules.entry]}
+
+
+def variants() -> dict:
+    """Every preset, with what the page needs to offer it, and each command's default."""
+    return {"default": DEFAULTS["solve"], "defaults": DEFAULTS,
+            "variants": [_offered(find_preset(name)) for name in preset_names()]}
 
 
 def rules_summary(fields: dict[str, Any]) -> dict:
-    """A rules file's text, read as the CLI reads a file: its name and what it deals."""
+    """A rules file's text, read as the CLI reads a file: what a preset's entry in
+    ``variants`` says, its fingerprint, and every size it deals."""
     rules = rules_of(fields, "pineapple")
-    return {"name": rules.name, "description": rules.description,
-            "fingerprint": rules.fingerprint, "dealt_counts": list(rules.dealt_counts),
-            "seats": rules.seats, "players": rules.players}
+    return _offered(rules) | {"fingerprint": rules.fingerprint,
+                              "dealt_counts": list(rules.dealt_counts)}
 
 
 def solve(fields: dict[str, Any]) -> dict:
     from optimizer import solve as solve_hand
     from optimizer.solver.record import solution_record
 
-    rules = rules_of(fields, "pineapple")
+    rules = rules_of(fields, DEFAULTS["solve"])
     cards = _dealt(fields["cards"], rules)
     solution = solve_hand(cards, variant=rules, objective=fields["objective"] or "ev",
                           fl_value=fields["fl_value"], time_limit=fields["time_limit"],
@@ -119,7 +125,7 @@ def _objective(fields: dict[str, Any], rules: Rules) -> str:
 def check(fields: dict[str, Any]) -> dict:
     from optimizer.training.grading import grade, grade_record
 
-    rules = rules_of(fields, "pineapple")
+    rules = rules_of(fields, DEFAULTS["check"])
     g = grade(fields["cards"], fields["set"], rules, _objective(fields, rules),
               fields["fl_value"], time_limit=fields["time_limit"], samples=fields["samples"],
               seed=fields["seed"], table=_table(fields, rules))
@@ -129,17 +135,20 @@ def check(fields: dict[str, Any]) -> dict:
 def _session(fields: dict[str, Any], rules: Rules):
     """The CLI trainer's session for this seed, dealt up to hand ``number``: the page's hand
     ``n`` of seed ``s`` is ``fantasyland train --seed s``'s hand ``n``."""
+    from optimizer import TableSpec
     from optimizer.training.session import Session
 
     session = Session(rules, _objective(fields, rules), fields.get("fl_value"),
-                      sizes=fields.get("sizes") or None, seed=fields["seed"])
+                      sizes=fields.get("sizes") or None, seed=fields["seed"],
+                      table=TableSpec(seated(fields.get("opponents"), rules)),
+                      samples=fields.get("samples"))
     for _ in range(fields["number"]):
         session.deal()
     return session
 
 
 def train_deal(fields: dict[str, Any]) -> dict:
-    rules = rules_of(fields, "progressive")
+    rules = rules_of(fields, DEFAULTS["train"])
     session = _session(fields | {"objective": None}, rules)
     assert session.current is not None
     return {"seed": fields["seed"], "number": fields["number"], "variant": rules.name,
@@ -150,7 +159,7 @@ def train_grade(fields: dict[str, Any]) -> dict:
     """The grade of a training hand, as ``train`` grades it (the same ev seed)."""
     from optimizer.training.grading import grade_record
 
-    rules = rules_of(fields, "progressive")
+    rules = rules_of(fields, DEFAULTS["train"])
     session = _session(fields, rules)
     g = session.play(fields["set"])
     assert session.current is not None
@@ -163,7 +172,7 @@ def advise(fields: dict[str, Any]) -> dict:
     from optimizer.ordinary.advise import advise as advise_plays
     from optimizer.ordinary.record import advice_record
 
-    rules = rules_of(fields, "progressive")
+    rules = rules_of(fields, DEFAULTS["advise"])
     advice = advise_plays(rules, fields["board"], fields["cards"], fields["objective"] or "ev",
                           _table(fields, rules), fields["discards"] or (),
                           samples=fields["samples"] or DEFAULT_SAMPLES, seed=fields["seed"],
@@ -177,7 +186,7 @@ def score(fields: dict[str, Any]) -> dict:
     from cli.score import settled, table_dict
     from evaluator import evaluate_board
 
-    rules = rules_of(fields, "standard")
+    rules = rules_of(fields, DEFAULTS["score"])
     if not fields["against"]:
         return report_dict(evaluate_board(fields["board"], rules))
     seats, result = settled([fields["board"], *fields["against"]], rules, "boards in against")
@@ -189,7 +198,7 @@ def review(fields: dict[str, Any]) -> dict:
     from optimizer.ordinary.advise import DEFAULT_BUDGET
     from optimizer.ordinary.review import review as review_lines
 
-    rules = rules_of(fields, "progressive")
+    rules = rules_of(fields, DEFAULTS["review"])
     result = review_lines(fields["history"].splitlines(), rules, fields["objective"] or "ev",
                           seated(fields["opponents"], rules), seed=fields["seed"],
                           budget=fields["budget"] or DEFAULT_BUDGET,
