@@ -339,3 +339,16 @@ def test_a_training_grade_under_ev_takes_the_trainer_s_opponents_and_samples(cli
         "session": "ev-two", "seed": 9, "number": 1, "set": optimal, "objective": "ev",
         "opponents": 2, "samples": 100}).json()
     assert _without_times(graded["grade"]) == _without_times(json.loads(json.dumps(expected)))
+
+
+def test_a_worker_that_died_while_idle_is_replaced_and_the_request_told(tmp_path):
+    settings = Settings(history=tmp_path / "h.sqlite3", workers=1)
+    with TestClient(create_app(settings)) as client:
+        pool = client.app.state.pool
+        [worker] = list(pool._all)
+        worker.process.kill()  # as the kernel's out-of-memory killer would
+        worker.process.join(timeout=10)
+        died = client.post("/api/solve", json={"cards": HAND, "objective": "royalties"})
+        assert died.status_code == 500 and "try again" in died.json()["error"]
+        again = client.post("/api/solve", json={"cards": HAND, "objective": "royalties"})
+        assert again.status_code == 200 and client.get("/api/status").json()["replaced"] == 1

@@ -180,7 +180,10 @@ class Pool:
         worker = await self._take(gone)
         loop = asyncio.get_running_loop()
         try:
-            worker.conn.send((job, fields))
+            try:
+                worker.conn.send((job, fields))
+            except OSError:  # it died while idle
+                raise WorkerDied from None
             answer = await self._answer(worker, loop.time() + self.limit, gone)
         except BaseException:  # time, a gone client, a dead worker, or the server stopping
             self._replace(worker)
