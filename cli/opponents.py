@@ -27,18 +27,22 @@ from optimizer.opponents.draw import bot_stats, serving_pool
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.head_to_head import (STEP, HeadToHead, head_to_head,
                                             saved_head_to_head)
-from optimizer.opponents.pools import (CHUNK, POOL_PARAMS, POOL_SEED, STRONG_PARAMS,
-                                       build_pool, dealing_for, load_pool, pool_file_name)
+from optimizer.opponents.pools import (BOTS, CHUNK, POOL_SEED, build_pool, dealing_for,
+                                       load_pool, pool_file_name)
 from optimizer.opponents.removal import removal_check
 from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
 from optimizer.solver.solve import default_samples
 
 
 class Bot(str, Enum):
-    """The bots a pool can be played by (``optimizer.opponents.pools.BOTS``)."""
+    """The bots that can play (``optimizer.opponents.pools.BOTS``)."""
 
     SHIPPED = "shipped"
     STRONG = "strong"
+
+
+#: How the head-to-head's table names each bot: "the stronger bot against the shipped one".
+_BOT_WORDS = {Bot.SHIPPED: "shipped", Bot.STRONG: "stronger"}
 
 
 def _figures(stats: dict) -> list[str]:
@@ -218,9 +222,9 @@ def _coverage(rules, hands: int, samples: int, seed: int, json_output: bool) -> 
 
 
 def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
-                  saved_only: bool) -> None:
+                  saved_only: bool, challenger: Bot, incumbent: Bot) -> None:
     dealing = dealing_for(rules)
-    bots = STRONG_PARAMS[dealing.name], POOL_PARAMS[dealing.name]
+    bots = BOTS[challenger.value][dealing.name], BOTS[incumbent.value][dealing.name]
     if saved_only:
         result, ranges = saved_head_to_head(rules, *bots, seed, chunks)
         which = ", ".join(f"{start}..{stop - 1}" for start, stop in ranges)
@@ -234,16 +238,18 @@ def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
         which = f"{first}..{first + deals - 1}"
     console.print(f"{rules.name}: {result.deals} deals ({which}), each played from both "
                   f"seats ({result.games} games), seed {seed}", soft_wrap=True)
-    console.print(_head_to_head_table(result))
-    console.print("Points are the stronger bot's, a game, ± one standard error over the deals "
-                  "(docs/ev-and-opponents.md, \"The stronger bot\").", soft_wrap=True)
+    console.print(_head_to_head_table(result, challenger, incumbent))
+    console.print(f"Points are the {_BOT_WORDS[challenger]} bot's, a game, ± one standard error "
+                  "over the deals (docs/ev-and-opponents.md, \"The stronger bot\").",
+                  soft_wrap=True)
 
 
-def _head_to_head_table(result: HeadToHead) -> Table:
-    table = Table(title="the stronger bot against the shipped one")
+def _head_to_head_table(result: HeadToHead, challenger: Bot, incumbent: Bot) -> Table:
+    ours, theirs = _BOT_WORDS[challenger], _BOT_WORDS[incumbent]
+    table = Table(title=f"the {ours} bot against the {theirs} one")
     table.add_column("Figure")
-    table.add_column("Stronger bot", justify="right")
-    table.add_column("Shipped bot", justify="right")
+    table.add_column(f"{ours.capitalize()} bot", justify="right")
+    table.add_column(f"{theirs.capitalize()} bot", justify="right")
     table.add_row("points a game", f"{result.points:+.3f} ± {result.points_se:.3f}",
                   f"{0.0 - result.points:+.3f}")
     table.add_row("with entries at their worth",
@@ -320,15 +326,19 @@ def command(
         help="Where --regenerate writes (default: the package's pool file).",
         show_default=False)] = None,
     versus: Annotated[bool, typer.Option(
-        "--head-to-head", help="Play the stronger bot against the shipped one over duplicate "
-        "deals and print the points a game.")] = False,
+        "--head-to-head", help="Play the stronger bot (or --bot) against the shipped one (or "
+        "--incumbent) over duplicate deals and print the points a game.")] = False,
     check_error: Annotated[Path | None, typer.Option(
         "--check-error", metavar="POOL", show_default=False,
         help="Check the EV's ± against a pool file played with another seed.")] = None,
     samples: SamplesOption = None,
-    bot: Annotated[Bot, typer.Option(
-        "--bot", help="The bot that plays the hands of --regenerate: the shipped pools' or "
-        "the stronger one.")] = Bot.SHIPPED,
+    bot: Annotated[Bot | None, typer.Option(
+        "--bot", help="The bot that plays the hands of --regenerate and --stats --live (the "
+        "shipped pools' by default), or the challenger of --head-to-head (the stronger one "
+        "by default).", show_default=False)] = None,
+    incumbent: Annotated[Bot, typer.Option(
+        "--incumbent", help="The bot --head-to-head plays the challenger (--bot) "
+        "against.")] = Bot.SHIPPED,
     coverage: Annotated[bool, typer.Option(
         "--coverage", help="Count the pool boards random hands of 13 to 17 cards can face "
         "after card removal, --hands of each.")] = False,
@@ -361,8 +371,9 @@ def command(
     regenerated pool; `--workers` plays the hands of --regenerate, --check and --live.
     `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals
     from `--first-deal` on, each from both seats, on one process, seeded by `--seed`;
-    `--chunks DIR` saves and resumes them, and `--saved-only` scores what DIR holds.
-    `--bot strong` has the stronger bot play the pool of --regenerate. With `--chunks DIR`
+    `--chunks DIR` saves and resumes them, and `--saved-only` scores what DIR holds; `--bot`
+    and `--incumbent` choose the two bots. `--bot strong` has the stronger bot play the
+    hands of --regenerate or --stats --live. With `--chunks DIR`
     --regenerate saves each chunk of hands there as it is played and a rerun of the same
     command plays only those not saved (a chunk played with other settings is refused);
     with `--saved-only` it assembles the pool from them, playing none. Either writes the
@@ -397,9 +408,12 @@ def command(
     if chunks is not None and not (versus or regenerate):
         report_error("--chunks is for --head-to-head and --regenerate: add one of them")
         raise typer.Exit(BAD_INPUT)
-    if bot is not Bot.SHIPPED and not regenerate:
-        report_error(f"--bot {bot.value} plays the pool of --regenerate: add --regenerate "
-                     "(--head-to-head always plays the stronger bot against the shipped one)")
+    if bot is not None and not (regenerate or versus or live):
+        report_error(f"--bot {bot.value} plays the hands of --regenerate, --head-to-head or "
+                     "--stats --live: add one of them")
+        raise typer.Exit(BAD_INPUT)
+    if incumbent is not Bot.SHIPPED and not versus:
+        report_error(f"--incumbent {incumbent.value} is for --head-to-head: add --head-to-head")
         raise typer.Exit(BAD_INPUT)
     # no pool, or a target it cannot reach
     with reports_bad_input(ObjectiveError, OpponentModelError):
@@ -411,12 +425,12 @@ def command(
                 "bot's pools: --fixed-point measures it and --regenerate rebuilds it "
                 "(docs/chinese-poker.md)")
         if regenerate:
-            _regenerate(rules, hands, pool_seed, workers, output, json_output, bot.value,
-                        chunks, saved_only)
+            _regenerate(rules, hands, pool_seed, workers, output, json_output,
+                        (bot or Bot.SHIPPED).value, chunks, saved_only)
             return
         if versus:
             _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
-                          first_deal, chunks, saved_only)
+                          first_deal, chunks, saved_only, bot or Bot.STRONG, incumbent)
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,
@@ -437,7 +451,8 @@ def command(
             return
         if hands is None:  # all of a pool smaller than the default (the new decks' are)
             hands = DEFAULT_HANDS if live else min(DEFAULT_HANDS, len(serving_pool(rules)))
-        figures = bot_stats(rules, hands, seed, live=live, workers=workers)
+        figures = bot_stats(rules, hands, seed, live=live, workers=workers,
+                            bot=(bot or Bot.SHIPPED).value)
     if json_output:
         typer.echo(json.dumps(measured(figures | {"variant": rules.name}), indent=2,
                               sort_keys=True))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import numpy as np
 import pytest
@@ -165,10 +166,31 @@ def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
     assert "points a game" in result.output and "Stronger bot" in result.output
 
 
+def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them():
+    args = ["opponents", "--head-to-head", "--hands", "1", "--seed", "3"]
+    swapped = runner.invoke(app, args + ["--bot", "shipped", "--incumbent", "strong"],
+                            env={"COLUMNS": "200"})
+    assert swapped.exit_code == 0, swapped.output
+    assert "the shipped bot against the stronger one" in swapped.output
+    assert "Points are the shipped bot's" in swapped.output
+    # The same deal from the other side: the points change sign.
+    default = runner.invoke(app, args, env={"COLUMNS": "200"})
+
+    def points(output: str) -> float:
+        row = next(line for line in output.splitlines() if "points a game" in line)
+        return float(re.search(r"points a game\W+([-+][\d.]+)", row).group(1))
+
+    assert points(swapped.output) == pytest.approx(-points(default.output))
+
+
 @pytest.mark.parametrize("args,message", [
     (["--head-to-head", "--json"], "--head-to-head prints a table only: drop --json"),
     (["--head-to-head", "--stats"], "--stats and --head-to-head given together"),
-    (["--bot", "strong"], "--bot strong plays the pool of --regenerate: add --regenerate"),
+    (["--bot", "strong"], ("--bot strong plays the hands of --regenerate, --head-to-head or "
+                           "--stats --live: add one of them")),
+    (["--stats", "--bot", "strong"], ("--bot strong plays the hands of --regenerate, "
+                                      "--head-to-head or --stats --live: add one of them")),
+    (["--incumbent", "strong"], "--incumbent strong is for --head-to-head: add --head-to-head"),
     (["--head-to-head", "--saved-only"],
      "--saved-only reads the boards of --chunks DIR: add --chunks"),
     (["--regenerate", "--saved-only"],

@@ -54,7 +54,7 @@ from evaluator.rules import ROWS, Rules
 from optimizer.opponents.calibration import Calibration, features_of, fit
 from optimizer.opponents.errors import CalibrationError, OpponentModelError
 from optimizer.opponents.bot import deck_counts
-from optimizer.opponents.pools import (PERMUTATIONS, POOL_PARAMS, Pool, dealing_for, dealt_from,
+from optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dealing_for, dealt_from,
                                        load_pool, play_hands, pool_for, relabel, shipped_pools)
 
 _INVERSE = np.argsort(PERMUTATIONS, axis=1)
@@ -397,13 +397,14 @@ def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
 
 
 def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
-              workers: int = 1) -> dict:
+              workers: int = 1, bot: str = "shipped") -> dict:
     """Calibration figures of the opponent model under ``rules``.
 
     By default from ``boards`` boards drawn (seeded, without card removal) from the pool that
     serves ``rules``; with ``live`` from ``boards`` hands the bot plays now (slow: about an
     eighth of a second of CPU a hand, in ``workers`` processes, which change nothing of the
-    result). ``source`` in the result says which. The top-level
+    result), played by ``bot`` (a name of ``pools.BOTS``). ``source`` in the result says
+    which. The top-level
     figures are the opponent model's, the boards weighted as the EV objective weights them
     (``optimizer.opponents.calibration``); ``bot_play`` has the same figures of the bot's own
     play, and ``calibration`` the target (None where the pool has none, and both sets agree).
@@ -417,8 +418,10 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
     calibration = None if served is None else pool_calibration(served, rules)
     if live:
         dealing = dealing_for(rules)
-        played = play_hands(rules, dealing, boards, seed, POOL_PARAMS[dealing.name],
-                            workers=workers).boards
+        if bot not in BOTS:
+            raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
+        params = BOTS[bot][dealing.name]
+        played = play_hands(rules, dealing, boards, seed, params, workers=workers).boards
         where = {"source": "live", "dealing": dealt_from(dealing.name, rules.deck)}
     else:
         pool = serving_pool(rules)
