@@ -37,7 +37,7 @@ export class TrainView {
     });
     this.settings = new Settings(document.getElementById("train-settings"), "train", {
       alert: document.getElementById("train-error"),
-      main: ["objective", "fl_value", "seed", "sizes"],
+      main: ["objective", "fl_value", "seed", "sizes", "opponents", "samples"],
     });
     this.busy = new Busy({ buttons: [this.submit, this.next, this.deal],
       status: document.getElementById("train-status"),
@@ -102,9 +102,11 @@ export class TrainView {
 
   async grade() {
     if (!this.hand || !this.editor.full() || this.graded) return;
-    const { objective, fl_value: flValue } = this.settings.values();
+    // Opponents and samples count under ev only (a royalties grade has no table).
+    const { objective, fl_value: flValue, opponents, samples } = this.settings.values();
     const body = { session: this.session, seed: this.hand.seed, number: this.hand.number,
-      set: this.editor.text(), ...this.hand.dealtWith, objective, fl_value: flValue };
+      set: this.editor.text(), ...this.hand.dealtWith, objective, fl_value: flValue,
+      opponents, samples };
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
     const answer = await this.busy.run("Grading\u2026", () => postJson("/api/train/grade", body));
     if (answer) {
