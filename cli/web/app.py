@@ -102,7 +102,7 @@ def create_app(settings: Settings) -> Starlette:
             if endpoint.heavy:
                 status, result = await pool.run(endpoint.job, fields, request.is_disconnected)
             else:
-                status, result = await asyncio.to_thread(_light, endpoint.job, fields)
+                status, result = await asyncio.to_thread(jobs.answer, endpoint.job, fields)
         except TimeLimit:
             return _error(504, f"the request took longer than {settings.request_limit:g} s, "
                                "the server's limit (serve --request-limit), and was stopped")
@@ -183,14 +183,6 @@ def create_app(settings: Settings) -> Starlette:
 
 def _number(value: str) -> int | str:
     return int(value) if value.isdigit() else value
-
-
-def _light(job: str, fields: dict[str, Any]) -> tuple[str, Any]:
-    """A light job, run beside the server, answered as a worker answers."""
-    try:
-        return "ok", jobs.JOBS[job](fields)
-    except jobs.bad_input_errors() as error:
-        return "bad", str(error)
 
 
 def _record(history: History, fields: dict[str, Any], result: dict) -> dict:

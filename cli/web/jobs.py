@@ -217,9 +217,20 @@ JOBS: dict[str, Callable[[dict[str, Any]], dict]] = {
     "advise": advise, "score": score, "review": review, "rules": rules_summary}
 
 
+def answer(job: str, fields: dict[str, Any]) -> tuple[str, Any]:
+    """Run ``job``: ``("ok", record)``, or ``("bad", message)`` for input it refused. Any
+    other exception is a fault, and the caller's to report."""
+    try:
+        return "ok", JOBS[job](fields)
+    except bad_input_errors() as error:
+        return "bad", str(error)
+
+
 def warm() -> None:
     """Load what the first solve would: the solver and CP-SAT, the tables, the presets."""
-    solve({"cards": "As Ks Qs Js Ts 9h 9d 9c 8h 8d 7c 7d 2s", "variant": None, "rules": None,
-           "objective": "royalties", "fl_value": None, "time_limit": 10.0, "alternatives": 0,
-           "opponents": None, "against": (), "opponent_fantasyland": (), "dead": "",
-           "samples": None, "seed": 0})
+    from cli.web.api import ENDPOINTS
+    from cli.web.fields import read_fields
+
+    [endpoint] = [e for e in ENDPOINTS if e.job == "solve"]
+    solve(read_fields({"cards": "As Ks Qs Js Ts 9h 9d 9c 8h 8d 7c 7d 2s",
+                       "objective": "royalties"}, endpoint.fields))

@@ -49,9 +49,8 @@ def _serve(conn: Connection) -> None:
     An answer is ``("ok", record)``, ``("bad", message)`` for input the job refused, or
     ``("fault", traceback)`` for a bug (the server logs it; the client gets one line).
     """
-    from cli.web.jobs import JOBS, bad_input_errors, warm
+    from cli.web.jobs import answer, warm
 
-    bad = bad_input_errors()
     try:
         warm()
     except Exception:  # a failed warm-up is not fatal: the first job will say what is wrong
@@ -63,13 +62,11 @@ def _serve(conn: Connection) -> None:
         except (EOFError, OSError, KeyboardInterrupt):
             return
         try:
-            answer = ("ok", JOBS[name](fields))
-        except bad as error:
-            answer = ("bad", str(error))
+            reply = answer(name, fields)
         except Exception:
-            answer = ("fault", traceback.format_exc())
+            reply = ("fault", traceback.format_exc())
         try:
-            conn.send(answer)
+            conn.send(reply)
         except (OSError, ValueError):  # the server closed the pipe: it is going away
             return
 
