@@ -181,7 +181,7 @@ def test_a_chunk_stopped_while_written_is_not_taken_for_finished(tmp_path, monke
             out.write(b"PK\x03\x04")
         raise Stopped
 
-    monkeypatch.setattr(chunks_module.np, "savez", cut)
+    monkeypatch.setattr(chunks_module.np, "savez_compressed", cut)
     with pytest.raises(Stopped):
         save_chunk(path, {"seed": 1}, _boards(1))
     monkeypatch.undo()
@@ -203,6 +203,24 @@ def test_a_saved_chunk_is_read_whole_and_refused_with_what_differs(tmp_path):
         load_chunk(tmp_path / "bad.npz", {}, "hands")
     assert differences({"a": 1, "b": "x" * 50}, {"a": 1, "b": "y"}) == "b"
     assert differences({"k": 1}, {}) == "k 1, not none"
+
+
+def test_a_chunk_is_stored_small_and_read_back_as_it_was_played(tmp_path):
+    rng = np.random.default_rng(0)
+    played = {"boards": rng.integers(0, 53, (500, 13)), "discards": rng.integers(0, 52, (500, 4)),
+              "jokers": rng.random((500, 13)) < 0.01, "seconds": np.array(81.5),
+              "points": rng.integers(-300, 300, 500)}  # not one byte a value: kept wide
+    path = tmp_path / "c.npz"
+    save_chunk(path, {"seed": 1}, played)
+    back = load_chunk(path, {"seed": 1}, "hands")
+    assert back.keys() == played.keys()
+    for name, array in played.items():
+        assert back[name].dtype == array.dtype and (back[name] == array).all(), name
+    wide = tmp_path / "wide.npz"  # as chunks were saved before: uncompressed, 64-bit
+    np.savez(wide, meta=np.array(json.dumps({"seed": 1})), **played)
+    assert path.stat().st_size < wide.stat().st_size / 3
+    old = load_chunk(wide, {"seed": 1}, "hands")
+    assert all((old[name] == array).all() for name, array in played.items())
 
 
 def test_chunk_paths_sort_in_the_order_of_their_hands(tmp_path):
