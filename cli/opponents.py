@@ -29,6 +29,7 @@ from optimizer.opponents.head_to_head import (STEP, HeadToHead, head_to_head,
                                             saved_head_to_head)
 from optimizer.opponents.pools import (BOTS, CHUNK, POOL_SEED, build_pool, dealing_for,
                                        load_pool, pool_file_name)
+from optimizer.opponents.params import knobs_text, with_knobs
 from optimizer.opponents.removal import removal_check
 from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
 from optimizer.solver.solve import default_samples
@@ -90,7 +91,8 @@ def _regenerate_closed(rules, hands: int | None, seed: int, output: Path | None,
 
 
 def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path | None,
-                quiet: bool, bot: str, chunks: Path | None, saved_only: bool) -> None:
+                quiet: bool, bot: str, chunks: Path | None, saved_only: bool,
+                knobs: list[str]) -> None:
     if rules.dealing == "closed":
         if chunks is not None or saved_only:
             raise OpponentModelError(f"{rules.name}'s model is built in one run of about half "
@@ -106,7 +108,7 @@ def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path 
                   disable=quiet or not err_console.is_terminal) as bar:
         task = bar.add_task(f"playing {dealing_for(rules).name} hands", total=hands)
         pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot,
-                          chunks, saved_only, log if chunks is not None else None)
+                          chunks, saved_only, log if chunks is not None else None, knobs)
     log.flush()
     pool.save(target)
     console.print(Text(shown(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules "
@@ -222,9 +224,12 @@ def _coverage(rules, hands: int, samples: int, seed: int, json_output: bool) -> 
 
 
 def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
-                  saved_only: bool, challenger: Bot, incumbent: Bot) -> None:
+                  saved_only: bool, challenger: Bot, incumbent: Bot,
+                  knobs: list[str]) -> None:
     dealing = dealing_for(rules)
-    bots = BOTS[challenger.value][dealing.name], BOTS[incumbent.value][dealing.name]
+    base = BOTS[challenger.value][dealing.name]
+    bots = with_knobs(base, knobs), BOTS[incumbent.value][dealing.name]
+    tuned = knobs_text(base, bots[0])
     if saved_only:
         result, ranges = saved_head_to_head(rules, *bots, seed, chunks)
         which = ", ".join(f"{start}..{stop - 1}" for start, stop in ranges)
@@ -238,15 +243,22 @@ def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
         which = f"{first}..{first + deals - 1}"
     console.print(f"{rules.name}: {result.deals} deals ({which}), each played from both "
                   f"seats ({result.games} games), seed {seed}", soft_wrap=True)
-    console.print(_head_to_head_table(result, challenger, incumbent))
-    console.print(f"Points are the {_BOT_WORDS[challenger]} bot's, a game, ± one standard error "
-                  "over the deals (docs/ev-and-opponents.md, \"The stronger bot\").",
+    console.print(_head_to_head_table(result, challenger, incumbent, tuned))
+    console.print(f"Points are the {_challenger_word(challenger, tuned)} bot's, a game, ± one "
+                  "standard error over the deals (docs/ev-and-opponents.md, \"The stronger bot\").",
                   soft_wrap=True)
 
 
-def _head_to_head_table(result: HeadToHead, challenger: Bot, incumbent: Bot) -> Table:
-    ours, theirs = _BOT_WORDS[challenger], _BOT_WORDS[incumbent]
-    table = Table(title=f"the {ours} bot against the {theirs} one")
+def _challenger_word(challenger: Bot, tuned: str) -> str:
+    """"candidate" for a bot with --bot-knob set, else its name: "stronger"."""
+    return "candidate" if tuned else _BOT_WORDS[challenger]
+
+
+def _head_to_head_table(result: HeadToHead, challenger: Bot, incumbent: Bot,
+                        tuned: str = "") -> Table:
+    ours, theirs = _challenger_word(challenger, tuned), _BOT_WORDS[incumbent]
+    named = f"{ours} bot ({_BOT_WORDS[challenger]}, {tuned})" if tuned else f"{ours} bot"
+    table = Table(title=f"the {named} against the {theirs} one")
     table.add_column("Figure")
     table.add_column(f"{ours.capitalize()} bot", justify="right")
     table.add_column(f"{theirs.capitalize()} bot", justify="right")
@@ -336,6 +348,11 @@ def command(
         "--bot", help="The bot that plays the hands of --regenerate and --stats --live (the "
         "shipped pools' by default), or the challenger of --head-to-head (the stronger one "
         "by default).", show_default=False)] = None,
+    bot_knobs: Annotated[list[str] | None, typer.Option(
+        "--bot-knob", metavar="NAME=VALUE", show_default=False,
+        help="Set one knob of --bot (repeatable), for playing a candidate without a code "
+        "change: estimate_foul_penalty=10, refine=8, ... (BotParams in "
+        "optimizer/opponents/params.py); chunks record the knobs they were played with.")] = None,
     incumbent: Annotated[Bot, typer.Option(
         "--incumbent", help="The bot --head-to-head plays the challenger (--bot) "
         "against.")] = Bot.SHIPPED,
@@ -373,7 +390,8 @@ def command(
     from `--first-deal` on, each from both seats, on one process, seeded by `--seed`;
     `--chunks DIR` saves and resumes them, and `--saved-only` scores what DIR holds; `--bot`
     and `--incumbent` choose the two bots. `--bot strong` has the stronger bot play the
-    hands of --regenerate or --stats --live. With `--chunks DIR`
+    hands of --regenerate or --stats --live, and `--bot-knob NAME=VALUE` sets one of its
+    knobs there or in --head-to-head, to play a candidate. With `--chunks DIR`
     --regenerate saves each chunk of hands there as it is played and a rerun of the same
     command plays only those not saved (a chunk played with other settings is refused);
     with `--saved-only` it assembles the pool from them, playing none. Either writes the
@@ -412,6 +430,11 @@ def command(
         report_error(f"--bot {bot.value} plays the hands of --regenerate, --head-to-head or "
                      "--stats --live: add one of them")
         raise typer.Exit(BAD_INPUT)
+    knobs = bot_knobs or []
+    if knobs and not (regenerate or versus):
+        report_error("--bot-knob sets a knob of the bot of --regenerate or --head-to-head: add "
+                     "one of them")
+        raise typer.Exit(BAD_INPUT)
     if incumbent is not Bot.SHIPPED and not versus:
         report_error(f"--incumbent {incumbent.value} is for --head-to-head: add --head-to-head")
         raise typer.Exit(BAD_INPUT)
@@ -426,11 +449,11 @@ def command(
                 "(docs/chinese-poker.md)")
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output,
-                        (bot or Bot.SHIPPED).value, chunks, saved_only)
+                        (bot or Bot.SHIPPED).value, chunks, saved_only, knobs)
             return
         if versus:
             _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
-                          first_deal, chunks, saved_only, bot or Bot.STRONG, incumbent)
+                          first_deal, chunks, saved_only, bot or Bot.STRONG, incumbent, knobs)
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,

@@ -199,9 +199,40 @@ def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them():
     (["--regenerate", "--first-deal", "5"],
      "--first-deal is for --head-to-head: add --head-to-head"),
     (["--chunks", "h2h"], "--chunks is for --head-to-head and --regenerate: add one of them"),
+    (["--stats", "--bot-knob", "refine=8"],
+     "--bot-knob sets a knob of the bot of --regenerate or --head-to-head: add one of them"),
+    (["--head-to-head", "--bot-knob", "refine"],
+     "bot knob 'refine': expected NAME=VALUE, for example estimate_foul_penalty=10"),
+    (["--head-to-head", "--bot-knob", "placements=8"], "bot knob 'placements': expected one of"),
+    (["--head-to-head", "--bot-knob", "refine=8.5"], "bot knob refine='8.5': expected a whole"),
+    (["--head-to-head", "--bot-knob", "samples=0"], "bot knob samples='0': expected at least 1"),
+    (["--regenerate", "--bot-knob", "table_points=yes"],
+     "bot knob table_points='yes': expected true or false"),
+    (["--head-to-head", "--bot-knob", "table_refine=many"],
+     "bot knob table_refine='many': expected a whole number or none"),
 ])
 def test_the_command_refuses_what_it_cannot_do_in_one_line(args, message):
     result = runner.invoke(app, ["opponents", *args])
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
     assert result.stderr == f"error: {message}\n" or message in result.stderr
+
+
+def test_a_bot_knob_plays_a_candidate_and_its_chunks_say_so(tmp_path):
+    args = ["opponents", "--head-to-head", "--hands", "1", "--seed", "3", "--bot", "strong",
+            "--incumbent", "strong", "--chunks", str(tmp_path)]
+    # 6 is what the stronger bot charges a foul already: the candidate plays as it does
+    same = runner.invoke(app, args + ["--bot-knob", "estimate_foul_penalty=6"],
+                         env={"COLUMNS": "200"})
+    assert same.exit_code == 0, same.output
+    words = " ".join(same.output.split())  # a table's title wraps at the table's width
+    assert ("the candidate bot (stronger, estimate_foul_penalty=6.0) against the stronger one"
+            in words)
+    assert "Points are the candidate bot's" in same.output
+    assert re.search(r"points a game\W+\+0\.000 ± 0\.000", same.output), same.output
+    # its chunk records the knobs as the bot plays them: the stronger bot's own, so the chunk
+    # is the plain stronger bot's, and a candidate that plays otherwise is refused it
+    plain = runner.invoke(app, args + ["--saved-only"])
+    assert plain.exit_code == 0 and "the stronger bot against the stronger one" in plain.output
+    other = runner.invoke(app, args + ["--saved-only", "--bot-knob", "estimate_foul_penalty=10"])
+    assert other.exit_code == 2 and "holds deals played otherwise" in other.stderr, other.output

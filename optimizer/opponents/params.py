@@ -6,9 +6,11 @@ importing the bot that calls it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 
 from evaluator.rules import CARD_WORTH
+from optimizer.opponents.errors import OpponentModelError
 
 
 @dataclass(frozen=True)
@@ -112,3 +114,56 @@ def params_meta(params: BotParams) -> dict:
     it had."""
     return {name: value for name, value in explicit(params).__dict__.items()
             if name not in LATER_KNOBS or value != LATER_KNOBS[name]}
+
+
+def _knob_value(name: str, kind: str, text: str) -> object:
+    """``text`` read as the knob ``name`` of annotation ``kind`` ("int", "float | None")."""
+    kinds = [part.strip() for part in kind.split("|")]
+    if "None" in kinds and text.lower() == "none":
+        return None
+    base = next(part for part in kinds if part != "None")
+    if base == "bool":
+        if text.lower() in ("true", "false"):
+            return text.lower() == "true"
+    else:
+        try:
+            return {"int": int, "float": float}[base](text)
+        except ValueError:
+            pass
+    expected = {"bool": "true or false", "int": "a whole number",
+                "float": "a number"}[base] + (" or none" if "None" in kinds else "")
+    raise OpponentModelError(f"bot knob {name}={text!r}: expected {expected}")
+
+
+#: Knobs that count samples: at least one of each (a count of placements or deals may be 0:
+#: no second look, no search).
+_COUNT_KNOBS = {"samples", "refine_samples", "search_samples"}
+
+
+def with_knobs(params: BotParams, knobs: Sequence[str]) -> BotParams:
+    """``params`` with each ``NAME=VALUE`` of ``knobs`` set (``--bot-knob``), for playing a
+    candidate bot without a code change; a name that is no knob, or a value of the wrong
+    kind, raises ``OpponentModelError`` naming it."""
+    kinds = {knob.name: knob.type for knob in fields(BotParams)}
+    changes = {}
+    for knob in knobs:
+        name, equals, text = knob.partition("=")
+        name, text = name.strip(), text.strip()
+        if not equals or not name or not text:
+            raise OpponentModelError(f"bot knob {knob!r}: expected NAME=VALUE, for example "
+                                     "estimate_foul_penalty=10")
+        if name not in kinds:
+            raise OpponentModelError(f"bot knob {name!r}: expected one of {', '.join(kinds)}")
+        value = _knob_value(name, str(kinds[name]), text)
+        least = 1 if name in _COUNT_KNOBS else 0
+        if value is not None and not isinstance(value, bool) and value < least:
+            raise OpponentModelError(f"bot knob {name}={text!r}: expected at least {least}")
+        changes[name] = value
+    return replace(params, **changes)
+
+
+def knobs_text(base: BotParams, params: BotParams) -> str:
+    """The knobs ``params`` sets apart from ``base``, as ``--bot-knob`` spells them
+    ("estimate_foul_penalty=10.0"), or "" where there are none."""
+    return ", ".join(f"{name}={value}" for name, value in params.__dict__.items()
+                     if value != getattr(base, name))

@@ -44,7 +44,7 @@ from optimizer.opponents.chunks import Chunk, run_chunks
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.memo import by_identity
 from optimizer.opponents.odds import RowOdds, even_odds, odds_from_boards
-from optimizer.opponents.params import params_meta
+from optimizer.opponents.params import params_meta, with_knobs
 
 
 #: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
@@ -366,16 +366,19 @@ def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,
                workers: int = 1, progress: Callable[[int], None] | None = None,
                bot: str = "shipped", directory: str | Path | None = None,
                saved_only: bool = False,
-               chunk_done: Callable[[Chunk, float | None], None] | None = None) -> Pool:
-    """A fresh pool for ``rules`` played by ``bot`` (a name of ``BOTS``); the shipped ones
-    are ``build_pool(find_rules(name))``. ``directory`` saves its chunks and resumes from
-    them, ``saved_only`` assembles them, playing none (``play_hands``)."""
+               chunk_done: Callable[[Chunk, float | None], None] | None = None,
+               knobs: Sequence[str] = ()) -> Pool:
+    """A fresh pool for ``rules`` played by ``bot`` (a name of ``BOTS``), with ``knobs``
+    (``NAME=VALUE``, ``params.with_knobs``) set; the shipped ones are
+    ``build_pool(find_rules(name))``. ``directory`` saves its chunks and resumes from them,
+    ``saved_only`` assembles them, playing none (``play_hands``)."""
     if bot not in BOTS:
         raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
     dealing = dealing_for(rules)
     hands = POOL_HANDS[dealing.name] if hands is None else hands
     if hands < 1:
         raise OpponentModelError(f"need hands >= 1, got {hands}")
-    return play_hands(rules, dealing, hands, seed, BOTS[bot][dealing.name], workers=workers,
+    params = with_knobs(BOTS[bot][dealing.name], knobs)
+    return play_hands(rules, dealing, hands, seed, params, workers=workers,
                       progress=progress, directory=directory, saved_only=saved_only,
                       chunk_done=chunk_done)
