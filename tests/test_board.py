@@ -35,7 +35,6 @@ FILLERS = {
 def legal_board(rules: str = "standard", **rows: str) -> BoardReport:
     """The report of a legal board holding the given rows, the others filled in."""
     given_cards = {row: parse_cards(text) for row, text in rows.items()}
-    used = {card for cards in given_cards.values() for card in cards}
     missing = [row for row in ("top", "middle", "bottom") if row not in rows]
     for choice in product(*(FILLERS[row] for row in missing)):
         filled = dict(given_cards, **{row: parse_cards(t) for row, t in zip(missing, choice)})

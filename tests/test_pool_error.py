@@ -22,7 +22,7 @@ from optimizer.opponents.draw import (POOL_VARIABLE, draw_boards, model_name, op
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.pools import Pool, pool_for
 from optimizer.solver.error_check import error_check
-from optimizer.solver.ev import OpponentField, PoolBoards, breakdown, set_points
+from optimizer.solver.ev import PoolBoards, breakdown, set_points
 from optimizer.solver.record import solution_record
 
 runner = CliRunner()

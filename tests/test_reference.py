@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.board import evaluate_board, parse_board
+from evaluator.board import parse_board
 from evaluator.cards import format_cards, parse_cards
 from reference import best_sets, card_key, id_mask, plain_best_sets
 
