@@ -30,9 +30,9 @@ def test_the_last_of_a_knob_given_twice_counts():
 
 
 def test_the_knobs_set_are_named_as_they_are_given_and_read_back():
-    tuned = with_knobs(STRONG, ["search_deals=24", "estimate_foul_penalty=10"])
+    tuned = with_knobs(STRONG, ["search_deals=24", "estimate_foul_penalty=14"])
     text = knobs_text(STRONG, tuned)
-    assert text == "search_deals=24, estimate_foul_penalty=10.0"
+    assert text == "search_deals=24, estimate_foul_penalty=14.0"
     assert with_knobs(STRONG, text.split(", ")) == tuned
     assert knobs_text(STRONG, STRONG) == ""
 

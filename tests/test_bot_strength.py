@@ -196,13 +196,14 @@ def test_the_stronger_bot_plays_the_same_seeded_hand_again():
 
 def test_the_estimate_charges_a_foul_its_own_penalty():
     # Aces on top over a finished middle of one pair of kings: every future fouls, and the
-    # estimate charges what is given, else foul_penalty, for the stronger bot as for the
-    # first (whose pools were played so).
+    # estimate charges what is given, else foul_penalty (the first bot, whose pools were
+    # played so); the stronger bot is given 10.
     layout = _layout("Ac Ad", "Ks Kh 7c 5d 2s", "Jc 9h 8h")
     unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
-    for params, cost in ((STRONG, 6.0),
+    plain = dataclasses.replace(STRONG, estimate_foul_penalty=None)
+    for params, cost in ((STRONG, 10.0), (plain, 6.0),
                          (dataclasses.replace(STRONG, estimate_foul_penalty=11.0), 11.0),
-                         (dataclasses.replace(STRONG, foul_penalty=7.0), 7.0),
+                         (dataclasses.replace(plain, foul_penalty=7.0), 7.0),
                          (POOL_PARAMS[THREE_KEEP_TWO.name], 6.0)):
         worth = estimate(PINEAPPLE, layout[None], unseen, 6, params, np.random.default_rng(0),
                          16)
@@ -228,11 +229,12 @@ def test_a_pool_of_the_stronger_bot_records_what_it_plays_not_none():
     # read the same for the stronger bot before and after its defaults changed.
     meta = params_meta(STRONG)
     assert meta["table_points"] is True
-    assert (meta["table_refine"], meta["estimate_foul_penalty"]) == (4, 6.0)
-    wide = params_meta(dataclasses.replace(STRONG, table_refine=8, estimate_foul_penalty=10.0))
-    assert (wide["table_refine"], wide["estimate_foul_penalty"]) == (8, 10.0)
-    assert BotParams(**meta) == dataclasses.replace(STRONG, table_refine=4,
-                                                    estimate_foul_penalty=6.0)
+    assert (meta["table_refine"], meta["estimate_foul_penalty"]) == (4, 10.0)
+    plain = params_meta(dataclasses.replace(STRONG, estimate_foul_penalty=None))
+    assert (plain["table_refine"], plain["estimate_foul_penalty"]) == (4, 6.0)
+    wide = params_meta(dataclasses.replace(STRONG, table_refine=8, estimate_foul_penalty=12.0))
+    assert (wide["table_refine"], wide["estimate_foul_penalty"]) == (8, 12.0)
+    assert BotParams(**meta) == dataclasses.replace(STRONG, table_refine=4)
 
 
 # --- the faster code plays as the first did --------------------------------------------------

@@ -221,18 +221,16 @@ def test_the_command_refuses_what_it_cannot_do_in_one_line(args, message):
 def test_a_bot_knob_plays_a_candidate_and_its_chunks_say_so(tmp_path):
     args = ["opponents", "--head-to-head", "--hands", "1", "--seed", "3", "--bot", "strong",
             "--incumbent", "strong", "--chunks", str(tmp_path)]
-    # 6 is what the stronger bot charges a foul already: the candidate plays as it does
-    same = runner.invoke(app, args + ["--bot-knob", "estimate_foul_penalty=6"],
-                         env={"COLUMNS": "200"})
+    # 4 placements is what the stronger bot rescores already: the candidate plays as it does
+    same = runner.invoke(app, args + ["--bot-knob", "table_refine=4"], env={"COLUMNS": "200"})
     assert same.exit_code == 0, same.output
     words = " ".join(same.output.split())  # a table's title wraps at the table's width
-    assert ("the candidate bot (stronger, estimate_foul_penalty=6.0) against the stronger one"
-            in words)
+    assert "the candidate bot (stronger, table_refine=4) against the stronger one" in words
     assert "Points are the candidate bot's" in same.output
     assert re.search(r"points a game\W+\+0\.000 ± 0\.000", same.output), same.output
     # its chunk records the knobs as the bot plays them: the stronger bot's own, so the chunk
     # is the plain stronger bot's, and a candidate that plays otherwise is refused it
     plain = runner.invoke(app, args + ["--saved-only"])
     assert plain.exit_code == 0 and "the stronger bot against the stronger one" in plain.output
-    other = runner.invoke(app, args + ["--saved-only", "--bot-knob", "estimate_foul_penalty=10"])
+    other = runner.invoke(app, args + ["--saved-only", "--bot-knob", "estimate_foul_penalty=6"])
     assert other.exit_code == 2 and "holds deals played otherwise" in other.stderr, other.output

@@ -348,8 +348,11 @@ POOL_PARAMS = {THREE_KEEP_TWO.name: BotParams(),
                ONE_AT_A_TIME.name: BotParams(fl_bonus=15.0)}
 POOL_SEED = 2024
 #: The stronger bot by dealing style (docs/ev-and-opponents.md, "The stronger bot"): the
-#: shipped bot's search, with finished boards valued in points at the table.
-STRONG_PARAMS = {name: replace(params, table_points=True) for name, params in POOL_PARAMS.items()}
+#: shipped bot's search, with finished boards valued in points at the table and a foul in the
+#: estimate of earlier rounds charged 10 points, not 6.
+STRONG_FOUL_COST = 10.0
+STRONG_PARAMS = {name: replace(params, table_points=True, estimate_foul_penalty=STRONG_FOUL_COST)
+                 for name, params in POOL_PARAMS.items()}
 #: The bots a pool can be played by: the shipped pools' and the stronger one.
 BOTS = {"shipped": POOL_PARAMS, "strong": STRONG_PARAMS}
 
