@@ -224,12 +224,15 @@ def _coverage(rules, hands: int, samples: int, seed: int, json_output: bool) -> 
 
 
 def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
-                  saved_only: bool, challenger: Bot, incumbent: Bot,
-                  knobs: list[str]) -> None:
+                  saved_only: bool, challenger: tuple[Bot, list[str]],
+                  incumbent: tuple[Bot, list[str]]) -> None:
+    """Play (or score) the head-to-head of ``challenger`` and ``incumbent``, each a bot with
+    the knobs set on it, and print its table."""
     dealing = dealing_for(rules)
-    base = BOTS[challenger.value][dealing.name]
-    bots = with_knobs(base, knobs), BOTS[incumbent.value][dealing.name]
-    tuned = knobs_text(base, bots[0])
+    bases = [BOTS[bot.value][dealing.name] for bot, _ in (challenger, incumbent)]
+    bots = [with_knobs(base, knobs) for base, (_, knobs) in zip(bases, (challenger, incumbent))]
+    tuned = [knobs_text(base, params) for base, params in zip(bases, bots)]
+    challenger, incumbent = challenger[0], incumbent[0]
     if saved_only:
         result, ranges = saved_head_to_head(rules, *bots, seed, chunks)
         which = ", ".join(f"{start}..{stop - 1}" for start, stop in ranges)
@@ -243,22 +246,27 @@ def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
         which = f"{first}..{first + deals - 1}"
     console.print(f"{rules.name}: {result.deals} deals ({which}), each played from both "
                   f"seats ({result.games} games), seed {seed}", soft_wrap=True)
-    console.print(_head_to_head_table(result, challenger, incumbent, tuned))
-    console.print(f"Points are the {_challenger_word(challenger, tuned)} bot's, a game, ± one "
+    console.print(_head_to_head_table(result, challenger, incumbent, *tuned))
+    console.print(f"Points are the {_bot_word(challenger, tuned[0])} bot's, a game, ± one "
                   "standard error over the deals (docs/ev-and-opponents.md, \"The stronger bot\").",
                   soft_wrap=True)
 
 
-def _challenger_word(challenger: Bot, tuned: str) -> str:
-    """"candidate" for a bot with --bot-knob set, else its name: "stronger"."""
-    return "candidate" if tuned else _BOT_WORDS[challenger]
+def _bot_word(bot: Bot, tuned: str, candidate: str = "candidate") -> str:
+    """``candidate`` for a bot with knobs set, else its name: "stronger"."""
+    return candidate if tuned else _BOT_WORDS[bot]
 
 
 def _head_to_head_table(result: HeadToHead, challenger: Bot, incumbent: Bot,
-                        tuned: str = "") -> Table:
-    ours, theirs = _challenger_word(challenger, tuned), _BOT_WORDS[incumbent]
-    named = f"{ours} bot ({_BOT_WORDS[challenger]}, {tuned})" if tuned else f"{ours} bot"
-    table = Table(title=f"the {named} against the {theirs} one")
+                        challenger_tuned: str = "", incumbent_tuned: str = "") -> Table:
+    ours = _bot_word(challenger, challenger_tuned)
+    theirs = _bot_word(incumbent, incumbent_tuned, "incumbent")
+
+    def named(word: str, bot: Bot, tuned: str, noun: str) -> str:
+        return f"{word} {noun} ({_BOT_WORDS[bot]}, {tuned})" if tuned else f"{word} {noun}"
+
+    table = Table(title=f"the {named(ours, challenger, challenger_tuned, 'bot')} against the "
+                        f"{named(theirs, incumbent, incumbent_tuned, 'one')}")
     table.add_column("Figure")
     table.add_column(f"{ours.capitalize()} bot", justify="right")
     table.add_column(f"{theirs.capitalize()} bot", justify="right")
@@ -356,6 +364,9 @@ def command(
     incumbent: Annotated[Bot, typer.Option(
         "--incumbent", help="The bot --head-to-head plays the challenger (--bot) "
         "against.")] = Bot.SHIPPED,
+    incumbent_knobs: Annotated[list[str] | None, typer.Option(
+        "--incumbent-knob", metavar="NAME=VALUE", show_default=False,
+        help="Set one knob of --incumbent (repeatable), as --bot-knob does for --bot.")] = None,
     coverage: Annotated[bool, typer.Option(
         "--coverage", help="Count the pool boards random hands of 13 to 17 cards can face "
         "after card removal, --hands of each.")] = False,
@@ -391,7 +402,8 @@ def command(
     `--chunks DIR` saves and resumes them, and `--saved-only` scores what DIR holds; `--bot`
     and `--incumbent` choose the two bots. `--bot strong` has the stronger bot play the
     hands of --regenerate or --stats --live, and `--bot-knob NAME=VALUE` sets one of its
-    knobs there or in --head-to-head, to play a candidate. With `--chunks DIR`
+    knobs there or in --head-to-head, to play a candidate (`--incumbent-knob` those of
+    --incumbent). With `--chunks DIR`
     --regenerate saves each chunk of hands there as it is played and a rerun of the same
     command plays only those not saved (a chunk played with other settings is refused);
     with `--saved-only` it assembles the pool from them, playing none. Either writes the
@@ -435,6 +447,9 @@ def command(
         report_error("--bot-knob sets a knob of the bot of --regenerate or --head-to-head: add "
                      "one of them")
         raise typer.Exit(BAD_INPUT)
+    if incumbent_knobs and not versus:
+        report_error("--incumbent-knob is for --head-to-head: add --head-to-head")
+        raise typer.Exit(BAD_INPUT)
     if incumbent is not Bot.SHIPPED and not versus:
         report_error(f"--incumbent {incumbent.value} is for --head-to-head: add --head-to-head")
         raise typer.Exit(BAD_INPUT)
@@ -453,7 +468,8 @@ def command(
             return
         if versus:
             _head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
-                          first_deal, chunks, saved_only, bot or Bot.STRONG, incumbent, knobs)
+                          first_deal, chunks, saved_only, (bot or Bot.STRONG, knobs),
+                          (incumbent, incumbent_knobs or []))
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,

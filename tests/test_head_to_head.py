@@ -199,6 +199,10 @@ def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them():
     (["--regenerate", "--first-deal", "5"],
      "--first-deal is for --head-to-head: add --head-to-head"),
     (["--chunks", "h2h"], "--chunks is for --head-to-head and --regenerate: add one of them"),
+    (["--stats", "--incumbent-knob", "refine=8"],
+     "--incumbent-knob is for --head-to-head: add --head-to-head"),
+    (["--head-to-head", "--incumbent-knob", "refine=lots"],
+     "bot knob refine='lots': expected a whole number"),
     (["--stats", "--bot-knob", "refine=8"],
      "--bot-knob sets a knob of the bot of --regenerate or --head-to-head: add one of them"),
     (["--head-to-head", "--bot-knob", "refine"],
@@ -234,3 +238,14 @@ def test_a_bot_knob_plays_a_candidate_and_its_chunks_say_so(tmp_path):
     assert plain.exit_code == 0 and "the stronger bot against the stronger one" in plain.output
     other = runner.invoke(app, args + ["--saved-only", "--bot-knob", "estimate_foul_penalty=6"])
     assert other.exit_code == 2 and "holds deals played otherwise" in other.stderr, other.output
+
+
+def test_an_incumbent_knob_sets_the_incumbent_and_two_bots_alike_tie():
+    result = runner.invoke(app, [
+        "opponents", "--head-to-head", "--hands", "1", "--seed", "3", "--bot", "strong",
+        "--bot-knob", "estimate_foul_penalty=6", "--incumbent", "strong", "--incumbent-knob",
+        "estimate_foul_penalty=6"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert ("the candidate bot (stronger, estimate_foul_penalty=6.0) against the incumbent one "
+            "(stronger, estimate_foul_penalty=6.0)") in " ".join(result.output.split())
+    assert re.search(r"points a game\W+\+0\.000 ± 0\.000", result.output), result.output
