@@ -248,7 +248,8 @@ def _head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
                   f"seats ({result.games} games), seed {seed}", soft_wrap=True)
     console.print(_head_to_head_table(result, challenger, incumbent, *tuned))
     console.print(f"Points are the {_bot_word(challenger, tuned[0])} bot's, a game, ± one "
-                  "standard error over the deals (docs/ev-and-opponents.md, \"The stronger bot\").",
+                  "standard error over the deals; a difference is its figure less the other's, "
+                  "paired deal by deal (docs/ev-and-opponents.md, \"The stronger bot\").",
                   soft_wrap=True)
 
 
@@ -270,17 +271,23 @@ def _head_to_head_table(result: HeadToHead, challenger: Bot, incumbent: Bot,
     table.add_column("Figure")
     table.add_column(f"{ours.capitalize()} bot", justify="right")
     table.add_column(f"{theirs.capitalize()} bot", justify="right")
+    table.add_column("Difference", justify="right")
     table.add_row("points a game", f"{result.points:+.3f} ± {result.points_se:.3f}",
-                  f"{0.0 - result.points:+.3f}")
-    table.add_row("with entries at their worth",
+                  f"{0.0 - result.points:+.3f}", "")
+    table.add_row("with entries at worth",
                   f"{result.points_with_entries:+.3f} ± {result.points_with_entries_se:.3f}",
-                  f"{0.0 - result.points_with_entries:+.3f}")
-    for name, key, fmt in (("foul rate", "foul_rate", "{:.1%} ± {:.1%}"),
-                           ("Fantasyland rate", "fantasyland_rate", "{:.1%} ± {:.1%}"),
-                           ("mean royalties", "mean_royalties", "{:.2f} ± {:.2f}")):
+                  f"{0.0 - result.points_with_entries:+.3f}", "")
+    for name, key, fmt, change in (
+            ("foul rate", "foul_rate", "{:.1%} ± {:.1%}", "{:+.1f} ± {:.1f} pp"),
+            ("Fantasyland rate", "fantasyland_rate", "{:.1%} ± {:.1%}", "{:+.1f} ± {:.1f} pp"),
+            ("mean royalties", "mean_royalties", "{:.2f} ± {:.2f}", "{:+.2f} ± {:.2f}")):
+        scale = 100 if change.endswith("pp") else 1
         table.add_row(name, *(fmt.format(getattr(bot, key), getattr(bot, key + "_se"))
-                              for bot in (result.challenger, result.incumbent)))
-    table.add_row("hands", str(result.challenger.hands), str(result.incumbent.hands))
+                              for bot in (result.challenger, result.incumbent)),
+                      change.format(scale * getattr(result.difference, key),
+                                    scale * getattr(result.difference, key + "_se")))
+    table.add_row("hands", str(result.challenger.hands), str(result.incumbent.hands),
+                  f"{result.deals} deals")
     return table
 
 

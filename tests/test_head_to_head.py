@@ -74,6 +74,22 @@ def test_an_entry_is_credited_at_its_worth_and_a_foul_pays_six_and_royalties():
     assert result.incumbent.mean_royalties == 0  # a foul counts as no royalties
 
 
+def test_the_difference_of_two_bots_figures_is_paired_deal_by_deal():
+    # Deal 0: the challenger enters Fantasyland from both seats, the incumbent fouls both;
+    # deal 1: each plays Ivey's board from seat A and fouls from seat B.
+    result = score(PINEAPPLE, _boards(QUEENS, QUEENS, IVEY, FOULED),
+                   _boards(FOULED, FOULED, IVEY, FOULED))
+    queens = evaluate_board(QUEENS, "pineapple").royalties.total
+    difference = result.difference
+    assert difference.hands == result.deals == 2
+    assert difference.foul_rate == pytest.approx((-1 + 0) / 2)
+    assert difference.fantasyland_rate == pytest.approx(
+        result.challenger.fantasyland_rate - result.incumbent.fantasyland_rate)
+    assert difference.mean_royalties == pytest.approx((queens + 0) / 2)
+    # over deals, not hands: two deals that differ by 1 and by 0 have a spread of 0.5
+    assert difference.foul_rate_se == pytest.approx(np.std([-1, 0], ddof=1) / np.sqrt(2))
+
+
 def test_a_bot_plays_the_same_seats_however_the_deals_are_split():
     whole = play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, 0, 3)
     parts = np.concatenate([play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 3, 0, 1),

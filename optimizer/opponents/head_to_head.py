@@ -90,6 +90,9 @@ class HeadToHead:
     points_with_entries_se: float
     challenger: BotFigures
     incumbent: BotFigures
+    # the challenger's figures less the incumbent's, paired deal by deal (each deal's two
+    # hands of one bot against the other's two): ``hands`` counts the deals
+    difference: BotFigures
 
     @property
     def games(self) -> int:
@@ -105,13 +108,17 @@ def _mean_se(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), se
 
 
-def _figures(reports) -> BotFigures:
-    fouled = np.array([r.fouled for r in reports], dtype=float)
-    entered = np.array([bool(r.fantasyland_cards) for r in reports], dtype=float)
-    royalties = np.array([r.royalties.total for r in reports], dtype=float)
+def _per_hand(reports) -> np.ndarray:
+    """``(hands, 3)``: each hand's foul, entry and royalties (a foul as 0)."""
+    return np.array([(r.fouled, bool(r.fantasyland_cards), r.royalties.total) for r in reports],
+                    dtype=float).reshape(-1, 3)
+
+
+def _figures(values: np.ndarray) -> BotFigures:
+    """The means of ``_per_hand``'s columns (or of their differences), with their errors."""
     (foul, foul_se), (entry, entry_se), (royalty, royalty_se) = (
-        _mean_se(fouled), _mean_se(entered), _mean_se(royalties))
-    return BotFigures(len(reports), foul, foul_se, entry, entry_se, royalty, royalty_se)
+        _mean_se(values[:, column]) for column in range(3))
+    return BotFigures(len(values), foul, foul_se, entry, entry_se, royalty, royalty_se)
 
 
 def _report(rules: Rules, board: np.ndarray):
@@ -135,9 +142,11 @@ def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
                        for o, t in zip(ours, theirs)], dtype=float)
     mean, se = _mean_se(points / 2)
     mean_fl, se_fl = _mean_se((points + credit) / 2)
-    return HeadToHead(len(points), mean, se, mean_fl, se_fl,
-                      _figures([r for deal in ours for r in deal]),
-                      _figures([r for deal in theirs for r in deal]))
+    mine = _per_hand([r for deal in ours for r in deal])
+    other = _per_hand([r for deal in theirs for r in deal])
+    by_deal = (mine - other).reshape(len(points), 2, 3).mean(axis=1)
+    return HeadToHead(len(points), mean, se, mean_fl, se_fl, _figures(mine), _figures(other),
+                      _figures(by_deal))
 
 
 #: Deals a run plays between two calls of ``progress``, and the deals of a saved chunk.
