@@ -31,15 +31,15 @@ DEFAULT_DEALS = 200
 
 
 def play_head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | None,
-                  saved_only: bool, challenger: tuple[Bot, list[str]],
-                  incumbent: tuple[Bot, list[str]]) -> None:
-    """Play (or score) the head-to-head of ``challenger`` and ``incumbent``, each a bot with
-    the knobs set on it, and print its table."""
+                      saved_only: bool, challenger: tuple[Bot, list[str]],
+                      incumbent: tuple[Bot, list[str]]) -> None:
+    """Play (or score) the head-to-head of ``challenger`` and ``incumbent``, each a bot and
+    the knobs set on it (``NAME=VALUE``), and print its table."""
     dealing = dealing_for(rules)
     bases = [BOTS[bot.value][dealing.name] for bot, _ in (challenger, incumbent)]
     bots = [with_knobs(base, knobs) for base, (_, knobs) in zip(bases, (challenger, incumbent))]
     tuned = [knobs_text(base, params) for base, params in zip(bases, bots)]
-    challenger, incumbent = challenger[0], incumbent[0]
+    ours, theirs = challenger[0], incumbent[0]
     if saved_only:
         result, ranges = saved_head_to_head(rules, *bots, seed, chunks)
         which = ", ".join(f"{start}..{stop - 1}" for start, stop in ranges)
@@ -53,8 +53,8 @@ def play_head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | N
         which = f"{first}..{first + deals - 1}"
     console.print(f"{rules.name}: {result.deals} deals ({which}), each played from both "
                   f"seats ({result.games} games), seed {seed}", soft_wrap=True)
-    console.print(_head_to_head_table(result, challenger, incumbent, *tuned))
-    console.print(f"Points are the {_bot_word(challenger, tuned[0])} bot's, a game, ± one "
+    console.print(_head_to_head_table(result, ours, theirs, *tuned))
+    console.print(f"Points are the {_bot_word(ours, tuned[0])} bot's, a game, ± one "
                   "standard error over the deals; a difference is its figure less the other's, "
                   "paired deal by deal (docs/ev-and-opponents.md, \"The stronger bot\").",
                   soft_wrap=True)
