@@ -73,8 +73,8 @@ class BotParams:
     # ``estimate_foul_penalty`` points (None: ``foul_penalty``), for the estimate keeps the
     # best of its completions and so sees fouls too seldom. The stronger bot once defaulted
     # to 8 and 10; on 1,050 fresh deals that scored -0.13 +- 0.13 a game against 4 and 6, at
-    # about 1.4 times the time. A foul at 10 alone scored +0.34 +- 0.08 against 4 and 6 on
-    # 1,500 fresh deals, with 4.5 points fewer fouls: the stronger bot plays 4 and 10
+    # about 1.4 times the time. A foul at 10 alone scored +0.29 +- 0.07 against 4 and 6 on
+    # 2,000 fresh deals, with 4.3 points fewer fouls: the stronger bot plays 4 and 10
     # (``pools.STRONG_PARAMS``).
     table_refine: int | None = None
     estimate_foul_penalty: float | None = None
