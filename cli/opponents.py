@@ -392,8 +392,8 @@ def command(
             return
         if versus:
             play_head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
-                          first_deal, chunks, saved_only, (bot or Bot.STRONG, knobs),
-                          (incumbent, incumbent_knobs or []))
+                              first_deal, chunks, saved_only, (bot or Bot.STRONG, knobs),
+                              (incumbent, incumbent_knobs or []))
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,
