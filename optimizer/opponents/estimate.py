@@ -5,12 +5,17 @@ being compared shares them), each row draws a pool: the first ``draw_credit``
 (``top_credit`` for the top) future cards that help it (``_useful``: pair one of its ranks,
 or continue a one-suit or straight five-card row), then cards of its own for the rest of its
 empty slots. From its pool each row keeps its best and its worst completion, and the future
-is worth the best legal board among those ``2 x 2 x 2`` choices: royalties, plus
+is worth the best legal board among those ``2 x 2 x 2`` choices (plans): royalties, plus
 ``fl_bonus`` if it enters Fantasyland, or minus a foul's cost if it fouls
 (``BotParams.estimate_foul_cost``: ``foul_penalty`` unless the knob
 ``estimate_foul_penalty`` is given). The pools stand for the choice the player will have
 (steering useful cards to the row that wants them); the worst completions stand for safe
 play.
+
+Taking each future's best plan values play as if the future were foreseen, so a chase is
+never seen to foul where a safe plan would have done better. The knob
+``estimate_commitment`` blends in the other bound: each layout valued at the one plan that
+is best over all its futures, as if the plan were fixed now.
 
 A joker helps every row, and a row holding one counts what it can best play as
 (``optimizer.opponents.resolve.play_rows``) on its own: the estimate does not play a joker
@@ -149,8 +154,9 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
                     {t: value >= t for t in thresholds})
 
 
-def _best_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -> np.ndarray:
-    """``(C, K)``: the most each sample is worth over the ``2 x 2 x 2`` choices of rows."""
+def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -> np.ndarray:
+    """``(C, K, 8)``: what each sample is worth under each of the ``2 x 2 x 2`` plans (a
+    row's best or worst completion, for each row)."""
     axes = {"top": (..., slice(None), None, None), "middle": (..., None, slice(None), None),
             "bottom": (..., None, None, slice(None))}
     grid = {row: o.take(axes[row]) for row, o in options.items()}
@@ -166,7 +172,7 @@ def _best_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -
     points = grid["top"].royalty + grid["middle"].royalty + grid["bottom"].royalty \
         + params.fl_bonus * entered
     worth = np.where(fouled, -params.estimate_foul_cost, points)
-    return worth.reshape(worth.shape[:2] + (-1,)).max(axis=2)
+    return worth.reshape(worth.shape[:2] + (-1,))
 
 
 def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
@@ -203,4 +209,9 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
                                 np.stack([p.legal for p in parts]),
                                 {t: np.stack([p.meets[t] for p in parts]) for t in thresholds})
     chosen = {row: options[row].take(index[row].reshape(-1)) for row in ROWS}
-    return _best_worth(rules, chosen, params).mean(axis=1)
+    plans = _plan_worth(rules, chosen, params)
+    foreseen = plans.max(axis=2).mean(axis=1)
+    if not params.estimate_commitment:
+        return foreseen
+    committed = plans.mean(axis=1).max(axis=1)
+    return foreseen + params.estimate_commitment * (committed - foreseen)

@@ -78,6 +78,12 @@ class BotParams:
     # (``pools.STRONG_PARAMS``).
     table_refine: int | None = None
     estimate_foul_penalty: float | None = None
+    # How far the estimate commits each row to one plan for every future (0 to 1): at 0
+    # each future is valued at its best plan, as if it were foreseen; at 1 each layout is
+    # valued at the one plan that is best over all its futures; between, a blend of the two.
+    # The first overrates a chase (it never plays the plan that fouls), the second
+    # underrates play that adapts (``optimizer.opponents.estimate``).
+    estimate_commitment: float = 0.0
 
     @property
     def rescored(self) -> int:
@@ -97,7 +103,8 @@ class BotParams:
 #: The knobs added after the shipped pools were built, with the defaults that play as before:
 #: a pool's meta lists them only where they differ (``params_meta``).
 LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
-               "table_refine": None, "estimate_foul_penalty": None}
+               "table_refine": None, "estimate_foul_penalty": None,
+               "estimate_commitment": 0.0}
 
 
 def explicit(params: BotParams) -> BotParams:
