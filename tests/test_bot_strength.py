@@ -210,6 +210,25 @@ def test_the_estimate_charges_a_foul_its_own_penalty():
         assert worth.tolist() == [-cost]
 
 
+@pytest.mark.parametrize("rows", [("Qs Qh", "9c 8d 4s", "Ah Kd"), ("Kd", "7c 7s", "Ts 9s 2s"),
+                                  ("", "Jd 4c", "Ac Ah 6d 5c")])
+def test_the_estimates_commitment_blends_the_foreseen_plan_and_the_fixed_one(rows):
+    # At 0 each future takes its best plan (as foreseen), at 1 the layout takes the one plan
+    # best over every future, which can only be worth less; between, the same futures give
+    # the blend of the two.
+    layout = _layout(*rows)
+    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
+    worth = {c: estimate(PINEAPPLE, layout[None], unseen, 9,
+                         dataclasses.replace(STRONG, estimate_commitment=c),
+                         np.random.default_rng(3), 64)[0] for c in (0.0, 0.25, 0.5, 1.0)}
+    assert worth[1.0] < worth[0.0]
+    for c in (0.25, 0.5):
+        assert worth[c] == pytest.approx(worth[0.0] + c * (worth[1.0] - worth[0.0]))
+    assert params_meta(dataclasses.replace(STRONG, estimate_commitment=0.5))[
+        "estimate_commitment"] == 0.5
+    assert "estimate_commitment" not in params_meta(STRONG)
+
+
 def test_the_stronger_bot_rescores_the_placements_of_the_first_unless_told_more():
     shipped = POOL_PARAMS[THREE_KEEP_TWO.name]
     assert (shipped.rescored, STRONG.rescored, QUICK_STRONG.rescored) == (4, 4, 0)
