@@ -84,6 +84,8 @@ class BotParams:
     # The first overrates a chase (it never plays the plan that fouls), the second
     # underrates play that adapts (``optimizer.opponents.estimate``).
     estimate_commitment: float = 0.0
+    # Whether the search values each deal's best play again on fresh samples (``bot``).
+    search_rejudge: bool = False
 
     @property
     def rescored(self) -> int:
@@ -104,7 +106,7 @@ class BotParams:
 #: a pool's meta lists them only where they differ (``params_meta``).
 LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "table_refine": None, "estimate_foul_penalty": None,
-               "estimate_commitment": 0.0}
+               "estimate_commitment": 0.0, "search_rejudge": False}
 
 
 def explicit(params: BotParams) -> BotParams:
