@@ -19,7 +19,8 @@ from evaluator.board import Board, evaluate_board
 from evaluator.board_arrays import evaluate_boards
 from evaluator.cards import JOKER, Deck, parse_cards
 from evaluator.rules import ROWS
-from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams, choose, entry_worths, play_hand
+from optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _search, choose, entry_worths,
+                                    first_look, play_hand)
 from optimizer.opponents import ranks
 from optimizer.opponents.estimate import estimate
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
@@ -227,6 +228,31 @@ def test_the_estimates_commitment_blends_the_foreseen_plan_and_the_fixed_one(row
     assert params_meta(dataclasses.replace(STRONG, estimate_commitment=0.5))[
         "estimate_commitment"] == 0.5
     assert "estimate_commitment" not in params_meta(STRONG)
+
+
+def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():
+    # Two rounds from the end: each searched deal's plays are judged by the exact last
+    # street, and with search_rejudge the deal is worth its best play's value on the next
+    # samples, not the most of the values that chose it.
+    layout = _layout("Qs Qh", "9c 9d 4s 3c", "Ah Kd 5d")
+    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
+    params = dataclasses.replace(STRONG, search_rejudge=True, search_deals=3, search_samples=8)
+    odds = even_odds(PINEAPPLE)
+    rng = np.random.default_rng(4)
+    deals = rng.permuted(np.broadcast_to(unseen, (3, len(unseen))), axis=1)[:, :3]
+    expected, plain = [], []
+    for deal in deals:
+        plays = placements(layout, deal.tolist(), 2)
+        left = np.setdiff1d(unseen, deal)
+        value = first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 1, params, rng, 8, odds)
+        best = plays[np.argmax(value)][None]
+        expected.append(first_look(PINEAPPLE, best, left, THREE_KEEP_TWO, 1, params, rng, 8,
+                                   odds)[0])
+        plain.append(value.max())
+    worth = _search(PINEAPPLE, layout[None], unseen, THREE_KEEP_TWO, 2, params, odds,
+                    np.random.default_rng(4))
+    assert worth[0] == pytest.approx(np.mean(expected))
+    assert np.mean(expected) != pytest.approx(np.mean(plain))
 
 
 def test_the_stronger_bot_rescores_the_placements_of_the_first_unless_told_more():
