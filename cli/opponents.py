@@ -37,7 +37,8 @@ def _figures(stats: dict) -> list[str]:
     return [f"{stats['foul_rate']:.1%} ± {stats['foul_rate_se']:.1%}",
             f"{stats['fantasyland_rate']:.1%} ± {stats['fantasyland_rate_se']:.1%}",
             f"{stats['mean_royalties']:.2f} ± {stats['mean_royalties_se']:.2f}",
-            f"{stats['royalties_when_not_fouled']:.2f}"]
+            f"{stats['royalties_when_not_fouled']:.2f}",
+            f"{stats['entries_fouled_rate']:.1%} ± {stats['entries_fouled_rate_se']:.1%}"]
 
 
 def _stats_table(title: str, stats: dict) -> Table:
@@ -53,7 +54,8 @@ def _stats_table(title: str, stats: dict) -> Table:
     if calibrated:
         table.add_row("effective boards", f"{stats['effective_boards']:.0f}",
                       str(stats["boards"]))
-    names = ("foul rate", "Fantasyland rate", "mean royalties", "royalties when not fouled")
+    names = ("foul rate", "Fantasyland rate", "mean royalties", "royalties when not fouled",
+             "entries lost to fouls")
     bot = _figures(stats["bot_play"])
     for name, model_figure, bot_figure in zip(names, _figures(stats), bot):
         table.add_row(name, model_figure, *[bot_figure] * calibrated)

@@ -25,6 +25,9 @@ class BoardArrays:
     royalties: dict[str, np.ndarray]  # zero on a fouled board
     stays: np.ndarray
     entry_cards: np.ndarray  # cards dealt on entering Fantasyland, 0 when not entering
+    # the cards the rows' hands would enter with, fouled or not: a fouled board with some
+    # is an entry lost to the foul (a chase that failed)
+    entry_made: np.ndarray
 
     @property
     def royalty_total(self) -> np.ndarray:
@@ -53,11 +56,12 @@ def from_rows(values: dict[str, np.ndarray], strengths: dict[str, np.ndarray],
     for row in ROWS:
         stays |= rules.stay_table(row)[values[row]]
     stays &= ~fouled
-    entry = np.zeros(len(fouled), dtype=np.int64)
+    made = np.zeros(len(fouled), dtype=np.int64)
     for rung in rules.entry:
-        met = ~fouled
+        met = np.ones(len(fouled), dtype=bool)
         for requirement in rung.requires:
             met &= values[requirement.row] >= requirement.spec.threshold(
                 rules.scale(requirement.row))
-        entry = np.where(met, np.maximum(entry, rung.cards), entry)
-    return BoardArrays(values, strengths, fouled, royalties, stays, entry)
+        made = np.where(met, np.maximum(made, rung.cards), made)
+    return BoardArrays(values, strengths, fouled, royalties, stays,
+                       np.where(fouled, 0, made), made)

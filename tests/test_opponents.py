@@ -369,6 +369,22 @@ def test_weighted_figures_count_each_board_by_its_weight():
     assert plain["mean_royalties_se"] == pytest.approx(out.royalty_total.std() / 20)
 
 
+def test_entries_lost_to_fouls_are_fouled_boards_whose_rows_make_an_entry():
+    rules = find_rules("pineapple")
+    boards = np.array([parse_cards(board) for board in (
+        "Qs Qh 2c  Ks Kh 7c 5d 3s  As Ah Ad 9c 8c",  # QQ on top, legal: an entry
+        "Ks Kh 2c  Qs Qd 7c 5d 3s  As Ah Ad 9c 8c",  # KK over QQ: a chase that fouled
+        "Js Jh 2c  Ts Td 7c 5d 3s  As Ah Ad 9c 8c",  # JJ over TT: fouled, no entry in it
+        "Ad 9s 2c  Ks Kd 7c 5d 3s  As Ah 6d 9c 8c")])  # ace high on top, legal
+    stats = board_stats(rules, boards)
+    out = evaluate_boards(boards, rules)
+    assert out.fouled.tolist() == [False, True, True, False]
+    assert out.entry_cards.tolist() == [14, 0, 0, 0]
+    assert out.entry_made.tolist() == [14, 14, 0, 0]
+    assert (stats["foul_rate"], stats["fantasyland_rate"], stats["entries_fouled_rate"]) \
+        == (0.5, 0.25, 0.25)
+
+
 def test_progressive_scores_the_pineapple_pool_under_its_own_entry_rungs():
     pineapple = bot_stats(find_rules("pineapple"), 2000, seed=1)
     progressive = bot_stats(find_rules("progressive"), 2000, seed=1)

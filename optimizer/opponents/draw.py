@@ -369,6 +369,7 @@ def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
     effective = 1 / (share ** 2).sum()
     entered = (out.entry_cards > 0).astype(float)
     fouled = out.fouled.astype(float)
+    entries_fouled = ((out.entry_made > 0) & out.fouled).astype(float)
     royalties = out.royalty_total.astype(float)
 
     def mean(x):
@@ -389,6 +390,9 @@ def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
         "foul_rate_se": error(fouled),
         "fantasyland_rate_se": error(entered),
         "mean_royalties_se": error(royalties),
+        # boards whose rows make an entry but foul: the chases that failed
+        "entries_fouled_rate": mean(entries_fouled),
+        "entries_fouled_rate_se": error(entries_fouled),
         "row_royalties": {row: mean(out.royalties[row]) for row in ROWS},
     }
     if weights is not None:
