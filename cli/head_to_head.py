@@ -87,7 +87,9 @@ def _head_to_head_table(result: HeadToHead, challenger: Bot, incumbent: Bot,
     for name, key, fmt, change in (
             ("foul rate", "foul_rate", "{:.1%} ± {:.1%}", "{:+.1f} ± {:.1f} pp"),
             ("Fantasyland rate", "fantasyland_rate", "{:.1%} ± {:.1%}", "{:+.1f} ± {:.1f} pp"),
-            ("mean royalties", "mean_royalties", "{:.2f} ± {:.2f}", "{:+.2f} ± {:.2f}")):
+            ("mean royalties", "mean_royalties", "{:.2f} ± {:.2f}", "{:+.2f} ± {:.2f}"),
+            ("entries lost to fouls", "entries_fouled_rate", "{:.1%} ± {:.1%}",
+             "{:+.1f} ± {:.1f} pp")):
         scale = 100 if change.endswith("pp") else 1
         table.add_row(name, *(fmt.format(getattr(bot, key), getattr(bot, key + "_se"))
                               for bot in (result.challenger, result.incumbent)),

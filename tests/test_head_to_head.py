@@ -173,6 +173,40 @@ def test_a_chunk_of_the_stronger_bot_s_old_defaults_is_refused(tmp_path):
                      directory=tmp_path)
 
 
+def test_a_chunk_saved_before_a_knob_was_added_resumes_at_its_default(tmp_path):
+    # A chunk saved before estimate_commitment and search_rejudge existed lacks them: it was
+    # played at the defaults that play as before, so today's bot reads it; a candidate that
+    # sets either knob does not.
+    first = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
+                         directory=tmp_path)
+    path = chunk_path(tmp_path, 6, 0, 2)
+    with np.load(path) as saved:
+        arrays = {name: saved[name] for name in saved.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    for bot in ("challenger", "incumbent"):
+        del meta[bot]["estimate_commitment"], meta[bot]["search_rejudge"]
+    np.savez(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    assert head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
+                        directory=tmp_path) == first
+    rejudged = dataclasses.replace(QUICK_STRONG, search_rejudge=True)
+    with pytest.raises(OpponentModelError, match="search_rejudge"):
+        head_to_head(PINEAPPLE, THREE_KEEP_TWO, rejudged, QUICK, 2, seed=6, directory=tmp_path)
+
+
+def test_entries_lost_to_fouls_count_the_fouled_boards_whose_rows_make_an_entry():
+    # KK on top over a middle of queens fouls, though its top would enter Fantasyland; JJ
+    # over tens fouls too, and its top enters nothing either way.
+    kings = "Ks Kh 2c Qs Qd 7c 5d 3s As Ah Ad 9c 8c"
+    jacks = "Js Jh 2c Ts Td 7c 5d 3s As Ah Ad 9c 8c"
+    result = score(PINEAPPLE, _boards(kings, jacks, QUEENS, IVEY),
+                   _boards(QUEENS, IVEY, QUEENS, FOULED))
+    assert (result.challenger.foul_rate, result.challenger.entries_fouled_rate) == (0.5, 0.25)
+    assert result.incumbent.entries_fouled_rate == 0.25  # aces on top over eights
+    # deal 0: one lost against none, deal 1: none against one
+    assert result.difference.entries_fouled_rate == pytest.approx((0.5 - 0.5) / 2)
+    assert result.difference.entries_fouled_rate_se == pytest.approx(0.5)
+
+
 def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
     result = runner.invoke(app, ["opponents", "--head-to-head", "--hands", "1", "--seed", "3"],
                            env={"COLUMNS": "200"})

@@ -46,6 +46,8 @@ class Chunk:
     size: int
     path: Path | None = None
     meta: dict | None = None
+    # what a saved meta means today (``load_chunk``): None, what it says
+    upgrade: Callable[[dict], dict] | None = None
 
 
 def save_chunk(path: Path, meta: dict, arrays: Arrays) -> None:
@@ -61,9 +63,11 @@ def save_chunk(path: Path, meta: dict, arrays: Arrays) -> None:
     partial.replace(path)  # a rename: a reader sees the old name absent or the file whole
 
 
-def load_chunk(path: Path, meta: dict, what: str) -> Arrays:
+def load_chunk(path: Path, meta: dict, what: str,
+               upgrade: Callable[[dict], dict] | None = None) -> Arrays:
     """The arrays saved at ``path``, refused unless its meta is ``meta``; ``what`` names
-    them in the refusal ("hands", "deals")."""
+    them in the refusal ("hands", "deals"). ``upgrade`` reads a saved meta as today's code
+    would write it (a knob added since, at the default that played as before)."""
     try:
         with np.load(path) as saved:
             found = json.loads(str(saved["meta"]))
@@ -74,6 +78,8 @@ def load_chunk(path: Path, meta: dict, what: str) -> Arrays:
         raise OpponentModelError(f"{path} is not a saved chunk ({error}): move it away") \
             from None
     wanted = json.loads(json.dumps(meta))  # as JSON reads it back: lists, not tuples
+    if upgrade is not None:
+        found = json.loads(json.dumps(upgrade(found)))
     if found != wanted:
         raise OpponentModelError(f"{path} holds {what} played otherwise "
                                  f"({differences(found, wanted)}): move it away, or run the "
@@ -127,7 +133,7 @@ def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: 
     results: list[Arrays | None] = [None] * len(chunks)
     for index, chunk in enumerate(chunks):
         if chunk.path is not None and chunk.path.exists():
-            results[index] = load_chunk(chunk.path, chunk.meta, what)
+            results[index] = load_chunk(chunk.path, chunk.meta, what, chunk.upgrade)
     missing = [i for i, result in enumerate(results) if result is None]
     for index, chunk in enumerate(chunks):
         if results[index] is not None and done:

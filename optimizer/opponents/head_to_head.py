@@ -36,8 +36,9 @@ from evaluator.scoring import settle
 from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
 from optimizer.opponents.chunks import Chunk, load_chunk, run_chunks, saved_chunks
 from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.params import explicit
+from optimizer.opponents.params import explicit, with_later_knobs
 from optimizer.opponents.pools import deal_from, table_odds
+from optimizer.opponents.resolve import evaluate_played
 
 #: The last word of a seat's play's seed, ``(seed, deal, seat, PLAY)``, which both bots share.
 #: Not 0: numpy reads a seed's trailing zeros as nothing, so ``(seed, deal, 0, 0)`` would be
@@ -77,6 +78,9 @@ class BotFigures:
     fantasyland_rate_se: float
     mean_royalties: float
     mean_royalties_se: float
+    # hands whose rows make a Fantasyland entry but foul: the chases that failed
+    entries_fouled_rate: float
+    entries_fouled_rate_se: float
 
 
 @dataclass(frozen=True)
@@ -108,17 +112,26 @@ def _mean_se(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), se
 
 
-def _per_hand(reports) -> np.ndarray:
-    """``(hands, 3)``: each hand's foul, entry and royalties (a foul as 0)."""
-    return np.array([(r.fouled, bool(r.fantasyland_cards), r.royalties.total) for r in reports],
-                    dtype=float).reshape(-1, 3)
+#: The columns of ``_per_hand``, as ``BotFigures`` names them.
+_COLUMNS = ("foul_rate", "fantasyland_rate", "mean_royalties", "entries_fouled_rate")
+
+
+def _per_hand(rules: Rules, boards: np.ndarray, reports) -> np.ndarray:
+    """``(hands, 4)``: each hand's foul, entry, royalties (a foul as 0) and entry lost to
+    its foul (``_COLUMNS``)."""
+    lost = evaluate_played(boards.reshape(-1, 13), rules)
+    lost = (lost.entry_made > 0) & lost.fouled
+    return np.array([(r.fouled, bool(r.fantasyland_cards), r.royalties.total, chased)
+                     for r, chased in zip(reports, lost.tolist())],
+                    dtype=float).reshape(-1, len(_COLUMNS))
 
 
 def _figures(values: np.ndarray) -> BotFigures:
     """The means of ``_per_hand``'s columns (or of their differences), with their errors."""
-    (foul, foul_se), (entry, entry_se), (royalty, royalty_se) = (
-        _mean_se(values[:, column]) for column in range(3))
-    return BotFigures(len(values), foul, foul_se, entry, entry_se, royalty, royalty_se)
+    figures = {}
+    for column, name in enumerate(_COLUMNS):
+        figures[name], figures[name + "_se"] = _mean_se(values[:, column])
+    return BotFigures(len(values), **figures)
 
 
 def _report(rules: Rules, board: np.ndarray):
@@ -142,9 +155,9 @@ def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
                        for o, t in zip(ours, theirs)], dtype=float)
     mean, se = _mean_se(points / 2)
     mean_fl, se_fl = _mean_se((points + credit) / 2)
-    mine = _per_hand([r for deal in ours for r in deal])
-    other = _per_hand([r for deal in theirs for r in deal])
-    by_deal = (mine - other).reshape(len(points), 2, 3).mean(axis=1)
+    mine = _per_hand(rules, challenger, [r for deal in ours for r in deal])
+    other = _per_hand(rules, incumbent, [r for deal in theirs for r in deal])
+    by_deal = (mine - other).reshape(len(points), 2, len(_COLUMNS)).mean(axis=1)
     return HeadToHead(len(points), mean, se, mean_fl, se_fl, _figures(mine), _figures(other),
                       _figures(by_deal))
 
@@ -157,6 +170,12 @@ def _bots_meta(rules: Rules, challenger: BotParams, incumbent: BotParams) -> dic
     # explicit: chunks of the stronger bot's old defaults (None for 8 and 10) are refused
     return {"rules": rules.name, "challenger": asdict(explicit(challenger)),
             "incumbent": asdict(explicit(incumbent))}
+
+
+def _upgrade(meta: dict) -> dict:
+    """A saved chunk's meta as today's would be: knobs added since at their defaults."""
+    return meta | {bot: with_later_knobs(meta[bot]) for bot in ("challenger", "incumbent")
+                   if isinstance(meta.get(bot), dict)}
 
 
 def chunk_path(directory: Path, seed: int, start: int, stop: int) -> Path:
@@ -191,7 +210,7 @@ def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumben
         stop = min(start + STEP, first + deals)
         job = (rules, dealing, challenger, incumbent, seed, start, stop)
         path = None if directory is None else chunk_path(directory, seed, start, stop)
-        chunks.append(Chunk(job, stop - start, path, meta))
+        chunks.append(Chunk(job, stop - start, path, meta, _upgrade))
 
     def done(chunk: Chunk, seconds: float | None) -> None:
         if progress:
@@ -218,7 +237,7 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
     for start, stop, path in spans:
         if ranges and start < ranges[-1][1]:
             raise OpponentModelError(f"{path.name} overlaps deals {ranges[-1][0]}..{ranges[-1][1]}")
-        saved = load_chunk(path, meta, "deals")
+        saved = load_chunk(path, meta, "deals", _upgrade)
         ours.append(saved["challenger"])
         theirs.append(saved["incumbent"])
         if ranges and ranges[-1][1] == start:

@@ -109,6 +109,14 @@ LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "estimate_commitment": 0.0, "search_rejudge": False}
 
 
+def with_later_knobs(recorded: dict) -> dict:
+    """A bot's knobs as a saved run recorded them, each of ``LATER_KNOBS`` it lacks (added
+    since it was saved) at the default that plays as before: so a knob added later does not
+    make the runs saved before it unreadable."""
+    return {name: value for name, value in LATER_KNOBS.items() if name not in recorded} \
+        | recorded
+
+
 def explicit(params: BotParams) -> BotParams:
     """``params`` with the stronger bot's ``table_refine`` and ``estimate_foul_penalty`` set
     to what it plays (``rescored``, ``estimate_foul_cost``): its None once meant 8 and 10,
