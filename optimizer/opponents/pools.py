@@ -353,7 +353,7 @@ POOL_SEED = 2024
 #: where that is not measured yet, keeps 6.
 STRONG_PARAMS = {
     THREE_KEEP_TWO.name: replace(POOL_PARAMS[THREE_KEEP_TWO.name], table_points=True,
-                                 estimate_foul_penalty=10.0),
+                                 estimate_foul_penalty=10.0, samples=96),
     ONE_AT_A_TIME.name: replace(POOL_PARAMS[ONE_AT_A_TIME.name], table_points=True)}
 #: The bots a pool can be played by: the shipped pools' and the stronger one.
 BOTS = {"shipped": POOL_PARAMS, "strong": STRONG_PARAMS}
