@@ -116,14 +116,12 @@ def _mean_se(values: np.ndarray) -> tuple[float, float]:
 _COLUMNS = ("foul_rate", "fantasyland_rate", "mean_royalties", "entries_fouled_rate")
 
 
-def _per_hand(rules: Rules, boards: np.ndarray, reports) -> np.ndarray:
+def _per_hand(rules: Rules, boards: np.ndarray) -> np.ndarray:
     """``(hands, 4)``: each hand's foul, entry, royalties (a foul as 0) and entry lost to
     its foul (``_COLUMNS``)."""
-    lost = evaluate_played(boards.reshape(-1, 13), rules)
-    lost = (lost.entry_made > 0) & lost.fouled
-    return np.array([(r.fouled, bool(r.fantasyland_cards), r.royalties.total, chased)
-                     for r, chased in zip(reports, lost.tolist())],
-                    dtype=float).reshape(-1, len(_COLUMNS))
+    out = evaluate_played(boards.reshape(-1, 13), rules)
+    return np.stack([out.fouled, out.entry_cards > 0, out.royalty_total,
+                     (out.entry_made > 0) & out.fouled], axis=1).astype(float)
 
 
 def _figures(values: np.ndarray) -> BotFigures:
@@ -155,8 +153,7 @@ def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
                        for o, t in zip(ours, theirs)], dtype=float)
     mean, se = _mean_se(points / 2)
     mean_fl, se_fl = _mean_se((points + credit) / 2)
-    mine = _per_hand(rules, challenger, [r for deal in ours for r in deal])
-    other = _per_hand(rules, incumbent, [r for deal in theirs for r in deal])
+    mine, other = _per_hand(rules, challenger), _per_hand(rules, incumbent)
     by_deal = (mine - other).reshape(len(points), 2, len(_COLUMNS)).mean(axis=1)
     return HeadToHead(len(points), mean, se, mean_fl, se_fl, _figures(mine), _figures(other),
                       _figures(by_deal))
