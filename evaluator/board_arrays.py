@@ -30,6 +30,11 @@ class BoardArrays:
     entry_made: np.ndarray
 
     @property
+    def entry_lost(self) -> np.ndarray:
+        """Whether the board fouls though its rows make an entry: a chase that failed."""
+        return (self.entry_made > 0) & self.fouled
+
+    @property
     def royalty_total(self) -> np.ndarray:
         return sum(self.royalties[row] for row in ROWS)
 

@@ -26,10 +26,11 @@ decision goes to the best of them:
 * From two to ``search_from`` rounds from the end: by a one-ply search. Each of
   ``search_deals`` deals of the next round (shared by the placements) is played in its
   best way as a first look with ``search_samples`` samples judges it, and the placement is
-  worth the mean of those best plays. With ``search_rejudge`` each best play is valued
-  again on fresh samples: the most of several noisy values overrates the plays whose
-  values vary most, a chase above all, and values that did not choose the play do not. This is what a player does: decide now, knowing that
-  the next decision will be made with the next cards in view.
+  worth the mean of those best plays. This is what a player does: decide now, knowing that
+  the next decision will be made with the next cards in view. With ``search_rejudge`` each
+  best play is valued again on fresh samples: the most of several noisy values overrates
+  the plays whose values vary most, a chase above all, and values that did not choose the
+  play do not.
 * Earlier (the first five cards): over ``refine_samples`` more futures. A search from
   there was measured: it cost a third more time and added fouls but no royalties.
 
@@ -148,6 +149,12 @@ def first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: D
     return _first_look(rules, layouts, unseen, dealing, rounds_left, params, odds, rng, samples)
 
 
+def _best_of_each(worth: np.ndarray, owners: np.ndarray) -> np.ndarray:
+    """The index of each owner's best option (``owners`` sorted), ties to the first."""
+    order = np.lexsort((-worth, owners))
+    return order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
+
+
 def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
             rounds_left: int, params: BotParams, odds: RowOdds | None,
             rng: np.random.Generator) -> np.ndarray:
@@ -165,14 +172,12 @@ def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Deal
                             params.search_samples)
         if params.search_rejudge:
             # each layout's best play, valued again on samples that did not choose it
-            order = np.lexsort((-value, owners))
-            first = order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
-            total += _first_look(rules, stacked[first], left, dealing, rounds_left - 1,
-                                 params, odds, rng, params.search_samples)
-            continue
-        best = np.full(len(layouts), -np.inf)
-        np.maximum.at(best, owners, value)
-        total += best
+            total += _first_look(rules, stacked[_best_of_each(value, owners)], left, dealing,
+                                 rounds_left - 1, params, odds, rng, params.search_samples)
+        else:
+            best = np.full(len(layouts), -np.inf)
+            np.maximum.at(best, owners, value)
+            total += best
     return total / len(deals)
 
 
@@ -262,9 +267,7 @@ def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequen
     else:
         worth = _first_look(rules, stacked, unseen, dealing, rounds_left, params, odds, rng,
                             params.samples)
-    order = np.lexsort((-worth, owners))  # each owner's options, best first (stable)
-    first = np.r_[True, owners[order][1:] != owners[order][:-1]]
-    return stacked[order[first]]
+    return stacked[_best_of_each(worth, owners)]
 
 
 def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: BotParams,

@@ -369,7 +369,7 @@ def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
     effective = 1 / (share ** 2).sum()
     entered = (out.entry_cards > 0).astype(float)
     fouled = out.fouled.astype(float)
-    entries_fouled = ((out.entry_made > 0) & out.fouled).astype(float)
+    entries_fouled = out.entry_lost.astype(float)
     royalties = out.royalty_total.astype(float)
 
     def mean(x):

@@ -120,8 +120,8 @@ def _per_hand(rules: Rules, boards: np.ndarray) -> np.ndarray:
     """``(hands, 4)``: each hand's foul, entry, royalties (a foul as 0) and entry lost to
     its foul (``_COLUMNS``)."""
     out = evaluate_played(boards.reshape(-1, 13), rules)
-    return np.stack([out.fouled, out.entry_cards > 0, out.royalty_total,
-                     (out.entry_made > 0) & out.fouled], axis=1).astype(float)
+    return np.stack([out.fouled, out.entry_cards > 0, out.royalty_total, out.entry_lost],
+                    axis=1).astype(float)
 
 
 def _figures(values: np.ndarray) -> BotFigures:
