@@ -181,10 +181,33 @@ def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Deal
     return total / len(deals)
 
 
+def _roll_out(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
+              rounds_left: int, params: BotParams, odds: RowOdds | None,
+              rng: np.random.Generator) -> np.ndarray:
+    """Worth of layouts by rollouts of the bot's own play: each of ``rollouts`` shuffles of
+    the unseen cards deals every layout the same future, each later street is played by the
+    first look at ``rollout_samples`` samples (as this decision values boards), and the last
+    by its best finish; a layout is worth the mean of its finished boards."""
+    total = np.zeros(len(layouts))
+    for _ in range(params.rollouts):
+        stream = rng.permutation(unseen)
+        current, left = layouts, unseen
+        for street in range(rounds_left):
+            new = stream[street * dealing.per_round:(street + 1) * dealing.per_round]
+            left = without(left, new)
+            current = _play_each(rules, dealing, current, new.tolist(), dealing.keep, left,
+                                 rounds_left - 1 - street, params, odds, rng,
+                                 params.rollout_samples)
+        total += _worth(rules, current, params, odds)
+    return total / params.rollouts
+
+
 def _second_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
                  rounds_left: int, params: BotParams, odds: RowOdds | None,
                  rng: np.random.Generator) -> np.ndarray:
     """Worth of the placements the first look likes best (see the module docstring)."""
+    if params.rollouts and rounds_left >= params.rollout_from:
+        return _roll_out(rules, layouts, unseen, dealing, rounds_left, params, odds, rng)
     if 2 <= rounds_left <= params.search_from and params.search_deals:
         return _search(rules, layouts, unseen, dealing, rounds_left, params, odds, rng)
     return _first_look(rules, layouts, unseen, dealing, rounds_left, params, odds, rng,
@@ -259,6 +282,15 @@ def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequen
         odds = even_odds(rules) if odds is None else odds
     else:
         odds = None
+    return _play_each(rules, dealing, layouts, new, keep, unseen, rounds_left, params, odds,
+                      rng, params.samples)
+
+
+def _play_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequence[Card],
+               keep: int, unseen: np.ndarray, rounds_left: int, params: BotParams,
+               odds: RowOdds | None, rng: np.random.Generator, samples: int) -> np.ndarray:
+    """``choose_each`` with the decision's valuation given (``odds``) and ``samples`` for
+    its first look."""
     options = [placements(layout, new, keep) for layout in layouts]
     owners = np.repeat(np.arange(len(layouts)), [len(o) for o in options])
     stacked = np.concatenate(options)
@@ -266,7 +298,7 @@ def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequen
         worth = _worth(rules, stacked, params, odds)
     else:
         worth = _first_look(rules, stacked, unseen, dealing, rounds_left, params, odds, rng,
-                            params.samples)
+                            samples)
     return stacked[_best_of_each(worth, owners)]
 
 

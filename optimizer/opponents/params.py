@@ -87,6 +87,13 @@ class BotParams:
     estimate_commitment: float = 0.0
     # Whether the search values each deal's best play again on fresh samples (``bot``).
     search_rejudge: bool = False
+    # A second look by rollouts of the bot's own play (``bot``): at ``rollout_from`` rounds
+    # left or more, each placement rescored is worth the mean over ``rollouts`` futures
+    # (shared by the placements) of the rest of the hand played by the bot's first look at
+    # ``rollout_samples`` samples, the last street by its best finish. 0: no rollouts.
+    rollouts: int = 0
+    rollout_from: int = 3
+    rollout_samples: int = 8
 
     @property
     def rescored(self) -> int:
@@ -107,7 +114,8 @@ class BotParams:
 #: a pool's meta lists them only where they differ (``params_meta``).
 LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "table_refine": None, "estimate_foul_penalty": None,
-               "estimate_commitment": 0.0, "search_rejudge": False}
+               "estimate_commitment": 0.0, "search_rejudge": False, "rollouts": 0,
+               "rollout_from": 3, "rollout_samples": 8}
 
 
 def with_later_knobs(recorded: dict) -> dict:
@@ -157,7 +165,7 @@ def _knob_value(name: str, kind: str, text: str) -> object:
 
 #: Knobs that count samples: at least one of each (a count of placements or deals may be 0:
 #: no second look, no search).
-_COUNT_KNOBS = {"samples", "refine_samples", "search_samples"}
+_COUNT_KNOBS = {"samples", "refine_samples", "search_samples", "rollout_samples"}
 
 
 def with_knobs(params: BotParams, knobs: Sequence[str]) -> BotParams:
