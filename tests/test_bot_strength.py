@@ -19,13 +19,14 @@ from evaluator.board import Board, evaluate_board
 from evaluator.board_arrays import evaluate_boards
 from evaluator.cards import JOKER, Deck, parse_cards
 from evaluator.rules import ROWS
-from optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _search, choose, entry_worths,
-                                    first_look, play_hand)
+from optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _roll_out, _search, choose,
+                                    choose_each, entry_worths, first_look, play_hand)
 from optimizer.opponents import ranks
+from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.estimate import estimate
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from optimizer.opponents.odds import even_odds, odds_from_boards
-from optimizer.opponents.params import params_meta
+from optimizer.opponents.params import params_meta, with_knobs
 from optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool, deal_from,
                                        table_odds)
 from optimizer.opponents.resolve import evaluate_played, resolve_boards
@@ -253,6 +254,61 @@ def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():
                     np.random.default_rng(4))
     assert worth[0] == pytest.approx(np.mean(expected))
     assert np.mean(expected) != pytest.approx(np.mean(plain))
+
+
+ROLLED = dataclasses.replace(STRONG, rollouts=3, rollout_samples=4)
+
+
+def test_a_rollout_plays_the_rest_of_the_hand_as_the_bots_first_look_would():
+    # Two rounds from the end: each rollout deals both layouts the same two streets, the next
+    # played as choose_each plays it at rollout_samples, the last by the best finish, and a
+    # layout is worth the mean of its finished boards, each scored board by board here.
+    layouts = np.stack([_layout("Qs Qh", "9c 9d 4s", "Ah Kd 5d 5c"),
+                        _layout("Qs 4s", "9c 9d Qh", "Ah Kd 5d 5c")])
+    unseen = np.setdiff1d(np.arange(52), layouts[0][layouts[0] != EMPTY])
+    odds = table_odds(PINEAPPLE)
+    policy = dataclasses.replace(ROLLED, samples=4)
+    rng = np.random.default_rng(6)
+    worths = []
+    for _ in range(3):
+        stream = rng.permutation(unseen)
+        current, left = layouts, unseen
+        for street, rounds_left in ((0, 1), (1, 0)):
+            new = stream[3 * street:3 * street + 3]
+            left = np.setdiff1d(left, new)
+            current = choose_each(PINEAPPLE, THREE_KEEP_TWO, current, new.tolist(), 2, left,
+                                  rounds_left, policy, rng, odds)
+        worths.append([_worth_by_hand(PINEAPPLE, board, (), (), ROLLED) for board in current])
+    worth = _roll_out(PINEAPPLE, layouts, unseen, THREE_KEEP_TWO, 2, ROLLED, odds,
+                      np.random.default_rng(6))
+    assert worth == pytest.approx(np.mean(worths, axis=0))
+
+
+def test_a_layouts_rollouts_two_rounds_out_do_not_depend_on_what_is_rolled_out_beside_it():
+    # Common futures: the deals and the samples of each street are drawn for the batch, not
+    # per layout, so two rounds from the end (where the exact looks play every street) a
+    # placement's rollout value is the one it would get alone. Earlier the estimate's own
+    # cards for a row follow the batch's emptiest rows (``estimate``), so there it is not.
+    layouts = np.stack([_layout("Qs Qh", "9c 9d 4s", "Ah Kd 5d 5c"),
+                        _layout("Qs 4s", "9c 9d Qh", "Ah Kd 5d 5c"),
+                        _layout("Qs", "9c 9d 4s Qh", "Ah Kd 5d 5c")])
+    unseen = np.setdiff1d(np.arange(52), layouts[0][layouts[0] != EMPTY])
+    odds = table_odds(PINEAPPLE)
+    together = _roll_out(PINEAPPLE, layouts, unseen, THREE_KEEP_TWO, 2, ROLLED, odds,
+                         np.random.default_rng(8))
+    for index in range(3):
+        alone = _roll_out(PINEAPPLE, layouts[index:index + 1], unseen, THREE_KEEP_TWO, 2,
+                          ROLLED, odds, np.random.default_rng(8))
+        assert alone[0] == pytest.approx(together[index])
+    assert len(set(np.round(together, 9).tolist())) > 1
+
+
+def test_rollouts_are_a_knob_off_by_default_and_recorded_where_on():
+    assert STRONG.rollouts == 0 and "rollouts" not in params_meta(STRONG)
+    rolled = with_knobs(STRONG, ["rollouts=32", "rollout_from=2"])
+    assert (params_meta(rolled)["rollouts"], params_meta(rolled)["rollout_from"]) == (32, 2)
+    with pytest.raises(OpponentModelError, match="rollout_samples=.0.: expected at least 1"):
+        with_knobs(STRONG, ["rollout_samples=0"])
 
 
 def test_the_stronger_bot_rescores_the_placements_of_the_first_unless_told_more():

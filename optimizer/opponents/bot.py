@@ -276,8 +276,11 @@ def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequen
     """``(P, 13)``: the bot's play for each of ``layouts`` dealt the same ``new`` cards, by
     its first look alone (its second look is left out), ties to the first placement. The
     samples are shared by every layout and their number does not depend on how many there
-    are, so each layout's play is the one it would get alone: what a rollout of several
-    plays over one deal of the future needs (``optimizer.ordinary``)."""
+    are: what a rollout of several plays over one deal of the future needs
+    (``optimizer.ordinary``). One round from the end each layout's play is therefore the
+    one it would get alone; earlier the estimate's cards of a row's own start after those
+    of the batch's emptiest rows (``estimate``), so a play can differ with the layouts
+    beside it, though in law it is the same."""
     if params.table_points and rounds_left <= params.table_rounds:
         odds = even_odds(rules) if odds is None else odds
     else:

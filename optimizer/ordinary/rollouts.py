@@ -4,11 +4,13 @@ Rollout ``i`` shuffles the unseen cards once, from the seed ``[seed, i]``, and d
 play the same future from it (common random numbers: two plays differ by what they do with
 the same cards, so their difference is measured much more closely than either value). Each
 later street is played by the stronger bot's first look (``POLICY``, ``bot.choose_each``,
-whose samples are shared by the plays, so a play's rollout is the one it would get alone),
-and the last street by the best finish under the adviser's own valuation: the play a player
-who sees the last cards would make. A play's rollout ``i`` therefore depends on the seed,
-``i`` and the play only, whichever other plays are rolled out beside it and in whichever
-process: a run is the same for any ``--workers``.
+whose samples are shared by the plays), and the last street by the best finish under the
+adviser's own valuation: the play a player who sees the last cards would make. A play's
+rollout ``i`` depends on the seed, ``i``, the play and the plays still in the race beside
+it, never on the process: a run is the same for any ``--workers``. (With two streets or
+fewer to come it is the one the play would get alone; earlier the policy's estimate draws a
+row's own cards after those of the batch's emptiest rows, so the plays beside it can change
+what the policy does, though not its odds.)
 """
 
 from __future__ import annotations
