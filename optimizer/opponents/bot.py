@@ -33,6 +33,11 @@ decision goes to the best of them:
   play do not.
 * Earlier (the first five cards): over ``refine_samples`` more futures. A search from
   there was measured: it cost a third more time and added fouls but no royalties.
+* With ``rollouts``, at ``rollout_from`` rounds from the end or more: by rollouts of the
+  bot's own play. Each of ``rollouts`` futures (shared by the placements) is played out,
+  every later street by the first look at ``rollout_samples`` samples and the last by its
+  best finish, and the placement is worth the mean of its finished boards: a chase is
+  judged by how often the bot's own play of it fouls, not by the estimate's best plans.
 
 The stronger bot can rescore more placements (``BotParams.rescored``, the knob
 ``table_refine``), since the first look's best four often leave out the safe play. It
