@@ -19,8 +19,8 @@ from evaluator.board import Board, evaluate_board
 from evaluator.board_arrays import evaluate_boards
 from evaluator.cards import JOKER, Deck, parse_cards
 from evaluator.rules import ROWS
-from optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _roll_out, _search, choose,
-                                    choose_each, entry_worths, first_look, play_hand)
+from optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _Judge, choose, choose_each,
+                                    entry_worths, first_look, play_hand)
 from optimizer.opponents import ranks
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.estimate import estimate
@@ -250,8 +250,8 @@ def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():
         expected.append(first_look(PINEAPPLE, best, left, THREE_KEEP_TWO, 1, params, rng, 8,
                                    odds)[0])
         plain.append(value.max())
-    worth = _search(PINEAPPLE, layout[None], unseen, THREE_KEEP_TWO, 2, params, odds,
-                    np.random.default_rng(4))
+    worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, params, odds, np.random.default_rng(4)).search(
+        layout[None], unseen, 2)
     assert worth[0] == pytest.approx(np.mean(expected))
     assert np.mean(expected) != pytest.approx(np.mean(plain))
 
@@ -279,8 +279,8 @@ def test_a_rollout_plays_the_rest_of_the_hand_as_the_bots_first_look_would():
             current = choose_each(PINEAPPLE, THREE_KEEP_TWO, current, new.tolist(), 2, left,
                                   rounds_left, policy, rng, odds)
         worths.append([_worth_by_hand(PINEAPPLE, board, (), (), ROLLED) for board in current])
-    worth = _roll_out(PINEAPPLE, layouts, unseen, THREE_KEEP_TWO, 2, ROLLED, odds,
-                      np.random.default_rng(6))
+    worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, ROLLED, odds, np.random.default_rng(6)).roll_out(
+        layouts, unseen, 2)
     assert worth == pytest.approx(np.mean(worths, axis=0))
 
 
@@ -294,11 +294,13 @@ def test_a_layouts_rollouts_two_rounds_out_do_not_depend_on_what_is_rolled_out_b
                         _layout("Qs", "9c 9d 4s Qh", "Ah Kd 5d 5c")])
     unseen = np.setdiff1d(np.arange(52), layouts[0][layouts[0] != EMPTY])
     odds = table_odds(PINEAPPLE)
-    together = _roll_out(PINEAPPLE, layouts, unseen, THREE_KEEP_TWO, 2, ROLLED, odds,
-                         np.random.default_rng(8))
+    def rolled(batch: np.ndarray) -> np.ndarray:
+        judge = _Judge(PINEAPPLE, THREE_KEEP_TWO, ROLLED, odds, np.random.default_rng(8))
+        return judge.roll_out(batch, unseen, 2)
+
+    together = rolled(layouts)
     for index in range(3):
-        alone = _roll_out(PINEAPPLE, layouts[index:index + 1], unseen, THREE_KEEP_TWO, 2,
-                          ROLLED, odds, np.random.default_rng(8))
+        alone = rolled(layouts[index:index + 1])
         assert alone[0] == pytest.approx(together[index])
     assert len(set(np.round(together, 9).tolist())) > 1
 

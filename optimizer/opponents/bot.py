@@ -103,42 +103,140 @@ class PlayedHand:
 
 # --- one decision ----------------------------------------------------------------------------
 
-def _finish(rules: Rules, layouts: np.ndarray, deals: np.ndarray, dealing: Dealing,
-            params: BotParams, odds: RowOdds | None) -> np.ndarray:
-    """``(N,)``: the mean over ``deals`` ``(N, K, per_round)`` of the last round of each
-    layout played in its best way, the finished boards scored exactly."""
-    count, samples = deals.shape[:2]
-    slots = np.nonzero(layouts == EMPTY)[1].reshape(count, dealing.keep)
-    orders = np.array(list(permutations(range(dealing.per_round), dealing.keep)),
-                      dtype=np.int64)
-    boards = np.broadcast_to(layouts[:, None, None, :], (count, samples, len(orders),
-                                                           13)).copy()
-    c, k, a = np.ix_(np.arange(count), np.arange(samples), np.arange(len(orders)))
-    boards[c[..., None], k[..., None], a[..., None], slots[:, None, None, :]] = \
-        deals[:, :, orders]
-    return _worth(rules, boards, params, odds).max(axis=2).mean(axis=1)
+@dataclass(frozen=True)
+class _Judge:
+    """How one decision judges layouts: the rules and dealing of the hand, the bot's knobs,
+    the table's row ``odds`` that value finished boards in points (``None``: the first bot's
+    valuation) and the generator every sample is drawn from. Every look of the decision, and
+    the plays of later streets that a search or a rollout makes for it, judge alike."""
 
+    rules: Rules
+    dealing: Dealing
+    params: BotParams
+    odds: RowOdds | None
+    rng: np.random.Generator
 
-def _last_round(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                params: BotParams, odds: RowOdds | None, rng: np.random.Generator,
-                samples: int) -> np.ndarray:
-    """Mean worth of layouts one round from the end: each of ``samples`` random deals of
-    the last round is played in its best way (an exact one-round look-ahead)."""
-    deals = rng.permuted(np.broadcast_to(unseen, (samples, len(unseen))),
-                         axis=1)[:, :dealing.per_round]
-    return _finish(rules, layouts, np.broadcast_to(deals[None], (len(layouts),) + deals.shape),
-                   dealing, params, odds)
+    @classmethod
+    def of(cls, rules: Rules, dealing: Dealing, params: BotParams, rng: np.random.Generator,
+           odds: RowOdds | None, rounds_left: int) -> _Judge:
+        """The judge of a decision ``rounds_left`` from the end: in points at the table
+        (``odds``, or every row a toss-up without them) where the stronger bot's valuation
+        reaches that far, else the first bot's."""
+        if params.table_points and rounds_left <= params.table_rounds:
+            odds = even_odds(rules) if odds is None else odds
+        else:
+            odds = None
+        return cls(rules, dealing, params, odds, rng)
 
+    def worth(self, boards: np.ndarray) -> np.ndarray:
+        """What finished boards ``(..., 13)`` are worth to the bot (see the module docstring)."""
+        rules, params, odds = self.rules, self.params, self.odds
+        out = evaluate_played(boards.reshape(-1, 13), rules)
+        if odds is not None:
+            legal = out.royalty_total + entry_worths(rules, params)[out.entry_cards] \
+                + (1.0 - odds.foul_rate) * odds.points(out.values)
+            points = np.where(out.fouled, -params.foul_penalty, legal)
+        else:
+            points = np.where(out.fouled, -params.foul_penalty,
+                              out.royalty_total + params.fl_bonus * (out.entry_cards > 0))
+        return points.reshape(boards.shape[:-1])
 
-def _first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                rounds_left: int, params: BotParams, odds: RowOdds | None,
-                rng: np.random.Generator, samples: int) -> np.ndarray:
-    """Worth of layouts with ``rounds_left >= 1`` rounds to come, over ``samples`` samples:
-    exact over deals of the last round, estimated earlier (see the module docstring)."""
-    if rounds_left == 1:
-        return _last_round(rules, layouts, unseen, dealing, params, odds, rng, samples)
-    return estimate(rules, layouts, unseen, rounds_left * dealing.per_round, params, rng,
-                    samples)
+    def finish(self, layouts: np.ndarray, deals: np.ndarray) -> np.ndarray:
+        """``(N,)``: the mean over ``deals`` ``(N, K, per_round)`` of the last round of each
+        layout played in its best way, the finished boards scored exactly."""
+        dealing = self.dealing
+        count, samples = deals.shape[:2]
+        slots = np.nonzero(layouts == EMPTY)[1].reshape(count, dealing.keep)
+        orders = np.array(list(permutations(range(dealing.per_round), dealing.keep)),
+                          dtype=np.int64)
+        boards = np.broadcast_to(layouts[:, None, None, :],
+                                 (count, samples, len(orders), 13)).copy()
+        c, k, a = np.ix_(np.arange(count), np.arange(samples), np.arange(len(orders)))
+        boards[c[..., None], k[..., None], a[..., None], slots[:, None, None, :]] = \
+            deals[:, :, orders]
+        return self.worth(boards).max(axis=2).mean(axis=1)
+
+    def last_round(self, layouts: np.ndarray, unseen: np.ndarray, samples: int) -> np.ndarray:
+        """Mean worth of layouts one round from the end: each of ``samples`` random deals of
+        the last round is played in its best way (an exact one-round look-ahead)."""
+        deals = self.rng.permuted(np.broadcast_to(unseen, (samples, len(unseen))),
+                                  axis=1)[:, :self.dealing.per_round]
+        return self.finish(layouts, np.broadcast_to(deals[None],
+                                                    (len(layouts),) + deals.shape))
+
+    def first_look(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int,
+                   samples: int) -> np.ndarray:
+        """Worth of layouts with ``rounds_left >= 1`` rounds to come, over ``samples``
+        samples: exact over deals of the last round, estimated earlier (see the module
+        docstring)."""
+        if rounds_left == 1:
+            return self.last_round(layouts, unseen, samples)
+        return estimate(self.rules, layouts, unseen, rounds_left * self.dealing.per_round,
+                        self.params, self.rng, samples)
+
+    def second_look(self, layouts: np.ndarray, unseen: np.ndarray,
+                    rounds_left: int) -> np.ndarray:
+        """Worth of the placements the first look likes best (see the module docstring)."""
+        params = self.params
+        if params.rollouts and rounds_left >= params.rollout_from:
+            return self.roll_out(layouts, unseen, rounds_left)
+        if 2 <= rounds_left <= params.search_from and params.search_deals:
+            return self.search(layouts, unseen, rounds_left)
+        return self.first_look(layouts, unseen, rounds_left, params.refine_samples)
+
+    def search(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int) -> np.ndarray:
+        """Worth of layouts by a one-ply search: the mean over ``search_deals`` deals of the
+        next round (every layout shares them) of the best play of each deal, as a first look
+        with ``search_samples`` samples judges the plays."""
+        params, dealing = self.params, self.dealing
+        deals = self.rng.permuted(np.broadcast_to(unseen, (params.search_deals, len(unseen))),
+                                  axis=1)[:, :dealing.per_round]
+        total = np.zeros(len(layouts))
+        for deal in deals:
+            plays = [placements(layout, deal.tolist(), dealing.keep) for layout in layouts]
+            owners = np.repeat(np.arange(len(layouts)), [len(p) for p in plays])
+            stacked, left = np.concatenate(plays), without(unseen, deal)
+            value = self.first_look(stacked, left, rounds_left - 1, params.search_samples)
+            if params.search_rejudge:
+                # each layout's best play, valued again on samples that did not choose it
+                total += self.first_look(stacked[_best_of_each(value, owners)], left,
+                                         rounds_left - 1, params.search_samples)
+            else:
+                best = np.full(len(layouts), -np.inf)
+                np.maximum.at(best, owners, value)
+                total += best
+        return total / len(deals)
+
+    def roll_out(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int) -> np.ndarray:
+        """Worth of layouts by rollouts of the bot's own play: each of ``rollouts`` shuffles
+        of the unseen cards deals every layout the same future, each later street is played
+        by the first look at ``rollout_samples`` samples (as this decision values boards),
+        and the last by its best finish; a layout is worth the mean of its finished boards."""
+        params, per_round = self.params, self.dealing.per_round
+        total = np.zeros(len(layouts))
+        for _ in range(params.rollouts):
+            stream = self.rng.permutation(unseen)
+            current, left = layouts, unseen
+            for street in range(rounds_left):
+                new = stream[street * per_round:(street + 1) * per_round]
+                left = without(left, new)
+                current = self.play_each(current, new.tolist(), self.dealing.keep, left,
+                                         rounds_left - 1 - street, params.rollout_samples)
+            total += self.worth(current)
+        return total / params.rollouts
+
+    def play_each(self, layouts: np.ndarray, new: Sequence[Card], keep: int,
+                  unseen: np.ndarray, rounds_left: int, samples: int) -> np.ndarray:
+        """``(P, 13)``: each layout's best play of ``new`` by the first look at ``samples``
+        samples shared by all of them (``choose_each``), ties to the first placement."""
+        options = [placements(layout, new, keep) for layout in layouts]
+        owners = np.repeat(np.arange(len(layouts)), [len(o) for o in options])
+        stacked = np.concatenate(options)
+        if rounds_left == 0:
+            worth = self.worth(stacked)
+        else:
+            worth = self.first_look(stacked, unseen, rounds_left, samples)
+        return stacked[_best_of_each(worth, owners)]
 
 
 def first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
@@ -147,76 +245,14 @@ def first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: D
     """``(N,)``: the bot's first look at ``layouts`` with ``rounds_left >= 1`` rounds to come
     (the module docstring), valued as ``choose`` values them: how the adviser screens the
     first street's plays (``optimizer.ordinary.advise``)."""
-    if params.table_points and rounds_left <= params.table_rounds:
-        odds = even_odds(rules) if odds is None else odds
-    else:
-        odds = None
-    return _first_look(rules, layouts, unseen, dealing, rounds_left, params, odds, rng, samples)
+    return _Judge.of(rules, dealing, params, rng, odds, rounds_left).first_look(
+        layouts, unseen, rounds_left, samples)
 
 
 def _best_of_each(worth: np.ndarray, owners: np.ndarray) -> np.ndarray:
     """The index of each owner's best option (``owners`` sorted), ties to the first."""
     order = np.lexsort((-worth, owners))
     return order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
-
-
-def _search(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-            rounds_left: int, params: BotParams, odds: RowOdds | None,
-            rng: np.random.Generator) -> np.ndarray:
-    """Worth of layouts by a one-ply search: the mean over ``search_deals`` deals of the
-    next round (every layout shares them) of the best play of each deal, as a first look
-    with ``search_samples`` samples judges the plays."""
-    deals = rng.permuted(np.broadcast_to(unseen, (params.search_deals, len(unseen))),
-                         axis=1)[:, :dealing.per_round]
-    total = np.zeros(len(layouts))
-    for deal in deals:
-        plays = [placements(layout, deal.tolist(), dealing.keep) for layout in layouts]
-        owners = np.repeat(np.arange(len(layouts)), [len(p) for p in plays])
-        stacked, left = np.concatenate(plays), without(unseen, deal)
-        value = _first_look(rules, stacked, left, dealing, rounds_left - 1, params, odds, rng,
-                            params.search_samples)
-        if params.search_rejudge:
-            # each layout's best play, valued again on samples that did not choose it
-            total += _first_look(rules, stacked[_best_of_each(value, owners)], left, dealing,
-                                 rounds_left - 1, params, odds, rng, params.search_samples)
-        else:
-            best = np.full(len(layouts), -np.inf)
-            np.maximum.at(best, owners, value)
-            total += best
-    return total / len(deals)
-
-
-def _roll_out(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-              rounds_left: int, params: BotParams, odds: RowOdds | None,
-              rng: np.random.Generator) -> np.ndarray:
-    """Worth of layouts by rollouts of the bot's own play: each of ``rollouts`` shuffles of
-    the unseen cards deals every layout the same future, each later street is played by the
-    first look at ``rollout_samples`` samples (as this decision values boards), and the last
-    by its best finish; a layout is worth the mean of its finished boards."""
-    total = np.zeros(len(layouts))
-    for _ in range(params.rollouts):
-        stream = rng.permutation(unseen)
-        current, left = layouts, unseen
-        for street in range(rounds_left):
-            new = stream[street * dealing.per_round:(street + 1) * dealing.per_round]
-            left = without(left, new)
-            current = _play_each(rules, dealing, current, new.tolist(), dealing.keep, left,
-                                 rounds_left - 1 - street, params, odds, rng,
-                                 params.rollout_samples)
-        total += _worth(rules, current, params, odds)
-    return total / params.rollouts
-
-
-def _second_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
-                 rounds_left: int, params: BotParams, odds: RowOdds | None,
-                 rng: np.random.Generator) -> np.ndarray:
-    """Worth of the placements the first look likes best (see the module docstring)."""
-    if params.rollouts and rounds_left >= params.rollout_from:
-        return _roll_out(rules, layouts, unseen, dealing, rounds_left, params, odds, rng)
-    if 2 <= rounds_left <= params.search_from and params.search_deals:
-        return _search(rules, layouts, unseen, dealing, rounds_left, params, odds, rng)
-    return _first_look(rules, layouts, unseen, dealing, rounds_left, params, odds, rng,
-                       params.refine_samples)
 
 
 @by_identity
@@ -233,21 +269,6 @@ def entry_worths(rules: Rules, params: BotParams) -> np.ndarray:
     return worth
 
 
-def _worth(rules: Rules, boards: np.ndarray, params: BotParams,
-           odds: RowOdds | None) -> np.ndarray:
-    """What finished boards are worth to the bot (see the module docstring): in points at
-    the table where the decision is given the table's ``odds``."""
-    out = evaluate_played(boards.reshape(-1, 13), rules)
-    if odds is not None:
-        legal = out.royalty_total + entry_worths(rules, params)[out.entry_cards] \
-            + (1.0 - odds.foul_rate) * odds.points(out.values)
-        points = np.where(out.fouled, -params.foul_penalty, legal)
-    else:
-        points = np.where(out.fouled, -params.foul_penalty,
-                          out.royalty_total + params.fl_bonus * (out.entry_cards > 0))
-    return points.reshape(boards.shape[:-1])
-
-
 def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card], keep: int,
            unseen: np.ndarray, rounds_left: int, params: BotParams,
            rng: np.random.Generator, odds: RowOdds | None = None) -> np.ndarray:
@@ -256,21 +277,16 @@ def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Car
     row odds that ``table_points`` values boards with (``pools.table_odds``) in decisions at
     most ``table_rounds`` from the end; without them every row is a toss-up
     (``odds.even_odds``)."""
-    if params.table_points and rounds_left <= params.table_rounds:
-        odds = even_odds(rules) if odds is None else odds
-    else:
-        odds = None  # the first bot's valuation
+    judge = _Judge.of(rules, dealing, params, rng, odds, rounds_left)
     options = placements(layout, new, keep)
     if rounds_left == 0:
-        worth = _worth(rules, options, params, odds)
+        worth = judge.worth(options)
     else:
-        worth = _first_look(rules, options, unseen, dealing, rounds_left, params, odds, rng,
-                            params.samples)
+        worth = judge.first_look(options, unseen, rounds_left, params.samples)
         if params.rescored and len(options) > 1:
             top = np.argsort(-worth, kind="stable")[:params.rescored]
             worth = np.full(len(options), -np.inf)
-            worth[top] = _second_look(rules, options[top], unseen, dealing, rounds_left,
-                                      params, odds, rng)
+            worth[top] = judge.second_look(options[top], unseen, rounds_left)
     best = np.flatnonzero(worth >= worth.max() - 1e-9)
     return options[best[rng.integers(len(best))] if len(best) > 1 else best[0]]
 
@@ -286,28 +302,8 @@ def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequen
     one it would get alone; earlier the estimate's cards of a row's own start after those
     of the batch's emptiest rows (``estimate``), so a play can differ with the layouts
     beside it, though in law it is the same."""
-    if params.table_points and rounds_left <= params.table_rounds:
-        odds = even_odds(rules) if odds is None else odds
-    else:
-        odds = None
-    return _play_each(rules, dealing, layouts, new, keep, unseen, rounds_left, params, odds,
-                      rng, params.samples)
-
-
-def _play_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequence[Card],
-               keep: int, unseen: np.ndarray, rounds_left: int, params: BotParams,
-               odds: RowOdds | None, rng: np.random.Generator, samples: int) -> np.ndarray:
-    """``choose_each`` with the decision's valuation given (``odds``) and ``samples`` for
-    its first look."""
-    options = [placements(layout, new, keep) for layout in layouts]
-    owners = np.repeat(np.arange(len(layouts)), [len(o) for o in options])
-    stacked = np.concatenate(options)
-    if rounds_left == 0:
-        worth = _worth(rules, stacked, params, odds)
-    else:
-        worth = _first_look(rules, stacked, unseen, dealing, rounds_left, params, odds, rng,
-                            samples)
-    return stacked[_best_of_each(worth, owners)]
+    return _Judge.of(rules, dealing, params, rng, odds, rounds_left).play_each(
+        layouts, new, keep, unseen, rounds_left, params.samples)
 
 
 def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: BotParams,
