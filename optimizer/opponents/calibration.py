@@ -66,14 +66,19 @@ def _tilted(x: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, float]:
 
 def fit(rules: Rules, boards: np.ndarray, target_royalties: float) -> Calibration:
     """The exponential tilt of ``boards`` whose weighted mean royalties are
-    ``target_royalties`` with the foul and entry rates unchanged.
+    ``target_royalties`` with the foul and entry rates unchanged (``fit_features``)."""
+    return fit_features(rules, board_features(rules, boards), target_royalties)
+
+
+def fit_features(rules: Rules, features: np.ndarray, target_royalties: float) -> Calibration:
+    """``fit`` of boards given by their ``board_features`` (scored under ``rules``), for a
+    caller that needs the features again: a large pool is evaluated once, not per use.
 
     ``theta`` minimizes the convex dual ``log mean exp(x . theta) - goal . theta``, by
     Newton's method with a backtracking line search (a full step can overshoot far from the
     start); on the shipped pool it converges in a handful of steps. Raises
     ``CalibrationError`` for a target the boards cannot reach.
     """
-    features = board_features(rules, boards)
     lowest, highest = features[:, 0].min(), features[:, 0].max()
     if not lowest < target_royalties < highest:
         raise CalibrationError(f"target royalties {target_royalties} outside what the boards "

@@ -51,7 +51,8 @@ import numpy as np
 from evaluator.board_arrays import BoardArrays, evaluate_boards
 from evaluator.cards import JOKER, ONE_DECK, CardError, Deck
 from evaluator.rules import ROWS, Rules
-from optimizer.opponents.calibration import Calibration, features_of, fit
+from optimizer.opponents.calibration import (Calibration, board_features, features_of,
+                                              fit_features)
 from optimizer.opponents.errors import CalibrationError, OpponentModelError
 from optimizer.opponents.bot import deck_counts
 from optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dealing_for, dealt_from,
@@ -212,7 +213,7 @@ def pool_calibration(pool: Pool, rules: Rules) -> Calibration | None:
     if rules.opponent_royalties is None:
         return None
     try:
-        return fit(rules, pool.boards, rules.opponent_royalties)
+        return fit_features(rules, pool_features(pool, rules), rules.opponent_royalties)
     except CalibrationError as error:  # named as a bad key of the rules file is at load time
         raise CalibrationError(
             f"{rules.source or rules.name}: opponents.mean_royalties = "
@@ -221,10 +222,17 @@ def pool_calibration(pool: Pool, rules: Rules) -> Calibration | None:
 
 
 @cache
+def pool_features(pool: Pool, rules: Rules) -> np.ndarray:
+    """The ``board_features`` of ``pool``'s boards under ``rules``: evaluated once, for the
+    fit and the weights alike (a pool for card removal holds some 300,000 boards)."""
+    return board_features(rules, pool.boards)
+
+
+@cache
 def pool_weights(pool: Pool, rules: Rules) -> np.ndarray | None:
     """Each board's weight in the opponent model under ``rules`` (None: all alike)."""
     calibration = pool_calibration(pool, rules)
-    return None if calibration is None else calibration.weights(pool.boards)
+    return None if calibration is None else calibration.weights_of(pool_features(pool, rules))
 
 
 def model_name(rules: Rules) -> str:
