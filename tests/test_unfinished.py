@@ -3,13 +3,18 @@ cards, what it shows stays where it is, and the rest comes from the cards left."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from evaluator.board import Board, evaluate_board
 from evaluator.cards import parse_cards
 from evaluator.rules_files import find_rules
-from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO
+from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams
+from optimizer.opponents.draw import POOL_VARIABLE, serving_bot
+from optimizer.opponents.params import explicit
+from optimizer.opponents.pools import STRONG_PARAMS, build_pool, pool_bot, table_odds
 from optimizer.opponents.unfinished import complete, rounds_to_come
 
 
@@ -33,7 +38,7 @@ def test_a_board_finished_by_the_bot_keeps_its_cards_in_their_rows():
     shown = [c for row in rows.values() for c in row]
     dealt = parse_cards("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s")
     left = [c for c in range(52) if c not in shown and c not in dealt]
-    board, thrown = complete(rules, rows, left, np.random.default_rng(3))
+    board, thrown = complete(rules, rows, left, np.random.default_rng(3), serving_bot(rules))
     assert set(rows["top"]) <= set(board[:3]) and set(rows["middle"]) <= set(board[3:8])
     assert set(rows["bottom"]) <= set(board[8:])
     new = [c for c in board if c not in shown]
@@ -41,3 +46,19 @@ def test_a_board_finished_by_the_bot_keeps_its_cards_in_their_rows():
     assert len(new) == 8 and len(thrown) == 4 and set(new + list(thrown)) <= set(left)
     assert len(set(board)) == 13
     evaluate_board(Board(board[:3], board[3:8], board[8:]), rules)  # a board of 13 cards
+
+
+def test_boards_made_live_are_played_by_the_bot_of_the_pool_that_serves(tmp_path,
+                                                                        monkeypatch):
+    # The shipped Pineapple pool's bot counts royalties; a pool the stronger bot played
+    # makes the live boards the stronger bot's too, valued against the table's odds.
+    rules = find_rules("pineapple")
+    assert serving_bot(rules) == (BotParams(), None)
+    strong = build_pool(rules, hands=1, bot="strong", knobs=["samples=8"])
+    assert pool_bot(strong) == explicit(replace(STRONG_PARAMS[THREE_KEEP_TWO.name], samples=8))
+    path = tmp_path / "strong.npz"
+    strong.save(path)
+    monkeypatch.setenv(POOL_VARIABLE, str(path))
+    params, odds = serving_bot(rules)
+    assert params == pool_bot(strong) and params.table_points
+    assert odds is table_odds(rules)

@@ -54,9 +54,11 @@ from evaluator.rules import ROWS, Rules
 from optimizer.opponents.calibration import (Calibration, board_features, features_of,
                                               fit_features)
 from optimizer.opponents.errors import CalibrationError, OpponentModelError
-from optimizer.opponents.bot import deck_counts
+from optimizer.opponents.bot import BotParams, deck_counts
+from optimizer.opponents.odds import RowOdds
 from optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dealing_for, dealt_from,
-                                       load_pool, play_hands, pool_for, relabel, shipped_pools)
+                                       live_bot, load_pool, play_hands, pool_for, relabel,
+                                       shipped_pools)
 
 _INVERSE = np.argsort(PERMUTATIONS, axis=1)
 
@@ -104,6 +106,16 @@ def serving_pool(rules: Rules) -> Pool:
         raise OpponentModelError(f"{POOL_VARIABLE}={named!r}: no pool file there "
                                  f"({error.strerror})") from None
     return pool_for(rules, (_pool_file(str(path), stamp),) + shipped_pools())
+
+
+def serving_bot(rules: Rules) -> tuple[BotParams, RowOdds | None]:
+    """The bot that plays live what a solve under ``rules`` cannot draw (``pools.live_bot``):
+    the one that played the pool that serves them, or the shipped bot where none does."""
+    try:
+        pool = serving_pool(rules)
+    except OpponentModelError:
+        pool = None
+    return live_bot(rules, pool)
 
 
 @cache

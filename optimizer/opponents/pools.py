@@ -44,7 +44,7 @@ from optimizer.opponents.chunks import Chunk, run_chunks
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.memo import by_identity
 from optimizer.opponents.odds import RowOdds, even_odds, odds_from_boards
-from optimizer.opponents.params import params_meta, with_knobs
+from optimizer.opponents.params import params_meta, with_knobs, with_later_knobs
 
 
 #: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
@@ -357,6 +357,22 @@ STRONG_PARAMS = {
     ONE_AT_A_TIME.name: replace(POOL_PARAMS[ONE_AT_A_TIME.name], table_points=True)}
 #: The bots a pool can be played by: the shipped pools' and the stronger one.
 BOTS = {"shipped": POOL_PARAMS, "strong": STRONG_PARAMS}
+
+
+def pool_bot(pool: Pool) -> BotParams:
+    """The knobs of the bot that played ``pool``, as its meta records them (a knob added
+    since, at the default that plays as before: ``params.with_later_knobs``)."""
+    return BotParams(**with_later_knobs(pool.meta["params"]))
+
+
+def live_bot(rules: Rules, pool: Pool | None) -> tuple[BotParams, RowOdds | None]:
+    """The bot that plays the boards a solve makes live under ``rules`` (an unfinished board
+    finished, a hand played where the pools hold too few boards): the bot that played
+    ``pool``, the pool the opponent model draws from, so that live boards and drawn ones
+    are one opponent; the shipped bot where no pool serves. With the row odds it values
+    boards by (``table_odds``; None for a bot that counts royalties)."""
+    params = POOL_PARAMS[dealing_for(rules).name] if pool is None else pool_bot(pool)
+    return params, table_odds(rules) if params.table_points else None
 
 
 def pool_file_name(rules: Rules) -> str:

@@ -14,10 +14,9 @@ from evaluator.cards import JOKER
 from evaluator.rules import ROWS, Rules
 from evaluator.scoring import settle
 from evaluator.strength import CLASS_OF_STRENGTH
-from optimizer.opponents.bot import BotParams
 from optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array, pair_boards,
                                       pair_jokers, serving_pool)
-from optimizer.opponents.pools import play_hands
+from optimizer.opponents.pools import play_hands, pool_bot
 
 
 def _class_shares(boards: np.ndarray) -> dict[str, np.ndarray]:
@@ -55,7 +54,7 @@ def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: 
     """
     cards = dealt_array(dealt, rules.deck)
     pool = serving_pool(rules)
-    played = play_hands(rules, pool.dealing, hands, seed, BotParams(**pool.meta["params"]),
+    played = play_hands(rules, pool.dealing, hands, seed, pool_bot(pool),
                         removed=cards, workers=workers)
     live = played.boards
     exact_pairs, relaxed_pairs = candidate_pairs(pool, cards)

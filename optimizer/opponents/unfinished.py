@@ -11,6 +11,9 @@ is dealt next, and out of what it believes it may still draw.
 
 ``play_live`` plays a whole hand from the cards left, for tables whose known cards leave the
 pools too few boards (``optimizer.solver.table``).
+
+Both play the bot that played the pool the opponent model draws from (``draw.serving_bot``),
+so that the boards made live and the boards drawn are one opponent's.
 """
 
 from __future__ import annotations
@@ -25,7 +28,12 @@ from evaluator.rules import ROWS, Rules
 from optimizer.opponents.bot import (Dealing, choose, deck_counts, play_hand, remaining,
                                      without)
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS
-from optimizer.opponents.pools import POOL_PARAMS, dealing_for
+from optimizer.opponents.odds import RowOdds
+from optimizer.opponents.params import BotParams
+from optimizer.opponents.pools import dealing_for
+
+#: A bot as it plays live: its knobs, and the row odds it values boards by (or None).
+LiveBot = tuple[BotParams, RowOdds | None]
 
 
 def rounds_to_come(dealing: Dealing, placed: int) -> tuple[list[tuple[int, int]], int]:
@@ -53,13 +61,14 @@ def as_played(rules: Rules, board: Sequence[Card]) -> tuple[Card, ...]:
 
 
 def complete(rules: Rules, rows: dict[str, Sequence[Card]], left: Sequence[Card],
-             rng: np.random.Generator) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+             rng: np.random.Generator, bot: LiveBot
+             ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """Finish the board whose placed cards are ``rows`` from the cards ``left`` in the deck
-    (a multiset of ids, ``rows``' cards not among them): the finished board (jokers as
-    dealt: ``as_played`` gives their faces) and every card the player saw that is not on it
-    (unseen discards, old and new)."""
+    (a multiset of ids, ``rows``' cards not among them), played by ``bot``: the finished
+    board (jokers as dealt: ``as_played`` gives their faces) and every card the player saw
+    that is not on it (unseen discards, old and new)."""
     dealing = dealing_for(rules)
-    params = POOL_PARAMS[dealing.name]
+    params, odds = bot
     layout = np.full(13, EMPTY, dtype=np.int64)
     for row in ROWS:
         layout[list(ROW_SLOTS[row])[:len(rows[row])]] = list(rows[row])
@@ -78,7 +87,7 @@ def complete(rules: Rules, rows: dict[str, Sequence[Card]], left: Sequence[Card]
         position += count
         np.subtract.at(unseen, new, 1)
         layout = choose(rules, dealing, layout, new, keep, remaining(unseen),
-                        len(rounds) - 1 - index, params, rng)
+                        len(rounds) - 1 - index, params, rng, odds)
     board = [c for row in ROWS for c in sorted(layout[ROW_SLOTS[row]].tolist(), reverse=True)]
     if EMPTY in board:
         raise ValueError(f"the bot left the board unfinished: {board!r}")
@@ -92,11 +101,12 @@ def rows_cards(rows: dict[str, Sequence[Card]]) -> list[Card]:
     return [c for row in ROWS for c in rows[row]]
 
 
-def play_live(rules: Rules, left: Sequence[Card], rng: np.random.Generator
+def play_live(rules: Rules, left: Sequence[Card], rng: np.random.Generator, bot: LiveBot
               ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """A whole ordinary hand played by the bot from the cards ``left``: its board (jokers as
+    """A whole ordinary hand played by ``bot`` from the cards ``left``: its board (jokers as
     dealt) and its discards."""
     dealing = dealing_for(rules)
     cards = rng.permutation(np.asarray(list(left), dtype=np.int64))[:dealing.seen].tolist()
-    hand = play_hand(rules, dealing, cards, POOL_PARAMS[dealing.name], rng)
+    params, odds = bot
+    hand = play_hand(rules, dealing, cards, params, rng, odds)
     return tuple(hand.board), tuple(hand.discards)

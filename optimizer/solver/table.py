@@ -282,7 +282,8 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring);
     ``set_fantasyland`` sets the Fantasyland opponents' cards (``solve.fantasyland_set``)."""
     from optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,
-                                          opponent_draw, pool_weights, serving_pool)
+                                          opponent_draw, pool_weights, serving_bot,
+                                          serving_pool)
     from optimizer.opponents.errors import OpponentModelError
     from optimizer.opponents.unfinished import as_played, complete, play_live
 
@@ -315,6 +316,7 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     unfinished = [b for b in table.against if not b.finished]
     makes_live = bool(unfinished or table.fantasyland or live_bots)
     deals = min(samples, LIVE_DEALS) if makes_live else 0
+    bot = serving_bot(rules) if unfinished or live_bots else None
     seats = []  # per seat: (deals or samples, 13) boards
     live: list[list[tuple[Card, ...]]] = []
     hands = []
@@ -323,7 +325,8 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         left = _left(rules, fixed)
         row = []
         for board in unfinished:
-            finished, thrown = complete(rules, {r: board.row(r) for r in ROWS}, left, rng)
+            finished, thrown = complete(rules, {r: board.row(r) for r in ROWS}, left, rng,
+                                       bot)
             left = _take(left, _without(finished, board.cards) + list(thrown))
             row.append(as_played(rules, finished))
         for n in table.fantasyland:
@@ -333,7 +336,7 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
             hands.append((tuple(sorted(cards, reverse=True)), board))
             row.append(board)
         for _ in range(live_bots):
-            finished, thrown = play_live(rules, left, rng)
+            finished, thrown = play_live(rules, left, rng, bot)
             left = _take(left, list(finished + thrown))
             row.append(as_played(rules, finished))
         live.append(row)
