@@ -39,7 +39,7 @@ from evaluator.handspec import Scale
 from evaluator.rules import ROWS, Rules
 from evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
 from optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
-                                     deck_counts, play_hand, remaining)
+                                     deck_counts, entry_worths, play_hand, remaining)
 from optimizer.opponents.chunks import Chunk, run_chunks
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.memo import by_identity
@@ -167,13 +167,30 @@ def load_pool(path: str | Path) -> Pool:
                     data["jokers"].astype(bool) if "jokers" in data.files else None)
 
 
+#: The file-name prefix of the pools that the stronger bot's row odds are taken from
+#: (``table_odds``), which serve no solve.
+ODDS_PREFIX = "odds-"
+
+
 @cache
 def shipped_pools() -> tuple[Pool, ...]:
-    """Every pool in the package data, in file-name order (``closed-*.npz`` are the
-    closed-hand model's worths, ``optimizer.opponents.closed``, not pools)."""
+    """Every pool that serves solves in the package data, in file-name order
+    (``closed-*.npz`` are the closed-hand model's worths, ``optimizer.opponents.closed``,
+    and ``odds-*.npz`` the boards of ``odds_pools``)."""
+    return _data_pools(lambda name: not name.startswith(("closed-", ODDS_PREFIX)))
+
+
+@cache
+def odds_pools() -> tuple[Pool, ...]:
+    """The pools in the package data named ``odds-*.npz``: the boards whose row odds the
+    stronger bot values its boards against (``table_odds``), kept when the pool that serves
+    the same rules was rebuilt, so that the bot plays as it was measured."""
+    return _data_pools(lambda name: name.startswith(ODDS_PREFIX))
+
+
+def _data_pools(wanted: Callable[[str], bool]) -> tuple[Pool, ...]:
     files = sorted((f for f in resources.files("optimizer.opponents.data").iterdir()
-                    if f.name.endswith(".npz") and not f.name.startswith("closed-")),
-                   key=lambda f: f.name)
+                    if f.name.endswith(".npz") and wanted(f.name)), key=lambda f: f.name)
     pools = []
     for entry in files:
         with resources.as_file(entry) as path:
@@ -205,14 +222,18 @@ def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
 
 @by_identity
 def table_odds(rules: Rules) -> RowOdds:
-    """The row odds against the boards of the pool that serves ``rules``, which the stronger
-    bot values finished boards by (``optimizer.opponents.odds``); even odds if no pool
-    serves them."""
-    try:
-        pool = pool_for(rules)
-    except OpponentModelError:
-        return even_odds(rules)
-    return odds_from_boards(evaluate_boards(pool.boards, rules), rules)
+    """The row odds the stronger bot values finished boards by under ``rules``
+    (``optimizer.opponents.odds``): against the boards of the odds pool that serves them
+    (``odds_pools``) where there is one, else of the pool that serves them; even odds if
+    none does. They are part of the bot, like its knobs: a pool it played records them
+    (``play_hands``), so a pool it rebuilt does not change how it plays."""
+    for pools in (odds_pools(), shipped_pools()):
+        try:
+            pool = pool_for(rules, pools)
+        except OpponentModelError:
+            continue
+        return odds_from_boards(evaluate_boards(pool.boards, rules), rules)
+    return even_odds(rules)
 
 
 def dealt_from(dealing: str, deck: Deck) -> str:
@@ -319,6 +340,11 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     seconds = sum(float(r["seconds"]) for r in results if "seconds" in r) \
         if directory is not None else time.perf_counter() - started
     meta = played_with | {"hands": hands, "seconds": round(seconds, 1)}
+    if params.table_points:
+        # what it counted each entry worth, read off the rules (their ev_repeat_value and
+        # ev_entry_value, which are measured against the pools and so move when one is
+        # rebuilt): what replaying the pool needs besides its knobs and its odds
+        meta["entry_worths"] = entry_worths(rules, params).tolist()
     return Pool(boards, discards, meta, jokers if rules.deck.jokers else None)
 
 
