@@ -27,7 +27,7 @@ from optimizer.opponents.draw import bot_stats, serving_pool
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.head_to_head import STEP
 from optimizer.opponents.pools import (CHUNK, POOL_SEED, build_pool, dealing_for,
-                                       load_pool, pool_file_name)
+                                       load_pool, pool_file_name, shipped_build)
 from optimizer.opponents.removal import removal_check
 from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
 from optimizer.solver.solve import default_samples
@@ -62,10 +62,11 @@ def _stats_table(title: str, stats: dict) -> Table:
     return table
 
 
-def _regenerate_closed(rules, hands: int | None, seed: int, output: Path | None,
+def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path | None,
                        quiet: bool) -> None:
     """Classic Chinese Poker's model: the worths of its fixed point, not a pool of boards."""
     hands = hands or closed.HANDS
+    seed = closed.SEED if seed is None else seed
     shipped = resources.files("optimizer.opponents.data") / closed.model_file_name(rules)
     target = output or Path(str(shipped))
     started = time.perf_counter()
@@ -79,9 +80,9 @@ def _regenerate_closed(rules, hands: int | None, seed: int, output: Path | None,
                              f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
 
 
-def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path | None,
-                quiet: bool, bot: str, chunks: Path | None, saved_only: bool,
-                knobs: list[str]) -> None:
+def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
+                output: Path | None, quiet: bool, bot: str | None, chunks: Path | None,
+                saved_only: bool, knobs: list[str]) -> None:
     if rules.dealing == "closed":
         if chunks is not None or saved_only:
             raise OpponentModelError(f"{rules.name}'s model is built in one run of about half "
@@ -95,13 +96,14 @@ def _regenerate(rules, hands: int | None, seed: int, workers: int, output: Path 
     # a bar only where someone watches: in a log, the lines of the chunks say how far it is
     with Progress(console=err_console, transient=True,
                   disable=quiet or not err_console.is_terminal) as bar:
-        task = bar.add_task(f"playing {dealing_for(rules).name} hands", total=hands)
+        task = bar.add_task(f"playing {dealing_for(rules).name} hands",
+                            total=shipped_build(rules).hands if hands is None else hands)
         pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot,
                           chunks, saved_only, log if chunks is not None else None, knobs)
     log.flush()
     pool.save(target)
     console.print(Text(shown(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules "
-                             f"{rules.name}, seed {seed}) to {target} in "
+                             f"{rules.name}, seed {pool.meta['seed']}) to {target} in "
                              f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
 
 
@@ -259,14 +261,15 @@ def command(
         "the hands the bot plays now for --stats --live and --check, the hands of the pool "
         "--regenerate builds, the deals --head-to-head plays from both seats, the hands "
         "--check-error solves.",
-        shown=f"{DEFAULT_HANDS}; for --regenerate the shipped pool's size; for --head-to-head "
-              f"{DEFAULT_DEALS}; for --check-error {CHECK_HANDS}")] = None,
+        shown=f"{DEFAULT_HANDS}; for --regenerate the size of the pool it rebuilds; for "
+              f"--head-to-head {DEFAULT_DEALS}; for --check-error {CHECK_HANDS}")] = None,
     seed: SeedOption = 0,
     live: Annotated[bool, typer.Option(
         "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
-    pool_seed: Annotated[int, typer.Option(
+    pool_seed: Annotated[int | None, typer.Option(
         "--pool-seed", help="Seed of a regenerated pool (--seed is not used there).",
-        min=0)] = POOL_SEED,
+        min=0, show_default="the seed of the pool it rebuilds; "
+        f"{POOL_SEED} where none serves the variant")] = None,
     workers: WorkersOption = None,
     output: Annotated[Path | None, typer.Option(
         help="Where --regenerate writes (default: the package's pool file).",
@@ -279,9 +282,10 @@ def command(
         help="Check the EV's ± against a pool file played with another seed.")] = None,
     samples: SamplesOption = None,
     bot: Annotated[Bot | None, typer.Option(
-        "--bot", help="The bot that plays the hands of --regenerate and --stats --live (the "
-        "shipped pools' by default), or the challenger of --head-to-head (the stronger one "
-        "by default).", show_default=False)] = None,
+        "--bot", help="The bot that plays the hands of --regenerate and --stats --live (by "
+        "default the one that played the pool they rebuild or measure, as its meta records "
+        "it), or the challenger of --head-to-head (the stronger one by default).",
+        show_default=False)] = None,
     bot_knobs: Annotated[list[str] | None, typer.Option(
         "--bot-knob", metavar="NAME=VALUE", show_default=False,
         help="Set one knob of --bot (repeatable), for playing a candidate without a code "
@@ -319,8 +323,9 @@ def command(
     `--stats` prints the foul rate, Fantasyland-entry rate and mean royalties of the
     opponent model, and of the bot's own play where the model weights its boards to a target
     (Pineapple); from the shipped pool, or `--live`. `--regenerate` rebuilds the pool the
-    variant uses. `--check CARDS` compares the pool's boards for those dealt cards with the
-    bot's live play from the deck without them. `--hands` counts the hands of each action;
+    variant uses, by default as it was played (its bot, seed and size, from its meta).
+    `--check CARDS` compares the pool's boards for those dealt cards with the bot's live
+    play from the deck without them. `--hands` counts the hands of each action;
     `--seed` seeds the draw of --stats and the play of --check and --live, `--pool-seed` a
     regenerated pool; `--workers` plays the hands of --regenerate, --check and --live.
     `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals
@@ -390,7 +395,7 @@ def command(
                 "(docs/chinese-poker.md)")
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output,
-                        (bot or Bot.SHIPPED).value, chunks, saved_only, knobs)
+                        bot and bot.value, chunks, saved_only, knobs)
             return
         if versus:
             play_head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
@@ -417,7 +422,7 @@ def command(
         if hands is None:  # all of a pool smaller than the default (the new decks' are)
             hands = DEFAULT_HANDS if live else min(DEFAULT_HANDS, len(serving_pool(rules)))
         figures = bot_stats(rules, hands, seed, live=live, workers=workers,
-                            bot=(bot or Bot.SHIPPED).value)
+                            bot=bot and bot.value)
     if json_output:
         typer.echo(json.dumps(measured(figures | {"variant": rules.name}), indent=2,
                               sort_keys=True))

@@ -15,15 +15,17 @@ from cli.main import app
 from evaluator import find_rules, load_rules, parse_cards
 from evaluator.board_arrays import evaluate_boards
 from evaluator.cards import JOKER, Deck
-from evaluator.rules import ROW_SIZE, ROWS
+from evaluator.rules import ROW_SIZE, ROWS, Rules
 from optimizer import ObjectiveError, solve
-from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, deck_counts, play_hand
+from optimizer.opponents.bot import (ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, deck_counts,
+                                     entry_worths, play_hand)
 from optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, draw_boards,
                                       opponent_boards, pair_boards, pool_calibration, pool_weights)
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents.pools import (PERMUTATIONS, Pool, build_pool, dealing_for, load_pool,
-                                       play_hands, pool_bot, pool_for, relabel, shipped_pools)
+from optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, build_pool,
+                                       dealing_for, load_pool, odds_pools, play_hands, pool_bot,
+                                       pool_for, relabel, shipped_build, shipped_pools)
 
 runner = CliRunner()
 
@@ -130,20 +132,54 @@ def test_deuce_gets_its_own_pool():
     assert pool is not pool_for(find_rules("pineapple"))
 
 
-@pytest.mark.parametrize("variant", ["pineapple", "deuce", "standard"])
-def test_the_shipped_pools_are_what_the_code_plays(variant):
+def _played_under(pool: Pool, tmp_path) -> Rules:
+    """The rules ``pool`` was played under: its rules as they are, but for the entry worths
+    the stronger bot read off them then (a rules file on them that gives those worths as
+    its ev_entry_value), which move when the rules' ev values are measured again."""
+    rules = find_rules(pool.meta["rules"])
+    worths = pool.meta.get("entry_worths")
+    if worths is None:
+        return rules
+    path = tmp_path / "as-played.toml"
+    given = ", ".join(f"{cards} = {worth!r}" for cards, worth in enumerate(worths) if worth)
+    path.write_text(f'base = "{rules.name}"\n[fantasyland]\nev_entry_value = {{ {given} }}\n',
+                    encoding="utf-8")
+    played = load_rules(path)
+    assert entry_worths(played, pool_bot(pool)).tolist() == worths
+    return played
+
+
+@pytest.mark.parametrize("pool", [*shipped_pools(), *odds_pools()],
+                         ids=lambda pool: f"{pool.meta['rules']}-{len(pool)}")
+def test_the_shipped_pools_are_what_the_code_plays(pool, tmp_path):
     # A pool is played in seeded chunks of hands, each hand after the last from one
     # generator, so a fresh pool of a few hands is the head of the shipped one. A change to
-    # the bot that was not followed by `opponents --regenerate` fails here.
-    # Each is replayed by the bot and from the seed its meta records, and the stronger
-    # bot's against the odds it records.
+    # the bot that was not followed by `opponents --regenerate` fails here. Each is
+    # replayed by the bot and from the seed its meta records; the stronger bot's against
+    # the odds it records, and with the entry worths it counted.
+    rules = _played_under(pool, tmp_path)
+    fresh = play_hands(rules, pool.dealing, 5, pool.meta["seed"], pool_bot(pool))
+    assert fresh.meta["params"] == pool.meta["params"]
+    assert fresh.meta.get("odds") == pool.meta.get("odds")
+    assert (fresh.boards == pool.boards[:5]).all()
+    assert (fresh.discards == pool.discards[:5]).all()
+
+
+@pytest.mark.parametrize("variant", ["pineapple", "deuce", "standard"])
+def test_a_pool_is_rebuilt_as_its_meta_says_it_was_played(variant, tmp_path):
+    # `opponents --regenerate` with no bot, seed or size rebuilds the shipped pool: its
+    # first hands are the shipped pool's, and it would be as large
     rules = find_rules(variant)
     shipped = pool_for(rules)
-    fresh = play_hands(rules, shipped.dealing, 5, shipped.meta["seed"], pool_bot(shipped))
+    assert shipped_build(rules) == Build(pool_bot(shipped), shipped.meta["seed"], len(shipped))
+    fresh = build_pool(_played_under(shipped, tmp_path), hands=3)
     assert fresh.meta["params"] == shipped.meta["params"]
-    assert fresh.meta.get("odds") == shipped.meta.get("odds")
-    assert (fresh.boards == shipped.boards[:5]).all()
-    assert (fresh.discards == shipped.discards[:5]).all()
+    assert (fresh.boards == shipped.boards[:3]).all()
+
+
+def test_rules_no_pool_serves_are_built_by_the_first_bot(tmp_path):
+    unserved = load_rules(_unserved(tmp_path))
+    assert shipped_build(unserved) == Build(BotParams(), POOL_SEED, 24_000)
 
 
 def _unserved(tmp_path):

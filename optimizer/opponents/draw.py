@@ -421,14 +421,14 @@ def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
 
 
 def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
-              workers: int = 1, bot: str = "shipped") -> dict:
+              workers: int = 1, bot: str | None = None) -> dict:
     """Calibration figures of the opponent model under ``rules``.
 
     By default from ``boards`` boards drawn (seeded, without card removal) from the pool that
     serves ``rules``; with ``live`` from ``boards`` hands the bot plays now (slow: about an
     eighth of a second of CPU a hand, in ``workers`` processes, which change nothing of the
-    result), played by ``bot`` (a name of ``pools.BOTS``). ``source`` in the result says
-    which. The top-level
+    result), played by ``bot`` (a name of ``pools.BOTS``; by default the bot that played the
+    pool, ``serving_bot``). ``source`` in the result says which. The top-level
     figures are the opponent model's, the boards weighted as the EV objective weights them
     (``optimizer.opponents.calibration``); ``bot_play`` has the same figures of the bot's own
     play, and ``calibration`` the target (None where the pool has none, and both sets agree).
@@ -442,9 +442,9 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
     calibration = None if served is None else pool_calibration(served, rules)
     if live:
         dealing = dealing_for(rules)
-        if bot not in BOTS:
+        if bot is not None and bot not in BOTS:
             raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
-        params = BOTS[bot][dealing.name]
+        params = serving_bot(rules)[0] if bot is None else BOTS[bot][dealing.name]
         played = play_hands(rules, dealing, boards, seed, params, workers=workers).boards
         where = {"source": "live", "dealing": dealt_from(dealing.name, rules.deck)}
     else:

@@ -409,23 +409,46 @@ def pool_file_name(rules: Rules) -> str:
     return f"{dealing_for(rules).name}{'-' + tag if tag else ''}-{rules.name}.npz"
 
 
-def build_pool(rules: Rules, hands: int | None = None, seed: int = POOL_SEED,
+@dataclass(frozen=True)
+class Build:
+    """How a pool is played: the bot's knobs, the pool seed and the hands."""
+
+    params: BotParams
+    seed: int
+    hands: int
+
+
+def shipped_build(rules: Rules) -> Build:
+    """How the shipped pool that serves ``rules`` was played, as its meta records it (its
+    bot, ``pool_bot``; its seed; its size), so that rebuilding it plays it again; the first
+    bot's pool (``POOL_PARAMS``, ``POOL_SEED``, ``POOL_HANDS``) where no pool serves."""
+    dealing = dealing_for(rules)
+    try:
+        pool = pool_for(rules)
+    except OpponentModelError:
+        return Build(POOL_PARAMS[dealing.name], POOL_SEED, POOL_HANDS[dealing.name])
+    return Build(pool_bot(pool), pool.meta["seed"], len(pool))
+
+
+def build_pool(rules: Rules, hands: int | None = None, seed: int | None = None,
                workers: int = 1, progress: Callable[[int], None] | None = None,
-               bot: str = "shipped", directory: str | Path | None = None,
+               bot: str | None = None, directory: str | Path | None = None,
                saved_only: bool = False,
                chunk_done: Callable[[Chunk, float | None], None] | None = None,
                knobs: Sequence[str] = ()) -> Pool:
     """A fresh pool for ``rules`` played by ``bot`` (a name of ``BOTS``), with ``knobs``
-    (``NAME=VALUE``, ``params.with_knobs``) set; the shipped ones are
-    ``build_pool(find_rules(name))``. ``directory`` saves its chunks and resumes from them,
-    ``saved_only`` assembles them, playing none (``play_hands``)."""
-    if bot not in BOTS:
+    (``NAME=VALUE``, ``params.with_knobs``) set. What is not given is as the shipped pool
+    that serves ``rules`` was played (``shipped_build``: its bot, seed and size), so the
+    shipped ones are ``build_pool(find_rules(name))``. ``directory`` saves its chunks and
+    resumes from them, ``saved_only`` assembles them, playing none (``play_hands``)."""
+    if bot is not None and bot not in BOTS:
         raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
     dealing = dealing_for(rules)
-    hands = POOL_HANDS[dealing.name] if hands is None else hands
+    shipped = shipped_build(rules)
+    hands = shipped.hands if hands is None else hands
     if hands < 1:
         raise OpponentModelError(f"need hands >= 1, got {hands}")
-    params = with_knobs(BOTS[bot][dealing.name], knobs)
-    return play_hands(rules, dealing, hands, seed, params, workers=workers,
-                      progress=progress, directory=directory, saved_only=saved_only,
-                      chunk_done=chunk_done)
+    params = with_knobs(shipped.params if bot is None else BOTS[bot][dealing.name], knobs)
+    return play_hands(rules, dealing, hands, shipped.seed if seed is None else seed, params,
+                      workers=workers, progress=progress, directory=directory,
+                      saved_only=saved_only, chunk_done=chunk_done)
