@@ -21,9 +21,11 @@ from typer.testing import CliRunner
 from cli.batch import _print_summary
 from cli.main import app
 from cli.solve import solution_dict
+from evaluator import find_rules
 from optimizer.batch.engines import Engine, Settings
 from optimizer.batch.files import BadLine, Hand, Reader, record_line, split_id
 from optimizer.batch.run import Summary, run_batch
+from optimizer.opponents.pools import pool_for
 from optimizer.solver.dealing import deal_hands, hand_line
 
 runner = CliRunner()
@@ -492,8 +494,9 @@ def test_an_ev_rerun_against_another_opponent_model_is_refused(one_hand, tmp_pat
     assert batch(str(one_hand), "-o", str(out), *EV).exit_code == 0
     settings_file = Path(f"{out}.settings")
     settings = json.loads(settings_file.read_text())
-    assert settings["opponent_model"].startswith("the pineapple pool of 24000 boards (seed 2024, "
-                                                 "digest ")
+    pool = pool_for(find_rules("pineapple"))
+    assert settings["opponent_model"].startswith(
+        f"the pineapple pool of {len(pool)} boards (seed {pool.meta['seed']}, digest ")
     assert settings["opponent_model"].endswith("), weighted to 4.5 mean royalties")
     settings_file.write_text(json.dumps(settings | {"opponent_model": "an older pool"}))
     result = batch(str(one_hand), "-o", str(out), *EV)

@@ -14,7 +14,8 @@ from evaluator.rules_files import find_rules
 from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams
 from optimizer.opponents.draw import POOL_VARIABLE, serving_bot
 from optimizer.opponents.params import explicit
-from optimizer.opponents.pools import STRONG_PARAMS, build_pool, pool_bot, table_odds
+from optimizer.opponents.pools import (STRONG_PARAMS, build_pool, play_hands, pool_bot,
+                                       table_odds)
 from optimizer.opponents.unfinished import complete, rounds_to_come
 
 
@@ -50,9 +51,13 @@ def test_a_board_finished_by_the_bot_keeps_its_cards_in_their_rows():
 
 def test_boards_made_live_are_played_by_the_bot_of_the_pool_that_serves(tmp_path,
                                                                         monkeypatch):
-    # The shipped Pineapple pool's bot counts royalties; a pool the stronger bot played
-    # makes the live boards the stronger bot's too, valued against the table's odds.
+    # The live bot is the one that played the pool: a pool the stronger bot played makes
+    # the live boards the stronger bot's, valued against the table's odds; the first bot's
+    # pool, the first bot's, which counts royalties.
     rules = find_rules("pineapple")
+    first = play_hands(rules, THREE_KEEP_TWO, 1, 0, BotParams())
+    first.save(tmp_path / "first.npz")
+    monkeypatch.setenv(POOL_VARIABLE, str(tmp_path / "first.npz"))
     assert serving_bot(rules) == (BotParams(), None)
     strong = build_pool(rules, hands=1, bot="strong", knobs=["samples=8"])
     assert pool_bot(strong) == explicit(replace(STRONG_PARAMS[THREE_KEEP_TWO.name], samples=8))
