@@ -130,8 +130,8 @@ class Pool:
     @cached_property
     def masks(self) -> tuple[np.ndarray, np.ndarray]:
         """Bitmasks (uint64) of the placed cards and of every card seen, one per board."""
-        placed = _bits(self.boards)
-        return placed, placed | _bits(self.discards)
+        placed = bits(self.boards)
+        return placed, placed | bits(self.discards)
 
     @cached_property
     def counts(self) -> tuple[np.ndarray, np.ndarray]:
@@ -155,7 +155,8 @@ def _counts(cards: np.ndarray) -> np.ndarray:
     return out
 
 
-def _bits(cards: np.ndarray) -> np.ndarray:
+def bits(cards: np.ndarray) -> np.ndarray:
+    """``(n,)`` uint64: the bitmask of each row of card ids ``(n, k)`` (bit ``card``)."""
     return np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards.astype(np.uint64)), axis=1) \
         if cards.shape[1] else np.zeros(len(cards), dtype=np.uint64)
 
