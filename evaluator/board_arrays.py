@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator.board import row_strengths, row_values
+from evaluator.handspec import Scale
 from evaluator.rules import ROWS, Rules
 
 ROW_SLICES = {"top": slice(0, 3), "middle": slice(3, 8), "bottom": slice(8, 13)}
@@ -43,7 +44,9 @@ def evaluate_boards(boards: np.ndarray, rules: Rules) -> BoardArrays:
     """Fouls, royalties, staying and entry for every board of an ``(n, 13)`` array."""
     boards = np.asarray(boards, dtype=np.int64).reshape(-1, 13)
     values = {r: row_values(r, boards[:, ROW_SLICES[r]], rules) for r in ROWS}
-    strengths = {r: row_strengths(boards[:, ROW_SLICES[r]]) for r in ROWS}
+    # a row on the high scale is valued by its strength: rank it once
+    strengths = {r: values[r] if rules.scale(r) is Scale.HIGH
+                 else row_strengths(boards[:, ROW_SLICES[r]]) for r in ROWS}
     return from_rows(values, strengths, rules)
 
 

@@ -65,12 +65,10 @@ def _pool_bytes(pool: Pool) -> tuple[np.ndarray, np.ndarray]:
 def _byte_moves() -> np.ndarray:
     """``(24, 256)`` uint8: each byte of a mask with its suits moved by each relabelling's
     inverse (``_INVERSE``), as the dealt cards are moved to be matched against a board."""
-    moved = np.zeros((len(PERMUTATIONS), 256), dtype=np.uint8)
-    for p, inverse in enumerate(_INVERSE.tolist()):
-        for value in range(256):
-            # bit 4h + s (rank h of the byte, suit s) moves to bit 4h + inverse[s]
-            moved[p, value] = sum(1 << (bit & ~3 | inverse[bit & 3])
-                                  for bit in range(8) if value >> bit & 1)
+    bit = np.arange(8)
+    to = (bit & ~3) | _INVERSE[:, bit & 3]  # (24, 8): bit 4h + s (rank h, suit s) moves here
+    held = (np.arange(256)[:, None] >> bit) & 1  # (256, 8): the bits each byte value holds
+    moved = (held[None] << to[:, None, :]).sum(axis=2).astype(np.uint8)
     moved.flags.writeable = False
     return moved
 

@@ -157,8 +157,10 @@ def _counts(cards: np.ndarray) -> np.ndarray:
 
 def bits(cards: np.ndarray) -> np.ndarray:
     """``(n,)`` uint64: the bitmask of each row of card ids ``(n, k)`` (bit ``card``)."""
-    return np.bitwise_or.reduce(np.left_shift(np.uint64(1), cards.astype(np.uint64)), axis=1) \
-        if cards.shape[1] else np.zeros(len(cards), dtype=np.uint64)
+    masks = np.zeros(len(cards), dtype=np.uint64)
+    for column in np.left_shift(np.uint64(1), cards.astype(np.uint64)).T:
+        masks |= column  # column by column: a reduce along the rows is several times slower
+    return masks
 
 
 def load_pool(path: str | Path) -> Pool:
