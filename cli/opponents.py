@@ -168,6 +168,7 @@ def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None
     except (OSError, ValueError, KeyError) as error:
         raise OpponentModelError(f"--check-error {str(path)!r}: not a pool file ({error})") \
             from None
+    samples = default_samples(rules) if samples is None else samples  # said in the header
     result = error_check(rules, fresh, hands, samples, seed)
     pool = result["fresh_pool"]
     console.print(f"{rules.name}: {hands} hands of {', '.join(map(str, CHECK_CARDS))} cards "

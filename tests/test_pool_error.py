@@ -206,6 +206,7 @@ def test_check_error_prints_the_table_and_the_two_spreads(halves):
     result = runner.invoke(app, ["opponents", "--check-error", str(halves[1]), "--hands", "5",
                                  "--samples", "40"])
     assert result.exit_code == 0, result.output
+    assert "heads-up, 40 samples, seed 0" in result.stdout
     assert "z-scores: standard deviation" in result.stdout
     assert "with the pool's error left out" in result.stdout
     for args, message in ((["--json"], "prints a table only"),
