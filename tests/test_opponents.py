@@ -329,8 +329,8 @@ def test_a_rules_file_sets_the_opponents_royalties_in_its_own_points(tmp_path):
     assert stats["mean_royalties"] == pytest.approx(4.0, abs=1e-9)
     assert stats["calibration"] == {"target_mean_royalties": 4.0}
     assert stats["foul_rate"] == pytest.approx(stats["bot_play"]["foul_rate"], abs=1e-9)
-    plain = bot_stats(_house(tmp_path, "false"), 1000, seed=1)
-    assert plain["calibration"] is None and plain["mean_royalties"] < 3.7
+    plain = bot_stats(_house(tmp_path, "false"), len(pool_for(house)), seed=1)
+    assert plain["calibration"] is None and plain["mean_royalties"] < 3.7  # as played
 
 
 @pytest.mark.parametrize("command", [
@@ -363,15 +363,18 @@ def test_a_mean_royalties_the_rates_rule_out_names_the_file_and_the_key(tmp_path
     from optimizer.opponents.draw import pool_calibration
     from optimizer.opponents.errors import CalibrationError
 
-    rules = _house(tmp_path, 30)  # within 0 to 39 a board, but not with 28% of them fouled
+    # within 0 to the most a board scores, but not with a quarter of the boards fouled
+    pineapple = find_rules("pineapple")
+    target = int(0.9 * pool_features(pool_for(pineapple), pineapple)[:, 0].max())
+    rules = _house(tmp_path, target)
     with pytest.raises(CalibrationError) as raised:
         pool_calibration(pool_for(rules), rules)
-    assert str(raised.value).startswith("house.toml: opponents.mean_royalties = 30 is out of "
-                                        "reach of the pineapple pool: no weighting of the "
-                                        "boards that holds their foul and entry rates "
+    assert str(raised.value).startswith(f"house.toml: opponents.mean_royalties = {target} is "
+                                        "out of reach of the pineapple pool: no weighting of "
+                                        "the boards that holds their foul and entry rates "
                                         "averages that (as played they average 3.")
     # the solver's callers still catch the one error type they catch today
-    with pytest.raises(ObjectiveError, match="house.toml: opponents.mean_royalties = 30"):
+    with pytest.raises(ObjectiveError, match=f"house.toml: opponents.mean_royalties = {target}"):
         solve(HAND_14, rules, "ev", samples=10)
 
 

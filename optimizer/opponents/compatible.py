@@ -32,7 +32,7 @@ def candidate_pairs(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.ndarr
     # rank * 4 + suit of a board's mask, so byte k of the mask holds the suits of ranks 2k
     # and 2k + 1, and a relabelling moves bits within a byte: for each byte the dealt cards
     # touch, one table says under which relabellings each of its 256 values meets them.
-    placed, seen = _pool_bytes(pool)
+    placed, seen = pool_bytes(pool)
     tables = _clash_tables(_mask_bytes(bits(dealt[None]))[0])
     clash = _clashes(placed, tables)
     near = np.flatnonzero(clash != _EVERY_RELABELLING)  # boards some relabelling keeps clear
@@ -55,7 +55,7 @@ def _mask_bytes(masks: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _pool_bytes(pool: Pool) -> tuple[np.ndarray, np.ndarray]:
+def pool_bytes(pool: Pool) -> tuple[np.ndarray, np.ndarray]:
     """``(7, n)`` uint8 each, byte by byte: the masks of the cards each board's player
     placed and saw (``Pool.masks``), laid out for ``_clashes``."""
     return tuple(np.ascontiguousarray(_mask_bytes(mask).T) for mask in pool.masks)

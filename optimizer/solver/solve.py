@@ -257,10 +257,14 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
     ``ObjectiveError`` for a bad objective or parameter.
     """
-    # The solver's clock leaves out the one-time load of CP-SAT (cpsat.py): the time limit
-    # and the times reported are the solve's own.
-    started = cpsat.clock()
+    # The solver's clock leaves out the one-time load of CP-SAT (cpsat.py) and of the
+    # opponent model: the time limit and the times reported are the solve's own.
     rules = find_rules(variant)
+    if objective == "ev" and boards is None:
+        from optimizer.opponents.draw import prepare  # the pools load on first use
+
+        prepare(rules)
+    started = cpsat.clock()
     dealt = _dealt(cards, rules.deck)
     if rules.dealing == "closed" and len(dealt) != 13:
         raise CardError(f"got {len(dealt)} cards: {rules.name} deals 13 to each player, set "
