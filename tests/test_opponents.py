@@ -24,8 +24,8 @@ from optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, d
                                       pool_features, pool_weights)
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, build_pool,
-                                       dealing_for, load_pool, odds_pools, play_hands, pool_bot,
+from optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, bits,
+                                       build_pool, dealing_for, load_pool, odds_pools, play_hands, pool_bot,
                                        pool_for, relabel, shipped_build, shipped_pools)
 
 runner = CliRunner()
@@ -604,6 +604,16 @@ def _pairs_one_by_one(pool: Pool, dealt: np.ndarray) -> tuple[np.ndarray, np.nda
         exact.append(np.flatnonzero(seen_clear) * 24 + p)
         relaxed.append(np.flatnonzero(placed_clear & ~seen_clear) * 24 + p)
     return np.concatenate(exact), np.concatenate(relaxed)
+
+
+@given(st.integers(1, 13).flatmap(lambda width: st.lists(
+    st.lists(st.integers(0, JOKER), min_size=width, max_size=width), min_size=1, max_size=20)),
+    st.sampled_from([np.uint8, np.int64]))
+def test_bits_sets_the_bit_of_every_card_of_a_row(rows, dtype):
+    # as Python ints, whatever the dtype the cards come in (a pool file stores uint8)
+    masks = bits(np.array(rows, dtype=dtype))
+    assert masks.dtype == np.uint64
+    assert [int(m) for m in masks] == [sum(1 << c for c in set(row)) for row in rows]
 
 
 @pytest.mark.parametrize("cards", [0, 1, 5, 13, 14, 17, 25])

@@ -155,11 +155,16 @@ def _counts(cards: np.ndarray) -> np.ndarray:
     return out
 
 
+_BIT = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+
+
 def bits(cards: np.ndarray) -> np.ndarray:
     """``(n,)`` uint64: the bitmask of each row of card ids ``(n, k)`` (bit ``card``)."""
     masks = np.zeros(len(cards), dtype=np.uint64)
-    for column in np.left_shift(np.uint64(1), cards.astype(np.uint64)).T:
-        masks |= column  # column by column: a reduce along the rows is several times slower
+    # Column by column, each a gather from a table of bits: a reduce along the rows, or
+    # shifting a strided column, is several times slower on a pool of 300,000 boards.
+    for column in np.ascontiguousarray(np.asarray(cards).T):
+        masks |= _BIT[column]
     return masks
 
 
