@@ -231,6 +231,39 @@ def test_the_estimates_commitment_blends_the_foreseen_plan_and_the_fixed_one(row
     assert "estimate_commitment" not in params_meta(STRONG)
 
 
+@pytest.mark.parametrize("useful_only", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(seed,
+                                                                                useful_only):
+    # Against a plain enumeration: a bottom of two cards draws its three from its credit of
+    # future cards (those that pair one of its ranks first, then the rest of the future in
+    # order) and its own three; with estimate_useful_only a future card that pairs nothing
+    # of it is no choice. Seeded futures, some with fewer helpful cards than the credit.
+    from evaluator.strength import strength_of
+    from optimizer.opponents.estimate import _row_options
+
+    rng = np.random.default_rng(seed)
+    deck = rng.permutation(52)
+    fixed = deck[:2][None]
+    future, filler = deck[2:8][None].repeat(5, axis=0), np.stack(
+        [rng.choice(deck[8:], 3, replace=False) for _ in range(5)])
+    for k in range(1, 5):
+        future[k] = rng.permutation(future[k])
+    options = _row_options(PINEAPPLE, "bottom", fixed, future, filler, 2, [],
+                           useful_only)
+    ranks = set((fixed[0] >> 2).tolist())
+    for k in range(len(future)):
+        helps = [int(c) for c in future[k] if c >> 2 in ranks]
+        others = [int(c) for c in future[k] if c >> 2 not in ranks]
+        credit = (helps + ([] if useful_only else others))[:2]
+        values = [strength_of(fixed[0].tolist() + list(pick))
+                  for pick in combinations(credit + filler[k].tolist(), 3)]
+        assert options.strength[0, k].tolist() == [max(values), min(values)]
+    assert params_meta(dataclasses.replace(STRONG, estimate_useful_only=True))[
+        "estimate_useful_only"] is True
+    assert "estimate_useful_only" not in params_meta(STRONG)
+
+
 def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():
     # Two rounds from the end: each searched deal's plays are judged by the exact last
     # street, and with search_rejudge the deal is worth its best play's value on the next

@@ -125,24 +125,42 @@ def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np
 
 
 def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
-                 filler: np.ndarray, reach: int, thresholds: Sequence[int]) -> _Options:
+                 filler: np.ndarray, reach: int, thresholds: Sequence[int],
+                 useful_only: bool = False) -> _Options:
     """The best and the worst completion of each of ``R`` rows in each of ``K`` futures.
 
     A row completes from a pool: the first ``reach`` cards of the future that help it
     (``_useful``), then the rest of the future in order, plus ``filler``, cards of its own
-    for the slots that nothing useful fills.
+    for the slots that nothing useful fills. With ``useful_only`` a card of the future that
+    does not help the row is no choice of its: where fewer than ``reach`` help, the row
+    completes from those that do and its own cards alone.
     """
     size = ROW_SIZE[row]
     contents = len(fixed)
     own = np.broadcast_to(filler[None], (contents,) + filler.shape)
+    barred = None
     if future.shape[1] and fixed.shape[1] < size and reach:
         useful = _useful(rules, row, fixed, future)
         order = np.argsort(~useful, axis=2, kind="stable")[:, :, :reach]
         targeted = np.take_along_axis(np.broadcast_to(future[None], useful.shape), order,
                                       axis=2)
         own = np.concatenate([targeted, own], axis=2)
+        if useful_only:
+            # a completion that takes a targeted card that does not help is no choice
+            helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
+            picks = _subsets(own.shape[2], size - fixed.shape[1])  # (S, need)
+            takes = np.zeros((len(picks), reach), dtype=bool)
+            for column in range(picks.shape[1]):
+                inside = picks[:, column] < reach
+                takes[np.flatnonzero(inside), picks[inside, column]] = True
+            barred = (takes[None, None] & ~helps[:, :, None, :]).any(axis=3)  # (R, K, S)
     rows, value = _completions(rules, row, fixed, own)
-    chosen = np.stack([value.argmax(axis=2), value.argmin(axis=2)], axis=2)
+    if barred is None:
+        chosen = np.stack([value.argmax(axis=2), value.argmin(axis=2)], axis=2)
+    else:  # the row's own cards alone are always a choice: no row is barred from all
+        chosen = np.stack([np.where(barred, -1, value).argmax(axis=2),
+                           np.where(barred, np.iinfo(np.int64).max, value).argmin(axis=2)],
+                          axis=2)
     kept = np.take_along_axis(rows, chosen[..., None], axis=2)  # (R, K, 2, size)
     flat = kept.reshape(-1, size)
     value = np.take_along_axis(value, chosen, axis=2)
@@ -200,7 +218,7 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
             members = np.flatnonzero(missing == count)
             fixed = contents[members, :len(slots) - count]
             part = _row_options(rules, row, fixed, future, shuffles[:, start:start + count],
-                                min(reach, coming), thresholds)
+                                min(reach, coming), thresholds, params.estimate_useful_only)
             for i, m in enumerate(members):
                 parts[m] = part.take(i)
         start += int(missing.max())

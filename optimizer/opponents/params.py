@@ -85,6 +85,10 @@ class BotParams:
     # The first overrates a chase (it never plays the plan that fouls), the second
     # underrates play that adapts (``optimizer.opponents.estimate``).
     estimate_commitment: float = 0.0
+    # Whether the estimate lets a row choose only among the future cards that help it
+    # (``estimate``): without it a row with fewer than its credit of helpful cards still
+    # picks its best completion from that many cards of the future beside its own.
+    estimate_useful_only: bool = False
     # Whether the search values each deal's best play again on fresh samples (``bot``).
     search_rejudge: bool = False
     # A second look by rollouts of the bot's own play (``bot``): at ``rollout_from`` rounds
@@ -114,8 +118,8 @@ class BotParams:
 #: a pool's meta lists them only where they differ (``params_meta``).
 LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "table_refine": None, "estimate_foul_penalty": None,
-               "estimate_commitment": 0.0, "search_rejudge": False, "rollouts": 0,
-               "rollout_from": 3, "rollout_samples": 8}
+               "estimate_commitment": 0.0, "estimate_useful_only": False,
+               "search_rejudge": False, "rollouts": 0, "rollout_from": 3, "rollout_samples": 8}
 
 
 def with_later_knobs(recorded: dict) -> dict:
