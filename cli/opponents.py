@@ -312,7 +312,9 @@ def command(
         "--chunks", metavar="DIR", show_default=False,
         help=f"--head-to-head and --regenerate save their boards in DIR as they go (each "
         f"{STEP} deals, each {CHUNK} hands of the pool) and read those already there instead "
-        "of playing them (the same command resumes a stopped run).")] = None,
+        "of playing them (the same command resumes a stopped run). --head-to-head keeps each "
+        "bot's boards in a folder of its own, so runs of several candidates against one "
+        "incumbent in one DIR play the incumbent once.")] = None,
     saved_only: Annotated[bool, typer.Option(
         "--saved-only", help="Play nothing: --head-to-head scores every deal of --seed saved "
         "in --chunks, --regenerate assembles its pool of --hands from the chunks there.")] = False,
@@ -331,7 +333,8 @@ def command(
     regenerated pool; `--workers` plays the hands of --regenerate, --check and --live.
     `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals
     from `--first-deal` on, each from both seats, on one process, seeded by `--seed`;
-    `--chunks DIR` saves and resumes them, and `--saved-only` scores what DIR holds; `--bot`
+    `--chunks DIR` saves and resumes them, each bot's boards apart (shared by every run
+    that plays the bot), and `--saved-only` scores what DIR holds; `--bot`
     and `--incumbent` choose the two bots. `--bot strong` has the stronger bot play the
     hands of --regenerate or --stats --live, and `--bot-knob NAME=VALUE` sets one of its
     knobs there or in --head-to-head, to play a candidate (`--incumbent-knob` those of

@@ -17,8 +17,9 @@ from evaluator.board import evaluate_board
 from evaluator.scoring import settle
 from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
 from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.head_to_head import (PLAY, STEP, chunk_path, deal_seats, head_to_head,
-                                            play_seats, saved_head_to_head, score)
+from optimizer.opponents.head_to_head import (PLAY, STEP, bot_directory, chunk_path,
+                                            deal_seats, head_to_head, play_seats,
+                                            saved_head_to_head, score)
 from optimizer.opponents.pools import STRONG_PARAMS
 
 runner = CliRunner()
@@ -139,58 +140,99 @@ def test_ranges_of_deals_saved_in_chunks_add_up_to_one_run(tmp_path):
                  directory=tmp_path)
     head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 1, seed=4, first=STEP + 1,
                  directory=tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        f"seed4-deals0-{STEP}.npz", f"seed4-deals{STEP}-{STEP + 1}.npz",
-        f"seed4-deals{STEP + 1}-{STEP + 2}.npz"]
+    for params in (QUICK_STRONG, QUICK):
+        assert sorted(p.name for p in bot_directory(tmp_path, PINEAPPLE, params).iterdir()) \
+            == [f"seed4-deals0-{STEP}.npz", f"seed4-deals{STEP}-{STEP + 1}.npz",
+                f"seed4-deals{STEP + 1}-{STEP + 2}.npz"]
+    assert len(list(tmp_path.iterdir())) == 2
     saved, ranges = saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 4, tmp_path)
     assert saved == whole and ranges == [(0, STEP + 2)]
 
 
-def test_a_saved_chunk_is_read_not_played_and_only_by_the_bots_that_played_it(tmp_path):
+def test_a_bots_saved_boards_serve_every_run_that_plays_it(tmp_path):
     first = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                          directory=tmp_path)
-    path = chunk_path(tmp_path, 6, 0, 2)
-    stamp = path.stat().st_mtime_ns
+    paths = [chunk_path(bot_directory(tmp_path, PINEAPPLE, params), 6, 0, 2)
+             for params in (QUICK_STRONG, QUICK)]
+    stamps = [path.stat().st_mtime_ns for path in paths]
     assert head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                         directory=tmp_path) == first
-    assert path.stat().st_mtime_ns == stamp  # resumed from the file
-    with pytest.raises(OpponentModelError, match="holds deals played otherwise"):
-        head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK, QUICK, 2, seed=6, directory=tmp_path)
+    # the incumbent's boards, read for another challenger: here itself, which ties exactly
+    alike = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK, QUICK, 2, seed=6,
+                         directory=tmp_path)
+    assert alike.points == 0 and alike.challenger == first.incumbent
+    assert [path.stat().st_mtime_ns for path in paths] == stamps  # read, not played again
+    assert len(list(tmp_path.iterdir())) == 2
+    # seats swapped: the same boards scored the other way round
+    swapped = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK, QUICK_STRONG, 2, seed=6,
+                           directory=tmp_path)
+    assert swapped.points == -first.points and swapped.challenger == first.incumbent
+    assert [path.stat().st_mtime_ns for path in paths] == stamps
     with pytest.raises(OpponentModelError, match="no deals of seed 7 saved"):
         saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 7, tmp_path)
+    # a chunk in a bot's folder that another bot played is refused, not read
+    paths[0].write_bytes(paths[1].read_bytes())
+    with pytest.raises(OpponentModelError, match="holds deals played otherwise"):
+        saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)
+
+
+def _legacy_chunk(directory, challenger: dict, incumbent: dict, boards) -> None:
+    """A chunk of deals 0..2 of seed 6 as runs saved it before each bot's boards were kept
+    apart: both bots' boards in one file, named by the deals alone."""
+    meta = json.dumps({"rules": PINEAPPLE.name, "challenger": challenger,
+                       "incumbent": incumbent}, sort_keys=True)
+    np.savez(chunk_path(directory, 6, 0, 2), challenger=boards[0], incumbent=boards[1],
+             meta=np.array(meta))
+
+
+def test_a_run_saved_before_the_bots_were_kept_apart_is_scored_as_it_was(tmp_path):
+    first = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6)
+    boards = [play_seats(PINEAPPLE, THREE_KEEP_TWO, params, 6, 0, 2)
+              for params in (QUICK_STRONG, QUICK)]
+    explicit_strong = dataclasses.asdict(dataclasses.replace(
+        QUICK_STRONG, table_refine=QUICK_STRONG.rescored,
+        estimate_foul_penalty=QUICK_STRONG.estimate_foul_cost))
+    # saved before estimate_commitment and search_rejudge existed: read at their defaults
+    older = {bot: {k: v for k, v in params.items()
+                   if k not in ("estimate_commitment", "search_rejudge")}
+             for bot, params in (("challenger", explicit_strong),
+                                 ("incumbent", dataclasses.asdict(QUICK)))}
+    _legacy_chunk(tmp_path, older["challenger"], older["incumbent"], boards)
+    saved, ranges = saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)
+    assert saved == first and ranges == [(0, 2)]
+    rejudged = dataclasses.replace(QUICK_STRONG, search_rejudge=True)
+    with pytest.raises(OpponentModelError, match="search_rejudge"):
+        saved_head_to_head(PINEAPPLE, rejudged, QUICK, 6, tmp_path)
 
 
 def test_a_chunk_of_the_stronger_bot_s_old_defaults_is_refused(tmp_path):
     # Before its defaults became 4 placements and a foul at 6, the stronger bot's None meant
     # 8 and 10: a chunk that records None was played by that bot, not by today's.
-    old = json.dumps({"rules": PINEAPPLE.name, "challenger": dataclasses.asdict(QUICK_STRONG),
-                      "incumbent": dataclasses.asdict(QUICK)}, sort_keys=True)
-    boards = np.zeros((2, 2, 13), dtype=np.int64)
-    np.savez(chunk_path(tmp_path, 6, 0, 2), challenger=boards, incumbent=boards,
-             meta=np.array(old))
+    boards = np.zeros((2, 2, 2, 13), dtype=np.int64)
+    _legacy_chunk(tmp_path, dataclasses.asdict(QUICK_STRONG), dataclasses.asdict(QUICK),
+                  boards)
     with pytest.raises(OpponentModelError, match="holds deals played otherwise"):
-        head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
-                     directory=tmp_path)
+        saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)
 
 
 def test_a_chunk_saved_before_a_knob_was_added_resumes_at_its_default(tmp_path):
-    # A chunk saved before estimate_commitment and search_rejudge existed lacks them: it was
-    # played at the defaults that play as before, so today's bot reads it; a candidate that
-    # sets either knob does not.
+    # A bot's chunk saved before estimate_useful_only existed lacks it: it was played at the
+    # default that plays as before, so today's bot reads it, and its folder is the same
     first = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                          directory=tmp_path)
-    path = chunk_path(tmp_path, 6, 0, 2)
+    path = chunk_path(bot_directory(tmp_path, PINEAPPLE, QUICK_STRONG), 6, 0, 2)
     with np.load(path) as saved:
         arrays = {name: saved[name] for name in saved.files}
     meta = json.loads(str(arrays.pop("meta")))
-    for bot in ("challenger", "incumbent"):
-        del meta[bot]["estimate_commitment"], meta[bot]["search_rejudge"]
+    del meta["bot"]["estimate_useful_only"]
     np.savez(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    stamp = path.stat().st_mtime_ns
     assert head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                         directory=tmp_path) == first
-    rejudged = dataclasses.replace(QUICK_STRONG, search_rejudge=True)
-    with pytest.raises(OpponentModelError, match="search_rejudge"):
-        head_to_head(PINEAPPLE, THREE_KEEP_TWO, rejudged, QUICK, 2, seed=6, directory=tmp_path)
+    assert path.stat().st_mtime_ns == stamp
+    # a candidate that sets it is another bot: its boards go to a folder of their own
+    useful = dataclasses.replace(QUICK_STRONG, estimate_useful_only=True)
+    assert bot_directory(tmp_path, PINEAPPLE, useful) != path.parent
 
 
 def test_entries_lost_to_fouls_count_the_fouled_boards_whose_rows_make_an_entry():
@@ -287,7 +329,7 @@ def test_a_bot_knob_plays_a_candidate_and_its_chunks_say_so(tmp_path):
     plain = runner.invoke(app, args + ["--saved-only"])
     assert plain.exit_code == 0 and "the stronger bot against the stronger one" in plain.output
     other = runner.invoke(app, args + ["--saved-only", "--bot-knob", "estimate_foul_penalty=6"])
-    assert other.exit_code == 2 and "holds deals played otherwise" in other.stderr, other.output
+    assert other.exit_code == 2 and "no deals of seed 3 saved" in other.stderr, other.output
 
 
 def test_an_incumbent_knob_sets_the_incumbent_and_two_bots_alike_tie():

@@ -24,6 +24,8 @@ standard error about threefold against generators of each bot's own, at no cost.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -36,7 +38,7 @@ from evaluator.scoring import settle
 from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
 from optimizer.opponents.chunks import Chunk, load_chunk, run_chunks, saved_chunks
 from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.params import explicit, with_later_knobs
+from optimizer.opponents.params import explicit, params_meta, with_later_knobs
 from optimizer.opponents.pools import deal_from, table_odds
 from optimizer.opponents.resolve import evaluate_played
 
@@ -163,27 +165,41 @@ def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
 STEP = 25
 
 
-def _bots_meta(rules: Rules, challenger: BotParams, incumbent: BotParams) -> dict:
+def _bot_meta(rules: Rules, params: BotParams) -> dict:
     # explicit: chunks of the stronger bot's old defaults (None for 8 and 10) are refused
+    return {"rules": rules.name, "bot": asdict(explicit(params))}
+
+
+def _bots_meta(rules: Rules, challenger: BotParams, incumbent: BotParams) -> dict:
+    """The meta of a chunk saved before each bot's boards were kept apart: both bots'."""
     return {"rules": rules.name, "challenger": asdict(explicit(challenger)),
             "incumbent": asdict(explicit(incumbent))}
 
 
 def _upgrade(meta: dict) -> dict:
     """A saved chunk's meta as today's would be: knobs added since at their defaults."""
-    return meta | {bot: with_later_knobs(meta[bot]) for bot in ("challenger", "incumbent")
+    return meta | {bot: with_later_knobs(meta[bot]) for bot in ("bot", "challenger", "incumbent")
                    if isinstance(meta.get(bot), dict)}
 
 
+def bot_directory(directory: Path, rules: Rules, params: BotParams) -> Path:
+    """Where a run that saves its boards keeps one bot's: a folder of ``directory`` named by
+    the rules and a digest of the bot's knobs as a pool's meta records them
+    (``params_meta``: a knob added later, at the default that plays as before, changes no
+    name), so every run in ``directory`` that plays this bot reads its boards."""
+    named = json.dumps({"rules": rules.name, "bot": params_meta(params)}, sort_keys=True)
+    return Path(directory) / f"bot-{hashlib.sha256(named.encode()).hexdigest()[:12]}"
+
+
 def chunk_path(directory: Path, seed: int, start: int, stop: int) -> Path:
-    """Where a run that saves its boards keeps deals ``start..stop`` of ``seed``."""
+    """Where a run that saves its boards keeps deals ``start..stop`` of ``seed``: one bot's,
+    in its ``bot_directory``; both bots' in a chunk saved before they were kept apart."""
     return Path(directory) / f"seed{seed}-deals{start}-{stop}.npz"
 
 
 def _play_deals(job) -> dict[str, np.ndarray]:
-    rules, dealing, challenger, incumbent, seed, start, stop = job
-    return {"challenger": play_seats(rules, dealing, challenger, seed, start, stop),
-            "incumbent": play_seats(rules, dealing, incumbent, seed, start, stop)}
+    rules, dealing, params, seed, start, stop = job
+    return {"boards": play_seats(rules, dealing, params, seed, start, stop)}
 
 
 def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent: BotParams,
@@ -193,52 +209,85 @@ def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumben
     """The challenger against the incumbent over deals ``first .. first + deals`` (module
     docstring), on one process; ``progress`` is told how many deals each step finished.
 
-    With a ``directory`` each step's boards are saved there (``chunk_path``,
-    ``optimizer.opponents.chunks``), and a step already saved is read instead of played: a
-    run stopped half way resumes where it was, and runs over other ranges of deals add up
-    (``saved_head_to_head``)."""
+    With a ``directory`` each bot's boards of each step are saved there, in the bot's own
+    folder (``bot_directory``, ``optimizer.opponents.chunks``), and a step already saved is
+    read instead of played: a run stopped half way resumes where it was, runs over other
+    ranges of deals add up (``saved_head_to_head``), and a bot's boards serve every run
+    that plays it (a bot's boards do not depend on the other bot): several candidates
+    against one incumbent play the incumbent once. Two bots alike play once."""
     if deals < 1:
         raise ValueError(f"need deals >= 1, got {deals}")
     if first < 0:
         raise ValueError(f"need a first deal >= 0, got {first}")
-    meta = _bots_meta(rules, challenger, incumbent)
-    chunks = []
+    bots = [challenger] if explicit(challenger) == explicit(incumbent) else [challenger,
+                                                                             incumbent]
+    chunks, waiting = [], {}
     for start in range(first, first + deals, STEP):
         stop = min(start + STEP, first + deals)
-        job = (rules, dealing, challenger, incumbent, seed, start, stop)
-        path = None if directory is None else chunk_path(directory, seed, start, stop)
-        chunks.append(Chunk(job, stop - start, path, meta, _upgrade))
+        waiting[start] = len(bots)
+        for params in bots:
+            path = None if directory is None else chunk_path(
+                bot_directory(directory, rules, params), seed, start, stop)
+            chunks.append(Chunk((rules, dealing, params, seed, start, stop), stop - start, path,
+                                _bot_meta(rules, params), _upgrade))
 
     def done(chunk: Chunk, seconds: float | None) -> None:
-        if progress:
+        start = chunk.job[4]
+        waiting[start] -= 1
+        if progress and not waiting[start]:
             progress(chunk.size)
 
     results = run_chunks(_play_deals, chunks, "deals", done=done)
-    return score(rules, np.concatenate([r["challenger"] for r in results]),
-                 np.concatenate([r["incumbent"] for r in results]), challenger)
+    played = [np.concatenate([r["boards"] for r in results[i::len(bots)]])
+              for i in range(len(bots))]
+    return score(rules, played[0], played[-1], challenger)
 
 
 def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams, seed: int,
                        directory: Path) -> tuple[HeadToHead, list[tuple[int, int]]]:
-    """The result over every chunk of ``seed`` saved in ``directory`` (``head_to_head``), and
-    the ranges of deals they cover, merged; chunks that overlap are refused."""
-    spans = []
-    for path in saved_chunks(directory, f"seed{seed}-deals*-*.npz"):
-        start, stop = path.stem.removeprefix(f"seed{seed}-deals").split("-")
-        spans.append((int(start), int(stop), path))
-    if not spans:
-        raise OpponentModelError(f"no deals of seed {seed} saved in {directory}")
-    spans.sort()
-    meta = _bots_meta(rules, challenger, incumbent)
-    ours, theirs, ranges = [], [], []
-    for start, stop, path in spans:
+    """The result over every chunk of ``seed`` saved in ``directory`` for both bots
+    (``head_to_head``), and the ranges of deals they cover, merged: the deals both bots'
+    folders hold. A directory of chunks saved before the bots' boards were kept apart is
+    read as it was written, both bots in one chunk. Chunks that overlap are refused."""
+    spans = {}
+    for params in (challenger, incumbent):
+        folder = bot_directory(directory, rules, params)
+        spans[id(params)] = _spans(folder, seed)
+    both = sorted(set(spans[id(challenger)]) & set(spans[id(incumbent)]))
+    if both:
+        ours = [_load(spans[id(challenger)][key], rules, challenger) for key in both]
+        theirs = [_load(spans[id(incumbent)][key], rules, incumbent) for key in both]
+        keys = both
+    else:
+        legacy = _spans(Path(directory), seed)
+        if not legacy:
+            raise OpponentModelError(f"no deals of seed {seed} saved in {directory} for both "
+                                     "bots")
+        meta = _bots_meta(rules, challenger, incumbent)
+        saved = [load_chunk(legacy[key], meta, "deals", _upgrade) for key in sorted(legacy)]
+        ours, theirs = [s["challenger"] for s in saved], [s["incumbent"] for s in saved]
+        keys = sorted(legacy)
+    ranges = []
+    for start, stop in keys:
         if ranges and start < ranges[-1][1]:
-            raise OpponentModelError(f"{path.name} overlaps deals {ranges[-1][0]}..{ranges[-1][1]}")
-        saved = load_chunk(path, meta, "deals", _upgrade)
-        ours.append(saved["challenger"])
-        theirs.append(saved["incumbent"])
+            raise OpponentModelError(f"deals {start}..{stop} of seed {seed} overlap deals "
+                                     f"{ranges[-1][0]}..{ranges[-1][1]} in {directory}")
         if ranges and ranges[-1][1] == start:
             ranges[-1] = (ranges[-1][0], stop)
         else:
             ranges.append((start, stop))
     return score(rules, np.concatenate(ours), np.concatenate(theirs), challenger), ranges
+
+
+def _spans(folder: Path, seed: int) -> dict[tuple[int, int], Path]:
+    """The chunks of ``seed`` saved in ``folder``, by the deals they hold."""
+    spans = {}
+    if folder.is_dir():
+        for path in saved_chunks(folder, f"seed{seed}-deals*-*.npz"):
+            start, stop = path.stem.removeprefix(f"seed{seed}-deals").split("-")
+            spans[int(start), int(stop)] = path
+    return spans
+
+
+def _load(path: Path, rules: Rules, params: BotParams) -> np.ndarray:
+    return load_chunk(path, _bot_meta(rules, params), "deals", _upgrade)["boards"]
