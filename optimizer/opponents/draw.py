@@ -276,16 +276,18 @@ def pool_share(pool: Pool, tiers: Sequence[np.ndarray], mix: Sequence[float],
 
 
 def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
-                weights: np.ndarray | None = None) -> Draw:
+                weights: np.ndarray | None = None,
+                pairs: tuple[np.ndarray, np.ndarray] | None = None) -> Draw:
     """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring).
 
     With ``weights`` (one per pool board: ``pool_weights``) the boards are drawn with
     replacement, each with a chance in proportion to its weight (a draw without replacement
     could not give the heaviest boards their share), in the same mix as without weights:
     all ``count`` from the exact pairs while there are that many, else as many from them as
-    there are and the rest from the placed-only pairs.
+    there are and the rest from the placed-only pairs. ``pairs`` are ``candidate_pairs(pool,
+    dealt)`` where the caller has them already.
     """
-    exact_pairs, relaxed_pairs = candidate_pairs(pool, dealt)
+    exact_pairs, relaxed_pairs = candidate_pairs(pool, dealt) if pairs is None else pairs
     if len(exact_pairs) + len(relaxed_pairs) == 0:
         raise OpponentModelError("no pool board avoids the dealt cards")
     rng = np.random.default_rng(seed)

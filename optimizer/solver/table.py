@@ -354,7 +354,7 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     if pooled:
         try:
             draw = draw_boards(pool, dealt_array(fixed, rules.deck), samples * pooled, seed,
-                               pool_weights(pool, rules))
+                               pool_weights(pool, rules), (exact, relaxed))
         except OpponentModelError as error:
             raise TableError(str(error)) from None
         drawn, share = draw.boards.reshape(samples, pooled, 13), replace(draw.share,
