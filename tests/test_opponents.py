@@ -25,8 +25,9 @@ from optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, d
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, bits,
-                                       build_pool, dealing_for, load_pool, odds_pools, play_hands, pool_bot,
-                                       pool_for, relabel, shipped_build, shipped_pools)
+                                       build_pool, dealing_for, load_pool, odds_pools,
+                                       play_hands, pool_bot, pool_for, relabel, shipped_build,
+                                       shipped_pools)
 
 runner = CliRunner()
 

@@ -56,6 +56,16 @@ def _subsets(pool: int, take: int) -> np.ndarray:
     return np.array(subsets, dtype=np.int64).reshape(len(subsets), take)
 
 
+@cache
+def _takes(pool: int, take: int, reach: int) -> np.ndarray:
+    """``(S, reach)``: which of a pool's first ``reach`` cards each of its ``_subsets`` takes."""
+    takes = np.zeros((len(_subsets(pool, take)), reach), dtype=bool)
+    for s, subset in enumerate(_subsets(pool, take).tolist()):
+        takes[s, [i for i in subset if i < reach]] = True
+    takes.flags.writeable = False
+    return takes
+
+
 @dataclass(frozen=True)
 class _Options:
     """Completions of distinct row contents: ``(R, K, 2)`` arrays over contents, samples and
@@ -148,11 +158,7 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
         if useful_only:
             # a completion that takes a targeted card that does not help is no choice
             helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
-            picks = _subsets(own.shape[2], size - fixed.shape[1])  # (S, need)
-            takes = np.zeros((len(picks), reach), dtype=bool)
-            for column in range(picks.shape[1]):
-                inside = picks[:, column] < reach
-                takes[np.flatnonzero(inside), picks[inside, column]] = True
+            takes = _takes(own.shape[2], size - fixed.shape[1], reach)
             barred = (takes[None, None] & ~helps[:, :, None, :]).any(axis=3)  # (R, K, S)
     rows, value = _completions(rules, row, fixed, own)
     if barred is None:

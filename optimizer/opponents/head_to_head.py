@@ -178,7 +178,8 @@ def _bots_meta(rules: Rules, challenger: BotParams, incumbent: BotParams) -> dic
 
 def _upgrade(meta: dict) -> dict:
     """A saved chunk's meta as today's would be: knobs added since at their defaults."""
-    return meta | {bot: with_later_knobs(meta[bot]) for bot in ("bot", "challenger", "incumbent")
+    return meta | {bot: with_later_knobs(meta[bot])
+                   for bot in ("bot", "challenger", "incumbent")
                    if isinstance(meta.get(bot), dict)}
 
 
@@ -249,24 +250,21 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
     (``head_to_head``), and the ranges of deals they cover, merged: the deals both bots'
     folders hold. A directory of chunks saved before the bots' boards were kept apart is
     read as it was written, both bots in one chunk. Chunks that overlap are refused."""
-    spans = {}
-    for params in (challenger, incumbent):
-        folder = bot_directory(directory, rules, params)
-        spans[id(params)] = _spans(folder, seed)
-    both = sorted(set(spans[id(challenger)]) & set(spans[id(incumbent)]))
-    if both:
-        ours = [_load(spans[id(challenger)][key], rules, challenger) for key in both]
-        theirs = [_load(spans[id(incumbent)][key], rules, incumbent) for key in both]
-        keys = both
+    ours, theirs = (_spans(bot_directory(directory, rules, params), seed)
+                    for params in (challenger, incumbent))
+    keys = sorted(ours.keys() & theirs.keys())
+    if keys:
+        boards = [[_load(spans[key], rules, params) for key in keys]
+                  for spans, params in ((ours, challenger), (theirs, incumbent))]
     else:
         legacy = _spans(Path(directory), seed)
         if not legacy:
             raise OpponentModelError(f"no deals of seed {seed} saved in {directory} for both "
                                      "bots")
-        meta = _bots_meta(rules, challenger, incumbent)
-        saved = [load_chunk(legacy[key], meta, "deals", _upgrade) for key in sorted(legacy)]
-        ours, theirs = [s["challenger"] for s in saved], [s["incumbent"] for s in saved]
         keys = sorted(legacy)
+        meta = _bots_meta(rules, challenger, incumbent)
+        saved = [load_chunk(legacy[key], meta, "deals", _upgrade) for key in keys]
+        boards = [[s[bot] for s in saved] for bot in ("challenger", "incumbent")]
     ranges = []
     for start, stop in keys:
         if ranges and start < ranges[-1][1]:
@@ -276,7 +274,7 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
             ranges[-1] = (ranges[-1][0], stop)
         else:
             ranges.append((start, stop))
-    return score(rules, np.concatenate(ours), np.concatenate(theirs), challenger), ranges
+    return score(rules, *(np.concatenate(b) for b in boards), challenger), ranges
 
 
 def _spans(folder: Path, seed: int) -> dict[tuple[int, int], Path]:

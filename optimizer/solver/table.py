@@ -308,8 +308,8 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     # The bot's seats: from the pool while it holds enough boards that fit the known cards.
     pooled, share = 0, None
     if table.bot_seats:
-        pool = serving_pool(rules)
-        exact, relaxed = candidate_pairs(pool, dealt_array(fixed, rules.deck))
+        pool, fixed_ids = serving_pool(rules), dealt_array(fixed, rules.deck)
+        exact, relaxed = candidate_pairs(pool, fixed_ids)
         if len(exact) + len(relaxed) >= MIN_POOL_PAIRS:
             pooled = table.bot_seats
     live_bots = table.bot_seats - pooled
@@ -353,8 +353,8 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         live_seat += 1
     if pooled:
         try:
-            draw = draw_boards(pool, dealt_array(fixed, rules.deck), samples * pooled, seed,
-                               pool_weights(pool, rules), (exact, relaxed))
+            draw = draw_boards(pool, fixed_ids, samples * pooled, seed, pool_weights(pool, rules),
+                               (exact, relaxed))
         except OpponentModelError as error:
             raise TableError(str(error)) from None
         drawn, share = draw.boards.reshape(samples, pooled, 13), replace(draw.share,
