@@ -184,28 +184,43 @@ class _Judge:
             return self.search(layouts, unseen, rounds_left)
         return self.first_look(layouts, unseen, rounds_left, params.refine_samples)
 
-    def search(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int) -> np.ndarray:
+    def search(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int,
+               deals: int | None = None, samples: int | None = None,
+               nest: bool = True) -> np.ndarray:
         """Worth of layouts by a one-ply search: the mean over ``search_deals`` deals of the
         next round (every layout shares them) of the best play of each deal, as a first look
-        with ``search_samples`` samples judges the plays."""
+        with ``search_samples`` samples judges the plays. With ``nested_plays``, where two
+        rounds or more would be left after the deal, each layout's best ``nested_plays``
+        plays of a deal are judged again by a search of their own, over ``nested_deals``
+        deals and ``nested_samples`` samples (the plays of every layout sharing them), which
+        nests no further."""
         params, dealing = self.params, self.dealing
-        deals = self.rng.permuted(np.broadcast_to(unseen, (params.search_deals, len(unseen))),
+        deals = params.search_deals if deals is None else deals
+        samples = params.search_samples if samples is None else samples
+        nested = nest and params.nested_plays and rounds_left - 1 >= 2
+        dealt = self.rng.permuted(np.broadcast_to(unseen, (deals, len(unseen))),
                                   axis=1)[:, :dealing.per_round]
         total = np.zeros(len(layouts))
-        for deal in deals:
+        for deal in dealt:
             plays = [placements(layout, deal.tolist(), dealing.keep) for layout in layouts]
             owners = np.repeat(np.arange(len(layouts)), [len(p) for p in plays])
             stacked, left = np.concatenate(plays), without(unseen, deal)
-            value = self.first_look(stacked, left, rounds_left - 1, params.search_samples)
+            value = self.first_look(stacked, left, rounds_left - 1, samples)
+            if nested:
+                kept = _best_of_each(value, owners, params.nested_plays)
+                value = np.full(len(stacked), -np.inf)
+                value[kept] = self.search(stacked[kept], left, rounds_left - 1,
+                                          params.nested_deals, params.nested_samples,
+                                          nest=False)
             if params.search_rejudge:
                 # each layout's best play, valued again on samples that did not choose it
                 total += self.first_look(stacked[_best_of_each(value, owners)], left,
-                                         rounds_left - 1, params.search_samples)
+                                         rounds_left - 1, samples)
             else:
                 best = np.full(len(layouts), -np.inf)
                 np.maximum.at(best, owners, value)
                 total += best
-        return total / len(deals)
+        return total / len(dealt)
 
     def roll_out(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int) -> np.ndarray:
         """Worth of layouts by rollouts of the bot's own play: each of ``rollouts`` shuffles
@@ -249,10 +264,14 @@ def first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: D
         layouts, unseen, rounds_left, samples)
 
 
-def _best_of_each(worth: np.ndarray, owners: np.ndarray) -> np.ndarray:
-    """The index of each owner's best option (``owners`` sorted), ties to the first."""
+def _best_of_each(worth: np.ndarray, owners: np.ndarray, count: int = 1) -> np.ndarray:
+    """The indices of each owner's ``count`` best options (``owners`` sorted), ties to the
+    first: each owner's best first, owners in order."""
     order = np.lexsort((-worth, owners))
-    return order[np.r_[True, owners[order][1:] != owners[order][:-1]]]
+    ranked = owners[order]
+    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    place = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    return order[place < count]
 
 
 @by_identity

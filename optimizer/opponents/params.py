@@ -89,6 +89,11 @@ class BotParams:
     # (``estimate``): without it a row with fewer than its credit of helpful cards still
     # picks its best completion from that many cards of the future beside its own.
     estimate_useful_only: bool = False
+    # Whether the estimate's plans may not use one card of the future in two rows
+    # (``estimate``): without it a card that helps two rows (a king for a king on top and a
+    # king in the bottom) completes both at once. With it each row has a third option, its
+    # own cards alone, so that some plan always stands.
+    estimate_disjoint: bool = False
     # Whether the search values each deal's best play again on fresh samples (``bot``).
     search_rejudge: bool = False
     # A second look by rollouts of the bot's own play (``bot``): at ``rollout_from`` rounds
@@ -98,6 +103,13 @@ class BotParams:
     rollouts: int = 0
     rollout_from: int = 3
     rollout_samples: int = 8
+    # A two-ply search (``bot``): where a searched deal leaves two rounds or more, each
+    # placement's best ``nested_plays`` plays of it (by the first look) are judged by a
+    # search of their own over ``nested_deals`` deals and ``nested_samples`` samples, not by
+    # the estimate. 0: a one-ply search.
+    nested_plays: int = 0
+    nested_deals: int = 6
+    nested_samples: int = 12
 
     @property
     def rescored(self) -> int:
@@ -119,7 +131,9 @@ class BotParams:
 LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "table_refine": None, "estimate_foul_penalty": None,
                "estimate_commitment": 0.0, "estimate_useful_only": False,
-               "search_rejudge": False, "rollouts": 0, "rollout_from": 3, "rollout_samples": 8}
+               "estimate_disjoint": False,
+               "search_rejudge": False, "rollouts": 0, "rollout_from": 3, "rollout_samples": 8,
+               "nested_plays": 0, "nested_deals": 6, "nested_samples": 12}
 
 
 def with_later_knobs(recorded: dict) -> dict:
@@ -169,7 +183,8 @@ def _knob_value(name: str, kind: str, text: str) -> object:
 
 #: Knobs that count samples: at least one of each (a count of placements or deals may be 0:
 #: no second look, no search).
-_COUNT_KNOBS = {"samples", "refine_samples", "search_samples", "rollout_samples"}
+_COUNT_KNOBS = {"samples", "refine_samples", "search_samples", "rollout_samples",
+                "nested_deals", "nested_samples"}
 
 
 def with_knobs(params: BotParams, knobs: Sequence[str]) -> BotParams:
