@@ -264,6 +264,62 @@ def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(
     assert "estimate_useful_only" not in params_meta(STRONG)
 
 
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("rows", [("Kc", "7d 2s", "Kh 9s"), ("Qd", "Qs 4h", "8c 8d 3h")])
+def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, seed):
+    # Against a plain enumeration, sample by sample: each row's pool is its credit of future
+    # cards that pair one of its ranks (then the rest of the future in order) and its own
+    # cards; it keeps its best and its worst completion (the first of equals) and its own
+    # cards alone, and the sample is worth the best board of those 27 plans in which no future
+    # card helps two rows. A split pair of kings no longer fills both rows with one king.
+    from evaluator.strength import strength_of
+
+    layout = _layout(*rows)
+    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
+    params = dataclasses.replace(STRONG, estimate_disjoint=True)
+    coming, samples = 12, 24
+    worth = estimate(PINEAPPLE, layout[None], unseen, coming, params,
+                     np.random.default_rng(seed), samples)
+    shuffles = np.random.default_rng(seed).permuted(
+        np.broadcast_to(unseen, (samples, len(unseen))), axis=1)
+    expected = []
+    for shuffle in shuffles:
+        future, start, options = shuffle[:coming].tolist(), coming, {}
+        for row in ROWS:
+            fixed = [int(c) for c in layout[ROW_SLOTS[row]] if c != EMPTY]
+            need = len(ROW_SLOTS[row]) - len(fixed)
+            reach = params.top_credit if row == "top" else params.draw_credit
+            ranks = {c >> 2 for c in fixed}
+            order = [i for i, c in enumerate(future) if c >> 2 in ranks] + \
+                [i for i, c in enumerate(future) if c >> 2 not in ranks]
+            helps = [(future[i], (1 << i) * (future[i] >> 2 in ranks)) for i in order[:reach]]
+            pool = helps + [(int(c), 0) for c in shuffle[start:start + need]]
+            start += need
+            completions = [(fixed + [card for card, _ in pick], sum(bit for _, bit in pick))
+                           for pick in combinations(pool, need)]
+            values = [strength_of(cards) for cards, _ in completions]
+            options[row] = [completions[values.index(max(values))],
+                            completions[values.index(min(values))], completions[-1]]
+        best = -np.inf
+        for plan in product(*(options[row] for row in ROWS)):
+            (top, a), (middle, b), (bottom, c) = plan
+            if a & b or a & c or b & c:
+                continue
+            # (a card that helps neither row may complete two: the board array allows it)
+            report = evaluate_boards(np.array(top + middle + bottom), PINEAPPLE)
+            value = -params.estimate_foul_cost if report.fouled[0] else \
+                sum(report.royalties[row][0] for row in ROWS) \
+                + params.fl_bonus * (report.entry_cards[0] > 0)
+            best = max(best, value)
+        expected.append(best)
+    assert worth[0] == pytest.approx(np.mean(expected))
+    shared = estimate(PINEAPPLE, layout[None], unseen, coming, STRONG,
+                      np.random.default_rng(seed), samples)
+    assert shared[0] > worth[0]  # here two rows want one rank: sharing it flatters them
+    assert params_meta(params)["estimate_disjoint"] is True
+    assert "estimate_disjoint" not in params_meta(STRONG)
+
+
 def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():
     # Two rounds from the end: each searched deal's plays are judged by the exact last
     # street, and with search_rejudge the deal is worth its best play's value on the next
@@ -287,6 +343,63 @@ def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():
         layout[None], unseen, 2)
     assert worth[0] == pytest.approx(np.mean(expected))
     assert np.mean(expected) != pytest.approx(np.mean(plain))
+
+
+@pytest.mark.parametrize("nested_plays", [1, 2, 40])
+def test_a_nested_search_judges_each_deals_best_plays_by_a_search_of_their_own(nested_plays):
+    # Three rounds from the end: each searched deal's plays are ranked by the estimate two
+    # rounds out, and with nested_plays the best of them are judged again by a one-ply search
+    # whose deals' plays the exact last street judges; the deal is worth the best of those.
+    # Rebuilt here from the public looks, drawing from the generator in the same order.
+    layout = _layout("Qs", "9c 9d 4s", "Ah Kd 5d")
+    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
+    params = dataclasses.replace(STRONG, search_deals=2, search_samples=6,
+                                 nested_plays=nested_plays, nested_deals=2, nested_samples=5)
+    odds = even_odds(PINEAPPLE)
+    rng = np.random.default_rng(8)
+
+    def dealt(left, count):
+        return rng.permuted(np.broadcast_to(left, (count, len(left))), axis=1)[:, :3]
+
+    outer = []
+    for deal in dealt(unseen, 2):
+        plays = placements(layout, deal.tolist(), 2)
+        left = np.setdiff1d(unseen, deal)
+        ranked = first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 2, params, rng, 6, odds)
+        kept = plays[np.argsort(-ranked, kind="stable")[:nested_plays]]
+        inner = np.zeros(len(kept))
+        for inner_deal in dealt(left, 2):
+            best = []
+            for play in kept:
+                options = placements(play, inner_deal.tolist(), 2)
+                best.append(options)
+            counts = [len(b) for b in best]
+            value = first_look(PINEAPPLE, np.concatenate(best),
+                               np.setdiff1d(left, inner_deal), THREE_KEEP_TWO, 1, params,
+                               rng, 5, odds)
+            inner += [part.max() for part in np.split(value, np.cumsum(counts)[:-1])]
+        outer.append((inner / 2).max())
+    worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, params, odds, np.random.default_rng(8)).search(
+        layout[None], unseen, 3)
+    assert worth[0] == pytest.approx(np.mean(outer))
+    plain = _Judge(PINEAPPLE, THREE_KEEP_TWO, dataclasses.replace(params, nested_plays=0),
+                   odds, np.random.default_rng(8)).search(layout[None], unseen, 3)
+    assert plain[0] != pytest.approx(worth[0])
+    assert params_meta(params)["nested_plays"] == nested_plays
+    assert "nested_plays" not in params_meta(STRONG)
+
+
+def test_a_nested_search_two_rounds_out_is_the_one_ply_search():
+    # Two rounds from the end a searched deal leaves one round, which the exact last street
+    # judges: there is nothing to nest, and the knob changes nothing.
+    layout = _layout("Qs Qh", "9c 9d 4s 3c", "Ah Kd 5d")
+    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
+    params = dataclasses.replace(STRONG, search_deals=3, search_samples=8)
+    odds = even_odds(PINEAPPLE)
+    worths = [_Judge(PINEAPPLE, THREE_KEEP_TWO, dataclasses.replace(params, nested_plays=n),
+                     odds, np.random.default_rng(3)).search(layout[None], unseen, 2)
+              for n in (0, 2)]
+    assert worths[0] == pytest.approx(worths[1])
 
 
 ROLLED = dataclasses.replace(STRONG, rollouts=3, rollout_samples=4)

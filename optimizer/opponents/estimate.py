@@ -68,17 +68,19 @@ def _takes(pool: int, take: int, reach: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Options:
-    """Completions of distinct row contents: ``(R, K, 2)`` arrays over contents, samples and
-    the two options kept per sample, the best and the worst (see ``_row_options``)."""
+    """Completions of distinct row contents: ``(R, K, O)`` arrays over contents, samples and
+    the options kept per sample: the best and the worst, and with ``estimate_disjoint`` the
+    row's own cards alone (see ``_row_options``)."""
 
     strength: np.ndarray  # on the high scale (the foul order)
     royalty: np.ndarray
     legal: np.ndarray  # passes the row's qualify hand
     meets: dict[int, np.ndarray]  # entry threshold -> whether the option reaches it
+    uses: np.ndarray  # bit i set: the option takes the future's card i, which helps the row
 
     def take(self, index) -> _Options:
         return _Options(self.strength[index], self.royalty[index], self.legal[index],
-                        {t: m[index] for t, m in self.meets.items()})
+                        {t: m[index] for t, m in self.meets.items()}, self.uses[index])
 
 
 def _completions(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray):
@@ -136,38 +138,48 @@ def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np
 
 def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
                  filler: np.ndarray, reach: int, thresholds: Sequence[int],
-                 useful_only: bool = False) -> _Options:
-    """The best and the worst completion of each of ``R`` rows in each of ``K`` futures.
+                 useful_only: bool = False, own_alone: bool = False) -> _Options:
+    """The best and the worst completion of each of ``R`` rows in each of ``K`` futures,
+    and with ``own_alone`` a third: the row completed by its own cards alone.
 
     A row completes from a pool: the first ``reach`` cards of the future that help it
     (``_useful``), then the rest of the future in order, plus ``filler``, cards of its own
     for the slots that nothing useful fills. With ``useful_only`` a card of the future that
     does not help the row is no choice of its: where fewer than ``reach`` help, the row
-    completes from those that do and its own cards alone.
+    completes from those that do and its own cards alone. Each option records which cards
+    of the future that help the row it takes (``_Options.uses``).
     """
     size = ROW_SIZE[row]
     contents = len(fixed)
     own = np.broadcast_to(filler[None], (contents,) + filler.shape)
-    barred = None
+    barred, bits, takes = None, None, None
     if future.shape[1] and fixed.shape[1] < size and reach:
         useful = _useful(rules, row, fixed, future)
         order = np.argsort(~useful, axis=2, kind="stable")[:, :, :reach]
         targeted = np.take_along_axis(np.broadcast_to(future[None], useful.shape), order,
                                       axis=2)
         own = np.concatenate([targeted, own], axis=2)
+        helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
+        # the bit of each targeted future card that helps the row (``uses``)
+        bits = np.where(helps, np.left_shift(np.int64(1), order), 0)
+        takes = _takes(own.shape[2], size - fixed.shape[1], reach)
         if useful_only:
             # a completion that takes a targeted card that does not help is no choice
-            helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
-            takes = _takes(own.shape[2], size - fixed.shape[1], reach)
             barred = (takes[None, None] & ~helps[:, :, None, :]).any(axis=3)  # (R, K, S)
     rows, value = _completions(rules, row, fixed, own)
     if barred is None:
-        chosen = np.stack([value.argmax(axis=2), value.argmin(axis=2)], axis=2)
+        picks = [value.argmax(axis=2), value.argmin(axis=2)]
     else:  # the row's own cards alone are always a choice: no row is barred from all
-        chosen = np.stack([np.where(barred, -1, value).argmax(axis=2),
-                           np.where(barred, np.iinfo(np.int64).max, value).argmin(axis=2)],
-                          axis=2)
-    kept = np.take_along_axis(rows, chosen[..., None], axis=2)  # (R, K, 2, size)
+        picks = [np.where(barred, -1, value).argmax(axis=2),
+                 np.where(barred, np.iinfo(np.int64).max, value).argmin(axis=2)]
+    if own_alone:  # the last subset takes the pool's last cards: the row's own
+        picks.append(np.full(value.shape[:2], value.shape[2] - 1))
+    chosen = np.stack(picks, axis=2)
+    if bits is None:
+        uses = np.zeros(chosen.shape, dtype=np.int64)
+    else:
+        uses = (takes[chosen] * bits[:, :, None, :]).sum(axis=3)
+    kept = np.take_along_axis(rows, chosen[..., None], axis=2)  # (R, K, O, size)
     flat = kept.reshape(-1, size)
     value = np.take_along_axis(value, chosen, axis=2)
     # a high row's value is its strength; a 2-7 row in the foul order is ranked again
@@ -175,12 +187,14 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
         if row in rules.order and rules.scale(row) is not Scale.HIGH else value
     royalty, qualify, _ = _tables(rules)
     return _Options(strength, royalty[row][value], qualify[row][value],
-                    {t: value >= t for t in thresholds})
+                    {t: value >= t for t in thresholds}, uses)
 
 
 def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -> np.ndarray:
-    """``(C, K, 8)``: what each sample is worth under each of the ``2 x 2 x 2`` plans (a
-    row's best or worst completion, for each row)."""
+    """``(C, K, P)``: what each sample is worth under each plan, one option of each row's
+    (``2 x 2 x 2`` of them: a row's best or worst completion; with ``estimate_disjoint``
+    ``3 x 3 x 3``, its own cards alone the third, and a plan in which two rows are helped by
+    one card of the future is no plan)."""
     axes = {"top": (..., slice(None), None, None), "middle": (..., None, slice(None), None),
             "bottom": (..., None, None, slice(None))}
     grid = {row: o.take(axes[row]) for row, o in options.items()}
@@ -196,6 +210,10 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -
     points = grid["top"].royalty + grid["middle"].royalty + grid["bottom"].royalty \
         + params.fl_bonus * entered
     worth = np.where(fouled, -params.estimate_foul_cost, points)
+    if params.estimate_disjoint:
+        top, middle, bottom = (grid[row].uses for row in ROWS)
+        twice = ((top & middle) | (top & bottom) | (middle & bottom)) != 0
+        worth = np.where(twice, -np.inf, worth)
     return worth.reshape(worth.shape[:2] + (-1,))
 
 
@@ -224,14 +242,16 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
             members = np.flatnonzero(missing == count)
             fixed = contents[members, :len(slots) - count]
             part = _row_options(rules, row, fixed, future, shuffles[:, start:start + count],
-                                min(reach, coming), thresholds, params.estimate_useful_only)
+                                min(reach, coming), thresholds, params.estimate_useful_only,
+                                params.estimate_disjoint)
             for i, m in enumerate(members):
                 parts[m] = part.take(i)
         start += int(missing.max())
         options[row] = _Options(np.stack([p.strength for p in parts]),
                                 np.stack([p.royalty for p in parts]),
                                 np.stack([p.legal for p in parts]),
-                                {t: np.stack([p.meets[t] for p in parts]) for t in thresholds})
+                                {t: np.stack([p.meets[t] for p in parts]) for t in thresholds},
+                                np.stack([p.uses for p in parts]))
     chosen = {row: options[row].take(index[row].reshape(-1)) for row in ROWS}
     plans = _plan_worth(rules, chosen, params)
     foreseen = plans.max(axis=2).mean(axis=1)
