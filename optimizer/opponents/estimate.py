@@ -198,7 +198,10 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -
     axes = {"top": (..., slice(None), None, None), "middle": (..., None, slice(None), None),
             "bottom": (..., None, None, slice(None))}
     grid = {row: o.take(axes[row]) for row, o in options.items()}
-    fouled = ~(grid["top"].legal & grid["middle"].legal & grid["bottom"].legal)
+    fouled = np.zeros((), dtype=bool)
+    for row in ROWS:  # most rules qualify every hand: no grid to build for them
+        if not options[row].legal.all():
+            fouled = fouled | ~grid[row].legal
     for stronger, weaker in rules.order_pairs:
         fouled = fouled | (grid[stronger].strength < grid[weaker].strength)
     entered = np.zeros((), dtype=bool)
@@ -210,9 +213,9 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -
     points = grid["top"].royalty + grid["middle"].royalty + grid["bottom"].royalty \
         + params.fl_bonus * entered
     worth = np.where(fouled, -params.estimate_foul_cost, points)
-    if params.estimate_disjoint:
+    if params.estimate_disjoint:  # each pair of rows on its own grid, then all three
         top, middle, bottom = (grid[row].uses for row in ROWS)
-        twice = ((top & middle) | (top & bottom) | (middle & bottom)) != 0
+        twice = ((top & middle) != 0) | ((top & bottom) != 0) | ((middle & bottom) != 0)
         worth = np.where(twice, -np.inf, worth)
     return worth.reshape(worth.shape[:2] + (-1,))
 
