@@ -12,6 +12,11 @@ is worth the best legal board among those ``2 x 2 x 2`` choices (plans): royalti
 (steering useful cards to the row that wants them); the worst completions stand for safe
 play.
 
+One card of the future may help two rows at once (a king, for a king on top and a king in
+the bottom), so the plan that pairs both counts it twice and a split pair looks strong. The
+knob ``estimate_disjoint`` forbids that: a plan in which one future card helps two rows is
+no plan, and each row has a third option, its own cards alone, so that some plan stands.
+
 Taking each future's best plan values play as if the future were foreseen, so a chase is
 never seen to foul where a safe plan would have done better. The knob
 ``estimate_commitment`` blends in the other bound: each layout valued at the one plan that

@@ -89,13 +89,14 @@ class BotParams:
     # (``estimate``): without it a row with fewer than its credit of helpful cards still
     # picks its best completion from that many cards of the future beside its own.
     estimate_useful_only: bool = False
-    # Whether the estimate's plans may not use one card of the future in two rows
+    # Whether no card of the future may help two rows of one of the estimate's plans
     # (``estimate``): without it a card that helps two rows (a king for a king on top and a
     # king in the bottom) completes both at once. With it each row has a third option, its
     # own cards alone, so that some plan always stands. Measured (docs/ev-and-opponents.md,
     # "Which decisions lose"): with ``estimate_foul_penalty=16`` it won 0.133 +- 0.041 points
     # a game from the stronger bot over 20,000 fresh hands, with 2.2 points fewer fouls, at
-    # 1.5 times the CPU; it is not yet the stronger bot's default (the pools would change).
+    # about 1.4 times the CPU; it is not yet the stronger bot's default (the pools would
+    # change with it).
     estimate_disjoint: bool = False
     # Whether the search values each deal's best play again on fresh samples (``bot``).
     search_rejudge: bool = False
