@@ -264,19 +264,21 @@ def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(
     assert "estimate_useful_only" not in params_meta(STRONG)
 
 
+@pytest.mark.parametrize("in_order", [False, True])
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("rows", [("Kc", "7d 2s", "Kh 9s"), ("Qd", "Qs 4h", "8c 8d 3h")])
-def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, seed):
+def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, seed, in_order):
     # Against a plain enumeration, sample by sample: each row's pool is its credit of future
     # cards that pair one of its ranks (then the rest of the future in order) and its own
     # cards; it keeps its best and its worst completion (the first of equals) and its own
     # cards alone, and the sample is worth the best board of those 27 plans in which no future
     # card helps two rows. A split pair of kings no longer fills both rows with one king.
+    # With estimate_own_in_order a row's own cards are no choice: it takes them in order.
     from evaluator.strength import strength_of
 
     layout = _layout(*rows)
     unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
-    params = dataclasses.replace(STRONG, estimate_disjoint=True)
+    params = dataclasses.replace(STRONG, estimate_disjoint=True, estimate_own_in_order=in_order)
     coming, samples = 12, 24
     worth = estimate(PINEAPPLE, layout[None], unseen, coming, params,
                      np.random.default_rng(seed), samples)
@@ -295,8 +297,12 @@ def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, seed
             helps = [(future[i], (1 << i) * (future[i] >> 2 in ranks)) for i in order[:reach]]
             pool = helps + [(int(c), 0) for c in shuffle[start:start + need]]
             start += need
-            completions = [(fixed + [card for card, _ in pick], sum(bit for _, bit in pick))
-                           for pick in combinations(pool, need)]
+            own = len(helps)  # the row's own cards start here
+            picks = [pick for pick in combinations(range(len(pool)), need) if not in_order
+                     or [i for i in pick if i >= own]
+                     == list(range(own, own + sum(i >= own for i in pick)))]
+            completions = [(fixed + [pool[i][0] for i in pick], sum(pool[i][1] for i in pick))
+                           for pick in picks]
             values = [strength_of(cards) for cards, _ in completions]
             options[row] = [completions[values.index(max(values))],
                             completions[values.index(min(values))], completions[-1]]
@@ -317,6 +323,7 @@ def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, seed
                       np.random.default_rng(seed), samples)
     assert shared[0] > worth[0]  # here two rows want one rank: sharing it flatters them
     assert params_meta(params)["estimate_disjoint"] is True
+    assert params_meta(params).get("estimate_own_in_order", False) is in_order
     assert "estimate_disjoint" not in params_meta(STRONG)
 
 

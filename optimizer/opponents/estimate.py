@@ -56,16 +56,24 @@ def _tables(rules: Rules):
 
 
 @cache
-def _subsets(pool: int, take: int) -> np.ndarray:
-    subsets = list(combinations(range(pool), take))
+def _subsets(pool: int, take: int, in_order_from: int | None = None) -> np.ndarray:
+    """``(S, take)``: the ways to take ``take`` of a pool's cards, in lexicographic order;
+    with ``in_order_from`` the cards from that one on only in order (a subset takes the
+    first of them, never a later one instead)."""
+    subsets = [subset for subset in combinations(range(pool), take)
+               if in_order_from is None or [i for i in subset if i >= in_order_from]
+               == list(range(in_order_from, in_order_from + sum(i >= in_order_from
+                                                                for i in subset)))]
     return np.array(subsets, dtype=np.int64).reshape(len(subsets), take)
 
 
 @cache
-def _takes(pool: int, take: int, reach: int) -> np.ndarray:
-    """``(S, reach)``: which of a pool's first ``reach`` cards each of its ``_subsets`` takes."""
-    takes = np.zeros((len(_subsets(pool, take)), reach), dtype=bool)
-    for s, subset in enumerate(_subsets(pool, take).tolist()):
+def _takes(pool: int, take: int, reach: int, in_order: bool = False) -> np.ndarray:
+    """``(S, reach)``: which of a pool's first ``reach`` cards each of its ``_subsets`` takes
+    (with ``in_order``, those that take the rest of the pool in order)."""
+    subsets = _subsets(pool, take, reach if in_order else None)
+    takes = np.zeros((len(subsets), reach), dtype=bool)
+    for s, subset in enumerate(subsets.tolist()):
         takes[s, [i for i in subset if i < reach]] = True
     takes.flags.writeable = False
     return takes
@@ -88,12 +96,15 @@ class _Options:
                         {t: m[index] for t, m in self.meets.items()}, self.uses[index])
 
 
-def _completions(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray):
-    """Every completion of ``R`` rows (``fixed`` placed cards) from pools ``(R, K, p)``: the
-    cards ``(R, K, S, size)`` as they play (jokers resolved) and their values on the row's
-    scale ``(R, K, S)``."""
+def _completions(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray,
+                 in_order_from: int | None = None):
+    """Every completion of ``R`` rows (``fixed`` placed cards) from pools ``(R, K, p)`` (the
+    pool's cards from ``in_order_from`` on taken only in order, ``_subsets``): the cards
+    ``(R, K, S, size)`` as they play (jokers resolved) and their values on the row's scale
+    ``(R, K, S)``."""
     size = ROW_SIZE[row]
-    picks = pool[:, :, _subsets(pool.shape[2], size - fixed.shape[1])]  # (R, K, S, need)
+    subsets = _subsets(pool.shape[2], size - fixed.shape[1], in_order_from)
+    picks = pool[:, :, subsets]  # (R, K, S, need)
     shape = picks.shape[:3]
     rows = np.concatenate([np.broadcast_to(fixed[:, None, None, :], shape + fixed.shape[1:]),
                            picks], axis=3)
@@ -143,7 +154,8 @@ def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np
 
 def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
                  filler: np.ndarray, reach: int, thresholds: Sequence[int],
-                 useful_only: bool = False, own_alone: bool = False) -> _Options:
+                 useful_only: bool = False, own_alone: bool = False,
+                 own_in_order: bool = False) -> _Options:
     """The best and the worst completion of each of ``R`` rows in each of ``K`` futures,
     and with ``own_alone`` a third: the row completed by its own cards alone.
 
@@ -151,14 +163,17 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     (``_useful``), then the rest of the future in order, plus ``filler``, cards of its own
     for the slots that nothing useful fills. With ``useful_only`` a card of the future that
     does not help the row is no choice of its: where fewer than ``reach`` help, the row
-    completes from those that do and its own cards alone. Each option records which cards
-    of the future that help the row it takes (``_Options.uses``).
+    completes from those that do and its own cards alone. With ``own_in_order`` its own
+    cards are no choice: a completion takes the future cards it chooses, then its own cards
+    in order. Each option records which cards of the future that help the row it takes
+    (``_Options.uses``).
     """
     size = ROW_SIZE[row]
     contents = len(fixed)
     own = np.broadcast_to(filler[None], (contents,) + filler.shape)
-    barred, bits, takes = None, None, None
+    barred, bits, takes, targets = None, None, None, 0
     if future.shape[1] and fixed.shape[1] < size and reach:
+        targets = reach
         useful = _useful(rules, row, fixed, future)
         order = np.argsort(~useful, axis=2, kind="stable")[:, :, :reach]
         targeted = np.take_along_axis(np.broadcast_to(future[None], useful.shape), order,
@@ -167,11 +182,11 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
         helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
         # the bit of each targeted future card that helps the row (``uses``)
         bits = np.where(helps, np.left_shift(np.int64(1), order), 0)
-        takes = _takes(own.shape[2], size - fixed.shape[1], reach)
+        takes = _takes(own.shape[2], size - fixed.shape[1], reach, own_in_order)
         if useful_only:
             # a completion that takes a targeted card that does not help is no choice
             barred = (takes[None, None] & ~helps[:, :, None, :]).any(axis=3)  # (R, K, S)
-    rows, value = _completions(rules, row, fixed, own)
+    rows, value = _completions(rules, row, fixed, own, targets if own_in_order else None)
     if barred is None:
         picks = [value.argmax(axis=2), value.argmin(axis=2)]
     else:  # the row's own cards alone are always a choice: no row is barred from all
@@ -251,7 +266,7 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
             fixed = contents[members, :len(slots) - count]
             part = _row_options(rules, row, fixed, future, shuffles[:, start:start + count],
                                 min(reach, coming), thresholds, params.estimate_useful_only,
-                                params.estimate_disjoint)
+                                params.estimate_disjoint, params.estimate_own_in_order)
             for i, m in enumerate(members):
                 parts[m] = part.take(i)
         start += int(missing.max())

@@ -98,6 +98,10 @@ class BotParams:
     # about 1.4 times the CPU; it is not yet the stronger bot's default (the pools would
     # change with it).
     estimate_disjoint: bool = False
+    # Whether a row's own cards in the estimate are no choice (``estimate``): a completion
+    # takes the future cards it chooses, then its own cards in order. Without it a row
+    # chooses among its own cards too, and an emptier row, with more of them, chooses more.
+    estimate_own_in_order: bool = False
     # Whether the search values each deal's best play again on fresh samples (``bot``).
     search_rejudge: bool = False
     # A second look by rollouts of the bot's own play (``bot``): at ``rollout_from`` rounds
@@ -136,7 +140,7 @@ class BotParams:
 LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "table_refine": None, "estimate_foul_penalty": None,
                "estimate_commitment": 0.0, "estimate_useful_only": False,
-               "estimate_disjoint": False,
+               "estimate_disjoint": False, "estimate_own_in_order": False,
                "search_rejudge": False, "rollouts": 0, "rollout_from": 3, "rollout_samples": 8,
                "nested_plays": 0, "nested_deals": 6, "nested_samples": 12}
 
