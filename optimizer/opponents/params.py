@@ -101,6 +101,7 @@ class BotParams:
     # Whether a row's own cards in the estimate are no choice (``estimate``): a completion
     # takes the future cards it chooses, then its own cards in order. Without it a row
     # chooses among its own cards too, and an emptier row, with more of them, chooses more.
+    # Measured: it plays worse, about -0.2 a game against ``estimate_disjoint`` alone.
     estimate_own_in_order: bool = False
     # Whether the search values each deal's best play again on fresh samples (``bot``).
     search_rejudge: bool = False
