@@ -60,10 +60,12 @@ def _subsets(pool: int, take: int, in_order_from: int | None = None) -> np.ndarr
     """``(S, take)``: the ways to take ``take`` of a pool's cards, in lexicographic order;
     with ``in_order_from`` the cards from that one on only in order (a subset takes the
     first of them, never a later one instead)."""
+    def in_order(subset: tuple[int, ...]) -> bool:
+        later = [i for i in subset if i >= in_order_from]
+        return later == list(range(in_order_from, in_order_from + len(later)))
+
     subsets = [subset for subset in combinations(range(pool), take)
-               if in_order_from is None or [i for i in subset if i >= in_order_from]
-               == list(range(in_order_from, in_order_from + sum(i >= in_order_from
-                                                                for i in subset)))]
+               if in_order_from is None or in_order(subset)]
     return np.array(subsets, dtype=np.int64).reshape(len(subsets), take)
 
 
@@ -154,10 +156,10 @@ def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np
 
 def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
                  filler: np.ndarray, reach: int, thresholds: Sequence[int],
-                 useful_only: bool = False, own_alone: bool = False,
+                 useful_only: bool = False, disjoint: bool = False,
                  own_in_order: bool = False) -> _Options:
     """The best and the worst completion of each of ``R`` rows in each of ``K`` futures,
-    and with ``own_alone`` a third: the row completed by its own cards alone.
+    and with ``disjoint`` a third: the row completed by its own cards alone.
 
     A row completes from a pool: the first ``reach`` cards of the future that help it
     (``_useful``), then the rest of the future in order, plus ``filler``, cards of its own
@@ -165,8 +167,8 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     does not help the row is no choice of its: where fewer than ``reach`` help, the row
     completes from those that do and its own cards alone. With ``own_in_order`` its own
     cards are no choice: a completion takes the future cards it chooses, then its own cards
-    in order. Each option records which cards of the future that help the row it takes
-    (``_Options.uses``).
+    in order. With ``disjoint`` each option records which cards of the future that help
+    the row it takes (``_Options.uses``; none without it, where nothing reads them).
     """
     size = ROW_SIZE[row]
     contents = len(fixed)
@@ -179,10 +181,11 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
         targeted = np.take_along_axis(np.broadcast_to(future[None], useful.shape), order,
                                       axis=2)
         own = np.concatenate([targeted, own], axis=2)
-        helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
-        # the bit of each targeted future card that helps the row (``uses``)
-        bits = np.where(helps, np.left_shift(np.int64(1), order), 0)
-        takes = _takes(own.shape[2], size - fixed.shape[1], reach, own_in_order)
+        if useful_only or disjoint:
+            helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
+            takes = _takes(own.shape[2], size - fixed.shape[1], reach, own_in_order)
+        if disjoint:  # the bit of each targeted future card that helps the row
+            bits = np.where(helps, np.left_shift(np.int64(1), order), 0)
         if useful_only:
             # a completion that takes a targeted card that does not help is no choice
             barred = (takes[None, None] & ~helps[:, :, None, :]).any(axis=3)  # (R, K, S)
@@ -192,7 +195,7 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     else:  # the row's own cards alone are always a choice: no row is barred from all
         picks = [np.where(barred, -1, value).argmax(axis=2),
                  np.where(barred, np.iinfo(np.int64).max, value).argmin(axis=2)]
-    if own_alone:  # the last subset takes the pool's last cards: the row's own
+    if disjoint:  # the last subset takes the pool's last cards: the row's own
         picks.append(np.full(value.shape[:2], value.shape[2] - 1))
     chosen = np.stack(picks, axis=2)
     if bits is None:
