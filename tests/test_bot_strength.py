@@ -264,24 +264,44 @@ def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(
     assert "estimate_useful_only" not in params_meta(STRONG)
 
 
-@pytest.mark.parametrize("in_order", [False, True])
+@pytest.mark.parametrize("knobs", [{}, {"estimate_own_in_order": True},
+                                   {"estimate_table_points": True},
+                                   {"estimate_chase_within": 6},
+                                   {"estimate_keep_per_round": True}], ids=lambda k: str(k))
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("rows", [("Kc", "7d 2s", "Kh 9s"), ("Qd", "Qs 4h", "8c 8d 3h")])
-def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, seed, in_order):
+@pytest.mark.parametrize("rows, flattered", [(("Kc", "7d 2s", "Kh 9s"), True),
+                                             (("Qd", "Qs 4h", "8c 8d 3h"), True),
+                                             (("Qc Qh", "8s 9d", "8c 9h 3h"), False),
+                                             (("Qd Kc", "Ts Jd", "5c 6h"), False)])
+def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, flattered, seed,
+                                                                      knobs):
     # Against a plain enumeration, sample by sample: each row's pool is its credit of future
     # cards that pair one of its ranks (then the rest of the future in order) and its own
     # cards; it keeps its best and its worst completion (the first of equals) and its own
     # cards alone, and the sample is worth the best board of those 27 plans in which no future
     # card helps two rows. A split pair of kings no longer fills both rows with one king.
     # With estimate_own_in_order a row's own cards are no choice: it takes them in order.
+    # With estimate_table_points a legal board also earns its rows' and scoop's points
+    # against the table's boards that do not foul, as the exact looks value it. With
+    # estimate_chase_within a top whose first helpful card comes among that many first cards
+    # of the future, and whose best completion enters where its worst does not, keeps only
+    # its best: the pair is taken when it comes, and a plan that cannot stand above it fouls.
+    # With estimate_keep_per_round no plan takes three helpful cards of one deal of three.
     from evaluator.strength import strength_of
+
+    def enters(top: list[int]) -> bool:
+        counts = np.bincount([c >> 2 for c in top], minlength=13)
+        return counts.max() == 3 or (counts[10:] >= 2).any()
 
     layout = _layout(*rows)
     unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
-    params = dataclasses.replace(STRONG, estimate_disjoint=True, estimate_own_in_order=in_order)
+    params = dataclasses.replace(STRONG, estimate_disjoint=True, **knobs)
+    in_order, table = params.estimate_own_in_order, params.estimate_table_points
+    chase = params.estimate_chase_within
+    odds = table_odds(PINEAPPLE)
     coming, samples = 12, 24
     worth = estimate(PINEAPPLE, layout[None], unseen, coming, params,
-                     np.random.default_rng(seed), samples)
+                     np.random.default_rng(seed), samples, odds, (3, 2))
     shuffles = np.random.default_rng(seed).permuted(
         np.broadcast_to(unseen, (samples, len(unseen))), axis=1)
     expected = []
@@ -306,25 +326,45 @@ def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, seed
             values = [strength_of(cards) for cards, _ in completions]
             options[row] = [completions[values.index(max(values))],
                             completions[values.index(min(values))], completions[-1]]
+            first = order[0]
+            if row == "top" and first < chase and future[first] >> 2 in ranks \
+                    and enters(options[row][0][0]) and not enters(options[row][1][0]):
+                options[row] = [options[row][0]] * 3
         best = -np.inf
         for plan in product(*(options[row] for row in ROWS)):
             (top, a), (middle, b), (bottom, c) = plan
             if a & b or a & c or b & c:
                 continue
+            if params.estimate_keep_per_round and any(
+                    bin((a | b | c) >> first & 0b111).count("1") > 2
+                    for first in range(0, coming, 3)):
+                continue
             # (a card that helps neither row may complete two: the board array allows it)
             report = evaluate_boards(np.array(top + middle + bottom), PINEAPPLE)
             value = -params.estimate_foul_cost if report.fouled[0] else \
                 sum(report.royalties[row][0] for row in ROWS) \
-                + params.fl_bonus * (report.entry_cards[0] > 0)
+                + params.fl_bonus * (report.entry_cards[0] > 0) \
+                + table * (1 - odds.foul_rate) * odds.points(report.values)[0]
             best = max(best, value)
         expected.append(best)
     assert worth[0] == pytest.approx(np.mean(expected))
     shared = estimate(PINEAPPLE, layout[None], unseen, coming, STRONG,
                       np.random.default_rng(seed), samples)
-    assert shared[0] > worth[0]  # here two rows want one rank: sharing it flatters them
+    if flattered:  # two rows want one rank, and sharing it flatters them more than a row's
+        assert shared[0] > worth[0]  # own cards alone (the third option) spare fouls
     assert params_meta(params)["estimate_disjoint"] is True
-    assert params_meta(params).get("estimate_own_in_order", False) is in_order
+    for knob, value in knobs.items():
+        assert params_meta(params)[knob] == value
     assert "estimate_disjoint" not in params_meta(STRONG)
+
+
+def test_keeping_per_round_needs_the_disjoint_estimate():
+    # Its limit can bar every plan of a future but the one of each row's own cards alone,
+    # which only estimate_disjoint adds.
+    with pytest.raises(OpponentModelError, match="expected estimate_disjoint=true"):
+        with_knobs(STRONG, ["estimate_keep_per_round=true"])
+    assert with_knobs(STRONG, ["estimate_keep_per_round=true", "estimate_disjoint=true"]) \
+        .estimate_keep_per_round
 
 
 def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():

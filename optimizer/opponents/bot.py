@@ -172,7 +172,8 @@ class _Judge:
         if rounds_left == 1:
             return self.last_round(layouts, unseen, samples)
         return estimate(self.rules, layouts, unseen, rounds_left * self.dealing.per_round,
-                        self.params, self.rng, samples)
+                        self.params, self.rng, samples, self.odds,
+                        (self.dealing.per_round, self.dealing.keep))
 
     def second_look(self, layouts: np.ndarray, unseen: np.ndarray,
                     rounds_left: int) -> np.ndarray:

@@ -41,6 +41,7 @@ from evaluator.handspec import Scale
 from evaluator.rules import ROW_SIZE, ROWS, Rules
 from optimizer.opponents.layout import EMPTY, ROW_SLOTS
 from optimizer.opponents.memo import by_identity
+from optimizer.opponents.odds import RowOdds
 from optimizer.opponents.params import BotParams
 from optimizer.opponents.ranks import row_strengths, row_values
 from optimizer.opponents.resolve import play_rows
@@ -88,13 +89,15 @@ class _Options:
     row's own cards alone (see ``_row_options``)."""
 
     strength: np.ndarray  # on the high scale (the foul order)
+    value: np.ndarray  # on the row's own scale (what the table's odds are read by)
     royalty: np.ndarray
     legal: np.ndarray  # passes the row's qualify hand
     meets: dict[int, np.ndarray]  # entry threshold -> whether the option reaches it
     uses: np.ndarray  # bit i set: the option takes the future's card i, which helps the row
 
     def take(self, index) -> _Options:
-        return _Options(self.strength[index], self.royalty[index], self.legal[index],
+        return _Options(self.strength[index], self.value[index], self.royalty[index],
+                        self.legal[index],
                         {t: m[index] for t, m in self.meets.items()}, self.uses[index])
 
 
@@ -157,7 +160,7 @@ def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np
 def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
                  filler: np.ndarray, reach: int, thresholds: Sequence[int],
                  useful_only: bool = False, disjoint: bool = False,
-                 own_in_order: bool = False) -> _Options:
+                 own_in_order: bool = False, chase_within: int = 0) -> _Options:
     """The best and the worst completion of each of ``R`` rows in each of ``K`` futures,
     and with ``disjoint`` a third: the row completed by its own cards alone.
 
@@ -169,11 +172,15 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     cards are no choice: a completion takes the future cards it chooses, then its own cards
     in order. With ``disjoint`` each option records which cards of the future that help
     the row it takes (``_Options.uses``; none without it, where nothing reads them).
+    With ``chase_within`` a row whose first helpful card comes within that many cards of
+    the future, and whose best completion then reaches an entry (``thresholds``) that its
+    worst does not, keeps only its best: it takes the card when it comes, as the bot
+    chases a pair on top.
     """
     size = ROW_SIZE[row]
     contents = len(fixed)
     own = np.broadcast_to(filler[None], (contents,) + filler.shape)
-    barred, bits, takes, targets = None, None, None, 0
+    barred, bits, takes, targets, soon = None, None, None, 0, None
     if future.shape[1] and fixed.shape[1] < size and reach:
         targets = reach
         useful = _useful(rules, row, fixed, future)
@@ -181,6 +188,9 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
         targeted = np.take_along_axis(np.broadcast_to(future[None], useful.shape), order,
                                       axis=2)
         own = np.concatenate([targeted, own], axis=2)
+        if chase_within and thresholds:  # the first card it targets helps, and comes soon
+            soon = np.take_along_axis(useful, order[:, :, :1], axis=2)[:, :, 0] \
+                & (order[:, :, 0] < chase_within)
         if useful_only or disjoint:
             helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
             takes = _takes(own.shape[2], size - fixed.shape[1], reach, own_in_order)
@@ -198,6 +208,10 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     if disjoint:  # the last subset takes the pool's last cards: the row's own
         picks.append(np.full(value.shape[:2], value.shape[2] - 1))
     chosen = np.stack(picks, axis=2)
+    if soon is not None:  # a chase taken: its best completion is its only one
+        best, worst = np.moveaxis(np.take_along_axis(value, chosen[:, :, :2], axis=2), 2, 0)
+        taken = soon & (best >= min(thresholds)) & (worst < min(thresholds))
+        chosen = np.where(taken[:, :, None], chosen[:, :, :1], chosen)
     if bits is None:
         uses = np.zeros(chosen.shape, dtype=np.int64)
     else:
@@ -209,11 +223,13 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     strength = row_strengths(flat).reshape(value.shape) \
         if row in rules.order and rules.scale(row) is not Scale.HIGH else value
     royalty, qualify, _ = _tables(rules)
-    return _Options(strength, royalty[row][value], qualify[row][value],
+    return _Options(strength, value, royalty[row][value], qualify[row][value],
                     {t: value >= t for t in thresholds}, uses)
 
 
-def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -> np.ndarray:
+def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams,
+                odds: RowOdds | None = None,
+                rounds: tuple[int, int, int] | None = None) -> np.ndarray:
     """``(C, K, P)``: what each sample is worth under each plan, one option of each row's
     (``2 x 2 x 2`` of them: a row's best or worst completion; with ``estimate_disjoint``
     ``3 x 3 x 3``, its own cards alone the third, and a plan in which two rows are helped by
@@ -235,20 +251,36 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -
         entered = entered | met
     points = grid["top"].royalty + grid["middle"].royalty + grid["bottom"].royalty \
         + params.fl_bonus * entered
+    if odds is not None:  # the rows and the scoop against a table board that does not foul
+        # each option's odds read once, the rows' products taken on the grid
+        win = [odds.wins[row][options[row].value][axes[row]] for row in ROWS]
+        loss = [odds.losses[row][options[row].value][axes[row]] for row in ROWS]
+        edge = sum(w - lost for w, lost in zip(win, loss)) \
+            + 3 * (win[0] * win[1] * win[2] - loss[0] * loss[1] * loss[2])
+        points = points + (1.0 - odds.foul_rate) * edge
     worth = np.where(fouled, -params.estimate_foul_cost, points)
     if params.estimate_disjoint:  # each pair of rows on its own grid, then all three
         top, middle, bottom = (grid[row].uses for row in ROWS)
         twice = ((top & middle) != 0) | ((top & bottom) != 0) | ((middle & bottom) != 0)
+        if rounds is not None:  # nor more helpful cards of one deal than the player keeps
+            coming, per_round, keep = rounds
+            taken = top | middle | bottom
+            for first in range(0, coming, per_round):
+                dealt = ((1 << per_round) - 1) << first  # the bits of one round's cards
+                twice = twice | (np.bitwise_count(taken & dealt) > keep)
         worth = np.where(twice, -np.inf, worth)
     return worth.reshape(worth.shape[:2] + (-1,))
 
 
 def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
-             params: BotParams, rng: np.random.Generator, samples: int) -> np.ndarray:
+             params: BotParams, rng: np.random.Generator, samples: int,
+             odds: RowOdds | None = None, deal: tuple[int, int] | None = None) -> np.ndarray:
     """``(N,)``: the mean worth of each of ``N`` layouts over ``samples`` random futures of
     the ``unseen`` cards, ``coming`` of which the player will still see (see the module
-    docstring). Rows are completed once per distinct content, so layouts that share a row
-    share its completions."""
+    docstring), dealt ``deal[0]`` at a time of which the player keeps ``deal[1]`` (what
+    ``estimate_keep_per_round`` reads). ``odds`` are the table's, which
+    ``estimate_table_points`` values the rows by. Rows are completed once per distinct
+    content, so layouts that share a row share its completions."""
     empty = layouts == EMPTY
     samples = samples if empty.any() else 1
     shuffles = rng.permuted(np.broadcast_to(unseen, (samples, len(unseen))), axis=1)
@@ -269,17 +301,21 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
             fixed = contents[members, :len(slots) - count]
             part = _row_options(rules, row, fixed, future, shuffles[:, start:start + count],
                                 min(reach, coming), thresholds, params.estimate_useful_only,
-                                params.estimate_disjoint, params.estimate_own_in_order)
+                                params.estimate_disjoint, params.estimate_own_in_order,
+                                params.estimate_chase_within if row == "top" else 0)
             for i, m in enumerate(members):
                 parts[m] = part.take(i)
         start += int(missing.max())
         options[row] = _Options(np.stack([p.strength for p in parts]),
+                                np.stack([p.value for p in parts]),
                                 np.stack([p.royalty for p in parts]),
                                 np.stack([p.legal for p in parts]),
                                 {t: np.stack([p.meets[t] for p in parts]) for t in thresholds},
                                 np.stack([p.uses for p in parts]))
     chosen = {row: options[row].take(index[row].reshape(-1)) for row in ROWS}
-    plans = _plan_worth(rules, chosen, params)
+    rounds = (coming, *deal) if params.estimate_keep_per_round and deal else None
+    plans = _plan_worth(rules, chosen, params,
+                        odds if params.estimate_table_points else None, rounds)
     foreseen = plans.max(axis=2).mean(axis=1)
     if not params.estimate_commitment:
         return foreseen

@@ -103,6 +103,23 @@ class BotParams:
     # chooses among its own cards too, and an emptier row, with more of them, chooses more.
     # Measured: it plays worse, about -0.2 a game against ``estimate_disjoint`` alone.
     estimate_own_in_order: bool = False
+    # Whether the estimate values each plan in points at the table as the exact looks do
+    # (``estimate``): its rows' and scoop's odds against the table's boards beside its
+    # royalties, its entry (still ``fl_bonus``) and its foul. Without it the estimate of the
+    # earlier decisions sees royalties alone, and between two plans of equal royalties
+    # cannot tell a bottom that wins its row from one that loses it.
+    estimate_table_points: bool = False
+    # Where the estimate's top takes a pair that enters Fantasyland (``estimate``): a top
+    # whose first helpful card is among this many first cards of a future keeps only its
+    # best completion in every plan of that future, so a plan that cannot stand above the
+    # pair fouls. The bot chases such a pair when it comes, whether its rows can carry it or
+    # not; without this the estimate leaves the pair off the top wherever it would foul.
+    # 0: off; the next round's deal is 3 cards in Pineapple.
+    estimate_chase_within: int = 0
+    # Whether, under ``estimate_disjoint``, no plan of the estimate takes more helpful cards
+    # of one round's deal than the player keeps of it (2 of 3 in Pineapple): the rows then
+    # draw their helpful cards as the deals allow, not from the whole future at once.
+    estimate_keep_per_round: bool = False
     # Whether the search values each deal's best play again on fresh samples (``bot``).
     search_rejudge: bool = False
     # A second look by rollouts of the bot's own play (``bot``): at ``rollout_from`` rounds
@@ -142,6 +159,8 @@ LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "table_refine": None, "estimate_foul_penalty": None,
                "estimate_commitment": 0.0, "estimate_useful_only": False,
                "estimate_disjoint": False, "estimate_own_in_order": False,
+               "estimate_table_points": False, "estimate_chase_within": 0,
+               "estimate_keep_per_round": False,
                "search_rejudge": False, "rollouts": 0, "rollout_from": 3, "rollout_samples": 8,
                "nested_plays": 0, "nested_deals": 6, "nested_samples": 12}
 
@@ -216,7 +235,12 @@ def with_knobs(params: BotParams, knobs: Sequence[str]) -> BotParams:
         if value is not None and not isinstance(value, bool) and value < least:
             raise OpponentModelError(f"bot knob {name}={text!r}: expected at least {least}")
         changes[name] = value
-    return replace(params, **changes)
+    tuned = replace(params, **changes)
+    if tuned.estimate_keep_per_round and not tuned.estimate_disjoint:
+        # without a row's own cards alone, every plan of a future could break the limit
+        raise OpponentModelError("bot knob estimate_keep_per_round=true: expected "
+                                 "estimate_disjoint=true beside it")
+    return tuned
 
 
 def knobs_text(base: BotParams, params: BotParams) -> str:
