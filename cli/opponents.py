@@ -314,7 +314,8 @@ def command(
         f"{STEP} deals, each {CHUNK} hands of the pool) and read those already there instead "
         "of playing them (the same command resumes a stopped run). --head-to-head keeps each "
         "bot's boards in a folder of its own, so runs of several candidates against one "
-        "incumbent in one DIR play the incumbent once.")] = None,
+        "incumbent in one DIR play the incumbent once; where a bot sees the other's board "
+        "(sees_boards=true) the games are the pair's, in a folder of theirs.")] = None,
     saved_only: Annotated[bool, typer.Option(
         "--saved-only", help="Play nothing: --head-to-head scores every deal of --seed saved "
         "in --chunks, --regenerate assembles its pool of --hands from the chunks there.")] = False,
@@ -334,7 +335,9 @@ def command(
     `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals
     from `--first-deal` on, each from both seats, on one process, seeded by `--seed`;
     `--chunks DIR` saves and resumes them, each bot's boards apart (shared by every run
-    that plays the bot), and `--saved-only` scores what DIR holds; `--bot`
+    that plays the bot; a pair's games together where a bot sees the other's board, the
+    knob `sees_boards`: the seats then play in turn, A first each street), and
+    `--saved-only` scores what DIR holds; `--bot`
     and `--incumbent` choose the two bots. `--bot strong` has the stronger bot play the
     hands of --regenerate or --stats --live, and `--bot-knob NAME=VALUE` sets one of its
     knobs there or in --head-to-head, to play a candidate (`--incumbent-knob` those of

@@ -17,9 +17,10 @@ from evaluator.board import evaluate_board
 from evaluator.scoring import settle
 from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
 from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.layout import EMPTY
 from optimizer.opponents.head_to_head import (PLAY, STEP, bot_directory, chunk_path,
-                                            deal_seats, head_to_head, play_seats,
-                                            saved_head_to_head, score)
+                                            deal_seats, head_to_head, in_turn, pair_directory,
+                                            play_games, play_seats, saved_head_to_head, score)
 from optimizer.opponents.pools import STRONG_PARAMS
 
 runner = CliRunner()
@@ -341,3 +342,68 @@ def test_an_incumbent_knob_sets_the_incumbent_and_two_bots_alike_tie():
     assert ("the candidate bot (stronger, estimate_foul_penalty=6.0) against the incumbent one "
             "(stronger, estimate_foul_penalty=6.0)") in " ".join(result.output.split())
     assert re.search(r"points a game\W+\+0\.000 ± 0\.000", result.output), result.output
+
+
+#: A cheap bot that sees the other board at its table.
+SEEING = dataclasses.replace(QUICK_STRONG, sees_boards=True)
+
+
+def test_bots_that_see_no_board_play_their_games_as_they_play_alone():
+    games = play_games(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 5, 0, 3)
+    assert (games["challenger"] == play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, 5, 0,
+                                              3)).all()
+    assert (games["incumbent"] == play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 5, 0, 3)).all()
+    assert not in_turn(QUICK_STRONG, QUICK) and in_turn(QUICK, SEEING)
+
+
+def test_a_bot_that_sees_the_table_is_never_dealt_a_card_face_up_on_the_other_board(
+        monkeypatch):
+    # Every decision's unseen cards, recorded in the order the seats play: seat A, then B,
+    # on each street. The seeing seat's leave out every card on the other board so far; the
+    # blind seat's keep them (it was dealt none of them, so they are all unseen to it).
+    from optimizer.opponents import bot
+
+    calls, choose = [], bot.choose
+
+    def recording(rules, dealing, layout, new, keep, unseen, rounds_left, params, *rest):
+        placed = choose(rules, dealing, layout, new, keep, unseen, rounds_left, params, *rest)
+        calls.append((params.sees_boards, unseen.copy(), placed.copy()))
+        return placed
+
+    monkeypatch.setattr(bot, "choose", recording)
+    hands = [cards.tolist() for cards in deal_seats(PINEAPPLE, THREE_KEEP_TWO, 9, 0)]
+    rngs = [np.random.default_rng([9, 0, seat, PLAY]) for seat in range(2)]
+    played = bot.play_in_turn(PINEAPPLE, THREE_KEEP_TWO, hands, [QUICK, SEEING], rngs)
+    assert len(calls) == 10
+    for step, (sees, unseen, _) in enumerate(calls):
+        seat = step % 2
+        other = calls[step - 1][2] if step else None  # the other seat's board so far
+        shown = set() if other is None else {int(c) for c in other if c != EMPTY}
+        seen = set(hands[seat][:5 + 3 * (step // 2)])
+        assert sees == (seat == 1) and not seen & set(unseen.tolist())
+        if sees:
+            assert not shown & set(unseen.tolist())
+            assert len(unseen) == 52 - len(seen) - len(shown)
+        else:
+            assert shown <= set(unseen.tolist()) and len(unseen) == 52 - len(seen)
+    # the blind seat plays as it would alone
+    alone = bot.play_hand(PINEAPPLE, THREE_KEEP_TWO, hands[0], QUICK,
+                          np.random.default_rng([9, 0, 0, PLAY]))
+    assert played[0] == alone
+
+
+def test_games_in_turn_are_saved_as_the_pairs_and_read_back(tmp_path):
+    whole = head_to_head(PINEAPPLE, THREE_KEEP_TWO, SEEING, QUICK, 3, seed=2)
+    head_to_head(PINEAPPLE, THREE_KEEP_TWO, SEEING, QUICK, 2, seed=2, directory=tmp_path)
+    head_to_head(PINEAPPLE, THREE_KEEP_TWO, SEEING, QUICK, 1, seed=2, first=2,
+                 directory=tmp_path)
+    folder = pair_directory(tmp_path, PINEAPPLE, SEEING, QUICK)
+    assert [p.name for p in tmp_path.iterdir()] == [folder.name]
+    saved, ranges = saved_head_to_head(PINEAPPLE, SEEING, QUICK, 2, tmp_path)
+    assert saved == whole and ranges == [(0, 3)]
+    # the pair's games are its own: the seats' roles swapped are another pair
+    with pytest.raises(OpponentModelError, match="for these bots at one table"):
+        saved_head_to_head(PINEAPPLE, QUICK, SEEING, 2, tmp_path)
+    # the blind incumbent's boards are those it plays alone; the seeing bot's differ
+    games = play_games(PINEAPPLE, THREE_KEEP_TWO, SEEING, QUICK, 2, 0, 3)
+    assert (games["incumbent"] == play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 2, 0, 3)).all()

@@ -16,7 +16,10 @@ starts).
 Everything is seeded: deal ``i`` comes from ``(seed, i)`` and the play of a seat from
 ``(seed, i, seat, PLAY)``, so a bot's boards do not depend on the other bot, on how the deals
 are split into runs, or on the order they are played in (``play_seats`` of a range of deals
-is a slice of the whole).
+is a slice of the whole). A bot that sees the table (``BotParams.sees_boards``) is the
+exception to the first: it counts the cards face up on the other board as seen, so the two
+games of a deal are played at one table, seat A first on each street (``play_games``), and
+saved as the pair's.
 
 Measured (docs/ev-and-opponents.md, "The stronger bot"), the shared generators cut the
 standard error about threefold against generators of each bot's own, at no cost.
@@ -35,7 +38,7 @@ import numpy as np
 from evaluator.board import Board, evaluate_board
 from evaluator.rules import Rules
 from evaluator.scoring import settle
-from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand
+from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand, play_in_turn
 from optimizer.opponents.chunks import Chunk, load_chunk, run_chunks, saved_chunks
 from optimizer.opponents.errors import OpponentModelError
 from optimizer.opponents.params import explicit, params_meta, with_later_knobs
@@ -66,6 +69,33 @@ def play_seats(rules: Rules, dealing: Dealing, params: BotParams, seed: int, sta
             rng = np.random.default_rng([seed, i, seat, stream])
             boards[i - start, seat] = play_hand(rules, dealing, cards.tolist(), params,
                                                 rng, odds).board
+    return boards
+
+
+def in_turn(challenger: BotParams, incumbent: BotParams) -> bool:
+    """Whether the two bots' games must be played at one table, in turn: one of them sees
+    the other's board (``BotParams.sees_boards``), so its play depends on the other bot."""
+    return challenger.sees_boards or incumbent.sees_boards
+
+
+def play_games(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent: BotParams,
+               seed: int, start: int, stop: int) -> dict[str, np.ndarray]:
+    """Both games of deals ``start..stop`` played at one table in turn (``in_turn``), seat A
+    first on each street: the challenger's boards ``(stop - start, 2, 13)`` from seats A and
+    B, and the incumbent's. Each seat's bot plays with the seat's generator, as in
+    ``play_seats``, which bots that see no board play alike."""
+    boards = {"challenger": np.zeros((stop - start, 2, 13), dtype=np.int64),
+              "incumbent": np.zeros((stop - start, 2, 13), dtype=np.int64)}
+    odds = table_odds(rules) if challenger.table_points or incumbent.table_points else None
+    for i in range(start, stop):
+        hands = [cards.tolist() for cards in deal_seats(rules, dealing, seed, i)]
+        for first, second in (("challenger", "incumbent"), ("incumbent", "challenger")):
+            bots = [challenger if name == "challenger" else incumbent
+                    for name in (first, second)]
+            rngs = [np.random.default_rng([seed, i, seat, PLAY]) for seat in range(2)]
+            played = play_in_turn(rules, dealing, hands, bots, rngs, odds)
+            boards[first][i - start, 0] = played[0].board
+            boards[second][i - start, 1] = played[1].board
     return boards
 
 
@@ -192,6 +222,16 @@ def bot_directory(directory: Path, rules: Rules, params: BotParams) -> Path:
     return Path(directory) / f"bot-{hashlib.sha256(named.encode()).hexdigest()[:12]}"
 
 
+def pair_directory(directory: Path, rules: Rules, challenger: BotParams,
+                   incumbent: BotParams) -> Path:
+    """Where a run keeps the games of two bots played in turn (``in_turn``): a folder of
+    ``directory`` named by the rules and a digest of both bots' knobs, in their roles (the
+    challenger's board depends on the incumbent's play, so the games are the pair's)."""
+    named = json.dumps({"rules": rules.name, "challenger": params_meta(challenger),
+                        "incumbent": params_meta(incumbent)}, sort_keys=True)
+    return Path(directory) / f"pair-{hashlib.sha256(named.encode()).hexdigest()[:12]}"
+
+
 def chunk_path(directory: Path, seed: int, start: int, stop: int) -> Path:
     """Where a run that saves its boards keeps deals ``start..stop`` of ``seed``: one bot's,
     in its ``bot_directory``; both bots' in a chunk saved before they were kept apart."""
@@ -201,6 +241,11 @@ def chunk_path(directory: Path, seed: int, start: int, stop: int) -> Path:
 def _play_deals(job) -> dict[str, np.ndarray]:
     rules, dealing, params, seed, start, stop = job
     return {"boards": play_seats(rules, dealing, params, seed, start, stop)}
+
+
+def _play_games(job) -> dict[str, np.ndarray]:
+    rules, dealing, challenger, incumbent, seed, start, stop = job
+    return play_games(rules, dealing, challenger, incumbent, seed, start, stop)
 
 
 def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent: BotParams,
@@ -220,6 +265,9 @@ def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumben
         raise ValueError(f"need deals >= 1, got {deals}")
     if first < 0:
         raise ValueError(f"need a first deal >= 0, got {first}")
+    if in_turn(challenger, incumbent):
+        return _head_to_head_in_turn(rules, dealing, challenger, incumbent, deals, seed,
+                                     progress, first, directory)
     bots = [challenger] if explicit(challenger) == explicit(incumbent) else [challenger,
                                                                              incumbent]
     chunks, waiting = [], {}
@@ -244,6 +292,26 @@ def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumben
     return score(rules, played[0], played[-1], challenger)
 
 
+def _head_to_head_in_turn(rules: Rules, dealing: Dealing, challenger: BotParams,
+                          incumbent: BotParams, deals: int, seed: int,
+                          progress: Callable[[int], None] | None, first: int,
+                          directory: Path | None) -> HeadToHead:
+    """``head_to_head`` of bots whose games are played in turn (``in_turn``): each step's
+    games are saved in the pair's folder (``pair_directory``), both bots' boards in one chunk."""
+    chunks = []
+    for start in range(first, first + deals, STEP):
+        stop = min(start + STEP, first + deals)
+        path = None if directory is None else chunk_path(
+            pair_directory(directory, rules, challenger, incumbent), seed, start, stop)
+        chunks.append(Chunk((rules, dealing, challenger, incumbent, seed, start, stop),
+                            stop - start, path, _bots_meta(rules, challenger, incumbent),
+                            _upgrade))
+    results = run_chunks(_play_games, chunks, "deals",
+                         done=(lambda chunk, _: progress(chunk.size)) if progress else None)
+    return score(rules, *(np.concatenate([r[bot] for r in results])
+                          for bot in ("challenger", "incumbent")), challenger)
+
+
 def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams, seed: int,
                        directory: Path) -> tuple[HeadToHead, list[tuple[int, int]]]:
     """The result over every chunk of ``seed`` saved in ``directory`` for both bots
@@ -253,7 +321,16 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
     ours, theirs = (_spans(bot_directory(directory, rules, params), seed)
                     for params in (challenger, incumbent))
     keys = sorted(ours.keys() & theirs.keys())
-    if keys:
+    if in_turn(challenger, incumbent):
+        pair = _spans(pair_directory(directory, rules, challenger, incumbent), seed)
+        if not pair:
+            raise OpponentModelError(f"no deals of seed {seed} saved in {directory} for these "
+                                     "bots at one table")
+        keys = sorted(pair)
+        meta = _bots_meta(rules, challenger, incumbent)
+        saved = [load_chunk(pair[key], meta, "deals", _upgrade) for key in keys]
+        boards = [[s[bot] for s in saved] for bot in ("challenger", "incumbent")]
+    elif keys:
         boards = [[_load(spans[key], rules, params) for key in keys]
                   for spans, params in ((ours, challenger), (theirs, incumbent))]
     else:

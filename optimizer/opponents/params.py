@@ -120,6 +120,10 @@ class BotParams:
     # of one round's deal than the player keeps of it (2 of 3 in Pineapple): the rows then
     # draw their helpful cards as the deals allow, not from the whole future at once.
     estimate_keep_per_round: bool = False
+    # Whether the bot counts the cards face up on the other boards at its table as seen
+    # (``bot.play_in_turn``), as a player does: its looks then never deal it a card another
+    # board holds. A bot playing alone (a pool's) sees no other board.
+    sees_boards: bool = False
     # Whether the search values each deal's best play again on fresh samples (``bot``).
     search_rejudge: bool = False
     # A second look by rollouts of the bot's own play (``bot``): at ``rollout_from`` rounds
@@ -160,7 +164,7 @@ LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "estimate_commitment": 0.0, "estimate_useful_only": False,
                "estimate_disjoint": False, "estimate_own_in_order": False,
                "estimate_table_points": False, "estimate_chase_within": 0,
-               "estimate_keep_per_round": False,
+               "estimate_keep_per_round": False, "sees_boards": False,
                "search_rejudge": False, "rollouts": 0, "rollout_from": 3, "rollout_samples": 8,
                "nested_plays": 0, "nested_deals": 6, "nested_samples": 12}
 
