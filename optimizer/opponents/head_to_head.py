@@ -316,32 +316,23 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
                        directory: Path) -> tuple[HeadToHead, list[tuple[int, int]]]:
     """The result over every chunk of ``seed`` saved in ``directory`` for both bots
     (``head_to_head``), and the ranges of deals they cover, merged: the deals both bots'
-    folders hold. A directory of chunks saved before the bots' boards were kept apart is
-    read as it was written, both bots in one chunk. Chunks that overlap are refused."""
-    ours, theirs = (_spans(bot_directory(directory, rules, params), seed)
-                    for params in (challenger, incumbent))
-    keys = sorted(ours.keys() & theirs.keys())
+    folders hold, or the pair's folder where their games are played in turn. A directory of
+    chunks saved before the bots' boards were kept apart is read as it was written, both
+    bots in one chunk. Chunks that overlap are refused."""
     if in_turn(challenger, incumbent):
-        pair = _spans(pair_directory(directory, rules, challenger, incumbent), seed)
-        if not pair:
-            raise OpponentModelError(f"no deals of seed {seed} saved in {directory} for these "
-                                     "bots at one table")
-        keys = sorted(pair)
-        meta = _bots_meta(rules, challenger, incumbent)
-        saved = [load_chunk(pair[key], meta, "deals", _upgrade) for key in keys]
-        boards = [[s[bot] for s in saved] for bot in ("challenger", "incumbent")]
-    elif keys:
-        boards = [[_load(spans[key], rules, params) for key in keys]
-                  for spans, params in ((ours, challenger), (theirs, incumbent))]
+        keys, boards = _games_saved(pair_directory(directory, rules, challenger, incumbent),
+                                    directory, seed, rules, challenger, incumbent,
+                                    "for these bots at one table")
     else:
-        legacy = _spans(Path(directory), seed)
-        if not legacy:
-            raise OpponentModelError(f"no deals of seed {seed} saved in {directory} for both "
-                                     "bots")
-        keys = sorted(legacy)
-        meta = _bots_meta(rules, challenger, incumbent)
-        saved = [load_chunk(legacy[key], meta, "deals", _upgrade) for key in keys]
-        boards = [[s[bot] for s in saved] for bot in ("challenger", "incumbent")]
+        ours, theirs = (_spans(bot_directory(directory, rules, params), seed)
+                        for params in (challenger, incumbent))
+        keys = sorted(ours.keys() & theirs.keys())
+        if keys:
+            boards = [[_load(spans[key], rules, params) for key in keys]
+                      for spans, params in ((ours, challenger), (theirs, incumbent))]
+        else:
+            keys, boards = _games_saved(Path(directory), directory, seed, rules, challenger,
+                                        incumbent, "for both bots")
     ranges = []
     for start, stop in keys:
         if ranges and start < ranges[-1][1]:
@@ -352,6 +343,21 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
         else:
             ranges.append((start, stop))
     return score(rules, *(np.concatenate(b) for b in boards), challenger), ranges
+
+
+def _games_saved(folder: Path, directory: Path, seed: int, rules: Rules,
+                 challenger: BotParams, incumbent: BotParams,
+                 whose: str) -> tuple[list[tuple[int, int]], list[list[np.ndarray]]]:
+    """The chunks of ``seed`` in ``folder`` that hold both bots' boards (a pair's games in
+    turn, or a run saved before the bots' boards were kept apart): the deals of each, and
+    each bot's boards; none is refused in a line that ends with ``whose``."""
+    spans = _spans(folder, seed)
+    if not spans:
+        raise OpponentModelError(f"no deals of seed {seed} saved in {directory} {whose}")
+    keys = sorted(spans)
+    meta = _bots_meta(rules, challenger, incumbent)
+    saved = [load_chunk(spans[key], meta, "deals", _upgrade) for key in keys]
+    return keys, [[chunk[bot] for chunk in saved] for bot in ("challenger", "incumbent")]
 
 
 def _spans(folder: Path, seed: int) -> dict[tuple[int, int], Path]:
