@@ -30,7 +30,7 @@ down to spare a foul, which the exact looks at the end of the hand do.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations
 
@@ -89,14 +89,16 @@ class _Options:
     row's own cards alone (see ``_row_options``)."""
 
     strength: np.ndarray  # on the high scale (the foul order)
-    value: np.ndarray  # on the row's own scale (what the table's odds are read by)
+    # on the row's own scale, what the table's odds are read by: None where nothing reads it
+    value: np.ndarray | None
     royalty: np.ndarray
     legal: np.ndarray  # passes the row's qualify hand
     meets: dict[int, np.ndarray]  # entry threshold -> whether the option reaches it
     uses: np.ndarray  # bit i set: the option takes the future's card i, which helps the row
 
     def take(self, index) -> _Options:
-        return _Options(self.strength[index], self.value[index], self.royalty[index],
+        return _Options(self.strength[index],
+                        None if self.value is None else self.value[index], self.royalty[index],
                         self.legal[index],
                         {t: m[index] for t, m in self.meets.items()}, self.uses[index])
 
@@ -303,11 +305,14 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
                                 min(reach, coming), thresholds, params.estimate_useful_only,
                                 params.estimate_disjoint, params.estimate_own_in_order,
                                 params.estimate_chase_within if row == "top" else 0)
+            if not params.estimate_table_points:  # no copies of what nothing reads
+                part = replace(part, value=None)
             for i, m in enumerate(members):
                 parts[m] = part.take(i)
         start += int(missing.max())
         options[row] = _Options(np.stack([p.strength for p in parts]),
-                                np.stack([p.value for p in parts]),
+                                None if parts[0].value is None
+                                else np.stack([p.value for p in parts]),
                                 np.stack([p.royalty for p in parts]),
                                 np.stack([p.legal for p in parts]),
                                 {t: np.stack([p.meets[t] for p in parts]) for t in thresholds},
