@@ -20,7 +20,13 @@ no plan, and each row has a third option, its own cards alone, so that some plan
 Taking each future's best plan values play as if the future were foreseen, so a chase is
 never seen to foul where a safe plan would have done better. The knob
 ``estimate_commitment`` blends in the other bound: each layout valued at the one plan that
-is best over all its futures, as if the plan were fixed now.
+is best over all its futures, as if the plan were fixed now. The knob
+``estimate_chase_within`` models the chase instead: a top whose pair comes early takes it in
+every plan of that future, as the bot would, so a plan that cannot stand above it fouls.
+With ``estimate_keep_per_round`` (and ``estimate_disjoint``) no plan takes more helpful cards
+of one round's deal than the player keeps of it; with ``estimate_table_points`` a plan also
+earns its rows' and scoop's odds at the table, as a finished board does in the exact looks.
+Each was measured to trade fouls for entries, not to win (docs/ev-and-opponents.md).
 
 A joker helps every row, and a row holding one counts what it can best play as
 (``optimizer.opponents.resolve.play_rows``) on its own: the estimate does not play a joker
