@@ -407,3 +407,24 @@ def test_games_in_turn_are_saved_as_the_pairs_and_read_back(tmp_path):
     # the blind incumbent's boards are those it plays alone; the seeing bot's differ
     games = play_games(PINEAPPLE, THREE_KEEP_TWO, SEEING, QUICK, 2, 0, 3)
     assert (games["incumbent"] == play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 2, 0, 3)).all()
+
+
+def test_the_command_plays_a_bot_that_sees_the_table_in_turn_and_scores_what_it_saved(
+        tmp_path):
+    args = ["opponents", "--head-to-head", "--seed", "3", "--bot", "strong", "--bot-knob",
+            "samples=4", "--bot-knob", "sees_boards=true", "--incumbent", "strong",
+            "--incumbent-knob", "samples=4", "--chunks", str(tmp_path)]
+    played = runner.invoke(app, args + ["--hands", "2"], env={"COLUMNS": "200"})
+    assert played.exit_code == 0, played.output
+    assert [p.name.startswith("pair-") for p in tmp_path.iterdir()] == [True]
+    scored = runner.invoke(app, args + ["--saved-only"], env={"COLUMNS": "200"})
+    assert scored.exit_code == 0, scored.output
+    # the same table, played or read (the lines above it say which deals it played)
+    assert scored.output[scored.output.index("points a game"):] \
+        == played.output[played.output.index("points a game"):]
+    # another seed was never played at that table: refused in one line, exit 2
+    unsaved = runner.invoke(app, args + ["--saved-only", "--seed", "4"])
+    assert unsaved.exit_code == 2, unsaved.output
+    assert len(unsaved.stderr.strip().splitlines()) == 1
+    assert "no deals of seed 4 saved" in unsaved.stderr
+    assert "for these bots at one table" in unsaved.stderr
