@@ -250,7 +250,7 @@ def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(
     for k in range(1, 5):
         future[k] = rng.permutation(future[k])
     options = _row_options(PINEAPPLE, "bottom", fixed, future, filler, 2, [],
-                           useful_only)
+                           dataclasses.replace(STRONG, estimate_useful_only=useful_only))
     ranks = set((fixed[0] >> 2).tolist())
     for k in range(len(future)):
         helps = [int(c) for c in future[k] if c >> 2 in ranks]

@@ -36,7 +36,7 @@ down to spare a foul, which the exact looks at the end of the hand do.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
@@ -167,24 +167,31 @@ def _useful(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray) -> np
 
 def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
                  filler: np.ndarray, reach: int, thresholds: Sequence[int],
-                 useful_only: bool = False, disjoint: bool = False,
-                 own_in_order: bool = False, chase_within: int = 0) -> _Options:
+                 params: BotParams) -> _Options:
     """The best and the worst completion of each of ``R`` rows in each of ``K`` futures,
-    and with ``disjoint`` a third: the row completed by its own cards alone.
+    and with ``estimate_disjoint`` a third: the row completed by its own cards alone.
 
     A row completes from a pool: the first ``reach`` cards of the future that help it
     (``_useful``), then the rest of the future in order, plus ``filler``, cards of its own
-    for the slots that nothing useful fills. With ``useful_only`` a card of the future that
-    does not help the row is no choice of its: where fewer than ``reach`` help, the row
-    completes from those that do and its own cards alone. With ``own_in_order`` its own
-    cards are no choice: a completion takes the future cards it chooses, then its own cards
-    in order. With ``disjoint`` each option records which cards of the future that help
-    the row it takes (``_Options.uses``; none without it, where nothing reads them).
-    With ``chase_within`` a row whose first helpful card comes within that many cards of
-    the future, and whose best completion then reaches an entry (``thresholds``) that its
-    worst does not, keeps only its best: it takes the card when it comes, as the bot
-    chases a pair on top.
+    for the slots that nothing useful fills. The knobs of ``params`` that shape it:
+
+    * ``estimate_useful_only``: a card of the future that does not help the row is no
+      choice of its: where fewer than ``reach`` help, the row completes from those that do
+      and its own cards alone.
+    * ``estimate_own_in_order``: its own cards are no choice: a completion takes the
+      future cards it chooses, then its own cards in order.
+    * ``estimate_disjoint``: each option records which cards of the future that help the
+      row it takes (``_Options.uses``; none without it, where nothing reads them).
+    * ``estimate_chase_within``, on the top: a top whose first helpful card comes within
+      that many cards of the future, and whose best completion then reaches an entry
+      (``thresholds``) that its worst does not, keeps only its best: it takes the card when
+      it comes, as the bot chases a pair on top.
+    * ``estimate_table_points``: each option keeps its value on the row's own scale, which
+      the table's odds are read by (None without it).
     """
+    useful_only, disjoint = params.estimate_useful_only, params.estimate_disjoint
+    own_in_order = params.estimate_own_in_order
+    chase_within = params.estimate_chase_within if row == "top" else 0
     size = ROW_SIZE[row]
     contents = len(fixed)
     own = np.broadcast_to(filler[None], (contents,) + filler.shape)
@@ -231,7 +238,8 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     strength = row_strengths(flat).reshape(value.shape) \
         if row in rules.order and rules.scale(row) is not Scale.HIGH else value
     royalty, qualify, _ = _tables(rules)
-    return _Options(strength, value, royalty[row][value], qualify[row][value],
+    return _Options(strength, value if params.estimate_table_points else None,
+                    royalty[row][value], qualify[row][value],
                     {t: value >= t for t in thresholds}, uses)
 
 
@@ -269,14 +277,14 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams,
     worth = np.where(fouled, -params.estimate_foul_cost, points)
     if params.estimate_disjoint:  # each pair of rows on its own grid, then all three
         top, middle, bottom = (grid[row].uses for row in ROWS)
-        twice = ((top & middle) != 0) | ((top & bottom) != 0) | ((middle & bottom) != 0)
+        barred = ((top & middle) != 0) | ((top & bottom) != 0) | ((middle & bottom) != 0)
         if rounds is not None:  # nor more helpful cards of one deal than the player keeps
             coming, per_round, keep = rounds
             taken = top | middle | bottom
             for first in range(0, coming, per_round):
                 dealt = ((1 << per_round) - 1) << first  # the bits of one round's cards
-                twice = twice | (np.bitwise_count(taken & dealt) > keep)
-        worth = np.where(twice, -np.inf, worth)
+                barred = barred | (np.bitwise_count(taken & dealt) > keep)
+        worth = np.where(barred, -np.inf, worth)
     return worth.reshape(worth.shape[:2] + (-1,))
 
 
@@ -308,11 +316,7 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
             members = np.flatnonzero(missing == count)
             fixed = contents[members, :len(slots) - count]
             part = _row_options(rules, row, fixed, future, shuffles[:, start:start + count],
-                                min(reach, coming), thresholds, params.estimate_useful_only,
-                                params.estimate_disjoint, params.estimate_own_in_order,
-                                params.estimate_chase_within if row == "top" else 0)
-            if not params.estimate_table_points:  # no copies of what nothing reads
-                part = replace(part, value=None)
+                                min(reach, coming), thresholds, params)
             for i, m in enumerate(members):
                 parts[m] = part.take(i)
         start += int(missing.max())

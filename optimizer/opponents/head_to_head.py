@@ -86,14 +86,14 @@ def play_games(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent:
     ``play_seats``, which bots that see no board play alike."""
     boards = {"challenger": np.zeros((stop - start, 2, 13), dtype=np.int64),
               "incumbent": np.zeros((stop - start, 2, 13), dtype=np.int64)}
+    bots = {"challenger": challenger, "incumbent": incumbent}
     odds = table_odds(rules) if challenger.table_points or incumbent.table_points else None
     for i in range(start, stop):
         hands = [cards.tolist() for cards in deal_seats(rules, dealing, seed, i)]
         for first, second in (("challenger", "incumbent"), ("incumbent", "challenger")):
-            bots = [challenger if name == "challenger" else incumbent
-                    for name in (first, second)]
             rngs = [np.random.default_rng([seed, i, seat, PLAY]) for seat in range(2)]
-            played = play_in_turn(rules, dealing, hands, bots, rngs, odds)
+            played = play_in_turn(rules, dealing, hands, [bots[first], bots[second]], rngs,
+                                  odds)
             boards[first][i - start, 0] = played[0].board
             boards[second][i - start, 1] = played[1].board
     return boards

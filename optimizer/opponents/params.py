@@ -142,6 +142,12 @@ class BotParams:
     nested_deals: int = 6
     nested_samples: int = 12
 
+    def __post_init__(self) -> None:
+        if self.estimate_keep_per_round and not self.estimate_disjoint:
+            # without a row's own cards alone, every plan of a future could break the limit
+            raise OpponentModelError("bot knob estimate_keep_per_round=true: expected "
+                                     "estimate_disjoint=true beside it")
+
     @property
     def rescored(self) -> int:
         """Placements the second look rescores."""
@@ -239,12 +245,7 @@ def with_knobs(params: BotParams, knobs: Sequence[str]) -> BotParams:
         if value is not None and not isinstance(value, bool) and value < least:
             raise OpponentModelError(f"bot knob {name}={text!r}: expected at least {least}")
         changes[name] = value
-    tuned = replace(params, **changes)
-    if tuned.estimate_keep_per_round and not tuned.estimate_disjoint:
-        # without a row's own cards alone, every plan of a future could break the limit
-        raise OpponentModelError("bot knob estimate_keep_per_round=true: expected "
-                                 "estimate_disjoint=true beside it")
-    return tuned
+    return replace(params, **changes)
 
 
 def knobs_text(base: BotParams, params: BotParams) -> str:
