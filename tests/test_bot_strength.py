@@ -506,6 +506,37 @@ def test_rollouts_are_a_knob_off_by_default_and_recorded_where_on():
         with_knobs(STRONG, ["rollout_samples=0"])
 
 
+def test_the_first_five_cards_play_by_the_first_knobs_and_only_they_do():
+    base = dataclasses.replace(STRONG, samples=6, refine_samples=10, search_deals=2,
+                               search_samples=4)
+    first = dataclasses.replace(base, first_samples=9, first_refine=6,
+                                first_refine_samples=20, first_own_in_order=True)
+    alike = dataclasses.replace(base, samples=9, table_refine=6, refine_samples=20,
+                                estimate_own_in_order=True)
+    odds = table_odds(PINEAPPLE)
+
+    def play(params, layout, new, keep, seen, rounds_left):
+        unseen = np.setdiff1d(np.arange(52), seen)
+        return choose(PINEAPPLE, THREE_KEEP_TWO, layout, new, keep, unseen, rounds_left,
+                      params, np.random.default_rng(7), odds)
+
+    empty = np.full(13, EMPTY, dtype=np.int64)
+    differs = 0
+    for seed in range(6):
+        deck = np.random.default_rng(seed).permutation(52)
+        five = deck[:5].tolist()
+        layout = play(first, empty, five, 5, deck[:5], 4)
+        assert (layout == play(alike, empty, five, 5, deck[:5], 4)).all()
+        differs += not (layout == play(base, empty, five, 5, deck[:5], 4)).all()
+        # the next street plays as the bot without the first knobs
+        new = deck[5:8].tolist()
+        assert (play(first, layout, new, 2, deck[:8], 3)
+                == play(base, layout, new, 2, deck[:8], 3)).all()
+    assert differs  # the knobs change what the first five cards play
+    assert base.at_first_five() is base
+    assert params_meta(first)["first_refine"] == 6 and "first_refine" not in params_meta(STRONG)
+
+
 def test_the_stronger_bot_rescores_the_placements_of_the_first_unless_told_more():
     shipped = POOL_PARAMS[THREE_KEEP_TWO.name]
     assert (shipped.rescored, STRONG.rescored, QUICK_STRONG.rescored) == (4, 4, 0)

@@ -32,7 +32,9 @@ decision goes to the best of them:
   the plays whose values vary most, a chase above all, and values that did not choose the
   play do not.
 * Earlier (the first five cards): over ``refine_samples`` more futures. A search from
-  there was measured: it cost a third more time and added fouls but no royalties.
+  there was measured: it cost a third more time and added fouls but no royalties. The
+  first decision may take knobs of its own (``BotParams.at_first_five``: its samples, how
+  many placements its second look rescores and over how many futures).
 * With ``rollouts``, at ``rollout_from`` rounds from the end or more: by rollouts of the
   bot's own play. Each of ``rollouts`` futures (shared by the placements) is played out,
   every later street by the first look at ``rollout_samples`` samples and the last by its
@@ -298,6 +300,8 @@ def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Car
     row odds that ``table_points`` values boards with (``pools.table_odds``) in decisions at
     most ``table_rounds`` from the end; without them every row is a toss-up
     (``odds.even_odds``)."""
+    if rounds_left == dealing.rounds:
+        params = params.at_first_five()
     judge = _Judge.of(rules, dealing, params, rng, odds, rounds_left)
     options = placements(layout, new, keep)
     if rounds_left == 0:

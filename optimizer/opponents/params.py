@@ -141,12 +141,31 @@ class BotParams:
     nested_plays: int = 0
     nested_deals: int = 6
     nested_samples: int = 12
+    # The first decision (the first five cards), which sets the shape of the whole board, on
+    # knobs of its own (``at_first_five``): its first look over ``first_samples`` futures
+    # and its second look over ``first_refine_samples`` (None: ``samples`` and
+    # ``refine_samples``), of ``first_refine`` placements (None: ``rescored``), and with
+    # ``first_own_in_order`` the estimate's rows take their own cards in order there alone.
+    first_samples: int | None = None
+    first_refine_samples: int | None = None
+    first_refine: int | None = None
+    first_own_in_order: bool = False
 
     def __post_init__(self) -> None:
         if self.estimate_keep_per_round and not self.estimate_disjoint:
             # without a row's own cards alone, every plan of a future could break the limit
             raise OpponentModelError("bot knob estimate_keep_per_round=true: expected "
                                      "estimate_disjoint=true beside it")
+
+    def at_first_five(self) -> BotParams:
+        """The knobs the first decision plays by: the ``first_`` knobs in place of the
+        ones they stand for."""
+        first = {"samples": self.first_samples, "refine_samples": self.first_refine_samples,
+                 "table_refine": self.first_refine, "refine": self.first_refine}
+        changes = {name: value for name, value in first.items() if value is not None}
+        if self.first_own_in_order:
+            changes["estimate_own_in_order"] = True
+        return replace(self, **changes) if changes else self
 
     @property
     def rescored(self) -> int:
@@ -172,7 +191,9 @@ LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
                "estimate_table_points": False, "estimate_chase_within": 0,
                "estimate_keep_per_round": False, "sees_boards": False,
                "search_rejudge": False, "rollouts": 0, "rollout_from": 3, "rollout_samples": 8,
-               "nested_plays": 0, "nested_deals": 6, "nested_samples": 12}
+               "nested_plays": 0, "nested_deals": 6, "nested_samples": 12,
+               "first_samples": None, "first_refine_samples": None, "first_refine": None,
+               "first_own_in_order": False}
 
 
 def with_later_knobs(recorded: dict) -> dict:
@@ -223,7 +244,7 @@ def _knob_value(name: str, kind: str, text: str) -> object:
 #: Knobs that count samples: at least one of each (a count of placements or deals may be 0:
 #: no second look, no search).
 _COUNT_KNOBS = {"samples", "refine_samples", "search_samples", "rollout_samples",
-                "nested_deals", "nested_samples"}
+                "nested_deals", "nested_samples", "first_samples", "first_refine_samples"}
 
 
 def with_knobs(params: BotParams, knobs: Sequence[str]) -> BotParams:
