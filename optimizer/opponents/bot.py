@@ -124,7 +124,10 @@ class _Judge:
            odds: RowOdds | None, rounds_left: int) -> _Judge:
         """The judge of a decision ``rounds_left`` from the end: in points at the table
         (``odds``, or every row a toss-up without them) where the stronger bot's valuation
-        reaches that far, else the first bot's."""
+        reaches that far, else the first bot's; the first decision by the knobs of its own
+        (``BotParams.at_first_five``)."""
+        if rounds_left == dealing.rounds:
+            params = params.at_first_five()
         if params.table_points and rounds_left <= params.table_rounds:
             odds = even_odds(rules) if odds is None else odds
         else:
@@ -300,9 +303,8 @@ def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Car
     row odds that ``table_points`` values boards with (``pools.table_odds``) in decisions at
     most ``table_rounds`` from the end; without them every row is a toss-up
     (``odds.even_odds``)."""
-    if rounds_left == dealing.rounds:
-        params = params.at_first_five()
     judge = _Judge.of(rules, dealing, params, rng, odds, rounds_left)
+    params = judge.params  # the first five cards' own knobs, where given
     options = placements(layout, new, keep)
     if rounds_left == 0:
         worth = judge.worth(options)

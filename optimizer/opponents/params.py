@@ -164,6 +164,7 @@ class BotParams:
     def at_first_five(self) -> BotParams:
         """The knobs the first decision plays by: the ``first_`` knobs in place of the
         ones they stand for."""
+        # both knobs that ``rescored`` may read take ``first_refine``
         first = {"samples": self.first_samples, "refine_samples": self.first_refine_samples,
                  "table_refine": self.first_refine, "refine": self.first_refine}
         changes = {name: value for name, value in first.items() if value is not None}
