@@ -13,6 +13,7 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
+from cli.audit import DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DEFAULT_PLACEMENTS, run_audit
 from cli.command import old_spelling
 from cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
 from cli.errors import BAD_INPUT, report_error, reports_bad_input
@@ -261,9 +262,10 @@ def command(
         "Hands the action takes: the pool boards --stats draws (each a hand the bot played), "
         "the hands the bot plays now for --stats --live and --check, the hands of the pool "
         "--regenerate builds, the deals --head-to-head plays from both seats, the hands "
-        "--check-error solves.",
+        "--check-error solves, the deals --audit audits.",
         shown=f"{DEFAULT_HANDS}; for --regenerate the size of the pool it rebuilds; for "
-              f"--head-to-head {DEFAULT_DEALS}; for --check-error {CHECK_HANDS}")] = None,
+              f"--head-to-head {DEFAULT_DEALS}; for --check-error {CHECK_HANDS}; for --audit "
+              f"{DEFAULT_AUDIT_DEALS}")] = None,
     seed: SeedOption = 0,
     live: Annotated[bool, typer.Option(
         "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
@@ -285,12 +287,13 @@ def command(
     bot: Annotated[Bot | None, typer.Option(
         "--bot", help="The bot that plays the hands of --regenerate and --stats --live (by "
         "default the one that played the pool they rebuild or measure, as its meta records "
-        "it), or the challenger of --head-to-head (the stronger one by default).",
+        "it), the challenger of --head-to-head, or the bot --audit audits (the stronger one "
+        "by default for both).",
         show_default=False)] = None,
     bot_knobs: Annotated[list[str] | None, typer.Option(
         "--bot-knob", metavar="NAME=VALUE", show_default=False,
-        help="Set one knob of --bot (repeatable), for playing a candidate without a code "
-        "change: estimate_foul_penalty=10, refine=8, ... (BotParams in "
+        help="Set one knob of --bot (repeatable), for playing or auditing a candidate without "
+        "a code change: estimate_foul_penalty=10, refine=8, ... (BotParams in "
         "optimizer/opponents/params.py); chunks record the knobs they were played with.")] = None,
     incumbent: Annotated[Bot, typer.Option(
         "--incumbent", help="The bot --head-to-head plays the challenger (--bot) "
@@ -306,8 +309,21 @@ def command(
         "the opponent model, over --hands hands.")] = False,
     opponents: OpponentsOption = None,
     first_deal: Annotated[int, typer.Option(
-        "--first-deal", help="The first deal --head-to-head plays: deals FIRST..FIRST+hands-1 "
-        "(deal i is the same whatever the range).", min=0)] = 0,
+        "--first-deal", help="The first deal --head-to-head plays or --audit audits: deals "
+        "FIRST..FIRST+hands-1 (deal i is the same whatever the range).", min=0)] = 0,
+    audit: Annotated[int | None, typer.Option(
+        "--audit", metavar="DECISION", min=1, show_default=False,
+        help="Audit one decision of the bot (1: the first cards; not the last, which is "
+        "exact): its first look's best --placements placements of seat A's hand of each "
+        "deal, each played on by the bot itself over --continuations futures, and what "
+        "choosing among them by those continuations would gain over the bot's choice.")] = None,
+    placements: Annotated[int | None, typer.Option(
+        "--placements", min=2, show_default=str(DEFAULT_PLACEMENTS),
+        help="The placements of each decision --audit compares, the bot's choice "
+        "among them.")] = None,
+    continuations: Annotated[int | None, typer.Option(
+        "--continuations", min=4, show_default=str(DEFAULT_CONTINUATIONS),
+        help="The futures over which --audit plays each placement on.")] = None,
     chunks: Annotated[Path | None, typer.Option(
         "--chunks", metavar="DIR", show_default=False,
         help=f"--head-to-head and --regenerate save their boards in DIR as they go (each "
@@ -350,7 +366,9 @@ def command(
     its ±, against the EV of its set on the pool file POOL, played with another seed.
     `--coverage` counts the pool boards that `--hands` random hands of each size, 13 to 17
     cards, can face after card removal, and the effective boards behind a draw of
-    `--samples`.
+    `--samples`. `--audit DECISION` measures how far one decision of `--bot` (with its
+    `--bot-knob`s) is from the best its own play can make of it, over `--hands` deals from
+    `--first-deal` on.
     """
     del old_boards  # its value went to --hands (cli.options)
     workers = workers_count(workers)
@@ -359,7 +377,8 @@ def command(
                                          ("--check-error", check_error is not None),
                                          ("--head-to-head", versus),
                                          ("--coverage", coverage),
-                                         ("--fixed-point", fixed_point)) if given]
+                                         ("--fixed-point", fixed_point),
+                                         ("--audit", audit is not None)) if given]
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
         raise typer.Exit(BAD_INPUT)
@@ -370,20 +389,25 @@ def command(
     if saved_only and chunks is None:
         report_error("--saved-only reads the boards of --chunks DIR: add --chunks")
         raise typer.Exit(BAD_INPUT)
-    if first_deal and not versus:
-        report_error("--first-deal is for --head-to-head: add --head-to-head")
+    auditing = audit is not None
+    if first_deal and not (versus or auditing):
+        report_error("--first-deal is for --head-to-head and --audit: add one of them")
         raise typer.Exit(BAD_INPUT)
+    for name, value in (("--placements", placements), ("--continuations", continuations)):
+        if value is not None and not auditing:
+            report_error(f"{name} is for --audit: add --audit")
+            raise typer.Exit(BAD_INPUT)
     if chunks is not None and not (versus or regenerate):
         report_error("--chunks is for --head-to-head and --regenerate: add one of them")
         raise typer.Exit(BAD_INPUT)
-    if bot is not None and not (regenerate or versus or live):
-        report_error(f"--bot {bot.value} plays the hands of --regenerate, --head-to-head or "
-                     "--stats --live: add one of them")
+    if bot is not None and not (regenerate or versus or live or auditing):
+        report_error(f"--bot {bot.value} plays the hands of --regenerate, --head-to-head, "
+                     "--audit or --stats --live: add one of them")
         raise typer.Exit(BAD_INPUT)
     knobs = bot_knobs or []
-    if knobs and not (regenerate or versus):
-        report_error("--bot-knob sets a knob of the bot of --regenerate or --head-to-head: add "
-                     "one of them")
+    if knobs and not (regenerate or versus or auditing):
+        report_error("--bot-knob sets a knob of the bot of --regenerate, --head-to-head or "
+                     "--audit: add one of them")
         raise typer.Exit(BAD_INPUT)
     if incumbent_knobs and not versus:
         report_error("--incumbent-knob is for --head-to-head: add --head-to-head")
@@ -408,6 +432,13 @@ def command(
             play_head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
                               first_deal, chunks, saved_only, (bot or Bot.STRONG, knobs),
                               (incumbent, incumbent_knobs or []))
+            return
+        if auditing:
+            run_audit(rules, audit, DEFAULT_AUDIT_DEALS if hands is None else hands, seed,
+                      first_deal, bot or Bot.STRONG, knobs,
+                      DEFAULT_PLACEMENTS if placements is None else placements,
+                      DEFAULT_CONTINUATIONS if continuations is None else continuations,
+                      json_output)
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,

@@ -279,25 +279,27 @@ def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them():
 @pytest.mark.parametrize("args,message", [
     (["--head-to-head", "--json"], "--head-to-head prints a table only: drop --json"),
     (["--head-to-head", "--stats"], "--stats and --head-to-head given together"),
-    (["--bot", "strong"], ("--bot strong plays the hands of --regenerate, --head-to-head or "
-                           "--stats --live: add one of them")),
+    (["--bot", "strong"], ("--bot strong plays the hands of --regenerate, --head-to-head, "
+                           "--audit or --stats --live: add one of them")),
     (["--stats", "--bot", "strong"], ("--bot strong plays the hands of --regenerate, "
-                                      "--head-to-head or --stats --live: add one of them")),
+                                      "--head-to-head, --audit or --stats --live: add one of "
+                                      "them")),
     (["--incumbent", "strong"], "--incumbent strong is for --head-to-head: add --head-to-head"),
     (["--head-to-head", "--saved-only"],
      "--saved-only reads the boards of --chunks DIR: add --chunks"),
     (["--regenerate", "--saved-only"],
      "--saved-only reads the boards of --chunks DIR: add --chunks"),
-    (["--first-deal", "5"], "--first-deal is for --head-to-head: add --head-to-head"),
+    (["--first-deal", "5"], "--first-deal is for --head-to-head and --audit: add one of them"),
     (["--regenerate", "--first-deal", "5"],
-     "--first-deal is for --head-to-head: add --head-to-head"),
+     "--first-deal is for --head-to-head and --audit: add one of them"),
     (["--chunks", "h2h"], "--chunks is for --head-to-head and --regenerate: add one of them"),
     (["--stats", "--incumbent-knob", "refine=8"],
      "--incumbent-knob is for --head-to-head: add --head-to-head"),
     (["--head-to-head", "--incumbent-knob", "refine=lots"],
      "bot knob refine='lots': expected a whole number"),
     (["--stats", "--bot-knob", "refine=8"],
-     "--bot-knob sets a knob of the bot of --regenerate or --head-to-head: add one of them"),
+     "--bot-knob sets a knob of the bot of --regenerate, --head-to-head or --audit: add one of "
+     "them"),
     (["--head-to-head", "--bot-knob", "refine"],
      "bot knob 'refine': expected NAME=VALUE, for example estimate_foul_penalty=10"),
     (["--head-to-head", "--bot-knob", "placements=8"], "bot knob 'placements': expected one of"),

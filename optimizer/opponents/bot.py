@@ -271,6 +271,13 @@ def first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: D
         layouts, unseen, rounds_left, samples)
 
 
+def finished_worth(rules: Rules, dealing: Dealing, params: BotParams, boards: np.ndarray,
+                   odds: RowOdds | None = None) -> np.ndarray:
+    """What finished ``boards`` ``(..., 13)`` are worth to the bot, as its last street values
+    them (``odds`` as ``choose`` takes them)."""
+    return _Judge.of(rules, dealing, params, np.random.default_rng(0), odds, 0).worth(boards)
+
+
 def _best_of_each(worth: np.ndarray, owners: np.ndarray, count: int = 1) -> np.ndarray:
     """The indices of each owner's ``count`` best options (``owners`` sorted), ties to the
     first: each owner's best first, owners in order."""
@@ -303,19 +310,37 @@ def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Car
     row odds that ``table_points`` values boards with (``pools.table_odds``) in decisions at
     most ``table_rounds`` from the end; without them every row is a toss-up
     (``odds.even_odds``)."""
+    options, _, worth = score(rules, dealing, layout, new, keep, unseen, rounds_left, params,
+                              rng, odds)
+    return pick(options, worth, rng)
+
+
+def pick(options: np.ndarray, worth: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The placement a decision plays: the one worth most, a tie broken by ``rng``."""
+    best = np.flatnonzero(worth >= worth.max() - 1e-9)
+    return options[best[rng.integers(len(best))] if len(best) > 1 else best[0]]
+
+
+def score(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card], keep: int,
+          unseen: np.ndarray, rounds_left: int, params: BotParams, rng: np.random.Generator,
+          odds: RowOdds | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How ``choose`` scores a decision (its arguments alike): every placement ``(P, 13)``,
+    the first look's worth of each, and the worth the decision compares (the second look's
+    where it rescored, ``-inf`` where it did not; the exact worth on the last street), so
+    that an audit can see what the bot weighed (``optimizer.opponents.audit``)."""
     judge = _Judge.of(rules, dealing, params, rng, odds, rounds_left)
     params = judge.params  # the first five cards' own knobs, where given
     options = placements(layout, new, keep)
     if rounds_left == 0:
         worth = judge.worth(options)
-    else:
-        worth = judge.first_look(options, unseen, rounds_left, params.samples)
-        if params.rescored and len(options) > 1:
-            top = np.argsort(-worth, kind="stable")[:params.rescored]
-            worth = np.full(len(options), -np.inf)
-            worth[top] = judge.second_look(options[top], unseen, rounds_left)
-    best = np.flatnonzero(worth >= worth.max() - 1e-9)
-    return options[best[rng.integers(len(best))] if len(best) > 1 else best[0]]
+        return options, worth, worth
+    first = judge.first_look(options, unseen, rounds_left, params.samples)
+    worth = first
+    if params.rescored and len(options) > 1:
+        top = np.argsort(-first, kind="stable")[:params.rescored]
+        worth = np.full(len(options), -np.inf)
+        worth[top] = judge.second_look(options[top], unseen, rounds_left)
+    return options, first, worth
 
 
 def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequence[Card],

@@ -1,0 +1,97 @@
+"""``fantasyland opponents --audit DECISION``: how much a better choice at one decision of
+the bot would gain, by rollouts of its own play, and the table (or JSON) of it."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from cli.head_to_head import Bot
+from cli.render import console, err_console, measured
+from optimizer.opponents.audit import Headroom, audit_decision, decisions, headroom
+from optimizer.opponents.errors import OpponentModelError
+from optimizer.opponents.params import knobs_text, with_knobs
+from optimizer.opponents.pools import BOTS, dealing_for
+
+#: Deals --audit takes when --hands is not given.
+DEFAULT_AUDIT_DEALS = 100
+#: The placements and continuations of each decision --audit compares by default.
+DEFAULT_PLACEMENTS = 6
+DEFAULT_CONTINUATIONS = 16
+
+
+def run_audit(rules, decision: int, deals: int, seed: int, first: int, bot: Bot,
+              knobs: list[str], placements: int, continuations: int,
+              json_output: bool) -> None:
+    """Audit ``decision`` of ``bot`` (with ``knobs``) and print the result."""
+    dealing = dealing_for(rules)
+    if decision > decisions(dealing):
+        raise OpponentModelError(
+            f"--audit {decision}: expected 1 to {decisions(dealing)} ({rules.name} deals "
+            f"{dealing.rounds + 1} decisions a hand, the last exact)")
+    base = BOTS[bot.value][dealing.name]
+    params = with_knobs(base, knobs)
+    with Progress(console=err_console, transient=True,
+                  disable=json_output or not err_console.is_terminal) as bar:
+        task = bar.add_task(f"auditing decision {decision}", total=deals)
+        audit = audit_decision(rules, dealing, params, decision, deals, seed, first,
+                               placements, continuations, lambda n: bar.advance(task, n))
+    if audit.hands == 0:
+        raise OpponentModelError(f"--audit {decision}: no deal of {first}..{first + deals - 1} "
+                                 f"has {placements} placements there; lower --placements")
+    found = headroom(audit)
+    tuned = knobs_text(base, params)
+    if json_output:
+        typer.echo(json.dumps(measured(_audit_dict(rules.name, audit.decision, seed, first,
+                                                   deals, bot, tuned, placements,
+                                                   continuations, audit.skipped, found)),
+                              indent=2, sort_keys=True))
+        return
+    who = f"the {bot.value} bot" + (f" ({tuned})" if tuned else "")
+    console.print(f"{rules.name}: decision {decision} of {who}, seat A of deals {first}.."
+                  f"{first + deals - 1}, seed {seed}: its first look's best {placements} "
+                  f"placements each played on {continuations} times by the bot itself",
+                  soft_wrap=True)
+    console.print(_audit_table(found, audit.skipped))
+    console.print("A difference is the other placement's points less the bot's choice's, the "
+                  "same futures for both; the held-out choice is made on half the "
+                  "continuations and valued on the other half (docs/ev-and-opponents.md, "
+                  "\"How much a better choice would gain\").", soft_wrap=True)
+
+
+def _audit_dict(variant: str, decision: int, seed: int, first: int, deals: int, bot: Bot,
+                tuned: str, placements: int, continuations: int, skipped: int,
+                found: Headroom) -> dict:
+    return {"variant": variant, "decision": decision, "seed": seed, "first_deal": first,
+            "deals": deals, "bot": bot.value, "knobs": tuned, "placements": placements,
+            "continuations": continuations, "hands": found.hands, "skipped": skipped,
+            "mean_difference": found.mean_difference, "spread": found.spread,
+            "noise": found.noise, "changed": found.changed, "lead": found.lead,
+            "raw_lead": found.raw_lead,
+            "held_out": {name: {"mean": mean, "se": se}
+                         for name, (mean, se) in found.held_out.items()}}
+
+
+def _audit_table(found: Headroom, skipped: int) -> Table:
+    table = Table(title="what a choice by the bot's own continuations would gain")
+    table.add_column("Figure")
+    table.add_column("Value", justify="right")
+    table.add_row("hands audited", f"{found.hands}" + (f" ({skipped} skipped: too few "
+                                                       "placements)" if skipped else ""))
+    table.add_row("other placements less the choice", f"{found.mean_difference:+.3f}")
+    table.add_row("spread of their true differences", f"{found.spread:.3f}")
+    table.add_row("noise of one difference", f"{found.noise:.3f}")
+    table.add_row("hands whose best is not the choice", f"{found.changed:.0%}")
+    table.add_row("the best's estimated lead", f"{found.lead:+.3f}")
+    table.add_row("the best raw mean's lead (noise in it)", f"{found.raw_lead:+.3f}")
+    for name, key, fmt in (("held out: points", "points", "{:+.3f} ± {:.3f}"),
+                           ("held out: fouls", "fouls", "{:+.1f} ± {:.1f} pp"),
+                           ("held out: entries", "entries", "{:+.1f} ± {:.1f} pp"),
+                           ("held out: royalties", "royalties", "{:+.2f} ± {:.2f}")):
+        mean, se = found.held_out[key]
+        scale = 100 if fmt.endswith("pp") else 1
+        table.add_row(name, fmt.format(scale * mean, scale * se))
+    return table
