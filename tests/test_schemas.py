@@ -329,6 +329,11 @@ CASES: dict[str, dict[str, Producer]] = {
         "pineapple": lambda _b, _r: command_json(
             "opponents", "--check", HAND, "--hands", "4"),
     },
+    "opponents-audit.schema.json": {
+        "last-but-one": lambda _b, _r: command_json(
+            "opponents", "--audit", "4", "--hands", "2", "--placements", "3",
+            "--continuations", "4", "--bot-knob", "samples=8", "--bot-knob", "refine=0"),
+    },
     "bench.schema.json": {
         "royalties": lambda _b, _r: command_json(
             "bench", "--cards", "13,14", "--hands", "1"),
@@ -514,6 +519,11 @@ def test_opponents_stats_json_validates_against_its_schema(produced, schema, cas
 
 @pytest.mark.parametrize("schema, case", cases("opponents-check.schema.json"))
 def test_opponents_check_json_validates_against_its_schema(produced, schema, case):
+    assert_valid(produced, schema, case)
+
+
+@pytest.mark.parametrize("schema, case", cases("opponents-audit.schema.json"))
+def test_opponents_audit_json_validates_against_its_schema(produced, schema, case):
     assert_valid(produced, schema, case)
 
 
