@@ -78,10 +78,9 @@ def audit_decision(rules: Rules, dealing: Dealing, params: BotParams, decision: 
     if not 1 <= decision <= decisions(dealing):
         raise ValueError(f"decision {decision}: expected 1 to {decisions(dealing)}")
     odds = table_odds(rules) if params.table_points else None
-    rounds_left = dealing.rounds - decision + 1
-    seen = dealing.first + dealing.per_round * (decision - 1)
-    count, keep = ((dealing.first, dealing.first) if decision == 1
-                   else (dealing.per_round, dealing.keep))
+    streets = dealing.streets
+    rounds_left = len(streets) - decision
+    count, keep = streets[decision - 1]
     full = deck_counts(rules.deck)
     rows: dict[str, list[np.ndarray]] = {name: [] for name in
                                          ("placed", "worth", "fouled", "entered", "royalty")}
@@ -92,40 +91,37 @@ def audit_decision(rules: Rules, dealing: Dealing, params: BotParams, decision: 
         layout = np.full(13, EMPTY, dtype=np.int64)
         left = full.copy()
         position = 0
-        for earlier in range(1, decision):
-            size, kept = ((dealing.first, dealing.first) if earlier == 1
-                          else (dealing.per_round, dealing.keep))
+        for index, (size, kept) in enumerate(streets[:decision - 1]):
             new = cards[position:position + size]
             np.subtract.at(left, new, 1)
             layout = choose(rules, dealing, layout, new, kept, remaining(left),
-                            dealing.rounds - earlier + 1, params, rng, odds)
+                            len(streets) - 1 - index, params, rng, odds)
             position += size
-        new = cards[seen - count:seen]
+        new = cards[position:position + count]
         np.subtract.at(left, new, 1)
         unseen = remaining(left)
         options, first_look, worth = score(rules, dealing, layout, new, keep, unseen,
                                            rounds_left, params, rng, odds)
         if len(options) < placements:
             skipped += 1
-            if progress is not None:
-                progress(1)
-            continue
-        chosen = pick(options, worth, rng)  # the bot's own choice, as choose makes it
-        ranked = options[np.argsort(-first_look, kind="stable")]
-        if not (ranked[:placements] == chosen).all(axis=1).any():
-            ranked = np.concatenate([ranked[:placements - 1], chosen[None]])
-        compared = ranked[:placements]
-        choices.append(int(np.flatnonzero((compared == chosen).all(axis=1))[0]))
-        outcome = _continuations(rules, dealing, params, odds, compared, unseen, rounds_left,
-                                 continuations, (seed, i))
-        for name, value in zip(rows, (compared, *outcome)):
-            rows[name].append(value)
+        else:
+            chosen = pick(options, worth, rng)  # the bot's own choice, as choose makes it
+            ranked = options[np.argsort(-first_look, kind="stable")]
+            if not (ranked[:placements] == chosen).all(axis=1).any():
+                ranked = np.concatenate([ranked[:placements - 1], chosen[None]])
+            compared = ranked[:placements]
+            choices.append(int(np.flatnonzero((compared == chosen).all(axis=1))[0]))
+            outcome = _continuations(rules, dealing, params, odds, compared, unseen,
+                                     rounds_left, continuations, (seed, i))
+            for name, value in zip(rows, (compared, *outcome)):
+                rows[name].append(value)
         if progress is not None:
             progress(1)
     shapes = {name: (0, placements, 13 if name == "placed" else continuations) for name in rows}
     arrays = {name: np.array(v) if v else np.zeros(shapes[name]) for name, v in rows.items()}
-    return DecisionAudit(decision, arrays["placed"].astype(np.int64), arrays["worth"], arrays["fouled"].astype(bool),
-                         arrays["entered"].astype(bool), arrays["royalty"],
+    return DecisionAudit(decision, arrays["placed"].astype(np.int64), arrays["worth"],
+                         arrays["fouled"].astype(bool), arrays["entered"].astype(bool),
+                         arrays["royalty"],
                          np.array(choices, dtype=np.int64), skipped)
 
 

@@ -378,8 +378,7 @@ def play_in_turn(rules: Rules, dealing: Dealing, hands: Sequence[Sequence[Card]]
             raise ValueError(f"{dealing.name} deals {dealing.seen} cards, got {len(cards)}")
     layouts = [np.full(13, EMPTY, dtype=np.int64) for _ in hands]
     lefts = [deck_counts(rules.deck) for _ in hands]
-    rounds = [(dealing.first, dealing.first)] + [(dealing.per_round, dealing.keep)] \
-        * dealing.rounds
+    rounds = dealing.streets
     position = 0
     for index, (count, keep) in enumerate(rounds):
         for seat, cards in enumerate(hands):

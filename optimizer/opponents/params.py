@@ -25,6 +25,11 @@ class Dealing:
     keep: int
 
     @property
+    def streets(self) -> tuple[tuple[int, int], ...]:
+        """Each decision of a hand in order, as (cards dealt, cards kept)."""
+        return ((self.first, self.first),) + ((self.per_round, self.keep),) * self.rounds
+
+    @property
     def seen(self) -> int:
         """Cards the player sees in a hand: the 13 placed plus the discards."""
         return self.first + self.rounds * self.per_round

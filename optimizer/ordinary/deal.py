@@ -41,8 +41,7 @@ def seeded_position(rules: Rules, street: int, seed: int, index: int) -> DealtPo
     left = deck_counts(rules.deck)
     thrown: list[Card] = []
     position = 0
-    rounds = [(dealing.first, dealing.first)] + [(dealing.per_round, dealing.keep)] \
-        * dealing.rounds
+    rounds = dealing.streets
     for number, (count, keep) in enumerate(rounds[:street - 1]):
         new = deck[position:position + count]
         position += count
