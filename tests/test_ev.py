@@ -216,6 +216,77 @@ def test_one_objective_made_from_text_values_the_optimum_as_solve_does():
         pytest.approx(solution.value)
 
 
+@pytest.mark.parametrize("variant, table", [("pineapple", TableSpec(2)),
+                                            ("fixtures/house/scoring_2_4.toml", TableSpec())])
+def test_the_shared_points_of_many_sets_are_each_sets_against_every_board(variant, table):
+    """``shared`` compares many sets with classes of boards, a few with the boards: both
+    must pay what each board pays a set, counted here one board at a time."""
+    from optimizer import make_objective
+    from evaluator.rules_files import find_rules as find
+
+    goal = make_objective("ev", find(variant), HAND_WITHOUT_LOW_CARDS[:38], None, table, seed=4)
+    rng = np.random.default_rng(7)
+    terms = goal.scoop_terms
+    # values the boards hold (ties), values between them, and values beyond them
+    pool = {row: np.unique(np.concatenate([t[1][row] for t in terms])) for row in ROWS}
+    values = {row: np.concatenate([rng.choice(pool[row], 150), rng.choice(pool[row], 150) + 1,
+                                   [pool[row].min() - 1, pool[row].max() + 1]])
+              for row in ROWS}
+    count = len(values["top"])
+    expected = np.zeros(count, dtype=np.int64)
+    for need, theirs, won_pays, lost_costs in terms:
+        for i in range(count):
+            for k in range(len(theirs["top"])):
+                wins = sum(int(values[r][i] > theirs[r][k]) for r in ROWS)
+                losses = sum(int(values[r][i] < theirs[r][k]) for r in ROWS)
+                expected[i] += won_pays[k] * (wins >= need) - lost_costs[k] * (losses >= need)
+    assert {t[0] for t in terms} == ({3} if table.opponents else {2})
+    assert np.array_equal(goal.shared(values), expected)  # in classes
+    one_by_one = [goal.shared({r: values[r][i:i + 1] for r in ROWS})[0]
+                  for i in range(0, count, 30)]
+    assert one_by_one == expected[::30].tolist()  # board by board
+    assert np.any(expected != 0) and len(set(expected.tolist())) > 10
+
+
+def test_every_set_that_could_beat_a_floor_is_found_and_no_other():
+    """The proof by valuing every set (``every_set``) against a plain loop over a sample of
+    each row's candidates: the legal sets whose rows' bounds reach the floor."""
+    from evaluator.cards import parse_cards
+    from optimizer import make_objective
+    from optimizer.solver.candidates import enumerate_candidates
+    from optimizer.solver.complete import every_set
+
+    rules = find_rules("pineapple")
+    cards = tuple(parse_cards(HAND_WITHOUT_LOW_CARDS))
+    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, TableSpec(1), seed=2)
+    cands = goal.weigh(enumerate_candidates(cards, rules).with_deferred())
+    rng = np.random.default_rng(3)
+    cands = cands.replace(**{row: cands.row(row).take(np.sort(rng.choice(
+        len(cands.row(row)), min(size, len(cands.row(row))), replace=False)))
+        for row, size in (("top", 300), ("middle", 400), ("bottom", 120))})
+    top, middle, bottom = (cands.row(row) for row in ROWS)
+    legal = {}  # every legal set of the sample, with its rows' bounds added up
+    for b in range(len(bottom)):
+        for m in range(len(middle)):
+            if bottom.masks[b] & middle.masks[m] or middle.strength[m] > bottom.strength[b]:
+                continue
+            for t in range(len(top)):
+                if (top.masks[t] & (bottom.masks[b] | middle.masks[m]) == 0
+                        and top.strength[t] <= middle.strength[m]):
+                    legal[b, m, t] = int(bottom.bound[b] + middle.bound[m] + top.bound[t])
+    # a floor that some set of the best top reaches exactly: its middle is on the edge
+    edge = max(total for (b, m, t), total in legal.items() if top.bound[t] == top.bound.max())
+    floors = np.quantile(list(legal.values()), [0.0, 0.5, 0.999]).astype(np.int64)
+    for floor in [*floors, edge]:
+        expected = {key for key, total in legal.items() if total >= floor}
+        found = every_set(cands, False, int(floor), 1 << 20, 1 << 24)
+        assert set(zip(found["bottom"].tolist(), found["middle"].tolist(),
+                       found["top"].tolist())) == expected
+        assert len(found["top"]) == len(expected)
+        assert expected
+    assert every_set(cands, False, int(floors[0]), 1) is None  # more pairs than its limit
+
+
 @pytest.mark.parametrize("options, message", [
     ({"samples": 3.5}, "bad samples 3.5"), ({"samples": True}, "bad samples True"),
     ({"table": TableSpec(1.0)}, "bad opponents 1.0"),

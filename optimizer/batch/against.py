@@ -26,6 +26,7 @@ import numpy as np
 from evaluator.rules_files import find_rules
 from optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings, adversarial_hands,
                                        joker_hands, random_hands)
+from optimizer.solver import cpsat
 from optimizer.solver.solve import solve
 
 
@@ -35,6 +36,11 @@ from optimizer.solver.solve import solve
 WORKER = r"""
 import json, sys, time
 from optimizer import solve
+try:  # CP-SAT loaded before any clock starts (an older checkout may load it at import)
+    from optimizer.solver.cpsat import cp_model
+    cp_model()
+except ImportError:
+    pass
 
 def rows(board):
     return [sorted(int(c) for c in getattr(board, r)) for r in ("top", "middle", "bottom")]
@@ -217,9 +223,12 @@ def compare(group_list: list[Group], other: Path | None,
     hand by hand (which one goes first alternates). Without ``other`` this code is timed
     in this process, the groups of one card count in turn hand by hand (hands with jokers
     and the same hands without, say), so that a change in the machine's load falls on
-    both alike."""
+    both alike. CP-SAT is loaded before the clocks start, on both sides: its import is a
+    process's start-up (docs/benchmarks.md, "Start-up"), and would fall on whichever hand
+    first needs a model."""
     results = []
     if other is None:
+        cpsat.cp_model()
         by_count: dict[int, list[Group]] = {}
         for group in group_list:
             by_count.setdefault(group.cards, []).append(group)

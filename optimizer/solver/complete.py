@@ -33,6 +33,11 @@ from optimizer.solver.search import Pick
 NONE = np.int16(32767)  # a rank above every real one (at most 680 tops): "no legal top"
 PAIR_CELLS = 1 << 18  # (bottom, middle) cells looked at per step
 TOP_CELLS = 1 << 19  # (pair, top) cells looked at per step
+#: (bottom, middle) cells ``every_set`` looks at all at once, whatever its limit of pairs: a
+#: few milliseconds' work. Few of them are pairs that could beat the incumbent (in one
+#: 14-card hand 59,280 cells held 2,070 sets), so the limit of pairs, not of cells, decides
+#: whether every set is valued.
+EVERY_SET_CELLS = 1 << 20
 LAYOUT_FACTOR = 3  # middles per leftover subset above which the leftovers are enumerated
 
 
@@ -278,34 +283,49 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
     """Every legal set of ``cands`` (staying if asked) whose rows' bounds add up to ``floor``
     or more, as each row's candidate index over the sets; None if there are more than
     ``limit`` (bottom, middle) pairs to look at, or more than ``max_sets`` sets (by default
-    ``8 * limit``). For objectives with shared terms, whose value the caller computes
-    exactly for each. The (bottom, middle) pairs are looked at all at once, up to ``4 *
-    limit`` of them, or every one where 13 cards have no more disjoint pairs than ``limit``."""
+    ``8 * limit``), or past 13 cards more (pair, top) cells to try than ``limit`` pairs
+    would have without jokers (or ``TOP_CELLS``). For objectives with shared terms, whose value the caller computes
+    exactly for each. The (bottom, middle) pairs whose bounds reach ``floor`` are looked at
+    all at once, up to ``EVERY_SET_CELLS`` or ``4 * limit`` of them, or every one where 13
+    cards have no more disjoint pairs than ``limit``."""
     bottoms, middles, tops = cands.bottom, cands.middle, cands.top
     empty = {row: np.zeros(0, dtype=np.int64) for row in ROWS}
     if not (len(bottoms) and len(middles) and len(tops)):
         return empty
     n = len(cands.cards)
     pairs_order = cands.rules.order_pairs
-    cells = len(bottoms) * len(middles)
-    ok = (bottoms.masks[:, None] & middles.masks[None, :]) == 0 if cells <= limit * 4 or (
-        n == 13 and limit >= SETTINGS_OF_13) else None
-    if ok is None:
+    # By bound alone, the middles a bottom could pair with are a prefix of the middles in
+    # order of bound, best first: only those prefixes' cells are looked at.
+    by_bound = np.argsort(-middles.bound, kind="stable")
+    least = floor - tops.bound.max() - bottoms.bound  # the bound each bottom's middle needs
+    counts = np.searchsorted(-middles.bound[by_bound], -least, side="right")
+    cells = int(counts.sum())
+    if cells > max(limit * 4, EVERY_SET_CELLS) and not (n == 13 and limit >= SETTINGS_OF_13):
         return None
+    b = np.repeat(np.arange(len(bottoms)), counts)
+    m = by_bound[np.arange(cells) - np.repeat(np.cumsum(counts) - counts, counts)]
+    ok = (bottoms.masks[b] & middles.masks[m]) == 0
     for other, stronger in _order_checks(pairs_order, "middle", ("bottom",)):
         if stronger:
-            ok &= middles.strength[None, :] <= bottoms.strength[:, None]
+            ok &= middles.strength[m] <= bottoms.strength[b]
         else:
-            ok &= middles.strength[None, :] >= bottoms.strength[:, None]
-    ok &= bottoms.bound[:, None] + middles.bound[None, :] + tops.bound.max() >= floor
-    b, m = np.nonzero(ok)
+            ok &= middles.strength[m] >= bottoms.strength[b]
+    b, m = b[ok], m[ok]
+    order = np.lexsort((m, b))  # bottom by bottom, each bottom's middles in their order
+    b, m = b[order], m[order]
     if len(b) > limit:
         return None
     if len(b) == 0:
         return empty
     row_of, leftover = _leftover_tops(n)
-    _, index_of = by_mask(tops.masks, n, np.arange(len(tops), dtype=np.int32), -1,
-                          cands.has_jokers)
+    width, index_of = by_mask(tops.masks, n, np.arange(len(tops), dtype=np.int32), -1,
+                              cands.has_jokers)
+    # Each pair has C(n - 10, 3) tops to try, each as many candidates as a joker's choices
+    # make of one mask: past 13 cards, no more (pair, top) cells than its pairs would have
+    # without jokers, or ``TOP_CELLS``.
+    tried = leftover.shape[1]
+    if n > 13 and len(b) * tried * width > max(TOP_CELLS, limit * tried):
+        return None
     rest = ((1 << n) - 1) ^ (bottoms.masks[b] | middles.masks[m])
     t = index_of(leftover[row_of[rest]]).reshape(len(b), -1)  # -1 where not a candidate
     legal = t >= 0

@@ -116,6 +116,12 @@ class OpponentField:
         return Sweep.of(self, bonus)
 
 
+#: Sets from which ``shared`` compares them with classes of boards rather than the boards:
+#: below it finding the classes costs more than it saves (measured on the random hands of
+#: ``bench --objective ev``).
+CLASSES_FROM = 64
+
+
 def distinct_triples(rows: dict[str, np.ndarray], *weights: np.ndarray
                      ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...]]:
     """The distinct (top, middle, bottom) triples of the row values ``rows`` (one entry per
@@ -305,18 +311,40 @@ class ExpectedValue:
         return terms
 
     def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
-        """The scoop, sweep and majority points of many sets, from their rows' values."""
-        total = np.zeros(len(values["top"]), dtype=np.int64)
+        """The scoop, sweep and majority points of many sets, from their rows' values.
+
+        Many sets are compared with classes of boards, not with the boards: against the
+        sets' own distinct values, boards whose rows fall between the same two of them win
+        and lose alike (``_board_classes``), and there are several times fewer classes. A
+        few sets (the value of one set, say) are compared with the boards themselves, as
+        the classes would cost more to find than they save."""
+        count = len(values["top"])
+        total = np.zeros(count, dtype=np.int64)
+        if not self.scoop_terms or count == 0:
+            return total
+        if count < CLASSES_FROM:
+            for need, theirs, won_pays, lost_costs in self.scoop_terms:
+                won = sum((np.asarray(values[row])[:, None] > theirs[row][None, :]).astype(
+                    np.int8) for row in ROWS)
+                lost = sum((np.asarray(values[row])[:, None] < theirs[row][None, :]).astype(
+                    np.int8) for row in ROWS)
+                total += (won >= need) @ won_pays - (lost >= need) @ lost_costs
+            return total
+        distinct, at = {}, {}
+        for row in ROWS:
+            distinct[row], inverse = np.unique(np.asarray(values[row]), return_inverse=True)
+            at[row] = inverse.ravel()
         for need, theirs, won_pays, lost_costs in self.scoop_terms:
-            # In chunks, so that sets x distinct boards stays small.
-            for start in range(0, len(total), 2048):
-                part = slice(start, start + 2048)
-                won = lost = 0
-                for row in ROWS:
-                    ours = np.asarray(values[row][part])[:, None]
-                    won = won + (ours > theirs[row][None, :])
-                    lost = lost + (ours < theirs[row][None, :])
-                total[part] += (won >= need) @ won_pays - (lost >= need) @ lost_costs
+            wins, win_pays, losses, loss_costs = _board_classes(distinct, theirs, won_pays,
+                                                                lost_costs)
+            # In chunks, so that sets x classes stays small.
+            for start in range(0, count, 4096):
+                part = slice(start, start + 4096)
+                won = sum((at[row][part, None] >= wins[None, :, i]).astype(np.int8)
+                          for i, row in enumerate(ROWS))
+                lost = sum((at[row][part, None] < losses[None, :, i]).astype(np.int8)
+                           for i, row in enumerate(ROWS))
+                total[part] += (won >= need) @ win_pays - (lost >= need) @ loss_costs
         return total
 
     def exact(self, cands: Candidates, ranks: dict[str, int]) -> int:
@@ -351,14 +379,8 @@ class ExpectedValue:
 
         terms, constant = [], 0
         for need, theirs, won_pays, lost_costs in self.scoop_terms:
-            # Per board and row: how many of our values do not beat theirs, and how many lose.
-            beat_from = np.stack([np.searchsorted(values[r], theirs[r], side="right")
-                                  for r in ROWS], axis=1)
-            hold_from = np.stack([np.searchsorted(values[r], theirs[r], side="left")
-                                  for r in ROWS], axis=1)
-            wins, win_pays = _classes(beat_from[won_pays != 0], won_pays[won_pays != 0], sizes)
-            losses, loss_costs = _classes(hold_from[lost_costs != 0],
-                                          lost_costs[lost_costs != 0], sizes)
+            wins, win_pays, losses, loss_costs = _board_classes(values, theirs, won_pays,
+                                                                lost_costs)
             must_win, can_win = (wins == 0).sum(axis=1), (wins < sizes).sum(axis=1)
             must_lose, can_lose = (losses == sizes).sum(axis=1), (losses > 0).sum(axis=1)
             # Winning: a literal that may be true only if ``need`` rows beat theirs.
@@ -399,6 +421,26 @@ class ExpectedValue:
         if field.sweep is not None:  # whoever scoops the other opponents sweeps
             paid += field.sweep.bonus * int(field.sweep.sweeping.sum())
         return -paid / field.samples
+
+
+def _board_classes(values: dict[str, np.ndarray], theirs: dict[str, np.ndarray],
+                   won_pays: np.ndarray, lost_costs: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The boards of one shared term in classes, against ``values``, the sorted distinct
+    values our rows can take: per board and row, how many of them do not beat theirs (a
+    value at that index or above wins the row) and how many lose to it (a value below that
+    index loses the row). Boards alike in every row are one class, weighted by what they pay
+    (``_classes``). Returns the winning classes and their pays, then the losing classes and
+    their costs, each class a row of three indices."""
+    sizes = np.array([len(values[r]) for r in ROWS])
+    beat_from = np.stack([np.searchsorted(values[r], theirs[r], side="right") for r in ROWS],
+                         axis=1)
+    hold_from = np.stack([np.searchsorted(values[r], theirs[r], side="left") for r in ROWS],
+                         axis=1)
+    wins, win_pays = _classes(beat_from[won_pays != 0], won_pays[won_pays != 0], sizes)
+    losses, loss_costs = _classes(hold_from[lost_costs != 0], lost_costs[lost_costs != 0],
+                                  sizes)
+    return wins, win_pays, losses, loss_costs
 
 
 def _classes(index: np.ndarray, counts: np.ndarray, sizes: np.ndarray

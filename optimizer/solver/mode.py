@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +28,8 @@ from evaluator.board import Board, BoardReport, evaluate_board, faces_playing
 from evaluator.rules import ROWS
 from optimizer.solver import cpsat
 from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
-from optimizer.solver.complete import SETTINGS_OF_13, Found, as_pick, best_set, every_set
+from optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick, best_set,
+                                       every_set)
 from optimizer.solver.joker_bounds import JokerChain
 from optimizer.solver.candidates import Candidates, preferred
 from optimizer.solver.model import SetModel, build_model
@@ -226,16 +228,21 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
                    found.value if complete else rest, stats)
 
 
-#: (bottom, middle) pairs up to which every set that could beat the incumbent is valued.
+#: (bottom, middle) pairs up to which every set that could beat the incumbent is valued, at
+#: the least; and the sets valued at most (about 70 ms of ``shared`` at the most).
 EVERY_SET_PAIRS = 1 << 13
+VALUED_SETS = 8 * EVERY_SET_PAIRS
 
 
 def _valued_pairs(cards: int) -> int:
     """The (bottom, middle) pairs up to which every set that could beat the incumbent is
     valued rather than left to CP-SAT: every setting of 13 cards (72,072, valued in tens of
-    milliseconds, where CP-SAT's proof can take a second against many shared terms),
-    ``EVERY_SET_PAIRS`` of more."""
-    return SETTINGS_OF_13 if cards == 13 else EVERY_SET_PAIRS
+    milliseconds, where CP-SAT's proof can take a second against many shared terms); of
+    more, as many as leave ``TOP_CELLS`` (pair, top) cells to look at, ``EVERY_SET_PAIRS``
+    at the least (a 14-card pair has 4 tops to try, a 17-card pair 35)."""
+    if cards == 13:
+        return SETTINGS_OF_13
+    return max(EVERY_SET_PAIRS, TOP_CELLS // comb(cards - 10, 3))
 
 
 #: Sets up to which the tie-break values every candidate set at once.
@@ -325,7 +332,9 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     left = above
     # When few sets could beat it, value them all exactly: the best becomes the incumbent,
     # and what is left for CP-SAT to search shrinks to a proof.
-    sets = every_set(above, need_stay, start + 1, _valued_pairs(len(cands.cards)))
+    cards = len(cands.cards)
+    sets = every_set(above, need_stay, start + 1, _valued_pairs(cards),
+                     None if cards == 13 else VALUED_SETS)
     if sets is not None and len(sets["top"]):
         best = _best_of(above, sets, objective)
     else:  # too many to value one by one: the heaviest of them, valued exactly
