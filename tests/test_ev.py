@@ -222,9 +222,9 @@ def test_the_shared_points_of_many_sets_are_each_sets_against_every_board(varian
     """``shared`` compares many sets with classes of boards, a few with the boards: both
     must pay what each board pays a set, counted here one board at a time."""
     from optimizer import make_objective
-    from evaluator.rules_files import find_rules as find
 
-    goal = make_objective("ev", find(variant), HAND_WITHOUT_LOW_CARDS[:38], None, table, seed=4)
+    goal = make_objective("ev", find_rules(variant), HAND_WITHOUT_LOW_CARDS[:38], None, table,
+                          seed=4)
     rng = np.random.default_rng(7)
     terms = goal.scoop_terms
     # values the boards hold (ties), values between them, and values beyond them

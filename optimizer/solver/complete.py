@@ -284,10 +284,10 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
     or more, as each row's candidate index over the sets; None if there are more than
     ``limit`` (bottom, middle) pairs to look at, or more than ``max_sets`` sets (by default
     ``8 * limit``), or past 13 cards more (pair, top) cells to try than ``limit`` pairs
-    would have without jokers (or ``TOP_CELLS``). For objectives with shared terms, whose value the caller computes
-    exactly for each. The (bottom, middle) pairs whose bounds reach ``floor`` are looked at
-    all at once, up to ``EVERY_SET_CELLS`` or ``4 * limit`` of them, or every one where 13
-    cards have no more disjoint pairs than ``limit``."""
+    would have without jokers (or ``TOP_CELLS``). For objectives with shared terms, whose
+    value the caller computes exactly for each. The (bottom, middle) cells whose bounds
+    reach ``floor`` are looked at all at once, up to ``EVERY_SET_CELLS`` or ``4 * limit`` of
+    them, or every one where 13 cards have no more disjoint pairs than ``limit``."""
     bottoms, middles, tops = cands.bottom, cands.middle, cands.top
     empty = {row: np.zeros(0, dtype=np.int64) for row in ROWS}
     if not (len(bottoms) and len(middles) and len(tops)):
