@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from evaluator.rules import Rules
-from optimizer.opponents.bot import (choose, deck_counts, finished_worth, pick, remaining,
-                                     score, without)
+from optimizer.opponents.bot import (deck_counts, finished_worth, pick, play_on, remaining,
+                                     score)
 from optimizer.opponents.head_to_head import PLAY, deal_seats
 from optimizer.opponents.layout import EMPTY
 from optimizer.opponents.params import BotParams, Dealing
@@ -82,25 +82,19 @@ def audit_decision(rules: Rules, dealing: Dealing, params: BotParams, decision: 
     rounds_left = len(streets) - decision
     count, keep = streets[decision - 1]
     full = deck_counts(rules.deck)
+    before = sum(size for size, _ in streets[:decision - 1])  # cards dealt before it
     rows: dict[str, list[np.ndarray]] = {name: [] for name in
                                          ("placed", "worth", "fouled", "entered", "royalty")}
     choices, skipped = [], 0
     for i in range(first, first + deals):
         cards = deal_seats(rules, dealing, seed, i)[0].tolist()
         rng = np.random.default_rng([seed, i, 0, PLAY])  # seat A's, as in a head-to-head
-        layout = np.full(13, EMPTY, dtype=np.int64)
         left = full.copy()
-        position = 0
-        for index, (size, kept) in enumerate(streets[:decision - 1]):
-            new = cards[position:position + size]
-            np.subtract.at(left, new, 1)
-            layout = choose(rules, dealing, layout, new, kept, remaining(left),
-                            len(streets) - 1 - index, params, rng, odds)
-            position += size
-        new = cards[position:position + count]
+        layout = play_on(rules, dealing, np.full(13, EMPTY, dtype=np.int64), left,
+                         cards[:before], range(decision - 1), params, rng, odds)
+        new = cards[before:before + count]
         np.subtract.at(left, new, 1)
-        unseen = remaining(left)
-        options, first_look, worth = score(rules, dealing, layout, new, keep, unseen,
+        options, first_look, worth = score(rules, dealing, layout, new, keep, remaining(left),
                                            rounds_left, params, rng, odds)
         if len(options) < placements:
             skipped += 1
@@ -111,8 +105,8 @@ def audit_decision(rules: Rules, dealing: Dealing, params: BotParams, decision: 
                 ranked = np.concatenate([ranked[:placements - 1], chosen[None]])
             compared = ranked[:placements]
             choices.append(int(np.flatnonzero((compared == chosen).all(axis=1))[0]))
-            outcome = _continuations(rules, dealing, params, odds, compared, unseen,
-                                     rounds_left, continuations, (seed, i))
+            outcome = _continuations(rules, dealing, params, odds, compared, left,
+                                     range(decision, len(streets)), continuations, (seed, i))
             for name, value in zip(rows, (compared, *outcome)):
                 rows[name].append(value)
         if progress is not None:
@@ -126,23 +120,18 @@ def audit_decision(rules: Rules, dealing: Dealing, params: BotParams, decision: 
 
 
 def _continuations(rules: Rules, dealing: Dealing, params: BotParams, odds, layouts: np.ndarray,
-                   unseen: np.ndarray, rounds_left: int, continuations: int,
+                   left: np.ndarray, later: range, continuations: int,
                    key: tuple[int, int]) -> tuple[np.ndarray, ...]:
     """``(K, M)`` worth, fouled, entered and royalty of each of ``layouts`` played on by the
-    bot over ``continuations`` futures, the placements sharing each future and generator."""
+    bot through the ``later`` decisions over ``continuations`` futures (shuffles of the
+    cards ``left`` counts), the placements sharing each future and generator."""
     count = len(layouts)
     boards = np.zeros((count, continuations, 13), dtype=np.int64)
     for m in range(continuations):
-        stream = np.random.default_rng([*key, AUDIT, m]).permutation(unseen)
+        stream = np.random.default_rng([*key, AUDIT, m]).permutation(remaining(left)).tolist()
         for k in range(count):
-            rng = np.random.default_rng([*key, AUDIT, m, 1])
-            layout, left = layouts[k], unseen
-            for street in range(rounds_left):
-                new = stream[street * dealing.per_round:(street + 1) * dealing.per_round]
-                left = without(left, new)
-                layout = choose(rules, dealing, layout, new.tolist(), dealing.keep, left,
-                                rounds_left - 1 - street, params, rng, odds)
-            boards[k, m] = layout
+            boards[k, m] = play_on(rules, dealing, layouts[k], left.copy(), stream, later,
+                                   params, np.random.default_rng([*key, AUDIT, m, 1]), odds)
     out = evaluate_played(boards.reshape(-1, 13), rules)
     fouled = out.fouled.reshape(count, continuations)
     entered = (out.entry_cards > 0).reshape(count, continuations) & ~fouled
@@ -198,15 +187,16 @@ def headroom(audit: DecisionAudit) -> Headroom:
     shrunk, mean, spread = _shrunk(gaps.mean(axis=2), noise, others)
     best = shrunk.argmax(axis=1)
     halves = (np.arange(0, m, 2), np.arange(1, m, 2))
-    figures = {"points": audit.worth, "fouls": audit.fouled.astype(float),
-               "entries": audit.entered.astype(float), "royalties": audit.royalty}
+    figures = {"points": gaps, "fouls": paired(audit.fouled.astype(float)),
+               "entries": paired(audit.entered.astype(float)),
+               "royalties": paired(audit.royalty)}
     gains = {name: np.zeros(hands) for name in figures}
     for chosen_on, valued_on in (halves, halves[::-1]):
         part = gaps[:, :, chosen_on]
         half_noise = part.var(axis=2, ddof=1) / len(chosen_on)
         pick = _shrunk(part.mean(axis=2), half_noise, others)[0].argmax(axis=1)
         for name, values in figures.items():
-            gains[name] += paired(values)[:, :, valued_on].mean(axis=2)[n, pick] / 2
+            gains[name] += values[:, :, valued_on].mean(axis=2)[n, pick] / 2
     se = (lambda v: float(v.std(ddof=1) / np.sqrt(hands))) if hands > 1 else (lambda v: 0.0)
     return Headroom(hands, float(mean), float(np.sqrt(spread)),
                     float(np.sqrt(noise[others].mean())), float((best != audit.choice).mean()),

@@ -358,6 +358,25 @@ def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequen
         layouts, new, keep, unseen, rounds_left, params.samples)
 
 
+def play_on(rules: Rules, dealing: Dealing, layout: np.ndarray, left: np.ndarray,
+            cards: Sequence[Card], decisions: range, params: BotParams,
+            rng: np.random.Generator, odds: RowOdds | None = None) -> np.ndarray:
+    """``layout`` played on by the bot alone through ``decisions`` (indices into
+    ``dealing.streets``, 0 the first cards), each dealt the next cards of ``cards``;
+    ``left`` counts the cards the player has not seen (``deck_counts`` less those seen) and
+    loses each card as it is dealt. ``odds`` as ``choose`` takes them."""
+    streets = dealing.streets
+    position = 0
+    for index in decisions:
+        count, keep = streets[index]
+        new = list(cards[position:position + count])
+        np.subtract.at(left, new, 1)
+        layout = choose(rules, dealing, layout, new, keep, remaining(left),
+                        len(streets) - 1 - index, params, rng, odds)
+        position += count
+    return layout
+
+
 def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: BotParams,
               rng: np.random.Generator, odds: RowOdds | None = None) -> PlayedHand:
     """Play one hand whose cards arrive in the order of ``cards`` (``dealing.seen`` of them);

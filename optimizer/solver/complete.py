@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import cache
+from math import comb
 
 import numpy as np
 
@@ -39,6 +40,11 @@ TOP_CELLS = 1 << 19  # (pair, top) cells looked at per step
 #: whether every set is valued.
 EVERY_SET_CELLS = 1 << 20
 LAYOUT_FACTOR = 3  # middles per leftover subset above which the leftovers are enumerated
+
+
+def tops_to_try(n: int) -> int:
+    """The tops each (bottom, middle) pair of ``n`` dealt cards leaves to try: C(n - 10, 3)."""
+    return comb(n - 10, 3)
 
 
 @cache
@@ -323,7 +329,7 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
     # Each pair has C(n - 10, 3) tops to try, each as many candidates as a joker's choices
     # make of one mask: past 13 cards, no more (pair, top) cells than its pairs would have
     # without jokers, or ``TOP_CELLS``.
-    tried = leftover.shape[1]
+    tried = tops_to_try(n)
     if n > 13 and len(b) * tried * width > max(TOP_CELLS, limit * tried):
         return None
     rest = ((1 << n) - 1) ^ (bottoms.masks[b] | middles.masks[m])

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -29,7 +28,7 @@ from evaluator.rules import ROWS
 from optimizer.solver import cpsat
 from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
 from optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick, best_set,
-                                       every_set)
+                                       every_set, tops_to_try)
 from optimizer.solver.joker_bounds import JokerChain
 from optimizer.solver.candidates import Candidates, preferred
 from optimizer.solver.model import SetModel, build_model
@@ -242,7 +241,7 @@ def _valued_pairs(cards: int) -> int:
     at the least (a 14-card pair has 4 tops to try, a 17-card pair 35)."""
     if cards == 13:
         return SETTINGS_OF_13
-    return max(EVERY_SET_PAIRS, TOP_CELLS // comb(cards - 10, 3))
+    return max(EVERY_SET_PAIRS, TOP_CELLS // tops_to_try(cards))
 
 
 #: Sets up to which the tie-break values every candidate set at once.
