@@ -252,13 +252,19 @@ def _overflow(page) -> int:
     return page.evaluate("document.scrollingElement.scrollWidth")
 
 
+def _show(page, view: str):
+    """Click a view's tab and wait until the view is on screen: the tabs are links, and the
+    view changes on the hashchange that follows the click, not during it."""
+    page.click(f"#tab-{view}")
+    page.wait_for_selector(f"#{view}-view:not([hidden])")
+
+
 def test_phone_layout_has_no_sideways_scroll_and_the_keyboard_alone_picks_and_places(phone):
     page = phone.open("solve")
     for view in ("solve", "train", "check", "advise"):
-        page.click(f"#tab-{view}")
-        page.wait_for_selector(f"#{view}-view:not([hidden])")
+        _show(page, view)
         assert _overflow(page) <= PHONE["width"], f"{view} scrolls sideways"
-    page.click("#tab-solve")
+    _show(page, "solve")
     grid = page.locator("#solve-picker .deck-grid").bounding_box()
     assert grid["x"] >= 0 and grid["x"] + grid["width"] <= PHONE["width"]
     assert page.locator("#solve-picker button[data-card='2c']").is_visible()
@@ -280,7 +286,7 @@ def test_phone_layout_has_no_sideways_scroll_and_the_keyboard_alone_picks_and_pl
     page.keyboard.press("Space")  # Space takes it out again
     assert page.input_value("#solve-cards") == ""
     # In Train: the rows are on screen, and a hand card is picked and placed by keys.
-    page.click("#tab-train")
+    _show(page, "train")
     hand = page.locator("#train-editor .editor-hand button.card")
     hand.first.wait_for(timeout=WAIT)
     for row in ("top", "middle", "bottom"):
@@ -331,7 +337,7 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     assert alert.inner_text() == answer["error"]
     assert page.input_value("#check-cards") == typed
 
-    page.click("#tab-advise")
+    _show(page, "advise")
     page.fill("#advise-top", "Qh")
     page.fill("#advise-middle", "7c 8c")
     page.fill("#advise-bottom", "2s 2d")
@@ -365,17 +371,17 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
 
 def _fill_views(page):
     """Put an answer in each view, so that the screenshots show one."""
-    page.click("#tab-solve")
+    _show(page, "solve")
     page.fill("#solve-cards", HAND)
     page.fill("#solve-samples", SAMPLES)
     page.click("#solve-submit")
     page.wait_for_selector("#solve-result .answer", timeout=WAIT)
-    page.click("#tab-check")
+    _show(page, "check")
     page.fill("#check-cards", HAND)
     page.fill("#check-set", CHECKED)
     page.click("#check-submit")
     page.wait_for_selector("#check-result .answer", timeout=WAIT)
-    page.click("#tab-advise")
+    _show(page, "advise")
     page.fill("#advise-top", "Qh")
     page.fill("#advise-middle", "7c 8c")
     page.fill("#advise-bottom", "2s 2d")
@@ -384,7 +390,7 @@ def _fill_views(page):
     page.fill("#advise-samples", SAMPLES)
     page.click("#advise-submit")
     page.wait_for_selector("#advise-result .answer", timeout=WAIT)
-    page.click("#tab-train")  # a hand set by taps and graded: the grade beside the optimum
+    _show(page, "train")  # a hand set by taps and graded: the grade beside the optimum
     page.wait_for_selector("#train-editor .editor-hand button.card", timeout=WAIT)
     cards = _cards(page, "#train-editor .editor-hand")
     for row, placed in (("bottom", cards[:5]), ("middle", cards[5:10]), ("top", cards[10:13])):
@@ -399,7 +405,7 @@ def test_screenshots_of_every_view(size, request, shots):
     page = request.getfixturevalue(size).open("solve")
     _fill_views(page)
     for view in ("solve", "train", "check", "advise"):
-        page.click(f"#tab-{view}")
+        _show(page, view)
         if size == "phone":  # answers too must fit the width of a phone
             assert _overflow(page) <= PHONE["width"], f"{view} with its answer scrolls sideways"
         path = shots / f"{view}-{size}.png"
