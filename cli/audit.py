@@ -87,11 +87,10 @@ def _audit_table(found: Headroom, skipped: int) -> Table:
     table.add_row("hands whose best is not the choice", f"{found.changed:.0%}")
     table.add_row("the best's estimated lead", f"{found.lead:+.3f}")
     table.add_row("the best raw mean's lead (noise in it)", f"{found.raw_lead:+.3f}")
-    for name, key, fmt in (("held out: points", "points", "{:+.3f} ± {:.3f}"),
-                           ("held out: fouls", "fouls", "{:+.1f} ± {:.1f} pp"),
-                           ("held out: entries", "entries", "{:+.1f} ± {:.1f} pp"),
-                           ("held out: royalties", "royalties", "{:+.2f} ± {:.2f}")):
+    for key, scale, fmt in (("points", 1, "{:+.3f} ± {:.3f}"),
+                            ("fouls", 100, "{:+.1f} ± {:.1f} pp"),
+                            ("entries", 100, "{:+.1f} ± {:.1f} pp"),
+                            ("royalties", 1, "{:+.2f} ± {:.2f}")):
         mean, se = found.held_out[key]
-        scale = 100 if fmt.endswith("pp") else 1
-        table.add_row(name, fmt.format(scale * mean, scale * se))
+        table.add_row(f"held out: {key}", fmt.format(scale * mean, scale * se))
     return table

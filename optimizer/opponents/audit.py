@@ -100,11 +100,11 @@ def audit_decision(rules: Rules, dealing: Dealing, params: BotParams, decision: 
             skipped += 1
         else:
             chosen = pick(options, worth, rng)  # the bot's own choice, as choose makes it
-            ranked = options[np.argsort(-first_look, kind="stable")]
-            if not (ranked[:placements] == chosen).all(axis=1).any():
-                ranked = np.concatenate([ranked[:placements - 1], chosen[None]])
-            compared = ranked[:placements]
-            choices.append(int(np.flatnonzero((compared == chosen).all(axis=1))[0]))
+            compared = options[np.argsort(-first_look, kind="stable")[:placements]]
+            at = np.flatnonzero((compared == chosen).all(axis=1))
+            if len(at) == 0:  # the first look did not rank the choice among them: it goes last
+                compared[-1] = chosen
+            choices.append(int(at[0]) if len(at) else placements - 1)
             outcome = _continuations(rules, dealing, params, odds, compared, left,
                                      range(decision, len(streets)), continuations, (seed, i))
             for name, value in zip(rows, (compared, *outcome)):
