@@ -17,8 +17,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from cli.errors import reports_bad_input
-from cli.options import (
+from fantasyland.cli.errors import reports_bad_input
+from fantasyland.cli.options import (
     AgainstOption,
     BudgetOption,
     DeadOption,
@@ -37,20 +37,20 @@ from cli.options import (
     table_options,
     workers_count,
 )
-from cli.render import Words, cards_text, console, err_console
-from evaluator import ROWS, find_rules
-from optimizer.ordinary.advise import (
+from fantasyland.cli.render import Words, cards_text, console, err_console
+from fantasyland.evaluator import ROWS, find_rules
+from fantasyland.optimizer.ordinary.advise import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     SCREEN,
     Advice,
     advise,
 )
-from optimizer.ordinary.position import PositionError
-from optimizer.ordinary.race import PlayValue, Z
-from optimizer.ordinary.record import advice_record, entry_names
-from optimizer.solver.objective import ObjectiveError
-from optimizer.solver.table import describe
+from fantasyland.optimizer.ordinary.position import PositionError
+from fantasyland.optimizer.ordinary.race import PlayValue, Z
+from fantasyland.optimizer.ordinary.record import advice_record, entry_names
+from fantasyland.optimizer.solver.objective import ObjectiveError
+from fantasyland.optimizer.solver.table import describe
 
 #: Seconds before the progress bar shows: a last street, or a short race, needs none.
 PROGRESS_AFTER = 0.5

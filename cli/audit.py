@@ -9,12 +9,12 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from cli.head_to_head import Bot
-from cli.render import console, err_console, measured
-from optimizer.opponents.audit import Headroom, audit_decision, decisions, headroom
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.params import knobs_text, with_knobs
-from optimizer.opponents.pools import BOTS, dealing_for
+from fantasyland.cli.head_to_head import Bot
+from fantasyland.cli.render import console, err_console, measured
+from fantasyland.optimizer.opponents.audit import Headroom, audit_decision, decisions, headroom
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.params import knobs_text, with_knobs
+from fantasyland.optimizer.opponents.pools import BOTS, dealing_for
 
 #: Deals --audit takes when --hands is not given.
 DEFAULT_AUDIT_DEALS = 100

@@ -12,23 +12,23 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.table import Table
 from rich.text import Text
 
-from cli.command import given, old_spelling
-from cli.errors import check_stdin_open, report_error, reports_bad_input
-from cli.options import (AgainstOption, DeadOption, FlValueOption, OpponentFantasylandOption,
+from fantasyland.cli.command import given, old_spelling
+from fantasyland.cli.errors import check_stdin_open, report_error, reports_bad_input
+from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, OpponentFantasylandOption,
                          OpponentsOption, RoyaltiesObjectiveOption, SamplesOption, SeedOption,
                          TimeLimitOption, VariantOption, WorkersOption, check_opponents,
                          check_table, hands_option, objective_for, table_options,
                          workers_count)
-from cli.render import console, err_console, shown
-from evaluator import find_rules
-from optimizer import ObjectiveError
-from optimizer.batch.benchmark import machine
-from optimizer.batch.engines import Settings, open_engine
-from optimizer.batch.files import BadLine, BatchError, WorkerError, count_hand_lines, open_input
-from optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_output, check_settings,
+from fantasyland.cli.render import console, err_console, shown
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer import ObjectiveError
+from fantasyland.optimizer.batch.benchmark import machine
+from fantasyland.optimizer.batch.engines import Settings, open_engine
+from fantasyland.optimizer.batch.files import BadLine, BatchError, WorkerError, count_hand_lines, open_input
+from fantasyland.optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_output, check_settings,
                                  run_batch)
-from optimizer.solver.objective import OBJECTIVES
-from optimizer.solver.record import solution_record as solution_dict
+from fantasyland.optimizer.solver.objective import OBJECTIVES
+from fantasyland.optimizer.solver.record import solution_record as solution_dict
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
 SHOWN_ERRORS = 20

@@ -13,19 +13,19 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from cli.errors import reports_bad_input
-from cli.options import (BudgetOption, FlValueOption, JsonOption, RoyaltiesObjectiveOption,
+from fantasyland.cli.errors import reports_bad_input
+from fantasyland.cli.options import (BudgetOption, FlValueOption, JsonOption, RoyaltiesObjectiveOption,
                          SeedOption, WorkersOption, workers_count,
                          VariantOption, card_counts, hands_option, objective_for,
                          samples_option)
-from cli.render import console, err_console
-from evaluator import find_rules
-from evaluator.cards import format_cards
-from optimizer import ObjectiveError
-from optimizer.batch.against import (CheckoutError, Comparison, SuiteError, checkout, compare,
+from fantasyland.cli.render import console, err_console
+from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.cards import format_cards
+from fantasyland.optimizer import ObjectiveError
+from fantasyland.optimizer.batch.against import (CheckoutError, Comparison, SuiteError, checkout, compare,
                                      groups, identical_results, identity_jobs)
-from optimizer.batch.benchmark import Timings, machine, time_ranking
-from optimizer.solver.objective import check_objective
+from fantasyland.optimizer.batch.benchmark import Timings, machine, time_ranking
+from fantasyland.optimizer.solver.objective import check_objective
 
 
 class Suite(str, Enum):
@@ -81,8 +81,8 @@ def command(
     """
     counts = list(cards)  # parsed by card_counts
     if advise:
-        from cli.bench_advise import run
-        from optimizer.ordinary.advise import DEFAULT_BUDGET
+        from fantasyland.cli.bench_advise import run
+        from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET
 
         with reports_bad_input(ObjectiveError):
             chosen = objective.value if objective is not None else "ev"

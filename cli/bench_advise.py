@@ -13,12 +13,12 @@ import numpy as np
 from rich.progress import Progress
 from rich.table import Table
 
-from cli.render import console, err_console
-from evaluator import find_rules
-from optimizer.batch.benchmark import Timings, machine
-from optimizer.opponents.pools import dealing_for
-from optimizer.ordinary.advise import advise
-from optimizer.ordinary.deal import seeded_positions
+from fantasyland.cli.render import console, err_console
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer.batch.benchmark import Timings, machine
+from fantasyland.optimizer.opponents.pools import dealing_for
+from fantasyland.optimizer.ordinary.advise import advise
+from fantasyland.optimizer.ordinary.deal import seeded_positions
 
 
 def run(variant: str, hands: int, seed: int, objective: str, budget: int, workers: int,

@@ -10,17 +10,17 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from cli.errors import read_stdin, reports_bad_input
-from cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption,
+from fantasyland.cli.errors import read_stdin, reports_bad_input
+from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption,
                          OpponentFantasylandOption, OpponentsOption, RoyaltiesObjectiveOption,
                          SamplesOption, SeedOption, TimeLimitOption, VariantOption,
                          check_opponents, objective_for, table_options)
-from cli.render import (Words, any_of, board_table, cards_text, console, royalties_text,
+from fantasyland.cli.render import (Words, any_of, board_table, cards_text, console, royalties_text,
                         row_text)
-from evaluator import ROWS, BoardReport, find_rules
-from optimizer import ObjectiveError
-from optimizer.solver.table import describe
-from optimizer.training.grading import Grade, grade, grade_record
+from fantasyland.evaluator import ROWS, BoardReport, find_rules
+from fantasyland.optimizer import ObjectiveError
+from fantasyland.optimizer.solver.table import describe
+from fantasyland.optimizer.training.grading import Grade, grade, grade_record
 
 
 def points(value: float) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand
 
-from cli.coerce import plain_coercion
+from fantasyland.cli.coerce import plain_coercion
 
 
 #: Old option names, hidden, and the names they are now.
@@ -85,7 +85,7 @@ class Command(FlagsShowNoValue, TyperCommand):
                                  f"old spelling of {new_name}; give {new_name} only", ctx=ctx)
             from rich.text import Text
 
-            from cli.render import err_console
+            from fantasyland.cli.render import err_console
 
             err_console.print(Text(f"note: {old_name} is now {new_name}", style="yellow"),
                               soft_wrap=True)

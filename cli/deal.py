@@ -10,12 +10,12 @@ from typing import Annotated
 
 import typer
 
-from cli.command import old_spelling
-from cli.errors import report_error, reports_bad_input
-from cli.options import SeedOption, VariantOption, hands_option
-from cli.render import err_console, never_dealt_note
-from evaluator import find_rules
-from optimizer.solver.dealing import SizeError, deal_hands, hand_line, parse_size_weights
+from fantasyland.cli.command import old_spelling
+from fantasyland.cli.errors import report_error, reports_bad_input
+from fantasyland.cli.options import SeedOption, VariantOption, hands_option
+from fantasyland.cli.render import err_console, never_dealt_note
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer.solver.dealing import SizeError, deal_hands, hand_line, parse_size_weights
 
 LINES_PER_WRITE = 4096
 

@@ -12,8 +12,8 @@ from typing import TextIO
 import typer
 from rich.text import Text
 
-from cli.render import err_console, shown
-from evaluator import CardError, HandSpecError, RulesError
+from fantasyland.cli.render import err_console, shown
+from fantasyland.evaluator import CardError, HandSpecError, RulesError
 
 #: The exit code for input the library refused (the code Click uses for usage errors).
 BAD_INPUT = 2

@@ -9,10 +9,10 @@ from pathlib import Path
 from rich.progress import Progress
 from rich.table import Table
 
-from cli.render import console, err_console
-from optimizer.opponents.head_to_head import HeadToHead, head_to_head, saved_head_to_head
-from optimizer.opponents.params import knobs_text, with_knobs
-from optimizer.opponents.pools import BOTS, dealing_for
+from fantasyland.cli.render import console, err_console
+from fantasyland.optimizer.opponents.head_to_head import HeadToHead, head_to_head, saved_head_to_head
+from fantasyland.optimizer.opponents.params import knobs_text, with_knobs
+from fantasyland.optimizer.opponents.pools import BOTS, dealing_for
 
 
 class Bot(str, Enum):

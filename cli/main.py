@@ -24,8 +24,8 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 from typer.models import CommandInfo
 
-import cli
-from cli.command import Command, FlagsShowNoValue
+from fantasyland import cli
+from fantasyland.cli.command import Command, FlagsShowNoValue
 
 #: Click's exception classes by name, reached through Typer's public ``BadParameter``: recent
 #: Typers carry their own copy of Click, whose errors ``click.ClickException`` would miss.
@@ -80,13 +80,13 @@ class OneLineErrors(FlagsShowNoValue, TyperGroup):
         except _CLICK["ClickException"] as error:
             if type(error).__name__ == "NoArgsIsHelpError":  # the help is printed already
                 sys.exit(error.exit_code)
-            from cli.errors import report_error
+            from fantasyland.cli.errors import report_error
 
             where = error.ctx.command_path if getattr(error, "ctx", None) else "fantasyland"
             report_error(f"{error.format_message().rstrip('.')} (see `{where} --help`)")
             sys.exit(error.exit_code)
         except typer.Abort:
-            from cli.errors import report_error
+            from fantasyland.cli.errors import report_error
 
             report_error("aborted")
             sys.exit(1)
@@ -147,7 +147,7 @@ def command_summaries() -> dict[str, str | None]:
     that define a function ``command``, without importing them (for the help)."""
     found = {}
     for name in _module_names():
-        spec = importlib.util.find_spec(f"cli.{name}")
+        spec = importlib.util.find_spec(f"{cli.__name__}.{name}")
         source = spec.loader.get_source(spec.name) if spec and spec.loader else None
         if source is None:  # no source to read: import it to see
             info = _command_info(name)
@@ -166,7 +166,7 @@ def _command_info(name: str) -> CommandInfo | None:
     no module of ``cli`` by that name defines one."""
     if name not in _module_names():
         return None
-    command = getattr(importlib.import_module(f"cli.{name}"), "command", None)
+    command = getattr(importlib.import_module(f"{cli.__name__}.{name}"), "command", None)
     if not callable(command):
         return None
     app.command(name=name, cls=Command)(command)

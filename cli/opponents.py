@@ -13,25 +13,25 @@ from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
-from cli.audit import DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DEFAULT_PLACEMENTS, run_audit
-from cli.command import old_spelling
-from cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
-from cli.errors import BAD_INPUT, report_error, reports_bad_input
-from cli.options import (JsonOption, OpponentsOption, SamplesOption, SeedOption, VariantOption,
+from fantasyland.cli.audit import DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DEFAULT_PLACEMENTS, run_audit
+from fantasyland.cli.command import old_spelling
+from fantasyland.cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
+from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input
+from fantasyland.cli.options import (JsonOption, OpponentsOption, SamplesOption, SeedOption, VariantOption,
                          WorkersOption, check_opponents, hands_option, workers_count)
-from cli.render import console, err_console, measured, shown
-from evaluator import find_rules, parse_cards
-from optimizer import ObjectiveError, solve
-from optimizer.opponents import closed
-from optimizer.opponents.coverage import FIGURES, pool_coverage
-from optimizer.opponents.draw import bot_stats, serving_pool
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.head_to_head import STEP
-from optimizer.opponents.pools import (CHUNK, POOL_SEED, build_pool, dealing_for,
+from fantasyland.cli.render import console, err_console, measured, shown
+from fantasyland.evaluator import find_rules, parse_cards
+from fantasyland.optimizer import ObjectiveError, solve
+from fantasyland.optimizer.opponents import closed
+from fantasyland.optimizer.opponents.coverage import FIGURES, pool_coverage
+from fantasyland.optimizer.opponents.draw import bot_stats, serving_pool
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.head_to_head import STEP
+from fantasyland.optimizer.opponents.pools import (CHUNK, POOL_SEED, build_pool, dealing_for,
                                        load_pool, pool_file_name, shipped_build)
-from optimizer.opponents.removal import removal_check
-from optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
-from optimizer.solver.solve import default_samples
+from fantasyland.optimizer.opponents.removal import removal_check
+from fantasyland.optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
+from fantasyland.optimizer.solver.solve import default_samples
 
 
 def _figures(stats: dict) -> list[str]:
@@ -68,7 +68,7 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
     """Classic Chinese Poker's model: the worths of its fixed point, not a pool of boards."""
     hands = hands or closed.HANDS
     seed = closed.SEED if seed is None else seed
-    shipped = resources.files("optimizer.opponents.data") / closed.model_file_name(rules)
+    shipped = resources.files("fantasyland.optimizer.opponents.data") / closed.model_file_name(rules)
     target = output or Path(str(shipped))
     started = time.perf_counter()
     with Progress(console=err_console, transient=True, disable=quiet) as bar:
@@ -90,7 +90,7 @@ def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
                                      "a minute: --chunks and --saved-only are for bot pools")
         _regenerate_closed(rules, hands, seed, output, quiet)
         return
-    shipped = resources.files("optimizer.opponents.data") / pool_file_name(rules)
+    shipped = resources.files("fantasyland.optimizer.opponents.data") / pool_file_name(rules)
     target = output or Path(str(shipped))
     started = time.perf_counter()
     log = _ChunkLog(chunks, quiet)
@@ -224,7 +224,7 @@ def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool
     if rules.dealing != "closed":
         raise OpponentModelError(f"--fixed-point measures classic Chinese Poker's model "
                                  f"(dealing = \"closed\"); {rules.name} is played by the bot")
-    from optimizer.training.deviation import deviation
+    from fantasyland.optimizer.training.deviation import deviation
 
     with Progress(console=err_console, transient=True,
                   disable=json_output or not err_console.is_terminal) as bar:

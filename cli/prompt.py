@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import TypeVar
 
-from cli.errors import report_error
+from fantasyland.cli.errors import report_error
 
 try:  # line editing and history for input() in a terminal; absent on some platforms
     import readline

@@ -14,9 +14,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from evaluator import ROWS, BoardReport, Card, Rules
-from evaluator.board import RowReport
-from evaluator.cards import JOKER, ascii_names, card_name, suit_of
+from fantasyland.evaluator import ROWS, BoardReport, Card, Rules
+from fantasyland.evaluator.board import RowReport
+from fantasyland.evaluator.cards import JOKER, ascii_names, card_name, suit_of
 
 # Results go to stdout and diagnostics to stderr, so that ``--json`` output stays clean.
 # No :emoji: codes: nothing printed uses them, and reading their table costs start-up time.

@@ -9,13 +9,13 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from cli.errors import BAD_INPUT, read_stdin, report_error, reports_bad_input
-from cli.options import (BudgetOption, EntryValueOption, JsonOption, Objective,
+from fantasyland.cli.errors import BAD_INPUT, read_stdin, report_error, reports_bad_input
+from fantasyland.cli.options import (BudgetOption, EntryValueOption, JsonOption, Objective,
                          ObjectiveOption, OpponentsOption, SeedOption, VariantOption,
                          check_opponents, entry_values)
-from cli.render import console, measured, shown
-from evaluator import find_rules
-from optimizer import ObjectiveError
+from fantasyland.cli.render import console, measured, shown
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer import ObjectiveError
 
 #: Exit code when some lines were bad but others were graded (as ``batch``).
 LINES_FAILED = 1
@@ -61,8 +61,8 @@ def command(
     numbers are advise's. Bad lines are reported with their line number and skipped; the
     exit code is then 1, and 2 when no line could be graded.
     """
-    from optimizer.ordinary.advise import DEFAULT_BUDGET
-    from optimizer.ordinary.review import review
+    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET
+    from fantasyland.optimizer.ordinary.review import review
 
     overrides = entry_values(entry_value)
     with reports_bad_input(ObjectiveError):
@@ -77,7 +77,7 @@ def command(
             except OSError as error:
                 report_error(f"cannot read {history!r}: {error.strerror}")
                 raise typer.Exit(BAD_INPUT) from None
-        from optimizer.ordinary.position import PositionError
+        from fantasyland.optimizer.ordinary.position import PositionError
 
         try:
             result = review(lines, rules, objective.value, opponents, seed=seed,

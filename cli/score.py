@@ -9,16 +9,16 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from cli.errors import read_stdin, reports_bad_input
-from cli.options import JsonOption, VariantOption
+from fantasyland.cli.errors import read_stdin, reports_bad_input
+from fantasyland.cli.options import JsonOption, VariantOption
 from rich.table import Table
 
-from cli.render import (Words, any_of, board_table, cards_text, console, report_dict, row_text,
+from fantasyland.cli.render import (Words, any_of, board_table, cards_text, console, report_dict, row_text,
                         royalties_text)
-from evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules
-from evaluator.board import BoardError
-from evaluator.cards import ascii_names
-from evaluator.scoring import Seat, TableResult, check_table, read_seat, settle_table
+from fantasyland.evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules
+from fantasyland.evaluator.board import BoardError
+from fantasyland.evaluator.cards import ascii_names
+from fantasyland.evaluator.scoring import Seat, TableResult, check_table, read_seat, settle_table
 
 
 def _entry_needs(rules: Rules) -> str:

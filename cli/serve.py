@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from cli.errors import BAD_INPUT, report_error
-from cli.options import WorkersOption, workers_count
+from fantasyland.cli.errors import BAD_INPUT, report_error
+from fantasyland.cli.options import WorkersOption, workers_count
 
 #: The hosts that name this machine itself: a server bound there answers no other name,
 #: which keeps a web page elsewhere from reaching it through a rebound DNS name.
@@ -60,8 +60,8 @@ def command(
     """
     import uvicorn
 
-    from cli.web.app import Settings, create_app
-    from cli.web.history import default_path
+    from fantasyland.cli.web.app import Settings, create_app
+    from fantasyland.cli.web.history import default_path
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     sock = _listen(host, port)

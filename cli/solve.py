@@ -8,19 +8,19 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from cli.errors import read_stdin, reports_bad_input
-from cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption, Objective,
+from fantasyland.cli.errors import read_stdin, reports_bad_input
+from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption, Objective,
                          ObjectiveOption, OpponentFantasylandOption, OpponentsOption,
                          SamplesOption, SeedOption, TimeLimitOption, VariantOption,
                          check_opponents, table_options)
-from cli.render import (Words, any_of, board_table, cards_text, console, never_dealt_note,
+from fantasyland.cli.render import (Words, any_of, board_table, cards_text, console, never_dealt_note,
                         royalties_text, row_text)
-from evaluator import ROWS, BoardReport, find_rules, parse_cards
-from evaluator.cards import sort_cards
-from optimizer import ObjectiveError, Solution, solve
-from optimizer.solver.ev import breakdown
-from optimizer.solver.table import describe
-from optimizer.solver.record import solution_record as solution_dict
+from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
+from fantasyland.evaluator.cards import sort_cards
+from fantasyland.optimizer import ObjectiveError, Solution, solve
+from fantasyland.optimizer.solver.ev import breakdown
+from fantasyland.optimizer.solver.table import describe
+from fantasyland.optimizer.solver.record import solution_record as solution_dict
 
 
 def _points(value: float) -> str:

@@ -16,20 +16,20 @@ from typing import IO, Annotated
 import typer
 from rich.text import Text
 
-from cli.check import grade_lines, points, side_by_side
-from cli.command import old_spelling
-from cli.errors import check_stdin_open, open_log, reports_bad_input
-from cli.options import (AgainstOption, BudgetOption, DeadOption, EntryValueOption,
+from fantasyland.cli.check import grade_lines, points, side_by_side
+from fantasyland.cli.command import old_spelling
+from fantasyland.cli.errors import check_stdin_open, open_log, reports_bad_input
+from fantasyland.cli.options import (AgainstOption, BudgetOption, DeadOption, EntryValueOption,
                          FlValueOption, Objective, OpponentFantasylandOption, OpponentsOption,
                          RoyaltiesObjectiveOption, SamplesOption, VariantOption, card_counts,
                          check_opponents, entry_values, hands_option, objective_for,
                          seed_option, table_options)
-from cli.prompt import read_until
-from cli.render import cards_text, console, never_dealt_note
-from evaluator import CardError, Rules, find_rules
-from optimizer import ObjectiveError
-from optimizer.solver.table import describe, read_table
-from optimizer.training.session import Session
+from fantasyland.cli.prompt import read_until
+from fantasyland.cli.render import cards_text, console, never_dealt_note
+from fantasyland.evaluator import CardError, Rules, find_rules
+from fantasyland.optimizer import ObjectiveError
+from fantasyland.optimizer.solver.table import describe, read_table
+from fantasyland.optimizer.training.session import Session
 
 
 def _help(rules: Rules) -> str:
@@ -163,10 +163,10 @@ def command(
 def _ordinary(variant, hands, seed, objective, opponents, samples, against,
               opponent_fantasyland, dead, log, budget, entry_value, fl_value, cards) -> None:
     """``train --ordinary`` (``cli/train_ordinary.py``)."""
-    from optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
-    from optimizer.ordinary.position import PositionError
-    from optimizer.ordinary.session import OrdinarySession
-    from cli.train_ordinary import run
+    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
+    from fantasyland.optimizer.ordinary.position import PositionError
+    from fantasyland.optimizer.ordinary.session import OrdinarySession
+    from fantasyland.cli.train_ordinary import run
 
     for name, given in (("--fl-value", fl_value), ("--cards", cards)):
         if given is not None:

@@ -16,13 +16,13 @@ from typing import IO
 
 from rich.text import Text
 
-from cli.check import points
-from cli.errors import open_log
-from cli.prompt import read_until
-from cli.render import cards_text, console
-from optimizer.ordinary.plays import PlayError
-from optimizer.ordinary.session import Decision, OrdinarySession
-from optimizer.solver.table import describe, read_table
+from fantasyland.cli.check import points
+from fantasyland.cli.errors import open_log
+from fantasyland.cli.prompt import read_until
+from fantasyland.cli.render import cards_text, console
+from fantasyland.optimizer.ordinary.plays import PlayError
+from fantasyland.optimizer.ordinary.session import Decision, OrdinarySession
+from fantasyland.optimizer.solver.table import describe, read_table
 
 
 

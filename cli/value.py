@@ -12,16 +12,16 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from rich.table import Table
 from rich.text import Text
 
-from cli.command import old_spelling
-from cli.errors import report_error, reports_bad_input
-from cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
+from fantasyland.cli.command import old_spelling
+from fantasyland.cli.errors import report_error, reports_bad_input
+from fantasyland.cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
                          VariantOption, WorkersOption, check_opponents, hands_option,
                          workers_count)
-from cli.render import console, err_console, measured, shown
-from evaluator import find_rules
-from optimizer import ObjectiveError
-from optimizer.solver.objective import check_objective
-from optimizer.training.worth import DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate, \
+from fantasyland.cli.render import console, err_console, measured, shown
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer import ObjectiveError
+from fantasyland.optimizer.solver.objective import check_objective
+from fantasyland.optimizer.training.worth import DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate, \
     worth_table
 
 

@@ -16,12 +16,12 @@ from numbers import Integral
 
 import numpy as np
 
-from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
-from evaluator.handspec import Scale
-from evaluator.jokers import played_as, substitutes
-from evaluator.rules import ROW_SIZE, ROWS, Rules
-from evaluator.rules_files import find_rules
-from evaluator.strength import (class_name, hand_name, lowball_array, lowball_class_name,
+from fantasyland.evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.jokers import played_as, substitutes
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.evaluator.strength import (class_name, hand_name, lowball_array, lowball_class_name,
                                 lowball_name, rank3_array, rank5_array)
 
 
@@ -79,7 +79,7 @@ def parse_board(text: str, deck: Deck = ONE_DECK) -> Board:
     >>> parse_board("6s 6c / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d")
     Traceback (most recent call last):
     ...
-    evaluator.board.BoardError: the top row has 2 cards ('6s 6c'): expected 3
+    fantasyland.evaluator.board.BoardError: the top row has 2 cards ('6s 6c'): expected 3
     """
     parts = re.split(r"[/|]", text)
     if len(parts) == 1:

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.board import row_strengths, row_values
-from evaluator.handspec import Scale
-from evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.board import row_strengths, row_values
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.rules import ROWS, Rules
 
 ROW_SLICES = {"top": slice(0, 3), "middle": slice(3, 8), "bottom": slice(8, 13)}
 

@@ -152,7 +152,7 @@ def parse_cards(text: str | Iterable[str], count: int | range | None = None,
     >>> parse_cards("As Xx")
     Traceback (most recent call last):
     ...
-    evaluator.cards.CardError: bad card 'Xx': expected a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠), or Jk for a joker
+    fantasyland.evaluator.cards.CardError: bad card 'Xx': expected a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠), or Jk for a joker
     """
     tokens = _tokens(text) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
     cards = tuple(parse_card(token) for token in tokens)

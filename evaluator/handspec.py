@@ -16,8 +16,8 @@ from functools import cache
 
 import numpy as np
 
-from evaluator.cards import RANK_CHARS
-from evaluator.strength import (CARDS_OF_STRENGTH, CLASS_NAMES, DESCRIPTORS, HIGH_CARD,
+from fantasyland.evaluator.cards import RANK_CHARS
+from fantasyland.evaluator.strength import (CARDS_OF_STRENGTH, CLASS_NAMES, DESCRIPTORS, HIGH_CARD,
                                 LOW_DESCRIPTORS, PAIR, STRAIGHT_FLUSH, TRIPS)
 
 
@@ -107,7 +107,7 @@ def parse_spec(text: str) -> HandSpec:
     >>> parse_spec("QX")
     Traceback (most recent call last):
     ...
-    evaluator.handspec.HandSpecError: bad hand spec 'QX': expected a class (pair, trips, straight, flush, full house, quads, straight flush, royal flush, five of a kind ...), a pair or trips by rank (QQ, 222), a high card (T-high), or five ranks (75432)
+    fantasyland.evaluator.handspec.HandSpecError: bad hand spec 'QX': expected a class (pair, trips, straight, flush, full house, quads, straight flush, royal flush, five of a kind ...), a pair or trips by rank (QQ, 222), a high card (T-high), or five ranks (75432)
     """
     raw = str(text).strip()
     word = re.sub(r"[\s_-]", "", raw.lower())

@@ -9,7 +9,7 @@ strengths, so the strengths are worked out once for a pattern, from a representa
 
 One deck has 3,380 patterns of rows with one or two jokers (122,031 strengths), so their
 strengths are shipped as package data (``evaluator/data/joker_patterns.npz``, written by
-``python -m evaluator.tables``), one table for decks with five of a kind and one for decks
+``python -m fantasyland.evaluator.tables``), one table for decks with five of a kind and one for decks
 without. Patterns only two decks have (a card held twice) are worked out when first met.
 """
 
@@ -21,9 +21,9 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from evaluator.cards import JOKER, Deck
-from evaluator.jokers import substitutes
-from evaluator.strength import rank3_array, rank5_array
+from fantasyland.evaluator.cards import JOKER, Deck
+from fantasyland.evaluator.jokers import substitutes
+from fantasyland.evaluator.strength import rank3_array, rank5_array
 
 PATTERNS_FILE = "joker_patterns.npz"
 _DIGITS = 27  # a real card's digit is 1 + rank * 2 + (whether it repeats the card before)
@@ -126,7 +126,7 @@ def build_tables() -> dict[str, np.ndarray]:
 def _shipped() -> dict[str, np.ndarray]:
     """The shipped tables (built afresh where the file is missing or stale)."""
     try:
-        with resources.files("evaluator.data").joinpath(PATTERNS_FILE).open("rb") as file, \
+        with resources.files("fantasyland.evaluator.data").joinpath(PATTERNS_FILE).open("rb") as file, \
                 np.load(file, allow_pickle=False) as archive:
             return {name: archive[name] for name in TABLE_NAMES}
     except (FileNotFoundError, KeyError):

@@ -25,7 +25,7 @@ from itertools import combinations_with_replacement, product
 
 import numpy as np
 
-from evaluator.cards import JOKER, Card, Deck
+from fantasyland.evaluator.cards import JOKER, Card, Deck
 
 SUITS = 4
 RANKS = 13

@@ -21,8 +21,8 @@ from itertools import combinations, product
 
 import numpy as np
 
-from evaluator.cards import Card
-from evaluator.strength import rank3_array, rank5_array
+from fantasyland.evaluator.cards import Card
+from fantasyland.evaluator.strength import rank3_array, rank5_array
 
 ACE, KING, JACK, EIGHT = 12, 11, 9, 6
 RED_SUITS = (1, 2)  # diamonds, hearts

@@ -11,10 +11,10 @@ from functools import cached_property
 
 import numpy as np
 
-from evaluator.cards import ONE_DECK, Deck
-from evaluator.handspec import HandSpec, Scale, parse_spec
-from evaluator.naturals import Schedule
-from evaluator.strength import FIVE_OF_A_KIND, NUM_LOW, NUM_STRENGTHS
+from fantasyland.evaluator.cards import ONE_DECK, Deck
+from fantasyland.evaluator.handspec import HandSpec, Scale, parse_spec
+from fantasyland.evaluator.naturals import Schedule
+from fantasyland.evaluator.strength import FIVE_OF_A_KIND, NUM_LOW, NUM_STRENGTHS
 
 ROWS = ("top", "middle", "bottom")
 ROW_SIZE = {"top": 3, "middle": 5, "bottom": 5}

@@ -15,10 +15,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from evaluator.cards import Deck
-from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
-from evaluator.naturals import DETECTORS, Natural, Schedule, detector_name
-from evaluator.rules import (
+from fantasyland.evaluator.cards import Deck
+from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
+from fantasyland.evaluator.naturals import DETECTORS, Natural, Schedule, detector_name
+from fantasyland.evaluator.rules import (
     DEALINGS,
     ROW_SIZE,
     ROWS,
@@ -464,7 +464,7 @@ def _preset_documents() -> dict[str, dict[str, Any]]:
     if not _PRESET_DOCS:
         # by name, so that "pineapple-joker" follows "pineapple" (the file names sort the
         # other way, "-" before ".")
-        for entry in sorted(resources.files("evaluator.presets").iterdir(),
+        for entry in sorted(resources.files("fantasyland.evaluator.presets").iterdir(),
                             key=lambda p: p.name.removesuffix(".toml")):
             if entry.name.endswith(".toml"):
                 doc = _read_toml(_read_text(entry, entry.name), entry.name)
@@ -528,7 +528,7 @@ def rules_from_text(text: str, source: str = "rules") -> Rules:
     >>> rules_from_text("base = ")
     Traceback (most recent call last):
     ...
-    evaluator.rules.RulesError: rules: not valid TOML: Invalid value (at end of document)
+    fantasyland.evaluator.rules.RulesError: rules: not valid TOML: Invalid value (at end of document)
     """
     doc = _read_toml(text, source)
     _check_keys(doc, source)
@@ -546,7 +546,7 @@ def find_preset(name: str) -> Rules:
     >>> find_preset("house.toml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    evaluator.rules.RulesError: unknown variant 'house.toml': expected one of chinese, ..., ultimate
+    fantasyland.evaluator.rules.RulesError: unknown variant 'house.toml': expected one of chinese, ..., ultimate
     """
     if _canonical(name) not in _preset_documents():
         raise RulesError(f"unknown variant {name!r}: expected one of "
@@ -562,7 +562,7 @@ def find_rules(name: str | Rules) -> Rules:
     >>> find_rules("holdem")
     Traceback (most recent call last):
     ...
-    evaluator.rules.RulesError: unknown variant 'holdem': expected one of chinese, deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard, ultimate or a path to a .toml rules file
+    fantasyland.evaluator.rules.RulesError: unknown variant 'holdem': expected one of chinese, deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard, ultimate or a path to a .toml rules file
     """
     if isinstance(name, Rules):
         return name

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaluator.board import BoardError, BoardReport, evaluate_board
-from evaluator.cards import CardError, card_name, parse_cards
-from evaluator.naturals import Held, best_natural, settle_naturals
-from evaluator.rules import ROWS, Rules, Scoring
+from fantasyland.evaluator.board import BoardError, BoardReport, evaluate_board
+from fantasyland.evaluator.cards import CardError, card_name, parse_cards
+from fantasyland.evaluator.naturals import Held, best_natural, settle_naturals
+from fantasyland.evaluator.rules import ROWS, Rules, Scoring
 
 
 def row_results(a: BoardReport, b: BoardReport) -> tuple[int, int, int]:

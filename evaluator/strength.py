@@ -16,7 +16,7 @@ A-A-K-9-2 of hearts is ``(FLUSH, A, A, K, 9, 2)`` and beats A-K-Q-J-9. A 52-card
 reaches them, and its strengths keep their order.
 
 The tables are generated from these rules by ``build_tables``, never typed in by hand. They
-are built once, by ``python -m evaluator.tables``, into the package data file
+are built once, by ``python -m fantasyland.evaluator.tables``, into the package data file
 ``evaluator/data/strength.npz``, which import loads (building them takes longer than the rest
 of the import); a test holds that file byte-identical to a fresh build.
 """
@@ -29,7 +29,7 @@ from itertools import combinations, combinations_with_replacement
 
 import numpy as np
 
-from evaluator.cards import RANK_NAMES, RANK_PLURALS
+from fantasyland.evaluator.cards import RANK_NAMES, RANK_PLURALS
 
 Strength = int
 
@@ -151,10 +151,10 @@ TABLE_NAMES = ("descriptors", "low_descriptors", "key5", "plain5", "key3", "plai
 
 def _load_tables() -> dict[str, np.ndarray]:
     """The shipped tables; built afresh only where the file is missing or lacks a table (a
-    checkout that deleted it, or a stale one): ``python -m evaluator.tables`` writes it again,
+    checkout that deleted it, or a stale one): ``python -m fantasyland.evaluator.tables`` writes it again,
     and a test holds the shipped file to a fresh build."""
     try:
-        with resources.files("evaluator.data").joinpath(TABLES_FILE).open("rb") as file, \
+        with resources.files("fantasyland.evaluator.data").joinpath(TABLES_FILE).open("rb") as file, \
                 np.load(file, allow_pickle=False) as archive:
             return {name: archive[name] for name in TABLE_NAMES}
     except (FileNotFoundError, KeyError):  # missing, or written before a table was added

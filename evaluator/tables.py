@@ -8,8 +8,8 @@ every run: an uncompressed zip of one ``.npy`` per table, in a fixed order, with
 timestamps, so that a test can hold each shipped file identical to a fresh build. After a
 change to the rules of hand strength or of jokers, write them again and commit them:
 
-    python -m evaluator.tables            # rewrite both files
-    python -m evaluator.tables --check    # exit 1 if a shipped file is not a fresh build
+    python -m fantasyland.evaluator.tables            # rewrite both files
+    python -m fantasyland.evaluator.tables --check    # exit 1 if a shipped file is not a fresh build
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator import joker_patterns, strength
+from fantasyland.evaluator import joker_patterns, strength
 
 #: Each shipped file: its name, its tables in order, and how they are built.
 SHIPPED = {
@@ -65,7 +65,7 @@ def digest(data: bytes) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m evaluator.tables",
+        prog="python -m fantasyland.evaluator.tables",
         description="Write the tables generated from the rules (hand strengths, and what "
                     "rows holding jokers can play as) into the package data files that the "
                     "evaluator loads at import.")

@@ -17,10 +17,10 @@ __all__ = ["ModeResult", "ObjectiveError", "SetValue", "Solution", "TableSpec", 
 def __getattr__(name: str):
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from optimizer.solver.mode import ModeResult
-    from optimizer.solver.objective import ObjectiveError
-    from optimizer.solver.solve import SetValue, Solution, make_objective, solve, value_of_set
-    from optimizer.solver.table import TableSpec
+    from fantasyland.optimizer.solver.mode import ModeResult
+    from fantasyland.optimizer.solver.objective import ObjectiveError
+    from fantasyland.optimizer.solver.solve import SetValue, Solution, make_objective, solve, value_of_set
+    from fantasyland.optimizer.solver.table import TableSpec
 
     face = {"ModeResult": ModeResult, "ObjectiveError": ObjectiveError, "SetValue": SetValue,
             "Solution": Solution, "TableSpec": TableSpec, "make_objective": make_objective,

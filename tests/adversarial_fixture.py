@@ -14,9 +14,9 @@ import json
 import sys
 from pathlib import Path
 
-from evaluator.cards import format_cards
-from optimizer.batch.against import Worker
-from optimizer.batch.benchmark import KINDS, adversarial_hands
+from fantasyland.evaluator.cards import format_cards
+from fantasyland.optimizer.batch.against import Worker
+from fantasyland.optimizer.batch.benchmark import KINDS, adversarial_hands
 
 VARIANTS = ("pineapple", "standard", "deuce")
 

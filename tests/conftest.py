@@ -28,7 +28,7 @@ def pytest_configure(config):
 def model_cache(tmp_path_factory) -> Path:
     """Models built for rules files (classic Chinese Poker's opponents) are kept in a cache
     of the session's own, shared by the commands the tests run, not in the user's."""
-    from optimizer.opponents.closed import CACHE_VARIABLE
+    from fantasyland.optimizer.opponents.closed import CACHE_VARIABLE
 
     path = tmp_path_factory.mktemp("model-cache")
     os.environ[CACHE_VARIABLE] = str(path)

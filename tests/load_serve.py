@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from evaluator.cards import card_name  # noqa: E402
+from fantasyland.evaluator.cards import card_name  # noqa: E402
 from tests.serving import Server, serve_process  # noqa: E402
 
 

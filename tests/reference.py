@@ -31,12 +31,12 @@ from itertools import combinations
 
 import numpy as np
 
-from evaluator.board import Board
-from evaluator.cards import Card, parse_cards
-from evaluator.handspec import Scale
-from evaluator.rules import Rules
-from evaluator.rules_files import find_rules
-from evaluator.strength import lowball_array, rank3_array, rank5_array
+from fantasyland.evaluator.board import Board
+from fantasyland.evaluator.cards import Card, parse_cards
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.evaluator.strength import lowball_array, rank3_array, rank5_array
 
 
 def card_key(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -181,7 +181,7 @@ def best_sets(cards: str | Sequence[Card], rules: Rules | str,
 def plain_best_sets(cards: Sequence[Card], rules: Rules | str,
                     fl_value: float) -> tuple[float, Board | None]:
     """The same search one board at a time through ``evaluate_board``: slow, for checking."""
-    from evaluator.board import evaluate_board
+    from fantasyland.evaluator.board import evaluate_board
 
     rules = find_rules(rules)
     best = None

@@ -17,10 +17,10 @@ from itertools import combinations
 
 import numpy as np
 
-from evaluator.board import row_strengths, row_values
-from evaluator.cards import JOKER, Card
-from evaluator.jokers import every_face, played_as
-from evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.board import row_strengths, row_values
+from fantasyland.evaluator.cards import JOKER, Card
+from fantasyland.evaluator.jokers import every_face, played_as
+from fantasyland.evaluator.rules import ROWS, Rules
 
 
 @cache

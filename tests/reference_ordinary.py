@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from evaluator.board import Board, evaluate_board
-from evaluator.rules import Rules
-from evaluator.scoring import settle
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.scoring import settle
 
 SIZES = {"top": 3, "middle": 5, "bottom": 5}
 NAMES = ("top", "middle", "bottom")

@@ -59,7 +59,7 @@ def serve_process(tmp_path: Path, *extra: str, history: Path | None = None
                   ) -> Iterator[Server]:
     """A running server (``extra``: more ``serve`` options); stopped at the end."""
     history = history or tmp_path / "history.sqlite3"
-    command = [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--history",
+    command = [sys.executable, "-m", "fantasyland.cli.main", "serve", "--port", "0", "--history",
                str(history), *extra]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.board import parse_board
-from evaluator.cards import format_cards, parse_cards
-from optimizer import solve
-from optimizer.batch.benchmark import KINDS, adversarial_hands
+from fantasyland.evaluator.board import parse_board
+from fantasyland.evaluator.cards import format_cards, parse_cards
+from fantasyland.optimizer import solve
+from fantasyland.optimizer.batch.benchmark import KINDS, adversarial_hands
 from reference import best_sets, card_key
 
 ROWS = ("top", "middle", "bottom")

@@ -14,20 +14,20 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from evaluator import find_rules
-from evaluator.board import Board, evaluate_board
-from evaluator.cards import parse_cards
-from optimizer.ordinary.advise import (
+from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.cards import parse_cards
+from fantasyland.optimizer.ordinary.advise import (
     advise,
     entry_values,
     read_advice_position,
     valuation_for,
 )
-from optimizer.ordinary.plays import legal_plays
-from optimizer.ordinary.position import PositionError, read_position
-from optimizer.ordinary.worth import Valuation
-from optimizer.solver.ev import OpponentField, set_points
-from optimizer.solver.table import TableSpec
+from fantasyland.optimizer.ordinary.plays import legal_plays
+from fantasyland.optimizer.ordinary.position import PositionError, read_position
+from fantasyland.optimizer.ordinary.worth import Valuation
+from fantasyland.optimizer.solver.ev import OpponentField, set_points
+from fantasyland.optimizer.solver.table import TableSpec
 from tests.reference_ordinary import board_of, finishes
 
 PROGRESSIVE = find_rules("progressive")
@@ -301,7 +301,7 @@ def test_earlier_street_recommendation_agrees_with_ten_times_the_rollouts():
 # standard errors of the best were exact ties with it so far: here all twelve raced plays
 # score 0 on each of the first 16 rollouts. It now runs MIN_ROLLOUTS before it can end.
 def test_the_race_gives_every_raced_play_at_least_min_rollouts():
-    from optimizer.ordinary.advise import MIN_ROLLOUTS
+    from fantasyland.optimizer.ordinary.advise import MIN_ROLLOUTS
 
     advice = advise(PROGRESSIVE, board("2c 8s", "3d 2d Jh Ad", "Js Ah 8c"), "3s 7c Jc",
                     objective="royalties", seed=13, budget=320)

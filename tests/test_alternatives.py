@@ -7,9 +7,9 @@ from itertools import combinations
 
 import pytest
 
-from evaluator.board import Board, evaluate_board
-from evaluator.rules_files import find_rules
-from optimizer import make_objective, solve, value_of_set
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer import make_objective, solve, value_of_set
 from tests.reference import card_key
 
 FL_VALUE = 12.0

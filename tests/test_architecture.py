@@ -15,6 +15,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
+#: The one installed name: the layers are its subpackages (``fantasyland.evaluator`` is the
+#: layer ``evaluator`` here), and its root is the users' face, which no layer imports.
+PACKAGE = "fantasyland"
+
 #: The layers, lowest first: a module may import its own concern and those below it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("evaluator",),
@@ -23,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("optimizer.training", "optimizer.batch", "optimizer.ordinary"),  # side by side
     ("optimizer",),  # the root's face
     ("cli",),
+    (PACKAGE,),  # the users' face
 )
 
 #: Third-party packages that only some concerns may import.
@@ -40,6 +45,12 @@ def module_names(root: Path, tops: tuple[str, ...]) -> dict[str, Path]:
     return names
 
 
+
+def in_layers(dotted: str) -> str:
+    """A module's name as the layers know it: without the package's own prefix."""
+    return dotted.removeprefix(PACKAGE + ".") if dotted.startswith(PACKAGE + ".") else dotted
+
+
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     """The modules ``name`` imports, anywhere in its source: known ones, and the top-level
     name of any other."""
@@ -47,9 +58,15 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
+            targets = [in_layers(alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
+            if base == PACKAGE and not node.level:  # ``from fantasyland import cli``
+                targets = [alias.name if alias.name in known else PACKAGE
+                           for alias in node.names]
+                found.update(targets)
+                continue
+            base = in_layers(base)
             if node.level:
                 anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
@@ -159,9 +176,34 @@ def test_every_package_has_a_docstring_saying_what_it_owns():
 
 
 def test_the_root_keeps_its_face():
-    from optimizer import Solution, solve, value_of_set
+    from fantasyland.optimizer import Solution, solve, value_of_set
 
     assert callable(solve) and callable(value_of_set) and Solution.__name__ == "Solution"
+
+
+def test_every_import_of_the_project_goes_through_its_one_name():
+    """``from evaluator.cards import ...`` worked from a checkout's root and nowhere else: the
+    installed package has only ``fantasyland``."""
+    bare = []
+    for name, path in module_names(REPO, ("evaluator", "optimizer", "cli")).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                       else [node.module or ""] if isinstance(node, ast.ImportFrom)
+                       and not node.level else [])
+            bare += [f"{name} imports {m}" for m in modules
+                     if m.partition(".")[0] in ("evaluator", "optimizer", "cli")]
+    assert bare == []
+
+
+def test_the_face_names_only_what_its_modules_define():
+    import importlib
+
+    import fantasyland
+
+    for name in fantasyland.__all__:
+        module = importlib.import_module(f"fantasyland.{fantasyland._FACE[name]}")
+        assert getattr(fantasyland, name) is getattr(module, name), name
+    assert layer_of("fantasyland") == (len(LAYERS) - 1, PACKAGE)
 
 
 # --- the checks catch what they are for --------------------------------------------------

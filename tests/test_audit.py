@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules
-from evaluator.rules import ROWS
-from optimizer.opponents.audit import DecisionAudit, audit_decision, headroom
-from optimizer.opponents.bot import THREE_KEEP_TWO
-from optimizer.opponents.head_to_head import play_seats
-from optimizer.opponents.layout import EMPTY, ROW_SLOTS
-from optimizer.opponents.pools import STRONG_PARAMS
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.opponents.audit import DecisionAudit, audit_decision, headroom
+from fantasyland.optimizer.opponents.bot import THREE_KEEP_TWO
+from fantasyland.optimizer.opponents.head_to_head import play_seats
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
+from fantasyland.optimizer.opponents.pools import STRONG_PARAMS
 
 runner = CliRunner()
 PINEAPPLE = find_rules("pineapple")

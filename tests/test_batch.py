@@ -18,15 +18,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.batch import _print_summary
-from cli.main import app
-from cli.solve import solution_dict
-from evaluator import find_rules
-from optimizer.batch.engines import Engine, Settings
-from optimizer.batch.files import BadLine, Hand, Reader, record_line, split_id
-from optimizer.batch.run import Summary, run_batch
-from optimizer.opponents.pools import pool_for
-from optimizer.solver.dealing import deal_hands, hand_line
+from fantasyland.cli.batch import _print_summary
+from fantasyland.cli.main import app
+from fantasyland.cli.solve import solution_dict
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer.batch.engines import Engine, Settings
+from fantasyland.optimizer.batch.files import BadLine, Hand, Reader, record_line, split_id
+from fantasyland.optimizer.batch.run import Summary, run_batch
+from fantasyland.optimizer.opponents.pools import pool_for
+from fantasyland.optimizer.solver.dealing import deal_hands, hand_line
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent
@@ -377,7 +377,7 @@ def _group_alive(pgid: int) -> bool:
 
 def test_sigkill_midway_then_rerun_equals_an_uninterrupted_run(reference, tmp_path):
     out = tmp_path / "out.jsonl"
-    command = [sys.executable, "-m", "cli.main", "batch", str(reference["input"]), "-o",
+    command = [sys.executable, "-m", "fantasyland.cli.main", "batch", str(reference["input"]), "-o",
                str(out), "--workers", "2", "--no-progress"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get(
         "PYTHONPATH", "")])}

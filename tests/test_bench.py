@@ -7,8 +7,8 @@ import json
 import numpy as np
 from typer.testing import CliRunner
 
-from cli.main import app
-from optimizer.batch.benchmark import Timings, random_hands, time_solving
+from fantasyland.cli.main import app
+from fantasyland.optimizer.batch.benchmark import Timings, random_hands, time_solving
 
 runner = CliRunner()
 
@@ -61,7 +61,7 @@ def test_bench_table_names_the_machine_and_each_count():
 
 
 def test_adversarial_hands_are_seeded_and_of_their_kind():
-    from optimizer.batch.benchmark import KINDS, adversarial_hands
+    from fantasyland.optimizer.batch.benchmark import KINDS, adversarial_hands
 
     for kind in KINDS:
         hands = adversarial_hands(kind)
@@ -82,7 +82,7 @@ def test_adversarial_hands_are_seeded_and_of_their_kind():
 
 
 def test_a_checkout_against_itself_times_both_in_turn_and_agrees():
-    from optimizer.batch.against import compare, current_root, groups
+    from fantasyland.optimizer.batch.against import compare, current_root, groups
 
     todo = groups("random", [13], 3, 1, "pineapple", "royalties", None)
     [result] = compare(todo, current_root())

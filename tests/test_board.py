@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import evaluator.board
-from evaluator.board import Board, BoardError, BoardReport, evaluate_board, parse_board
-from evaluator.cards import CardError, parse_cards
-from evaluator.strength import strength_of
+import fantasyland.evaluator.board
+from fantasyland.evaluator.board import Board, BoardError, BoardReport, evaluate_board, parse_board
+from fantasyland.evaluator.cards import CardError, parse_cards
+from fantasyland.evaluator.strength import strength_of
 
 PRESETS = ("standard", "pineapple", "progressive", "ultimate", "deuce")
 HIGH_MIDDLE_PRESETS = ("standard", "pineapple", "progressive", "ultimate")
@@ -385,7 +385,7 @@ def test_random_fouled_board_never_reports_royalties_entry_or_stay(board, preset
 
 def test_board_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
-    result = doctest.testmod(evaluator.board)
+    result = doctest.testmod(fantasyland.evaluator.board)
     assert result.attempted > 0 and result.failed == 0
 
 

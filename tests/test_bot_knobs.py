@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from evaluator import find_rules
-from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.params import knobs_text, with_knobs
-from optimizer.opponents.pools import STRONG_PARAMS, build_pool
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.params import knobs_text, with_knobs
+from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, build_pool
 
 STRONG = STRONG_PARAMS[THREE_KEEP_TWO.name]
 

@@ -13,23 +13,23 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 
-from evaluator import board as board_module
-from evaluator import find_rules, load_rules
-from evaluator.board import Board, evaluate_board
-from evaluator.board_arrays import evaluate_boards
-from evaluator.cards import JOKER, Deck, parse_cards
-from evaluator.rules import ROWS
-from optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _Judge, choose, choose_each,
+from fantasyland.evaluator import board as board_module
+from fantasyland.evaluator import find_rules, load_rules
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.board_arrays import evaluate_boards
+from fantasyland.evaluator.cards import JOKER, Deck, parse_cards
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _Judge, choose, choose_each,
                                     entry_worths, first_look, play_hand)
-from optimizer.opponents import ranks
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.estimate import estimate
-from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents.odds import even_odds, odds_from_boards
-from optimizer.opponents.params import params_meta, with_knobs
-from optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool, deal_from,
+from fantasyland.optimizer.opponents import ranks
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.estimate import estimate
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
+from fantasyland.optimizer.opponents.odds import even_odds, odds_from_boards
+from fantasyland.optimizer.opponents.params import params_meta, with_knobs
+from fantasyland.optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool, deal_from,
                                        table_odds)
-from optimizer.opponents.resolve import evaluate_played, resolve_boards
+from fantasyland.optimizer.opponents.resolve import evaluate_played, resolve_boards
 
 STRONG = STRONG_PARAMS[THREE_KEEP_TWO.name]
 #: The stronger valuation with few samples: for tests of legality, not of skill.
@@ -239,8 +239,8 @@ def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(
     # future cards (those that pair one of its ranks first, then the rest of the future in
     # order) and its own three; with estimate_useful_only a future card that pairs nothing
     # of it is no choice. Seeded futures, some with fewer helpful cards than the credit.
-    from evaluator.strength import strength_of
-    from optimizer.opponents.estimate import _row_options
+    from fantasyland.evaluator.strength import strength_of
+    from fantasyland.optimizer.opponents.estimate import _row_options
 
     rng = np.random.default_rng(seed)
     deck = rng.permutation(52)
@@ -287,7 +287,7 @@ def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, flat
     # of the future, and whose best completion enters where its worst does not, keeps only
     # its best: the pair is taken when it comes, and a plan that cannot stand above it fouls.
     # With estimate_keep_per_round no plan takes three helpful cards of one deal of three.
-    from evaluator.strength import strength_of
+    from fantasyland.evaluator.strength import strength_of
 
     def enters(top: list[int]) -> bool:
         counts = np.bincount([c >> 2 for c in top], minlength=13)

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluator import find_rules
-from optimizer.opponents.calibration import CalibrationError, board_features, fit
-from optimizer.opponents.pools import pool_for
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer.opponents.calibration import CalibrationError, board_features, fit
+from fantasyland.optimizer.opponents.pools import pool_for
 
 RULES = find_rules("pineapple")
 BOARDS = pool_for(RULES).boards[:3000]

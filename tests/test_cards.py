@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import evaluator.cards
-from evaluator.cards import (FULL_DECK, CardError, ascii_names, card_name, format_cards,
+import fantasyland.evaluator.cards
+from fantasyland.evaluator.cards import (FULL_DECK, CardError, ascii_names, card_name, format_cards,
                              make_card, parse_card, parse_cards, rank_of, sort_cards, suit_of)
 
 AS, KD, SEVEN_H = make_card(12, 3), make_card(11, 1), make_card(5, 2)
@@ -133,10 +133,10 @@ def test_random_card_lists_round_trip(cards, ascii, sep):
 
 def test_cards_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
-    result = doctest.testmod(evaluator.cards)
+    result = doctest.testmod(fantasyland.evaluator.cards)
     assert result.attempted > 0 and result.failed == 0
 
 
 def test_suit_symbols_pasted_with_emoji_presentation_selectors_parse():
-    from evaluator.cards import parse_cards as parse
+    from fantasyland.evaluator.cards import parse_cards as parse
     assert parse("A\u2660\ufe0f K\u2665\ufe0f") == parse("As Kh")

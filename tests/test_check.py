@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import evaluate_board, find_rules, parse_board, parse_cards
-from evaluator.board import Board, row_strengths, row_values
-from evaluator.rules import ROWS
-from optimizer import solve
-from optimizer.solver.objective import ObjectiveError
-from optimizer.training import percentile as percentile_module
-from optimizer.training.grading import SetError, grade, parse_set
-from optimizer.training.percentile import (exact_counts, percentile, royalty_counts,
+from fantasyland.cli.main import app
+from fantasyland.evaluator import evaluate_board, find_rules, parse_board, parse_cards
+from fantasyland.evaluator.board import Board, row_strengths, row_values
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer import solve
+from fantasyland.optimizer.solver.objective import ObjectiveError
+from fantasyland.optimizer.training import percentile as percentile_module
+from fantasyland.optimizer.training.grading import SetError, grade, parse_set
+from fantasyland.optimizer.training.percentile import (exact_counts, percentile, royalty_counts,
                                            sampled_counts)
 
 runner = CliRunner()

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from evaluator import RulesError, evaluate_board, find_rules, load_rules, parse_cards
-from evaluator.board import Board
-from evaluator.naturals import DETECTORS, best_natural
-from evaluator.scoring import Seat, settle, settle_table
+from fantasyland.evaluator import RulesError, evaluate_board, find_rules, load_rules, parse_cards
+from fantasyland.evaluator.board import Board
+from fantasyland.evaluator.naturals import DETECTORS, best_natural
+from fantasyland.evaluator.scoring import Seat, settle, settle_table
 
 HOUSE = Path(__file__).resolve().parents[1] / "fixtures" / "house"
 CHINESE = find_rules("chinese")

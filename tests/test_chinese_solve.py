@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluator import find_rules, load_rules, parse_cards
-from evaluator.board_arrays import evaluate_boards
-from evaluator.naturals import best_natural, settle_naturals
-from optimizer import TableSpec, solve
-from optimizer.solver.ev import breakdown
-from evaluator.strength import rank3_array, rank5_array
-from optimizer.opponents.closed import (RowWorths, model_worths, opponent_boards, random_rows,
+from fantasyland.evaluator import find_rules, load_rules, parse_cards
+from fantasyland.evaluator.board_arrays import evaluate_boards
+from fantasyland.evaluator.naturals import best_natural, settle_naturals
+from fantasyland.optimizer import TableSpec, solve
+from fantasyland.optimizer.solver.ev import breakdown
+from fantasyland.evaluator.strength import rank3_array, rank5_array
+from fantasyland.optimizer.opponents.closed import (RowWorths, model_worths, opponent_boards, random_rows,
                                         set_hand)
 
 ROWS = ("top", "middle", "bottom")
@@ -150,7 +150,7 @@ def test_opponents_are_dealt_disjoint_from_the_hand_and_each_other():
 
 def test_the_shipped_model_is_the_iteration_it_says():
     # the package data must be what `opponents --regenerate --variant chinese` writes
-    from optimizer.opponents import closed
+    from fantasyland.optimizer.opponents import closed
 
     rules = find_rules("chinese")
     shipped = closed._shipped(rules)  # None when the file was built for other rules
@@ -159,7 +159,7 @@ def test_the_shipped_model_is_the_iteration_it_says():
 
 
 def test_a_best_response_never_loses_on_the_deals_it_was_chosen_on():
-    from optimizer.training.deviation import deviation
+    from fantasyland.optimizer.training.deviation import deviation
 
     result = deviation(find_rules("chinese"), hands=6, samples=8, opponents=2, seed=4)
     assert result.hands == 6 and result.fitted_gain >= 0  # the solve is optimal for its sample
@@ -250,10 +250,10 @@ def test_a_known_board_at_the_table_is_played_as_it_is_and_the_rest_dealt_around
 def test_every_set_is_worth_at_each_deal_what_the_table_settles(schedule):
     # The objective's points, deal by deal (sweeps and declared naturals included), against
     # evaluator.scoring.settle_table, for the best set and for random ones, fouled too.
-    from evaluator import evaluate_board
-    from evaluator.board import Board
-    from evaluator.scoring import Seat, settle_table
-    from optimizer.solver.ev import set_points
+    from fantasyland.evaluator import evaluate_board
+    from fantasyland.evaluator.board import Board
+    from fantasyland.evaluator.scoring import Seat, settle_table
+    from fantasyland.optimizer.solver.ev import set_points
 
     rules = load_rules(HOUSE / f"{schedule}.toml")
     rng = random.Random(7)
@@ -284,7 +284,7 @@ def test_every_set_is_worth_at_each_deal_what_the_table_settles(schedule):
 def test_the_strength_tables_by_colex_index_are_the_ranks_of_their_hands():
     # The model reads a hand's subsets' strengths off two tables indexed by colex rank; the
     # tables are built by highest card, the check ranks the hands themselves.
-    from optimizer.opponents.closed import _strength_table, colex
+    from fantasyland.optimizer.opponents.closed import _strength_table, colex
 
     rng = np.random.default_rng(3)
     for size, rank in ((3, rank3_array), (5, rank5_array)):
@@ -297,7 +297,7 @@ def test_the_strength_tables_by_colex_index_are_the_ranks_of_their_hands():
 
 def test_a_model_built_for_a_rules_file_is_kept_and_read_back_while_it_still_fits(
         tmp_path, monkeypatch):
-    from optimizer.opponents import closed
+    from fantasyland.optimizer.opponents import closed
 
     monkeypatch.setenv(closed.CACHE_VARIABLE, str(tmp_path))
     monkeypatch.setattr(closed, "ROUNDS", 1)
@@ -336,7 +336,7 @@ def test_check_train_and_bench_grade_chinese_poker_by_its_ev_in_its_words(tmp_pa
     # output speaks of units, and shows no stay, discards or royalty column.
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from fantasyland.cli.main import app
 
     runner = CliRunner()
     checked = runner.invoke(app, ["check", HAND, "--set", FOULED, "--variant", "chinese"])

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
+from fantasyland.cli.main import app
 
 runner = CliRunner()
 
@@ -101,7 +101,7 @@ def test_an_empty_stdin_is_one_line_for_a_hand_read_from_it(command, stdin):
 
 def test_points_keep_their_sign_below_one():
     # Classic Chinese Poker's values are often small and negative: -0.05 once showed as 0.05.
-    from cli.solve import _points
+    from fantasyland.cli.solve import _points
 
     assert [_points(v) for v in (-0.05, -0.5, -0.004, 0.0, 36.0, 13.82, -10.0, 0.1)] == [
         "-0.05", "-0.5", "0", "0", "36", "13.82", "-10", "0.1"]

@@ -8,9 +8,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules
-from optimizer.ordinary.advise import advise
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer.ordinary.advise import advise
 
 runner = CliRunner()
 LAST = ["--board", "Qh Qd / 7c 8c 9c Tc / 2s 4s 6s 8s Ts", "--cards", "Ks Jd 3h"]

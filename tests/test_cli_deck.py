@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
+from fantasyland.cli.main import app
 
 runner = CliRunner()
 

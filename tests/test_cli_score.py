@@ -11,9 +11,9 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from cli.main import app
-from cli.render import card_text, cards_text
-from evaluator import parse_cards
+from fantasyland.cli.main import app
+from fantasyland.cli.render import card_text, cards_text
+from fantasyland.evaluator import parse_cards
 
 runner = CliRunner()
 
@@ -361,8 +361,8 @@ def test_two_jokers_in_one_row_are_shown_each_with_its_face():
 
 
 def test_a_joker_shows_as_jk_with_its_face_where_symbols_cannot_be_encoded():
-    from cli.render import row_text
-    from evaluator import evaluate_board
+    from fantasyland.cli.render import row_text
+    from fantasyland.evaluator import evaluate_board
 
     report = evaluate_board("Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd", "joker")
     ascii_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
@@ -444,7 +444,7 @@ def test_a_table_that_cannot_be_is_one_line_and_exit_2(args, message):
 def test_a_chinese_poker_set_is_scored_without_fantasyland_lines():
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from fantasyland.cli.main import app
 
     out = CliRunner().invoke(app, ["score", "--variant", "chinese",
                                    "6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh"]).output

@@ -19,10 +19,10 @@ from typer.testing import CliRunner
 
 distributed = pytest.importorskip("distributed")
 
-from cli.main import app  # noqa: E402
-from optimizer.batch.engines import DaskEngine  # noqa: E402
-from optimizer.batch.files import BatchError  # noqa: E402
-from optimizer.solver.dealing import deal_hands, hand_line  # noqa: E402
+from fantasyland.cli.main import app  # noqa: E402
+from fantasyland.optimizer.batch.engines import DaskEngine  # noqa: E402
+from fantasyland.optimizer.batch.files import BatchError  # noqa: E402
+from fantasyland.optimizer.solver.dealing import deal_hands, hand_line  # noqa: E402
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ import typer
 from typer._coercion import build_runtime_param
 from typer.core import TyperCommand
 
-from cli.coerce import PlainRuntimeParam, plain_coercion
-from cli.main import OneLineErrors, _command_info, app, command_summaries
+from fantasyland.cli.coerce import PlainRuntimeParam, plain_coercion
+from fantasyland.cli.main import OneLineErrors, _command_info, app, command_summaries
 
 
 def every_parameter():

@@ -9,11 +9,11 @@ from itertools import permutations
 import numpy as np
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules
-from evaluator.cards import ONE_DECK
-from optimizer.opponents.coverage import coverage_hand, hand_coverage, pool_coverage
-from optimizer.opponents.draw import serving_pool
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.cards import ONE_DECK
+from fantasyland.optimizer.opponents.coverage import coverage_hand, hand_coverage, pool_coverage
+from fantasyland.optimizer.opponents.draw import serving_pool
 
 
 def _counted(pool, dealt) -> dict:

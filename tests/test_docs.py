@@ -31,8 +31,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import load_rules
+from fantasyland.cli.main import app
+from fantasyland.evaluator import load_rules
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

@@ -14,13 +14,13 @@ import random
 import numpy as np
 import pytest
 
-from evaluator import CardError, find_rules
-from evaluator.board_arrays import evaluate_boards
-from evaluator.scoring import settle
-from evaluator.board import Board, evaluate_board
-from optimizer import TableSpec, solve
-from optimizer.solver.ev import breakdown
-from optimizer.solver.objective import ObjectiveError
+from fantasyland.evaluator import CardError, find_rules
+from fantasyland.evaluator.board_arrays import evaluate_boards
+from fantasyland.evaluator.scoring import settle
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.optimizer import TableSpec, solve
+from fantasyland.optimizer.solver.ev import breakdown
+from fantasyland.optimizer.solver.objective import ObjectiveError
 
 ROWS = ("top", "middle", "bottom")
 #: 14 cards from the eights up: opponent boards of the low cards (ids 0..25) avoid them.
@@ -147,7 +147,7 @@ def test_ev_gives_up_a_royalty_point_for_rows_that_win_more_often():
 def test_reported_ev_matches_the_mean_score_against_a_fresh_sample(seed):
     """The optimizer's EV for its set, within 3 standard errors of that set's mean 1-6 score
     against a fresh, independent sample from the opponent model, settled pair by pair."""
-    from optimizer.opponents.draw import opponent_boards
+    from fantasyland.optimizer.opponents.draw import opponent_boards
 
     rng = random.Random(100 + seed)
     dealt = rng.sample(range(52), rng.choice((14, 15, 17)))
@@ -207,7 +207,7 @@ def test_cards_may_be_given_as_a_list_of_names():
 
 
 def test_one_objective_made_from_text_values_the_optimum_as_solve_does():
-    from optimizer import make_objective, value_of_set
+    from fantasyland.optimizer import make_objective, value_of_set
 
     rules = find_rules("pineapple")
     goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, TableSpec(2), seed=4)
@@ -221,7 +221,7 @@ def test_one_objective_made_from_text_values_the_optimum_as_solve_does():
 def test_the_shared_points_of_many_sets_are_each_sets_against_every_board(variant, table):
     """``shared`` compares many sets with classes of boards, a few with the boards: both
     must pay what each board pays a set, counted here one board at a time."""
-    from optimizer import make_objective
+    from fantasyland.optimizer import make_objective
 
     goal = make_objective("ev", find_rules(variant), HAND_WITHOUT_LOW_CARDS[:38], None, table,
                           seed=4)
@@ -251,10 +251,10 @@ def test_the_shared_points_of_many_sets_are_each_sets_against_every_board(varian
 def test_every_set_that_could_beat_a_floor_is_found_and_no_other():
     """The proof by valuing every set (``every_set``) against a plain loop over a sample of
     each row's candidates: the legal sets whose rows' bounds reach the floor."""
-    from evaluator.cards import parse_cards
-    from optimizer import make_objective
-    from optimizer.solver.candidates import enumerate_candidates
-    from optimizer.solver.complete import every_set
+    from fantasyland.evaluator.cards import parse_cards
+    from fantasyland.optimizer import make_objective
+    from fantasyland.optimizer.solver.candidates import enumerate_candidates
+    from fantasyland.optimizer.solver.complete import every_set
 
     rules = find_rules("pineapple")
     cards = tuple(parse_cards(HAND_WITHOUT_LOW_CARDS))
@@ -334,7 +334,7 @@ def test_options_out_of_range_are_refused_naming_the_value(options, message):
 
 
 def test_valuing_a_set_with_a_card_that_was_not_dealt_is_refused():
-    from optimizer import value_of_set
+    from fantasyland.optimizer import value_of_set
 
     with pytest.raises(CardError, match=r"the set uses '2c', which was not dealt"):
         value_of_set(HAND_WITHOUT_LOW_CARDS, "2c Qd Qh / Ts 5s 4s 3s 2s / Ac Ah As 7c 7h",
@@ -342,7 +342,7 @@ def test_valuing_a_set_with_a_card_that_was_not_dealt_is_refused():
 
 
 def test_every_ev_figure_of_a_record_is_rounded_alike_with_no_float_noise():
-    from optimizer.solver.record import solution_record
+    from fantasyland.optimizer.solver.record import solution_record
 
     # 7 samples make sevenths: 18.428571428571427 unrounded
     hand = "As Ah Qs Jd Jc Ts 8s 8h 5s 5h 3s 3d 3c 2s"

@@ -7,10 +7,10 @@ import doctest
 import numpy as np
 import pytest
 
-import evaluator.handspec
-from evaluator.cards import Deck, parse_cards
-from evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
-from evaluator.strength import (DESCRIPTORS, FLUSH, FULL_HOUSE, HIGH_CARD, LOW_DESCRIPTORS,
+import fantasyland.evaluator.handspec
+from fantasyland.evaluator.cards import Deck, parse_cards
+from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
+from fantasyland.evaluator.strength import (DESCRIPTORS, FLUSH, FULL_HOUSE, HIGH_CARD, LOW_DESCRIPTORS,
                                 PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR,
                                 lowball_of, strength_of)
 
@@ -142,12 +142,12 @@ def test_row_sizes_say_which_rows_can_make_a_spec(spec, high, deuce):
 
 def test_the_high_scale_holds_one_value_per_three_card_rank_multiset():
     # 286 no-pair, 13 x 12 pairs and 13 trips: C(13 + 2, 3) = 455 three-card hands
-    counts = np.bincount(evaluator.handspec._cards_of(Scale.HIGH))
+    counts = np.bincount(fantasyland.evaluator.handspec._cards_of(Scale.HIGH))
     assert (counts[3], counts[5]) == (455, len(DESCRIPTORS) - 455)
-    assert strength("Qs Qh 7d") in np.flatnonzero(evaluator.handspec._cards_of(Scale.HIGH) == 3)
+    assert strength("Qs Qh 7d") in np.flatnonzero(fantasyland.evaluator.handspec._cards_of(Scale.HIGH) == 3)
 
 
 def test_handspec_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
-    result = doctest.testmod(evaluator.handspec)
+    result = doctest.testmod(fantasyland.evaluator.handspec)
     assert result.attempted > 0 and result.failed == 0

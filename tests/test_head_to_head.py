@@ -11,17 +11,17 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules, parse_cards
-from evaluator.board import evaluate_board
-from evaluator.scoring import settle
-from optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.layout import EMPTY
-from optimizer.opponents.head_to_head import (PLAY, STEP, bot_directory, chunk_path,
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules, parse_cards
+from fantasyland.evaluator.board import evaluate_board
+from fantasyland.evaluator.scoring import settle
+from fantasyland.optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.layout import EMPTY
+from fantasyland.optimizer.opponents.head_to_head import (PLAY, STEP, bot_directory, chunk_path,
                                             deal_seats, head_to_head, in_turn, pair_directory,
                                             play_games, play_seats, saved_head_to_head, score)
-from optimizer.opponents.pools import STRONG_PARAMS
+from fantasyland.optimizer.opponents.pools import STRONG_PARAMS
 
 runner = CliRunner()
 PINEAPPLE = find_rules("pineapple")
@@ -363,7 +363,7 @@ def test_a_bot_that_sees_the_table_is_never_dealt_a_card_face_up_on_the_other_bo
     # Every decision's unseen cards, recorded in the order the seats play: seat A, then B,
     # on each street. The seeing seat's leave out every card on the other board so far; the
     # blind seat's keep them (it was dealt none of them, so they are all unseen to it).
-    from optimizer.opponents import bot
+    from fantasyland.optimizer.opponents import bot
 
     calls, choose = [], bot.choose
 

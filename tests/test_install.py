@@ -28,8 +28,8 @@ INSTALL_HINT = "install it with: python3 -m pip install '.[test]'"
 PRESET_PROBE = """
 import json
 from importlib import resources
-import evaluator
-files = sorted(p.name for p in resources.files("evaluator.presets").iterdir()
+from fantasyland import evaluator
+files = sorted(p.name for p in resources.files("fantasyland.evaluator.presets").iterdir()
                if p.name.endswith(".toml"))
 names = sorted(evaluator.find_rules(n).name for n in evaluator.preset_names())
 print(json.dumps({"module": evaluator.__file__, "files": files, "presets": names}))
@@ -63,7 +63,7 @@ def _probe(program: str, cwd: Path) -> dict:
     """What ``program`` prints as JSON, run by this interpreter outside the checkout (so it
     sees the installed package); skipped, or failed under CI, where none is installed."""
     probe = _run([sys.executable, "-c", program], cwd=cwd)
-    if "No module named 'evaluator'" in probe.stderr:
+    if "No module named 'fantasyland'" in probe.stderr:
         _not_installed(f"the fantasyland package is not installed for {sys.executable}; "
                        + INSTALL_HINT)
     assert probe.returncode == 0, probe.stderr
@@ -80,16 +80,52 @@ def test_installed_package_carries_the_preset_rules_files(tmp_path):
 TABLES_PROBE = """
 import json
 from importlib import resources
-import evaluator.tables
-shipped = resources.files("evaluator.data").joinpath("strength.npz")
-print(json.dumps({"module": evaluator.tables.__file__, "present": shipped.is_file(),
-                  "fresh": shipped.is_file() and shipped.read_bytes() == evaluator.tables.fresh()}))
+from fantasyland.evaluator import tables
+shipped = resources.files("fantasyland.evaluator.data").joinpath("strength.npz")
+print(json.dumps({"module": tables.__file__, "present": shipped.is_file(),
+                  "fresh": shipped.is_file() and shipped.read_bytes() == tables.fresh()}))
 """
 
 
 def test_installed_package_carries_the_strength_tables_as_built(tmp_path):
     found = _probe(TABLES_PROBE, tmp_path)
     assert found["present"] and found["fresh"], found["module"]
+
+
+# The top-level names the installed distribution put in site-packages, read from its record.
+TOP_LEVEL_PROBE = """
+import json
+from importlib import metadata
+files = [str(f) for f in metadata.distribution("fantasyland").files]
+tops = sorted({f.split("/")[0] for f in files if not f.startswith("..")
+               and ".dist-info/" not in f and not f.startswith("__editable__")})
+print(json.dumps({"tops": tops, "editable": any("__editable__" in f for f in files)}))
+"""
+
+
+def test_the_install_puts_one_name_in_site_packages(tmp_path):
+    """``pip install .`` installs the package ``fantasyland`` and no other top-level name
+    (``cli``, ``evaluator`` and ``optimizer`` are its subpackages, not names of their own that
+    another distribution could clash with)."""
+    found = _probe(TOP_LEVEL_PROBE, tmp_path)
+    if found["editable"]:
+        _not_installed("the package is installed in editable mode, which records no files")
+    assert found["tops"] == ["fantasyland"]
+
+
+def test_every_package_of_the_checkout_is_installed():
+    """pyproject.toml lists the packages one by one, since the layers are mapped into
+    ``fantasyland``: a new subpackage left out of the list would not install."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    mapped = {Path(path): name for name, path in config["setuptools"]["package-dir"].items()}
+    found = set()
+    for top, name in mapped.items():
+        for init in (root / top).rglob("__init__.py"):
+            found.add(".".join([name, *init.parent.relative_to(root / top).parts]))
+    assert sorted(config["setuptools"]["packages"]) == sorted(found)
 
 
 @pytest.fixture

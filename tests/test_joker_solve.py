@@ -17,16 +17,16 @@ import numpy as np
 import pytest
 from reference_jokers import best_value
 
-from evaluator import evaluate_board, find_rules
-from evaluator.cards import JOKER, Deck
-from optimizer import solve
-from optimizer.solver.bounds import INF, chain_bounds, set_bounds
-from optimizer.solver.candidates import enumerate_candidates
-from optimizer.solver.complete import Found
-from optimizer.solver.joker_bounds import JokerChain
-from optimizer.solver.mode import _bring_back, solve_mode
-from optimizer.solver.solve import make_objective
-from optimizer.solver.table import PLAIN
+from fantasyland.evaluator import evaluate_board, find_rules
+from fantasyland.evaluator.cards import JOKER, Deck
+from fantasyland.optimizer import solve
+from fantasyland.optimizer.solver.bounds import INF, chain_bounds, set_bounds
+from fantasyland.optimizer.solver.candidates import enumerate_candidates
+from fantasyland.optimizer.solver.complete import Found
+from fantasyland.optimizer.solver.joker_bounds import JokerChain
+from fantasyland.optimizer.solver.mode import _bring_back, solve_mode
+from fantasyland.optimizer.solver.solve import make_objective
+from fantasyland.optimizer.solver.table import PLAIN
 
 JOKERS = replace(find_rules("pineapple"), deck=Deck(1, 2, False))
 JOKERS_FIVE = replace(find_rules("pineapple"), deck=Deck(1, 2, True))

@@ -8,10 +8,10 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from evaluator import joker_patterns, tables
-from evaluator.cards import JOKER, Deck, parse_cards
-from evaluator.jokers import every_face, played_as, substitutes
-from evaluator.strength import hand_name, rank3_array, rank5_array, strength_of
+from fantasyland.evaluator import joker_patterns, tables
+from fantasyland.evaluator.cards import JOKER, Deck, parse_cards
+from fantasyland.evaluator.jokers import every_face, played_as, substitutes
+from fantasyland.evaluator.strength import hand_name, rank3_array, rank5_array, strength_of
 
 DECKS = {"one deck, two jokers": Deck(1, 2, False),
          "one deck, two jokers, five of a kind": Deck(1, 2, True),
@@ -132,7 +132,7 @@ def test_the_one_deck_patterns_are_every_pattern_one_deck_deals():
 
 
 def test_the_shipped_pattern_table_is_a_fresh_build_byte_for_byte():
-    shipped = resources.files("evaluator.data").joinpath(
+    shipped = resources.files("fantasyland.evaluator.data").joinpath(
         joker_patterns.PATTERNS_FILE).read_bytes()
     assert shipped == tables.fresh("joker-patterns"), \
-        "the joker rules changed: rewrite the file with `python -m evaluator.tables`"
+        "the joker rules changed: rewrite the file with `python -m fantasyland.evaluator.tables`"

@@ -11,20 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules, load_rules, parse_cards
-from evaluator.board_arrays import evaluate_boards
-from evaluator.cards import JOKER, Deck
-from evaluator.rules import ROW_SIZE, ROWS, Rules
-from optimizer import ObjectiveError, solve
-from optimizer.opponents.bot import (ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, deck_counts,
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules, load_rules, parse_cards
+from fantasyland.evaluator.board_arrays import evaluate_boards
+from fantasyland.evaluator.cards import JOKER, Deck
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.optimizer import ObjectiveError, solve
+from fantasyland.optimizer.opponents.bot import (ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, deck_counts,
                                      entry_worths, play_hand)
-from optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, draw_boards,
+from fantasyland.optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, draw_boards,
                                       opponent_boards, pair_boards, pool_calibration,
                                       pool_features, pool_weights)
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, bits,
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
+from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, bits,
                                        build_pool, dealing_for, load_pool, odds_pools,
                                        play_hands, pool_bot, pool_for, relabel, shipped_build,
                                        shipped_pools)
@@ -361,8 +361,8 @@ def test_an_unreachable_mean_royalties_names_the_file_and_the_key(tmp_path, monk
 
 
 def test_a_mean_royalties_the_rates_rule_out_names_the_file_and_the_key(tmp_path):
-    from optimizer.opponents.draw import pool_calibration
-    from optimizer.opponents.errors import CalibrationError
+    from fantasyland.optimizer.opponents.draw import pool_calibration
+    from fantasyland.optimizer.opponents.errors import CalibrationError
 
     # within 0 to the most a board scores, but not with a quarter of the boards fouled
     pineapple = find_rules("pineapple")
@@ -380,7 +380,7 @@ def test_a_mean_royalties_the_rates_rule_out_names_the_file_and_the_key(tmp_path
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):
-    from optimizer.opponents import draw
+    from fantasyland.optimizer.opponents import draw
 
     rules = find_rules("pineapple")
     shipped = pool_for(rules)
@@ -511,7 +511,7 @@ def test_check_table_lists_live_play_and_the_three_draws():
 
 
 def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
-    from optimizer.opponents.removal import removal_check
+    from fantasyland.optimizer.opponents.removal import removal_check
 
     dealt = parse_cards(HAND_14)
     ours = solve(dealt, "pineapple").report
@@ -554,7 +554,7 @@ def test_every_draw_avoids_the_dealt_cards_and_repeats_itself(seed, cards, count
 def small_chunks(monkeypatch):
     """Hands played in chunks of 2, so that a few hands are several units of work and two
     workers really split them (the seed of a chunk is its index, whoever plays it)."""
-    import optimizer.opponents.pools
+    import fantasyland.optimizer.opponents.pools
 
     monkeypatch.setattr(optimizer.opponents.pools, "CHUNK", 2)
 

@@ -15,17 +15,17 @@ from math import prod
 import numpy as np
 import pytest
 
-from evaluator.board import Board, evaluate_board
-from evaluator.board_arrays import evaluate_boards
-from evaluator.cards import JOKER, CardError, Deck, parse_cards
-from evaluator.rules_files import find_rules
-from optimizer.opponents.bot import deck_counts
-from optimizer.opponents.draw import (bot_stats, candidate_pairs, dealt_array, max_opponents,
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.board_arrays import evaluate_boards
+from fantasyland.evaluator.cards import JOKER, CardError, Deck, parse_cards
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.opponents.bot import deck_counts
+from fantasyland.optimizer.opponents.draw import (bot_stats, candidate_pairs, dealt_array, max_opponents,
                                       opponent_boards, pair_boards, pair_jokers)
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.pools import (PERMUTATIONS, Pool, build_pool, deal_from, play_hands,
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, Pool, build_pool, deal_from, play_hands,
                                        pool_file_name, pool_for, relabel, shipped_pools)
-from optimizer.opponents.resolve import evaluate_played
+from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 JOKERS = Deck(1, 2, False)
 TWO_DECKS = Deck(2, 0, True)
@@ -299,7 +299,7 @@ def test_the_shipped_pools_of_every_deck_load():
 def test_stats_without_hands_take_all_of_a_pool_smaller_than_the_default(variant, boards):
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from fantasyland.cli.main import app
 
     result = CliRunner().invoke(app, ["opponents", "--stats", "--variant", variant, "--json"])
     assert result.exit_code == 0, result.output

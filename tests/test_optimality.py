@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.board import parse_board
-from evaluator.cards import format_cards
-from optimizer import solve
+from fantasyland.evaluator.board import parse_board
+from fantasyland.evaluator.cards import format_cards
+from fantasyland.optimizer import solve
 from reference import best_sets, card_key
 
 ROWS = ("top", "middle", "bottom")

@@ -12,10 +12,10 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from cli.command import RENAMED
-from cli.main import app
-from cli.options import PER_COMMAND, WORKERS_DEFAULT
-from evaluator.rules_files import MAX_POINTS
+from fantasyland.cli.command import RENAMED
+from fantasyland.cli.main import app
+from fantasyland.cli.options import PER_COMMAND, WORKERS_DEFAULT
+from fantasyland.evaluator.rules_files import MAX_POINTS
 
 runner = CliRunner()
 GROUP = typer.main.get_command(app)
@@ -233,8 +233,8 @@ def test_a_bad_value_gets_the_same_error_from_every_command(args, tmp_path):
 
 
 def test_fl_value_beyond_the_rules_files_bound_is_refused_by_every_command():
-    from optimizer import ObjectiveError, solve
-    from optimizer.solver.objective import check_fl_value
+    from fantasyland.optimizer import ObjectiveError, solve
+    from fantasyland.optimizer.solver.objective import check_fl_value
 
     having = [name for name, command in COMMANDS.items()
               if any(p.opts[0] == "--fl-value" for p in options(command))]

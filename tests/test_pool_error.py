@@ -13,17 +13,17 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules, parse_cards
-from evaluator.board import evaluate_board, parse_board
-from optimizer import TableSpec, solve
-from optimizer.opponents.draw import (POOL_VARIABLE, draw_boards, model_name, opponent_draw,
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules, parse_cards
+from fantasyland.evaluator.board import evaluate_board, parse_board
+from fantasyland.optimizer import TableSpec, solve
+from fantasyland.optimizer.opponents.draw import (POOL_VARIABLE, draw_boards, model_name, opponent_draw,
                                       pool_weights, serving_pool)
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.pools import Pool, pool_for
-from optimizer.solver.error_check import error_check
-from optimizer.solver.ev import PoolBoards, breakdown, set_points
-from optimizer.solver.record import solution_record
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.pools import Pool, pool_for
+from fantasyland.optimizer.solver.error_check import error_check
+from fantasyland.optimizer.solver.ev import PoolBoards, breakdown, set_points
+from fantasyland.optimizer.solver.record import solution_record
 
 runner = CliRunner()
 RULES = find_rules("pineapple")
@@ -178,7 +178,7 @@ def test_a_missing_pool_file_is_one_line_and_exit_2(halves, monkeypatch):
 # --- the check -------------------------------------------------------------------------------
 
 def test_the_check_gives_z_scores_with_and_without_the_pool_s_error(halves, monkeypatch):
-    from optimizer.opponents.pools import load_pool
+    from fantasyland.optimizer.opponents.pools import load_pool
 
     monkeypatch.setenv(POOL_VARIABLE, str(halves[0]))
     result = error_check(RULES, load_pool(halves[1]), hands=5, samples=50, seed=3)
@@ -191,7 +191,7 @@ def test_the_check_gives_z_scores_with_and_without_the_pool_s_error(halves, monk
 
 
 def test_the_check_refuses_the_pool_it_checks_and_pools_of_other_rules(halves, monkeypatch):
-    from optimizer.opponents.pools import load_pool
+    from fantasyland.optimizer.opponents.pools import load_pool
 
     with pytest.raises(OpponentModelError, match="the one solves draw from"):
         error_check(RULES, pool_for(RULES), hands=2, samples=10)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluator.board import parse_board
-from evaluator.cards import format_cards, parse_cards
+from fantasyland.evaluator.board import parse_board
+from fantasyland.evaluator.cards import format_cards, parse_cards
 from reference import best_sets, card_key, id_mask, plain_best_sets
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden_hands.jsonl"

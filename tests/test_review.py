@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules
-from evaluator.cards import parse_cards
-from optimizer.ordinary.advise import advise
-from optimizer.ordinary.plays import read_play
-from optimizer.ordinary.review import play_text, review
-from optimizer.solver.table import TableSpec
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.cards import parse_cards
+from fantasyland.optimizer.ordinary.advise import advise
+from fantasyland.optimizer.ordinary.plays import read_play
+from fantasyland.optimizer.ordinary.review import play_text, review
+from fantasyland.optimizer.solver.table import TableSpec
 
 REVIEW = Path(__file__).resolve().parents[1] / "fixtures" / "review"
 HAND = REVIEW / "progressive-hand.jsonl"

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import evaluator.rules_files
-from evaluator.board import evaluate_board, row_values
-from evaluator.cards import JOKER, Deck, parse_cards
-from evaluator.handspec import Scale, parse_spec
-from evaluator.rules import ROWS, Rules, RulesError, Scoring
-from evaluator.rules_files import find_rules, load_rules, preset_names
+import fantasyland.evaluator.rules_files
+from fantasyland.evaluator.board import evaluate_board, row_values
+from fantasyland.evaluator.cards import JOKER, Deck, parse_cards
+from fantasyland.evaluator.handspec import Scale, parse_spec
+from fantasyland.evaluator.rules import ROWS, Rules, RulesError, Scoring
+from fantasyland.evaluator.rules_files import find_rules, load_rules, preset_names
 
 HOUSE = Path(__file__).resolve().parent.parent / "fixtures" / "house"
 PRESETS = ("chinese", "deuce", "double-deck", "pineapple", "pineapple-joker", "progressive",
@@ -595,7 +595,7 @@ def test_the_deck_defaults_to_one_deck_without_jokers_and_two_decks_to_five_of_a
 
 def test_rules_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
-    result = doctest.testmod(evaluator.rules_files)
+    result = doctest.testmod(fantasyland.evaluator.rules_files)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -25,18 +25,18 @@ from referencing import Registry, Resource
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from cli.main import app
-from cli.solve import solution_dict
-from cli.web.app import Settings as ServeSettings
-from cli.web.app import create_app
-from evaluator import preset_names
-from evaluator.cards import format_cards
-from evaluator.strength import (CLASS_NAMES, DESCRIPTORS, LOW_DESCRIPTORS, hand_name,
+from fantasyland.cli.main import app
+from fantasyland.cli.solve import solution_dict
+from fantasyland.cli.web.app import Settings as ServeSettings
+from fantasyland.cli.web.app import create_app
+from fantasyland.evaluator import preset_names
+from fantasyland.evaluator.cards import format_cards
+from fantasyland.evaluator.strength import (CLASS_NAMES, DESCRIPTORS, LOW_DESCRIPTORS, hand_name,
                                 lowball_name)
-from optimizer.batch.engines import Engine, Settings
-from optimizer.batch.run import run_batch
-from optimizer.solver.solve import solve
-from optimizer.training.session import Session
+from fantasyland.optimizer.batch.engines import Engine, Settings
+from fantasyland.optimizer.batch.run import run_batch
+from fantasyland.optimizer.solver.solve import solve
+from fantasyland.optimizer.training.session import Session
 
 runner = CliRunner()
 
@@ -67,13 +67,13 @@ def strict_json(text: str) -> Any:
 
 
 def schema_names() -> list[str]:
-    return sorted(p.name for p in files("cli.schemas").iterdir()
+    return sorted(p.name for p in files("fantasyland.cli.schemas").iterdir()
                   if p.name.endswith(".schema.json"))
 
 
 @cache
 def schemas() -> dict[str, dict]:
-    return {name: json.loads(files("cli.schemas").joinpath(name).read_text(encoding="utf-8"))
+    return {name: json.loads(files("fantasyland.cli.schemas").joinpath(name).read_text(encoding="utf-8"))
             for name in schema_names()}
 
 
@@ -466,7 +466,7 @@ def test_the_hand_classes_are_the_evaluator_s():
 
 
 def test_the_schemas_are_package_data_of_cli_schemas():
-    root = files("cli.schemas")
+    root = files("fantasyland.cli.schemas")
     assert root.joinpath("solve.schema.json").is_file()
     assert set(schema_names()) >= SHARED | {"solve.schema.json", "batch-record.schema.json"}
 

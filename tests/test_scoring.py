@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import evaluator.scoring
-from evaluator.board import Board, evaluate_board
-from evaluator.rules import Scoring
-from evaluator.rules_files import load_rules
-from evaluator.scoring import row_results, score_table, settle
+import fantasyland.evaluator.scoring
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.rules import Scoring
+from fantasyland.evaluator.rules_files import load_rules
+from fantasyland.evaluator.scoring import row_results, score_table, settle
 
 HOUSE = Path(__file__).resolve().parent.parent / "fixtures" / "house"
 ONE_SIX = Scoring(scoop_bonus=3, majority_bonus=0)
@@ -238,5 +238,5 @@ def test_a_foul_costs_the_penalty_plus_the_opponents_royalties(deck, preset):
 
 def test_scoring_doctests_pass():
     # pyproject's testpaths hold only tests/, so the module's examples are run from here.
-    result = doctest.testmod(evaluator.scoring)
+    result = doctest.testmod(fantasyland.evaluator.scoring)
     assert result.attempted > 0 and result.failed == 0

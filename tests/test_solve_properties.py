@@ -12,10 +12,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluator.board import Board, evaluate_board
-from evaluator.cards import format_cards
-from evaluator.strength import strength_of
-from optimizer import solve
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.cards import format_cards
+from fantasyland.evaluator.strength import strength_of
+from fantasyland.optimizer import solve
 
 ROWS = ("top", "middle", "bottom")
 VARIANTS = ("pineapple", "standard", "deuce", "progressive", "ultimate")

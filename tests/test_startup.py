@@ -17,13 +17,13 @@ import sys
 
 import pytest
 
-from cli.main import command_summaries
-from optimizer.batch.startup import EV_SAMPLES, ROOT, SCORE_SET, child_env, find_hands
+from fantasyland.cli.main import command_summaries
+from fantasyland.optimizer.batch.startup import EV_SAMPLES, ROOT, SCORE_SET, child_env, find_hands
 
 # Runs the app as the console script does, then prints what it imported on a last line.
 PROBE = """
 import json, sys
-from cli.main import app
+from fantasyland.cli.main import app
 sys.argv[0] = "fantasyland"
 try:
     app()
@@ -112,7 +112,7 @@ def test_a_solve_that_runs_cp_sat_loads_it_then_and_answers_as_before(hands, ext
 def test_the_solver_clock_leaves_out_loading_cp_sat(tmp_path):
     script = """
 import time
-from optimizer.solver import cpsat
+from fantasyland.optimizer.solver import cpsat
 # How far the solver's clock is behind perf_counter, bracketed by two readings of
 # perf_counter around it: exact however long a loaded machine keeps this process waiting.
 def behind():
@@ -143,11 +143,11 @@ def test_the_commands_found_in_the_source_are_those_the_modules_define():
     import importlib
     import pkgutil
 
-    import cli
+    from fantasyland import cli
 
     defined = {}
     for info in sorted(pkgutil.iter_modules(cli.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"cli.{info.name}")
+        module = importlib.import_module(f"fantasyland.cli.{info.name}")
         if info.name != "main" and callable(getattr(module, "command", None)):
             defined[info.name] = inspect.getdoc(module.command)
     assert command_summaries() == defined
@@ -156,13 +156,13 @@ def test_the_commands_found_in_the_source_are_those_the_modules_define():
 # Loads every command before it runs the app, as the app did before commands loaded lazily.
 EAGER_APP = """
 import sys
-import cli.main
-for name in cli.main.command_summaries():
-    cli.main._command_info(name)
+import fantasyland.cli.main
+for name in fantasyland.cli.main.command_summaries():
+    fantasyland.cli.main._command_info(name)
 sys.argv[0] = "fantasyland"
-cli.main.app()
+fantasyland.cli.main.app()
 """
-LAZY_APP = "import sys; from cli.main import app; sys.argv[0] = 'fantasyland'; app()"
+LAZY_APP = "import sys; from fantasyland.cli.main import app; sys.argv[0] = 'fantasyland'; app()"
 
 
 def run_app(script: str, args: list[str], tmp_path) -> subprocess.CompletedProcess:

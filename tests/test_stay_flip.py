@@ -12,8 +12,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from optimizer import solve
+from fantasyland.cli.main import app
+from fantasyland.optimizer import solve
 
 # 15-card Pineapple hands whose best set stays (quads on the bottom) and whose best set that
 # does not stay is close behind: the flip is a few points.

@@ -21,13 +21,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import evaluator.strength as scale
-from evaluator import tables
-from evaluator.cards import RANK_CHARS, SUIT_CHARS, parse_cards
-from evaluator.strength import (CLASS_NAMES, CLASS_OF_STRENGTH, DESCRIPTORS, FIVE_OF_A_KIND,
+import fantasyland.evaluator.strength as scale
+from fantasyland.evaluator import tables
+from fantasyland.evaluator.cards import RANK_CHARS, SUIT_CHARS, parse_cards
+from fantasyland.evaluator.strength import (CLASS_NAMES, CLASS_OF_STRENGTH, DESCRIPTORS, FIVE_OF_A_KIND,
                                 FLUSH, NUM_LOW, NUM_STRENGTHS, class_name, hand_name, is_royal, lowball_array, lowball_name,
                                 lowball_of, rank3_array, rank5_array, strength_of)
-from evaluator.strength import CARDS_OF_STRENGTH
+from fantasyland.evaluator.strength import CARDS_OF_STRENGTH
 
 CHUNK = 250_000
 
@@ -341,10 +341,10 @@ def _arrays(data: bytes) -> dict[str, np.ndarray]:
 
 
 def test_the_shipped_tables_are_a_fresh_build_from_the_rules_byte_for_byte():
-    shipped = resources.files("evaluator.data").joinpath(scale.TABLES_FILE).read_bytes()
+    shipped = resources.files("fantasyland.evaluator.data").joinpath(scale.TABLES_FILE).read_bytes()
     fresh = tables.fresh()
     assert tables.digest(shipped) == tables.digest(fresh), \
-        "the strength rules changed: rewrite the file with `python -m evaluator.tables`"
+        "the strength rules changed: rewrite the file with `python -m fantasyland.evaluator.tables`"
     assert shipped == fresh
     built, loaded = scale.build_tables(), _arrays(shipped)
     assert list(loaded) == list(built) == list(scale.TABLE_NAMES)
@@ -372,7 +372,7 @@ def test_writing_the_tables_twice_gives_the_same_bytes(tmp_path):
 
 
 def test_the_module_checks_the_shipped_file_from_the_command_line():
-    done = subprocess.run([sys.executable, "-m", "evaluator.tables", "--check"],
+    done = subprocess.run([sys.executable, "-m", "fantasyland.evaluator.tables", "--check"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "a fresh build" in done.stdout

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator.board import Board, evaluate_board
-from evaluator.cards import parse_cards
-from evaluator.rules_files import find_rules
-from optimizer import solve
-from optimizer.solver.solve import fantasyland_set
-from optimizer.solver.table import TableSpec, draw_table, read_table
+from fantasyland.cli.main import app
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.cards import parse_cards
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer import solve
+from fantasyland.optimizer.solver.solve import fantasyland_set
+from fantasyland.optimizer.solver.table import TableSpec, draw_table, read_table
 from tests.test_schemas import validator
 
 runner = CliRunner()
@@ -193,7 +193,7 @@ def test_train_deals_without_the_table_s_cards_and_logs_the_table(tmp_path):
     header = json.loads(log.read_text().splitlines()[0])
     assert header["session"]["table"]["dead"] == ["8d"]
     assert validator("train-log.schema.json").is_valid(header)
-    from optimizer.training.session import Session
+    from fantasyland.optimizer.training.session import Session
     session = Session("pineapple", "ev", seed=2, table=TableSpec(against=(KNOWN,), dead="8d"))
     for _ in range(20):
         assert not set(session.deal().cards) & set(parse_cards(KNOWN.replace("/", "") + " 8d"))

@@ -14,11 +14,11 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from evaluator.board import evaluate_board, row_strengths, row_values
-from evaluator.cards import parse_cards
-from evaluator.rules import ROWS
-from evaluator.rules_files import find_rules
-from optimizer import TableSpec, solve
+from fantasyland.evaluator.board import evaluate_board, row_strengths, row_values
+from fantasyland.evaluator.cards import parse_cards
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer import TableSpec, solve
 
 RULES = find_rules("pineapple")
 FL_VALUE = 12.4

@@ -14,12 +14,12 @@ import pexpect
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import CardError, find_rules, format_cards
-from optimizer.solver.dealing import PROGRESSIVE_MIX, SizeError, parse_sizes, pick_size, size_mix
-from optimizer.solver.objective import ObjectiveError
-from optimizer.solver.table import TableSpec
-from optimizer.training.session import Session
+from fantasyland.cli.main import app
+from fantasyland.evaluator import CardError, find_rules, format_cards
+from fantasyland.optimizer.solver.dealing import PROGRESSIVE_MIX, SizeError, parse_sizes, pick_size, size_mix
+from fantasyland.optimizer.solver.objective import ObjectiveError
+from fantasyland.optimizer.solver.table import TableSpec
+from fantasyland.optimizer.training.session import Session
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent
@@ -158,7 +158,7 @@ def test_train_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
     session.deal()
     best = optimal_text(session)
     env = dict(os.environ, PYTHONPATH=str(REPO), NO_COLOR="1", TERM="dumb")
-    child = pexpect.spawn(sys.executable, ["-m", "cli.main", "train", "--variant", "pineapple",
+    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", "train", "--variant", "pineapple",
                                            "--seed", "11"],
                           cwd=str(REPO), env=env, encoding="utf-8", timeout=20,
                           dimensions=(50, 120))
@@ -182,7 +182,7 @@ def test_train_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
 
 
 def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
-    from optimizer.training.grading import grade
+    from fantasyland.optimizer.training.grading import grade
 
     session = Session("pineapple", "ev", seed=3, table=TableSpec(2))
     session.deal()

@@ -12,11 +12,11 @@ import pexpect
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules
-from optimizer.ordinary.advise import advise
-from optimizer.ordinary.plays import PlayError, board_text
-from optimizer.ordinary.session import OrdinarySession
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer.ordinary.advise import advise
+from fantasyland.optimizer.ordinary.plays import PlayError, board_text
+from fantasyland.optimizer.ordinary.session import OrdinarySession
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent
@@ -181,7 +181,7 @@ def test_train_ordinary_options_are_checked():
 def test_train_ordinary_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
     plays = scripted_hand(11)
     env = dict(os.environ, PYTHONPATH=str(REPO), NO_COLOR="1", TERM="dumb")
-    child = pexpect.spawn(sys.executable, ["-m", "cli.main", "train", "--ordinary", "--seed",
+    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", "train", "--ordinary", "--seed",
                                            "11", *ARGS],
                           cwd=str(REPO), env=env, encoding="utf-8", timeout=60,
                           dimensions=(50, 140))

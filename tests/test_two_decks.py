@@ -14,7 +14,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from evaluator.strength import class_name, hand_name, rank5_array
+from fantasyland.evaluator.strength import class_name, hand_name, rank5_array
 
 
 def reference_key(ranks: tuple[int, ...], suited: bool) -> tuple:

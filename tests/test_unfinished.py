@@ -8,15 +8,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from evaluator.board import Board, evaluate_board
-from evaluator.cards import parse_cards
-from evaluator.rules_files import find_rules
-from optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams
-from optimizer.opponents.draw import POOL_VARIABLE, serving_bot
-from optimizer.opponents.params import explicit
-from optimizer.opponents.pools import (STRONG_PARAMS, build_pool, play_hands, pool_bot,
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.cards import parse_cards
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams
+from fantasyland.optimizer.opponents.draw import POOL_VARIABLE, serving_bot
+from fantasyland.optimizer.opponents.params import explicit
+from fantasyland.optimizer.opponents.pools import (STRONG_PARAMS, build_pool, play_hands, pool_bot,
                                        table_odds)
-from optimizer.opponents.unfinished import complete, rounds_to_come
+from fantasyland.optimizer.opponents.unfinished import complete, rounds_to_come
 
 
 @pytest.mark.parametrize("dealing, placed, rounds, hidden", [

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
-from evaluator import find_rules
-from optimizer import TableSpec, solve
-from optimizer.opponents.draw import opponent_boards
-from optimizer.solver.dealing import seeded_hand
-from optimizer.training.worth import (InfiniteWorth, Outcomes, fixed_point, simulate, worth_table,
+from fantasyland.cli.main import app
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer import TableSpec, solve
+from fantasyland.optimizer.opponents.draw import opponent_boards
+from fantasyland.optimizer.solver.dealing import seeded_hand
+from fantasyland.optimizer.training.worth import (InfiniteWorth, Outcomes, fixed_point, simulate, worth_table,
                                       worths)
 
 runner = CliRunner()
@@ -183,8 +183,8 @@ def test_the_worth_of_staying_under_ev_is_linear_in_the_opponents():
 def test_the_note_says_when_the_rules_have_no_ev_worth_and_repeat_value_stands_in():
     import dataclasses
 
-    from cli.value import _staying_note
-    from optimizer.training.worth import simulate, worth_table
+    from fantasyland.cli.value import _staying_note
+    from fantasyland.optimizer.training.worth import simulate, worth_table
 
     rules = dataclasses.replace(find_rules("pineapple"), ev_repeat_value=None,
                                 ev_repeat_values=())
@@ -230,12 +230,12 @@ def test_value_gives_the_same_numbers_on_one_worker_or_two():
                          ids=["missing directory", "a file for a directory", "a directory"])
 def test_an_unwritable_plot_path_is_refused_before_any_work(tmp_path, monkeypatch, where):
     pytest.importorskip("matplotlib")
-    import cli.value
+    import fantasyland.cli.value
 
     def no_work(*args, **kwargs):
         raise AssertionError("the hands were solved before the chart file was checked")
 
-    monkeypatch.setattr(cli.value, "simulate", no_work)
+    monkeypatch.setattr(fantasyland.cli.value, "simulate", no_work)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a-file").write_text("not a directory")
     result = runner.invoke(app, ["value", "--plot", where])
@@ -246,9 +246,9 @@ def test_an_unwritable_plot_path_is_refused_before_any_work(tmp_path, monkeypatc
 
 def test_a_writable_plot_path_is_left_as_it_was_when_the_run_then_fails(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
-    import cli.value
+    import fantasyland.cli.value
 
-    monkeypatch.setattr(cli.value, "simulate", lambda *a, **k: (_ for _ in ()).throw(
+    monkeypatch.setattr(fantasyland.cli.value, "simulate", lambda *a, **k: (_ for _ in ()).throw(
         KeyboardInterrupt))
     kept, fresh = tmp_path / "kept.png", tmp_path / "fresh.png"
     kept.write_bytes(b"an older chart")

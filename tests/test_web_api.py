@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from cli.web.app import Settings, create_app
-from cli.web.workers import Pool
-from evaluator import find_rules, load_rules
-from evaluator.cards import card_name
-from optimizer import solve
-from optimizer.solver.record import solution_record
-from optimizer.training.grading import grade, grade_record
-from optimizer.training.session import Session
+from fantasyland.cli.web.app import Settings, create_app
+from fantasyland.cli.web.workers import Pool
+from fantasyland.evaluator import find_rules, load_rules
+from fantasyland.evaluator.cards import card_name
+from fantasyland.optimizer import solve
+from fantasyland.optimizer.solver.record import solution_record
+from fantasyland.optimizer.training.grading import grade, grade_record
+from fantasyland.optimizer.training.session import Session
 
 HAND = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
 REVIEW = Path(__file__).resolve().parent.parent / "fixtures" / "review"
@@ -147,8 +147,8 @@ def test_the_running_score_adds_a_session_s_hands(client):
 
 
 def test_advise_answers_what_advise_json_prints(client):
-    from optimizer.ordinary.advise import advise
-    from optimizer.ordinary.record import advice_record
+    from fantasyland.optimizer.ordinary.advise import advise
+    from fantasyland.optimizer.ordinary.record import advice_record
 
     board, cards = "Qh Qd / 7c 8c 9c Tc / 2s 2d 5h", "Kd 3h 4c"  # the last street: exact
     answer = client.post("/api/advise", json={"board": board, "cards": cards,
@@ -270,7 +270,7 @@ def test_a_request_past_the_time_limit_is_504_and_its_worker_is_replaced(tmp_pat
 
 
 def test_a_fault_in_a_job_is_500_with_one_line_and_no_traceback(client, monkeypatch):
-    from cli.web import jobs
+    from fantasyland.cli.web import jobs
 
     def broken(fields):
         raise RuntimeError("a bug")
@@ -329,7 +329,7 @@ def test_a_session_that_changes_its_objective_is_scored_once_for_each(client):
 
 
 def test_a_training_grade_under_ev_takes_the_trainer_s_opponents_and_samples(client):
-    from optimizer import TableSpec
+    from fantasyland.optimizer import TableSpec
 
     session = Session("progressive", "ev", seed=9, samples=100, table=TableSpec(2))
     session.deal()

@@ -129,7 +129,7 @@ def phone(browser, server):
 
 def _cli(*args: str) -> dict:
     """What ``fantasyland ARGS --json`` prints, run as a user runs it."""
-    done = subprocess.run([sys.executable, "-m", "cli.main", *args, "--json"], cwd=REPO,
+    done = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", *args, "--json"], cwd=REPO,
                           capture_output=True, text=True, timeout=120, check=True)
     return json.loads(done.stdout)
 

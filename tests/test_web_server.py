@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from evaluator import find_rules
-from optimizer import solve
+from fantasyland.evaluator import find_rules
+from fantasyland.optimizer import solve
 from tests.load_serve import run_load
 from tests.serving import serve_process, stop
 
@@ -104,7 +104,7 @@ def test_a_port_in_use_is_one_line_and_exit_code_2(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "cli.main", "serve", "--port", str(port),
+        result = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", "serve", "--port", str(port),
                                  "--history", str(tmp_path / "h.sqlite3")],
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 2

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from cli.web.fields import (
+from fantasyland.cli.web.fields import (
     RULES_FIELDS,
     SOLVE_FIELDS,
     TABLE_FIELDS,
@@ -24,7 +24,7 @@ from cli.web.fields import (
     whole,
     wholes,
 )
-from evaluator.rules_files import MAX_POINTS
+from fantasyland.evaluator.rules_files import MAX_POINTS
 
 
 def session_name(name: str, value: Any) -> str:

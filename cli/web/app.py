@@ -27,11 +27,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from cli.web import jobs
-from cli.web.api import ENDPOINTS, Endpoint
-from cli.web.fields import FieldError, read_fields, whole
-from cli.web.history import History
-from cli.web.workers import Gone, Pool, TimeLimit, WorkerDied
+from fantasyland.cli.web import jobs
+from fantasyland.cli.web.api import ENDPOINTS, Endpoint
+from fantasyland.cli.web.fields import FieldError, read_fields, whole
+from fantasyland.cli.web.history import History
+from fantasyland.cli.web.workers import Gone, Pool, TimeLimit, WorkerDied
 
 log = logging.getLogger("fantasyland.serve")
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from evaluator.rules_files import MAX_POINTS
+from fantasyland.evaluator.rules_files import MAX_POINTS
 
 
 class FieldError(ValueError):
@@ -45,7 +45,7 @@ def read_fields(body: Any, fields: Mapping[str, Field]) -> dict[str, Any]:
     >>> read_fields({"sed": 3}, {"seed": Field(whole(0))})
     Traceback (most recent call last):
     ...
-    cli.web.fields.FieldError: unknown field 'sed': expected seed
+    fantasyland.cli.fields.FieldError: unknown field 'sed': expected seed
     """
     if not isinstance(body, dict):
         raise FieldError(f"the request body is {_shown(body)}: expected a JSON object of "

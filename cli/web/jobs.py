@@ -13,10 +13,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from cli.errors import INPUT_ERRORS
-from cli.web.fields import FieldError
-from evaluator import Rules, find_preset, preset_names, rules_from_text
-from evaluator.cards import card_name
+from fantasyland.cli.errors import INPUT_ERRORS
+from fantasyland.cli.web.fields import FieldError
+from fantasyland.evaluator import Rules, find_preset, preset_names, rules_from_text
+from fantasyland.evaluator.cards import card_name
 
 #: The library's errors for input it cannot read (the CLI's), and a request's bad field.
 BAD_INPUT: tuple[type[ValueError], ...] = INPUT_ERRORS + (FieldError,)
@@ -28,8 +28,8 @@ _RULES_CACHE = 32
 def bad_input_errors() -> tuple[type[ValueError], ...]:
     """``BAD_INPUT`` and the optimizer's input errors (imported here, so that importing this
     module does not load the solver)."""
-    from optimizer import ObjectiveError
-    from optimizer.ordinary.position import PositionError
+    from fantasyland.optimizer import ObjectiveError
+    from fantasyland.optimizer.ordinary.position import PositionError
 
     return BAD_INPUT + (ObjectiveError, PositionError)
 
@@ -60,7 +60,7 @@ def seated(opponents: int | None, rules: Rules) -> int | None:
 
 
 def _table(fields: dict[str, Any], rules: Rules):
-    from optimizer import TableSpec
+    from fantasyland.optimizer import TableSpec
 
     return TableSpec(seated(fields["opponents"], rules), tuple(fields["against"]),
                      tuple(fields["opponent_fantasyland"]), fields["dead"] or ())
@@ -73,7 +73,7 @@ DEFAULTS = {"solve": "pineapple", "check": "pineapple", "train": "progressive",
 
 def _offered(rules: Rules) -> dict:
     """What the page needs to offer ``rules``: its Fantasyland, streets, deck and table."""
-    from optimizer.solver.objective import OBJECTIVES
+    from fantasyland.optimizer.solver.objective import OBJECTIVES
 
     return {"name": rules.name, "description": rules.description,
             "fantasyland_sizes": list(rules.dealt_counts) if rules.entry else [],
@@ -98,8 +98,8 @@ def rules_summary(fields: dict[str, Any]) -> dict:
 
 
 def solve(fields: dict[str, Any]) -> dict:
-    from optimizer import solve as solve_hand
-    from optimizer.solver.record import solution_record
+    from fantasyland.optimizer import solve as solve_hand
+    from fantasyland.optimizer.solver.record import solution_record
 
     rules = rules_of(fields, DEFAULTS["solve"])
     cards = _dealt(fields["cards"], rules)
@@ -111,7 +111,7 @@ def solve(fields: dict[str, Any]) -> dict:
 
 
 def _dealt(text: str, rules: Rules):
-    from evaluator import parse_cards
+    from fantasyland.evaluator import parse_cards
 
     return parse_cards(text, deck=rules.deck)
 
@@ -123,7 +123,7 @@ def _objective(fields: dict[str, Any], rules: Rules) -> str:
 
 
 def check(fields: dict[str, Any]) -> dict:
-    from optimizer.training.grading import grade, grade_record
+    from fantasyland.optimizer.training.grading import grade, grade_record
 
     rules = rules_of(fields, DEFAULTS["check"])
     g = grade(fields["cards"], fields["set"], rules, _objective(fields, rules),
@@ -135,8 +135,8 @@ def check(fields: dict[str, Any]) -> dict:
 def _session(fields: dict[str, Any], rules: Rules):
     """The CLI trainer's session for this seed, dealt up to hand ``number``: the page's hand
     ``n`` of seed ``s`` is ``fantasyland train --seed s``'s hand ``n``."""
-    from optimizer import TableSpec
-    from optimizer.training.session import Session
+    from fantasyland.optimizer import TableSpec
+    from fantasyland.optimizer.training.session import Session
 
     session = Session(rules, _objective(fields, rules), fields.get("fl_value"),
                       sizes=fields.get("sizes") or None, seed=fields["seed"],
@@ -157,7 +157,7 @@ def train_deal(fields: dict[str, Any]) -> dict:
 
 def train_grade(fields: dict[str, Any]) -> dict:
     """The grade of a training hand, as ``train`` grades it (the same ev seed)."""
-    from optimizer.training.grading import grade_record
+    from fantasyland.optimizer.training.grading import grade_record
 
     rules = rules_of(fields, DEFAULTS["train"])
     session = _session(fields, rules)
@@ -168,9 +168,9 @@ def train_grade(fields: dict[str, Any]) -> dict:
 
 
 def advise(fields: dict[str, Any]) -> dict:
-    from optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
-    from optimizer.ordinary.advise import advise as advise_plays
-    from optimizer.ordinary.record import advice_record
+    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
+    from fantasyland.optimizer.ordinary.advise import advise as advise_plays
+    from fantasyland.optimizer.ordinary.record import advice_record
 
     rules = rules_of(fields, DEFAULTS["advise"])
     advice = advise_plays(rules, fields["board"], fields["cards"], fields["objective"] or "ev",
@@ -182,9 +182,9 @@ def advise(fields: dict[str, Any]) -> dict:
 
 
 def score(fields: dict[str, Any]) -> dict:
-    from cli.render import report_dict
-    from cli.score import settled, table_dict
-    from evaluator import evaluate_board
+    from fantasyland.cli.render import report_dict
+    from fantasyland.cli.score import settled, table_dict
+    from fantasyland.evaluator import evaluate_board
 
     rules = rules_of(fields, DEFAULTS["score"])
     if not fields["against"]:
@@ -194,9 +194,9 @@ def score(fields: dict[str, Any]) -> dict:
 
 
 def review(fields: dict[str, Any]) -> dict:
-    from cli.render import measured
-    from optimizer.ordinary.advise import DEFAULT_BUDGET
-    from optimizer.ordinary.review import review as review_lines
+    from fantasyland.cli.render import measured
+    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET
+    from fantasyland.optimizer.ordinary.review import review as review_lines
 
     rules = rules_of(fields, DEFAULTS["review"])
     result = review_lines(fields["history"].splitlines(), rules, fields["objective"] or "ev",
@@ -228,8 +228,8 @@ def answer(job: str, fields: dict[str, Any]) -> tuple[str, Any]:
 
 def warm() -> None:
     """Load what the first solve would: the solver and CP-SAT, the tables, the presets."""
-    from cli.web.api import ENDPOINTS
-    from cli.web.fields import read_fields
+    from fantasyland.cli.web.api import ENDPOINTS
+    from fantasyland.cli.web.fields import read_fields
 
     [endpoint] = [e for e in ENDPOINTS if e.job == "solve"]
     solve(read_fields({"cards": "As Ks Qs Js Ts 9h 9d 9c 8h 8d 7c 7d 2s",

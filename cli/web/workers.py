@@ -49,7 +49,7 @@ def _serve(conn: Connection) -> None:
     An answer is ``("ok", record)``, ``("bad", message)`` for input the job refused, or
     ``("fault", traceback)`` for a bug (the server logs it; the client gets one line).
     """
-    from cli.web.jobs import answer, warm
+    from fantasyland.cli.web.jobs import answer, warm
 
     try:
         warm()

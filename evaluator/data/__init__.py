@@ -1,1 +1,1 @@
-"""The strength tables, generated from the rules and shipped (``python -m evaluator.tables``)."""
+"""The strength tables, generated from the rules and shipped (``python -m fantasyland.evaluator.tables``)."""

@@ -23,21 +23,22 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.rules_files import find_rules
-from optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings, adversarial_hands,
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings, adversarial_hands,
                                        joker_hands, random_hands)
-from optimizer.solver import cpsat
-from optimizer.solver.solve import solve
+from fantasyland.optimizer.solver import cpsat
+from fantasyland.optimizer.solver.solve import solve
 
 
 #: What a worker runs: JSON lines in (one solve's arguments), JSON lines out (its time and its
-#: result as plain data). It uses only ``from optimizer import solve`` and attributes of the
-#: solution that every version has, so that it runs on old checkouts too.
+#: result as plain data). It uses only ``solve`` of the optimizer's face and attributes of the
+#: solution that every version has, so that it runs on old checkouts too; ``PKG.`` stands for
+#: where a checkout keeps its packages (``package_prefix``).
 WORKER = r"""
 import json, sys, time
-from optimizer import solve
+from PKG.optimizer import solve
 try:  # CP-SAT loaded before any clock starts (an older checkout may load it at import)
-    from optimizer.solver.cpsat import cp_model
+    from PKG.optimizer.solver.cpsat import cp_model
     cp_model()
 except ImportError:
     pass
@@ -67,6 +68,13 @@ for line in sys.stdin:
 """
 
 
+def package_prefix(root: Path) -> str:
+    """How the code of the checkout ``root`` is imported: ``fantasyland.`` where its layers
+    are the subpackages of ``fantasyland``, nothing for a checkout from before that, whose
+    layers were packages of their own."""
+    return "fantasyland." if (Path(root) / "fantasyland" / "__init__.py").is_file() else ""
+
+
 class Worker:
     """A subprocess solving with the code of one checkout (``root`` holds its ``optimizer``
     and ``evaluator`` packages), one job at a time."""
@@ -74,7 +82,8 @@ class Worker:
     def __init__(self, root: Path):
         self.root = Path(root)
         env = dict(os.environ, PYTHONPATH=str(self.root), PYTHONHASHSEED="0")
-        self.process = subprocess.Popen([sys.executable, "-c", WORKER], cwd=self.root,
+        self.process = subprocess.Popen([sys.executable, "-c",
+                                         WORKER.replace("PKG.", package_prefix(self.root))], cwd=self.root,
                                         env=env, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, bufsize=1)
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.cards import JOKER, ONE_DECK, Deck
-from evaluator.rules_files import find_rules
-from evaluator.strength import rank3_array, rank5_array
-from optimizer.solver.candidates import subsets
-from optimizer.solver.solve import solve
+from fantasyland.evaluator.cards import JOKER, ONE_DECK, Deck
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.evaluator.strength import rank3_array, rank5_array
+from fantasyland.optimizer.solver.candidates import subsets
+from fantasyland.optimizer.solver.solve import solve
 
 
 

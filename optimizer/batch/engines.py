@@ -18,11 +18,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from evaluator.cards import Card
-from evaluator.rules import Rules
-from optimizer.batch.files import BatchError, record_line
-from optimizer.solver.solve import Solution, solve
-from optimizer.solver.table import TableSpec
+from fantasyland.evaluator.cards import Card
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.batch.files import BatchError, record_line
+from fantasyland.optimizer.solver.solve import Solution, solve
+from fantasyland.optimizer.solver.table import TableSpec
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluator.cards import RANK_CHARS, Card, CardError, parse_card, parse_cards
-from evaluator.rules import Rules, RulesError
-from evaluator.rules_files import find_rules
-from optimizer.solver.solve import MAX_CARDS, MIN_CARDS
+from fantasyland.evaluator.cards import RANK_CHARS, Card, CardError, parse_card, parse_cards
+from fantasyland.evaluator.rules import Rules, RulesError
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.solver.solve import MAX_CARDS, MIN_CARDS
 
 
 class BatchError(ValueError):

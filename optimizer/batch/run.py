@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evaluator.rules import Rules
-from evaluator.rules_files import find_rules
-from optimizer.batch.files import (Appender, BadLine, BatchError, Hand, Reader, WorkerError,
+from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.batch.files import (Appender, BadLine, BatchError, Hand, Reader, WorkerError,
                                    cut_partial_line, first_record, read_output, read_settings,
                                    settings_path, write_settings)
-from optimizer.solver.dealing import deal_hands, hand_line
-from optimizer.batch.engines import Engine, Result, Settings, Task, open_engine
-from optimizer.solver.objective import EV_OPTIONS, ev_options
-from optimizer.solver.solve import Solution, default_samples, solve
-from optimizer.solver.table import PLAIN, read_table
+from fantasyland.optimizer.solver.dealing import deal_hands, hand_line
+from fantasyland.optimizer.batch.engines import Engine, Result, Settings, Task, open_engine
+from fantasyland.optimizer.solver.objective import EV_OPTIONS, ev_options
+from fantasyland.optimizer.solver.solve import Solution, default_samples, solve
+from fantasyland.optimizer.solver.table import PLAIN, read_table
 
 
 # --- resuming ------------------------------------------------------------------------------
@@ -48,7 +48,7 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
                          | dict(settings.options))
     model = {}
     if settings.objective == "ev":
-        from optimizer.opponents.draw import model_name  # the pools load on first use
+        from fantasyland.optimizer.opponents.draw import model_name  # the pools load on first use
 
         model = {"opponent_model": model_name(rules)}
     # The table's options are tuples for solve, and lists as JSON reads them back.

@@ -1,6 +1,6 @@
 """How long the command line takes to answer, measured as whole processes.
 
-``python -m optimizer.batch.startup [--against OLD_CHECKOUT] [--runs N]`` times, run by run
+``python -m fantasyland.optimizer.batch.startup [--against OLD_CHECKOUT] [--runs N]`` times, run by run
 and interleaved, a fresh interpreter doing each of:
 
 - the floor: ``import typer, rich, numpy``, what any run of the command line loads;
@@ -36,7 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from optimizer.batch.benchmark import machine
+from fantasyland.optimizer.batch.against import package_prefix
+from fantasyland.optimizer.batch.benchmark import machine
 
 #: The root of this checkout: the directory that holds ``cli``, ``evaluator``, ``optimizer``.
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,9 +45,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SCORE_SET = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
 
 FLOOR = "import typer, rich, numpy"
-#: What the ``fantasyland`` console script does.
-SCRIPT = ("import sys; from cli.main import app; sys.argv[0] = 'fantasyland'; "
-          "sys.exit(app())")
+#: What the ``fantasyland`` console script does; ``PKG.`` stands for where the checkout timed
+#: keeps its packages (``against.package_prefix``).
+SCRIPT = "import sys; from PKG.cli.main import app; sys.argv[0] = 'fantasyland'; sys.exit(app())"
 BARE_TYPER = '''
 from typing import Annotated
 import numpy, typer
@@ -72,8 +73,8 @@ app()
 # "cp_sat": "..."}; cards as text.
 _FIND = '''
 import json, random, sys
-from evaluator.cards import format_cards
-from optimizer import solve
+from fantasyland.evaluator.cards import format_cards
+from fantasyland.optimizer import solve
 cards, seed, skip, limit, EV_SAMPLES = {cards}, {seed}, {skip}, {limit}, {samples}
 rng = random.Random(seed)
 found = {{"bounds": [], "cp_sat": None, "index": None}}
@@ -176,11 +177,13 @@ def measure(all_cases: Sequence[Case], codes: dict[str, Path], runs: int, warmup
     with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as cache:
         envs = {name: child_env(path, Path(cache)) for name, path in codes.items()}
         envs[""] = child_env(None, Path(cache))
+        prefixes = {name: package_prefix(path) for name, path in codes.items()} | {"": ""}
         for run in range(warmup + runs):
             turn = run % len(jobs)
             for case, name in jobs[turn:] + jobs[:turn]:
                 start = time.perf_counter()
-                done = subprocess.run([python, *case.args], env=envs[name], cwd=empty,
+                args = [arg.replace("PKG.", prefixes[name]) for arg in case.args]
+                done = subprocess.run([python, *args], env=envs[name], cwd=empty,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.PIPE, text=True)
                 if done.returncode != 0:
@@ -216,7 +219,7 @@ def table(all_cases: Sequence[Case], codes: Sequence[str],
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m optimizer.batch.startup",
+        prog="python -m fantasyland.optimizer.batch.startup",
         description="Time the command line's start-up as whole processes.")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
                         help="another checkout (its root) to time the same commands with")

@@ -27,14 +27,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.rules import Rules
-from optimizer.opponents.bot import (deck_counts, finished_worth, pick, play_on, remaining,
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.opponents.bot import (deck_counts, finished_worth, pick, play_on, remaining,
                                      score)
-from optimizer.opponents.head_to_head import PLAY, deal_seats
-from optimizer.opponents.layout import EMPTY
-from optimizer.opponents.params import BotParams, Dealing
-from optimizer.opponents.pools import table_odds
-from optimizer.opponents.resolve import evaluate_played
+from fantasyland.optimizer.opponents.head_to_head import PLAY, deal_seats
+from fantasyland.optimizer.opponents.layout import EMPTY
+from fantasyland.optimizer.opponents.params import BotParams, Dealing
+from fantasyland.optimizer.opponents.pools import table_odds
+from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 #: The generators of an audit's futures, ``(seed, deal, AUDIT, continuation)``: apart from
 #: the seats' (0 and 1), so the futures are not the deal's own cards.

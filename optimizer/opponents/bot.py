@@ -66,14 +66,14 @@ from itertools import permutations
 
 import numpy as np
 
-from evaluator.cards import JOKER, Card, Deck
-from evaluator.rules import ROWS, Rules
-from optimizer.opponents.estimate import estimate
-from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.opponents.memo import by_identity
-from optimizer.opponents.odds import RowOdds, even_odds
-from optimizer.opponents.params import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing
-from optimizer.opponents.resolve import evaluate_played
+from fantasyland.evaluator.cards import JOKER, Card, Deck
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.optimizer.opponents.estimate import estimate
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
+from fantasyland.optimizer.opponents.memo import by_identity
+from fantasyland.optimizer.opponents.odds import RowOdds, even_odds
+from fantasyland.optimizer.opponents.params import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing
+from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 __all__ = ["DEALINGS", "ONE_AT_A_TIME", "THREE_KEEP_TWO", "BotParams", "Dealing", "PlayedHand",
            "choose_each", "first_look", "play_hand", "play_in_turn"]

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.board_arrays import BoardArrays, evaluate_boards
-from evaluator.rules import Rules
-from optimizer.opponents.errors import CalibrationError
+from fantasyland.evaluator.board_arrays import BoardArrays, evaluate_boards
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.opponents.errors import CalibrationError
 
 
 def board_features(rules: Rules, boards: np.ndarray) -> np.ndarray:

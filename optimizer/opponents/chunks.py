@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.errors import OpponentModelError
 
 #: The ending of a chunk being written: never read as a chunk.
 PARTIAL = ".partial.npz"

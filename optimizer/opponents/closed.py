@@ -37,8 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.rules import ROWS, Rules
-from evaluator.strength import NUM_STRENGTHS, rank3_array, rank5_array
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.strength import NUM_STRENGTHS, rank3_array, rank5_array
 
 #: The subsets of 13 positions: 286 of three, 1,287 of five.
 THREES = np.array(list(combinations(range(13), 3)), dtype=np.int64)
@@ -326,7 +326,7 @@ def _read_model(source, rules: Rules, as_built_here: bool = False) -> RowWorths 
 
 
 def _shipped(rules: Rules) -> RowWorths | None:
-    entry = resources.files("optimizer.opponents.data") / model_file_name(rules)
+    entry = resources.files("fantasyland.optimizer.opponents.data") / model_file_name(rules)
     return _read_model(entry, rules) if entry.is_file() else None
 
 

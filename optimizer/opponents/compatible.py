@@ -13,9 +13,9 @@ from functools import cache
 
 import numpy as np
 
-from evaluator.cards import JOKER, ONE_DECK
-from optimizer.opponents.bot import deck_counts
-from optimizer.opponents.pools import PERMUTATIONS, Pool, bits
+from fantasyland.evaluator.cards import JOKER, ONE_DECK
+from fantasyland.optimizer.opponents.bot import deck_counts
+from fantasyland.optimizer.opponents.pools import PERMUTATIONS, Pool, bits
 
 _INVERSE = np.argsort(PERMUTATIONS, axis=1)
 

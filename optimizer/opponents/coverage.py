@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.cards import Deck
-from evaluator.rules import Rules
-from optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards, pool_weights,
+from fantasyland.evaluator.cards import Deck
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards, pool_weights,
                                       serving_pool)
 
 #: The figures counted for each hand, in the order the table shows them.

@@ -48,16 +48,16 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.board_arrays import BoardArrays, evaluate_boards
-from evaluator.cards import JOKER, ONE_DECK, CardError, Deck
-from evaluator.rules import ROWS, Rules
-from optimizer.opponents.calibration import (Calibration, board_features, features_of,
+from fantasyland.evaluator.board_arrays import BoardArrays, evaluate_boards
+from fantasyland.evaluator.cards import JOKER, ONE_DECK, CardError, Deck
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.optimizer.opponents.calibration import (Calibration, board_features, features_of,
                                               fit_features)
-from optimizer.opponents.compatible import candidate_pairs, pool_bytes
-from optimizer.opponents.errors import CalibrationError, OpponentModelError
-from optimizer.opponents.bot import BotParams
-from optimizer.opponents.odds import RowOdds
-from optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dealing_for, dealt_from,
+from fantasyland.optimizer.opponents.compatible import candidate_pairs, pool_bytes
+from fantasyland.optimizer.opponents.errors import CalibrationError, OpponentModelError
+from fantasyland.optimizer.opponents.bot import BotParams
+from fantasyland.optimizer.opponents.odds import RowOdds
+from fantasyland.optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dealing_for, dealt_from,
                                        live_bot, load_pool, play_hands, pool_for, relabel,
                                        shipped_pools)
 
@@ -230,7 +230,7 @@ def model_name(rules: Rules) -> str:
     rebuild by another bot changes) and its calibration; under closed dealing, the model
     that sets every hand (``optimizer.opponents.closed``) and a digest of its worths."""
     if rules.dealing == "closed":
-        from optimizer.opponents.closed import model_worths
+        from fantasyland.optimizer.opponents.closed import model_worths
 
         worths = model_worths(rules).table
         digest = hashlib.sha256(np.ascontiguousarray(worths).tobytes()).hexdigest()
@@ -342,7 +342,7 @@ def opponent_draw(rules: Rules, dealt: Sequence[int], samples: int, opponents: i
                                  f"(from {rules.deck.decks} deck{'s' * (rules.deck.decks > 1)}),"
                                  f" got {samples} and {opponents}")
     if rules.dealing == "closed":  # classic Chinese Poker: each hand set at once, exactly
-        from optimizer.opponents.closed import opponent_boards as closed_boards
+        from fantasyland.optimizer.opponents.closed import opponent_boards as closed_boards
 
         return closed_boards(rules, cards, samples, opponents, seed), None  # no pool
     pool = serving_pool(rules)

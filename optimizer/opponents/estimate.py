@@ -42,15 +42,15 @@ from itertools import combinations
 
 import numpy as np
 
-from evaluator.cards import JOKER
-from evaluator.handspec import Scale
-from evaluator.rules import ROW_SIZE, ROWS, Rules
-from optimizer.opponents.layout import EMPTY, ROW_SLOTS
-from optimizer.opponents.memo import by_identity
-from optimizer.opponents.odds import RowOdds
-from optimizer.opponents.params import BotParams
-from optimizer.opponents.ranks import row_strengths, row_values
-from optimizer.opponents.resolve import play_rows
+from fantasyland.evaluator.cards import JOKER
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
+from fantasyland.optimizer.opponents.memo import by_identity
+from fantasyland.optimizer.opponents.odds import RowOdds
+from fantasyland.optimizer.opponents.params import BotParams
+from fantasyland.optimizer.opponents.ranks import row_strengths, row_values
+from fantasyland.optimizer.opponents.resolve import play_rows
 
 
 @by_identity

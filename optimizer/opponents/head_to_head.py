@@ -35,15 +35,15 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.board import Board, evaluate_board
-from evaluator.rules import Rules
-from evaluator.scoring import settle
-from optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand, play_in_turn
-from optimizer.opponents.chunks import Chunk, load_chunk, run_chunks, saved_chunks
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.params import explicit, params_meta, with_later_knobs
-from optimizer.opponents.pools import deal_from, table_odds
-from optimizer.opponents.resolve import evaluate_played
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.scoring import settle
+from fantasyland.optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand, play_in_turn
+from fantasyland.optimizer.opponents.chunks import Chunk, load_chunk, run_chunks, saved_chunks
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.params import explicit, params_meta, with_later_knobs
+from fantasyland.optimizer.opponents.pools import deal_from, table_odds
+from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 #: The last word of a seat's play's seed, ``(seed, deal, seat, PLAY)``, which both bots share.
 #: Not 0: numpy reads a seed's trailing zeros as nothing, so ``(seed, deal, 0, 0)`` would be

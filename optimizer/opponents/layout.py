@@ -12,9 +12,9 @@ from itertools import combinations, product
 
 import numpy as np
 
-from evaluator.board_arrays import ROW_SLICES
-from evaluator.cards import Card
-from evaluator.rules import ROWS
+from fantasyland.evaluator.board_arrays import ROW_SLICES
+from fantasyland.evaluator.cards import Card
+from fantasyland.evaluator.rules import ROWS
 
 #: Slot ranges of the rows in a 13-card layout: top 0-2, middle 3-7, bottom 8-12 (the
 #: order of a finished board, ``evaluator.board_arrays.ROW_SLICES``).

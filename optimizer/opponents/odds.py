@@ -23,8 +23,8 @@ from functools import cached_property
 
 import numpy as np
 
-from evaluator.board_arrays import BoardArrays
-from evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.board_arrays import BoardArrays
+from fantasyland.evaluator.rules import ROWS, Rules
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
-from evaluator.rules import CARD_WORTH
-from optimizer.opponents.errors import OpponentModelError
+from fantasyland.evaluator.rules import CARD_WORTH
+from fantasyland.optimizer.opponents.errors import OpponentModelError
 
 
 @dataclass(frozen=True)

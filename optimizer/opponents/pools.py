@@ -32,19 +32,19 @@ from pathlib import Path
 
 import numpy as np
 
-from evaluator.board import Board, evaluate_board
-from evaluator.board_arrays import evaluate_boards
-from evaluator.cards import JOKER, ONE_DECK, Deck
-from evaluator.handspec import Scale
-from evaluator.rules import ROWS, Rules
-from evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
-from optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.board_arrays import evaluate_boards
+from fantasyland.evaluator.cards import JOKER, ONE_DECK, Deck
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
+from fantasyland.optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
                                      deck_counts, entry_worths, play_hand, remaining)
-from optimizer.opponents.chunks import Chunk, run_chunks
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.memo import by_identity
-from optimizer.opponents.odds import RowOdds, even_odds, odds_from_boards
-from optimizer.opponents.params import params_meta, with_knobs, with_later_knobs
+from fantasyland.optimizer.opponents.chunks import Chunk, run_chunks
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.memo import by_identity
+from fantasyland.optimizer.opponents.odds import RowOdds, even_odds, odds_from_boards
+from fantasyland.optimizer.opponents.params import params_meta, with_knobs, with_later_knobs
 
 
 #: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
@@ -197,7 +197,7 @@ def odds_pools() -> tuple[Pool, ...]:
 
 
 def _data_pools(wanted: Callable[[str], bool]) -> tuple[Pool, ...]:
-    files = sorted((f for f in resources.files("optimizer.opponents.data").iterdir()
+    files = sorted((f for f in resources.files("fantasyland.optimizer.opponents.data").iterdir()
                     if f.name.endswith(".npz") and wanted(f.name)), key=lambda f: f.name)
     pools = []
     for entry in files:

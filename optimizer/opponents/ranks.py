@@ -15,10 +15,10 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from evaluator.board import row_values as evaluator_row_values
-from evaluator.handspec import Scale
-from evaluator.rules import Rules
-from evaluator.strength import rank3_array, rank5_array
+from fantasyland.evaluator.board import row_values as evaluator_row_values
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.strength import rank3_array, rank5_array
 
 _RANKER = {3: rank3_array, 5: rank5_array}
 

@@ -8,15 +8,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board, row_strengths
-from evaluator.board_arrays import ROW_SLICES
-from evaluator.cards import JOKER
-from evaluator.rules import ROWS, Rules
-from evaluator.scoring import settle
-from evaluator.strength import CLASS_OF_STRENGTH
-from optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array, pair_boards,
+from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, row_strengths
+from fantasyland.evaluator.board_arrays import ROW_SLICES
+from fantasyland.evaluator.cards import JOKER
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.scoring import settle
+from fantasyland.evaluator.strength import CLASS_OF_STRENGTH
+from fantasyland.optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array, pair_boards,
                                       pair_jokers, serving_pool)
-from optimizer.opponents.pools import play_hands, pool_bot
+from fantasyland.optimizer.opponents.pools import play_hands, pool_bot
 
 
 def _class_shares(boards: np.ndarray) -> dict[str, np.ndarray]:

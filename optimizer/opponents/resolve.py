@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator.board import Board, evaluate_board
-from optimizer.opponents.ranks import row_strengths, row_values
-from evaluator.board_arrays import ROW_SLICES, BoardArrays, from_rows
-from evaluator.cards import JOKER
-from evaluator.handspec import Scale
-from evaluator.jokers import substitutes
-from evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.optimizer.opponents.ranks import row_strengths, row_values
+from fantasyland.evaluator.board_arrays import ROW_SLICES, BoardArrays, from_rows
+from fantasyland.evaluator.cards import JOKER
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.jokers import substitutes
+from fantasyland.evaluator.rules import ROWS, Rules
 
 
 def play_rows(row: str, cards: np.ndarray, rules: Rules,

@@ -22,15 +22,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evaluator.board import Board, evaluate_board
-from evaluator.cards import JOKER, Card
-from evaluator.rules import ROWS, Rules
-from optimizer.opponents.bot import (Dealing, choose, deck_counts, play_hand, remaining,
+from fantasyland.evaluator.board import Board, evaluate_board
+from fantasyland.evaluator.cards import JOKER, Card
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.optimizer.opponents.bot import (Dealing, choose, deck_counts, play_hand, remaining,
                                      without)
-from optimizer.opponents.layout import EMPTY, ROW_SLOTS
-from optimizer.opponents.odds import RowOdds
-from optimizer.opponents.params import BotParams
-from optimizer.opponents.pools import dealing_for
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
+from fantasyland.optimizer.opponents.odds import RowOdds
+from fantasyland.optimizer.opponents.params import BotParams
+from fantasyland.optimizer.opponents.pools import dealing_for
 
 #: A bot as it plays live: its knobs, and the row odds it values boards by (or None).
 LiveBot = tuple[BotParams, RowOdds | None]

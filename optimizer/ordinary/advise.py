@@ -15,15 +15,15 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from evaluator.board import Board
-from evaluator.cards import Card
-from evaluator.rules import EntryValue, Rules
-from optimizer.ordinary.plays import Play, legal_plays
-from optimizer.ordinary.position import Position, PositionError, read_position
-from optimizer.ordinary.race import MIN_ROLLOUTS, PlayValue, race
-from optimizer.ordinary.worth import Valuation
-from optimizer.solver.objective import ObjectiveError, opponent_model
-from optimizer.solver.table import PLAIN, Table, TableSpec, draw_table, read_table
+from fantasyland.evaluator.board import Board
+from fantasyland.evaluator.cards import Card
+from fantasyland.evaluator.rules import EntryValue, Rules
+from fantasyland.optimizer.ordinary.plays import Play, legal_plays
+from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
+from fantasyland.optimizer.ordinary.race import MIN_ROLLOUTS, PlayValue, race
+from fantasyland.optimizer.ordinary.worth import Valuation
+from fantasyland.optimizer.solver.objective import ObjectiveError, opponent_model
+from fantasyland.optimizer.solver.table import PLAIN, Table, TableSpec, draw_table, read_table
 
 OBJECTIVES = ("ev", "royalties")
 #: The most rollouts a play gets, by default.
@@ -85,8 +85,8 @@ def valuation_for(position: Position, objective: str, table: Table, samples: int
     player has seen."""
     if objective == "royalties":
         return Valuation(position.rules, objective, table.opponents, entries), 0
-    from optimizer.solver.ev import OpponentField
-    from optimizer.solver.solve import fantasyland_set
+    from fantasyland.optimizer.solver.ev import OpponentField
+    from fantasyland.optimizer.solver.solve import fantasyland_set
 
     seen = position.board.cards + position.cards
     own_dead = tuple(c for c in position.dead if c not in table.known_cards)
@@ -164,9 +164,9 @@ def _screen(position: Position, plays: list[Play], seed: int, keep: set[bytes]
     those the screen leaves out, best (by the screen) first."""
     if len(plays) <= SCREEN:
         return plays, ()
-    from optimizer.opponents.bot import first_look
-    from optimizer.opponents.pools import table_odds
-    from optimizer.ordinary.rollouts import policy, unseen_cards
+    from fantasyland.optimizer.opponents.bot import first_look
+    from fantasyland.optimizer.opponents.pools import table_odds
+    from fantasyland.optimizer.ordinary.rollouts import policy, unseen_cards
 
     score = first_look(position.rules, np.stack([p.layout for p in plays]),
                        unseen_cards(position), position.dealing, position.rounds_left,

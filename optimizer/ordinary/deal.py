@@ -7,13 +7,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from evaluator.cards import Card, format_cards
-from evaluator.rules import Rules
-from optimizer.opponents.bot import choose, deck_counts, remaining
-from optimizer.opponents.layout import EMPTY
-from optimizer.opponents.pools import dealing_for
-from optimizer.ordinary.plays import board_text
-from optimizer.ordinary.rollouts import POLICY_SAMPLES
+from fantasyland.evaluator.cards import Card, format_cards
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.opponents.bot import choose, deck_counts, remaining
+from fantasyland.optimizer.opponents.layout import EMPTY
+from fantasyland.optimizer.opponents.pools import dealing_for
+from fantasyland.optimizer.ordinary.plays import board_text
+from fantasyland.optimizer.ordinary.rollouts import POLICY_SAMPLES
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class DealtPosition:
 def seeded_position(rules: Rules, street: int, seed: int, index: int) -> DealtPosition:
     """Position ``index`` of ``street`` (1 is the first): a hand shuffled from ``[seed,
     index]`` whose earlier streets the stronger bot's first look played."""
-    from optimizer.opponents.pools import STRONG_PARAMS
+    from fantasyland.optimizer.opponents.pools import STRONG_PARAMS
 
     dealing = dealing_for(rules)
     if not 1 <= street <= dealing.rounds + 1:
@@ -67,7 +67,7 @@ def seeded_positions(rules: Rules, street: int, seed: int, count: int
     """``count`` positions of ``street``, from index 0 up, leaving out those whose board
     already fouls (the bot's first look does foul early sometimes): ``advise`` refuses
     them, as there is nothing to decide."""
-    from optimizer.solver.table import already_fouls, read_board
+    from fantasyland.optimizer.solver.table import already_fouls, read_board
 
     found, index = [], 0
     while len(found) < count:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.cards import Card, format_cards, parse_cards
-from evaluator.rules import ROW_SIZE, ROWS
-from optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
-from optimizer.ordinary.position import Position, PositionError
+from fantasyland.evaluator.cards import Card, format_cards, parse_cards
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
+from fantasyland.optimizer.ordinary.position import Position, PositionError
 
 #: Row names as a player may type them.
 ROW_WORDS = {"top": "top", "t": "top", "middle": "middle", "mid": "middle", "m": "middle",

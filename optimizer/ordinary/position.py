@@ -16,13 +16,13 @@ from functools import cached_property
 
 import numpy as np
 
-from evaluator.board import Board
-from evaluator.cards import Card, format_cards, parse_cards
-from evaluator.rules import ROWS, Rules
-from optimizer.opponents.layout import EMPTY, ROW_SLOTS
-from optimizer.opponents.params import Dealing
-from optimizer.opponents.pools import dealing_for
-from optimizer.solver.table import (
+from fantasyland.evaluator.board import Board
+from fantasyland.evaluator.cards import Card, format_cards, parse_cards
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
+from fantasyland.optimizer.opponents.params import Dealing
+from fantasyland.optimizer.opponents.pools import dealing_for
+from fantasyland.optimizer.solver.table import (
     KnownBoard,
     TableError,
     already_fouls,

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optimizer.ordinary.plays import Play
-from optimizer.ordinary.position import Position
-from optimizer.ordinary.rollouts import Rollouts, roll_out
-from optimizer.ordinary.worth import Valuation
+from fantasyland.optimizer.ordinary.plays import Play
+from fantasyland.optimizer.ordinary.position import Position
+from fantasyland.optimizer.ordinary.rollouts import Rollouts, roll_out
+from fantasyland.optimizer.ordinary.worth import Valuation
 
 #: Rollouts of every play still in the race, between two looks at the race.
 BATCH = 16

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from evaluator.rules import Rules
-from optimizer.ordinary.advise import Advice
-from optimizer.ordinary.plays import board_text
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.ordinary.advise import Advice
+from fantasyland.optimizer.ordinary.plays import board_text
 
 
 def entry_names(rules: Rules) -> dict[int, str]:

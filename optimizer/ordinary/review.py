@@ -31,15 +31,15 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from evaluator import CardError, HandSpecError, RulesError, find_rules
-from evaluator.cards import format_cards
-from evaluator.rules import Rules
-from optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice, PlayValue,
+from fantasyland.evaluator import CardError, HandSpecError, RulesError, find_rules
+from fantasyland.evaluator.cards import format_cards
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice, PlayValue,
                                        advise, check_settings, read_advice_position)
-from optimizer.ordinary.plays import Play, read_play
-from optimizer.ordinary.position import PositionError
-from optimizer.solver.objective import ObjectiveError
-from optimizer.solver.table import PLAIN, TableSpec
+from fantasyland.optimizer.ordinary.plays import Play, read_play
+from fantasyland.optimizer.ordinary.position import PositionError
+from fantasyland.optimizer.solver.objective import ObjectiveError
+from fantasyland.optimizer.solver.table import PLAIN, TableSpec
 
 #: The keys a history line may hold.
 REQUIRED = ("board", "cards", "play")

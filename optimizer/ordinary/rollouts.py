@@ -19,12 +19,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from optimizer.opponents.bot import choose_each, remaining, without
-from optimizer.opponents.layout import placements
-from optimizer.opponents.params import BotParams
-from optimizer.opponents.pools import STRONG_PARAMS, table_odds
-from optimizer.ordinary.position import Position
-from optimizer.ordinary.worth import Outcome, Valuation
+from fantasyland.optimizer.opponents.bot import choose_each, remaining, without
+from fantasyland.optimizer.opponents.layout import placements
+from fantasyland.optimizer.opponents.params import BotParams
+from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, table_odds
+from fantasyland.optimizer.ordinary.position import Position
+from fantasyland.optimizer.ordinary.worth import Outcome, Valuation
 
 #: First-look samples of the continuation policy: the stronger bot's valuation and estimate,
 #: without its second look, which would cost ten times as much a decision.
@@ -49,7 +49,7 @@ class Rollouts:
 
 def unseen_cards(position: Position) -> np.ndarray:
     """The sorted multiset of the cards the player has not seen."""
-    from optimizer.opponents.bot import deck_counts
+    from fantasyland.optimizer.opponents.bot import deck_counts
 
     counts = deck_counts(position.rules.deck)
     np.subtract.at(counts, list(position.known), 1)

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evaluator.board import BoardReport, evaluate_board
-from evaluator.cards import Card
-from evaluator.rules import Rules
-from evaluator.rules_files import find_rules
-from optimizer.opponents.layout import EMPTY
-from optimizer.opponents.pools import dealing_for
-from optimizer.ordinary.advise import (
+from fantasyland.evaluator.board import BoardReport, evaluate_board
+from fantasyland.evaluator.cards import Card
+from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.opponents.layout import EMPTY
+from fantasyland.optimizer.opponents.pools import dealing_for
+from fantasyland.optimizer.ordinary.advise import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     OBJECTIVES,
@@ -32,13 +32,13 @@ from optimizer.ordinary.advise import (
     advise,
     entry_values,
 )
-from optimizer.ordinary.plays import (
+from fantasyland.optimizer.ordinary.plays import (
     Play,
     board_text,
     read_play,
 )
-from optimizer.ordinary.position import Position, PositionError, read_position
-from optimizer.solver.table import PLAIN, TableSpec, read_table
+from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
+from fantasyland.optimizer.solver.table import PLAIN, TableSpec, read_table
 
 #: Decisions a hand's seeds leave room for: more than any dealing has streets.
 STREETS_A_HAND = 16

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.board_arrays import BoardArrays
-from evaluator.rules import ROWS, EntryValue, Rules
-from optimizer.opponents.resolve import evaluate_played
-from optimizer.solver.ev import OpponentField
+from fantasyland.evaluator.board_arrays import BoardArrays
+from fantasyland.evaluator.rules import ROWS, EntryValue, Rules
+from fantasyland.optimizer.opponents.resolve import evaluate_played
+from fantasyland.optimizer.solver.ev import OpponentField
 
 #: Player boards scored against the opponents' distinct boards at a time.
 CHUNK = 4096

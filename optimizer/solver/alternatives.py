@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board, faces_playing
-from evaluator.rules import ROWS
-from optimizer.solver import cpsat
-from optimizer.solver.candidates import Candidates
-from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
-from optimizer.solver.model import SetModel, build_model
-from optimizer.solver.objective import Objective
+from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, faces_playing
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.solver import cpsat
+from fantasyland.optimizer.solver.candidates import Candidates
+from fantasyland.optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
+from fantasyland.optimizer.solver.model import SetModel, build_model
+from fantasyland.optimizer.solver.objective import Objective
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from evaluator.rules import ROWS
-from optimizer.solver.candidates import Candidates
-from optimizer.solver.joker_bounds import JokerChain
-from optimizer.solver.part import INF, Part
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.solver.candidates import Candidates
+from fantasyland.optimizer.solver.joker_bounds import JokerChain
+from fantasyland.optimizer.solver.part import INF, Part
 
 __all__ = ["INF", "Part", "card_aware_others", "chain_bounds", "prune", "set_bounds",
            "tighten"]

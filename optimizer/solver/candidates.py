@@ -21,12 +21,12 @@ from itertools import combinations
 
 import numpy as np
 
-from evaluator.board import row_strengths, row_values
-from evaluator.cards import JOKER, Card
-from evaluator.handspec import Scale
-from evaluator.rules import ROW_SIZE, ROWS, Rules
-from evaluator.strength import CLASS_OF_STRENGTH
-from optimizer.solver.joker_rows import Choices, joker_choices, patterns_of
+from fantasyland.evaluator.board import row_strengths, row_values
+from fantasyland.evaluator.cards import JOKER, Card
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.evaluator.strength import CLASS_OF_STRENGTH
+from fantasyland.optimizer.solver.joker_rows import Choices, joker_choices, patterns_of
 
 
 @cache

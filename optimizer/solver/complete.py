@@ -26,10 +26,10 @@ from math import comb
 
 import numpy as np
 
-from evaluator.rules import ROWS
-from optimizer.solver.bounds import INF
-from optimizer.solver.candidates import Candidates, by_mask, preferred, subsets
-from optimizer.solver.search import Pick
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.solver.bounds import INF
+from fantasyland.optimizer.solver.candidates import Candidates, by_mask, preferred, subsets
+from fantasyland.optimizer.solver.search import Pick
 
 NONE = np.int16(32767)  # a rank above every real one (at most 680 tops): "no legal top"
 PAIR_CELLS = 1 << 18  # (bottom, middle) cells looked at per step

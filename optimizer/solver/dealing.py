@@ -11,8 +11,8 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
-from evaluator.cards import ONE_DECK, Card, CardError, Deck, format_cards
-from evaluator.rules import Rules
+from fantasyland.evaluator.cards import ONE_DECK, Card, CardError, Deck, format_cards
+from fantasyland.evaluator.rules import Rules
 
 #: How often a progressive-Pineapple Fantasyland hand has 14, 15, 16 or 17 cards.
 #:
@@ -51,7 +51,7 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     >>> parse_sizes("12")
     Traceback (most recent call last):
     ...
-    optimizer.solver.dealing.SizeError: bad card count '12': expected 13 to 17, a range like 14-17 or a list like 14,16
+    fantasyland.optimizer.dealing.SizeError: bad card count '12': expected 13 to 17, a range like 14-17 or a list like 14,16
     """
     sizes: list[int] = []
     for part in text.split(","):

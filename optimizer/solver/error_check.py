@@ -16,13 +16,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evaluator.cards import format_cards
-from evaluator.rules import Rules
-from optimizer.opponents.draw import dealt_array, draw_boards, pool_weights, serving_pool
-from optimizer.opponents.errors import OpponentModelError
-from optimizer.opponents.pools import Pool, foul_signature
-from optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
-from optimizer.solver.solve import default_samples, solve
+from fantasyland.evaluator.cards import format_cards
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.opponents.draw import dealt_array, draw_boards, pool_weights, serving_pool
+from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.pools import Pool, foul_signature
+from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
+from fantasyland.optimizer.solver.solve import default_samples, solve
 
 #: Card counts of the check's hands, in turn: hand ``k`` is dealt ``CHECK_CARDS[k % 5]``.
 CHECK_CARDS = (13, 14, 15, 16, 17)

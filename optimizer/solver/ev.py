@@ -28,17 +28,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evaluator.board_arrays import evaluate_boards
-from evaluator.naturals import best_natural
-from evaluator.rules import ROWS, Rules, Scoring
-from optimizer.solver import cpsat
-from optimizer.solver.candidates import Candidates
-from optimizer.solver.objective import row_weight
+from fantasyland.evaluator.board_arrays import evaluate_boards
+from fantasyland.evaluator.naturals import best_natural
+from fantasyland.evaluator.rules import ROWS, Rules, Scoring
+from fantasyland.optimizer.solver import cpsat
+from fantasyland.optimizer.solver.candidates import Candidates
+from fantasyland.optimizer.solver.objective import row_weight
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
 
-    from optimizer.opponents.draw import PoolShare
+    from fantasyland.optimizer.opponents.draw import PoolShare
 
 
 @dataclass(frozen=True)

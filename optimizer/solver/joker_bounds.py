@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from optimizer.solver.candidates import Candidates, RowCandidates
-from optimizer.solver.part import INF, Part
+from fantasyland.optimizer.solver.candidates import Candidates, RowCandidates
+from fantasyland.optimizer.solver.part import INF, Part
 
 Pair = tuple[np.ndarray, np.ndarray]  # (any, stay) by budget: (jokers + 1, columns)
 

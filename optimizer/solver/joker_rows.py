@@ -28,10 +28,10 @@ from itertools import combinations
 
 import numpy as np
 
-from evaluator.board import row_strengths, row_values
-from evaluator.handspec import Scale
-from evaluator.joker_patterns import pattern_keys, pattern_strengths, plays
-from evaluator.rules import ROW_SIZE, Rules
+from fantasyland.evaluator.board import row_strengths, row_values
+from fantasyland.evaluator.handspec import Scale
+from fantasyland.evaluator.joker_patterns import pattern_keys, pattern_strengths, plays
+from fantasyland.evaluator.rules import ROW_SIZE, Rules
 
 @cache
 def _three_card_strengths() -> np.ndarray:

@@ -23,17 +23,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board, faces_playing
-from evaluator.rules import ROWS
-from optimizer.solver import cpsat
-from optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
-from optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick, best_set,
+from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, faces_playing
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.solver import cpsat
+from fantasyland.optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
+from fantasyland.optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick, best_set,
                                        every_set, tops_to_try)
-from optimizer.solver.joker_bounds import JokerChain
-from optimizer.solver.candidates import Candidates, preferred
-from optimizer.solver.model import SetModel, build_model
-from optimizer.solver.objective import Objective
-from optimizer.solver.search import Pick, first_in_tiebreak_order, pick_of
+from fantasyland.optimizer.solver.joker_bounds import JokerChain
+from fantasyland.optimizer.solver.candidates import Candidates, preferred
+from fantasyland.optimizer.solver.model import SetModel, build_model
+from fantasyland.optimizer.solver.objective import Objective
+from fantasyland.optimizer.solver.search import Pick, first_in_tiebreak_order, pick_of
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model

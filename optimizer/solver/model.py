@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from evaluator.rules import ROWS
-from optimizer.solver import cpsat
-from optimizer.solver.candidates import Candidates
-from optimizer.solver.objective import Objective
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.solver import cpsat
+from fantasyland.optimizer.solver.candidates import Candidates
+from fantasyland.optimizer.solver.objective import Objective
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from evaluator.rules import ROWS, Rules
-from evaluator.rules_files import MAX_POINTS
-from optimizer.solver.candidates import Candidates
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules_files import MAX_POINTS
+from fantasyland.optimizer.solver.candidates import Candidates
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
@@ -133,8 +133,8 @@ def check_objective(rules: Rules, name: str) -> str:
     otherwise), and a weighting of them that meets the rules' ``opponents.mean_royalties``
     (``CalibrationError`` otherwise). Commands call it before they start work."""
     if check_name(name) == "ev" and rules.dealing != "closed":  # closed: the model sets hands
-        from optimizer.opponents.draw import pool_calibration  # the pools load on first use
-        from optimizer.opponents.pools import pool_for
+        from fantasyland.optimizer.opponents.draw import pool_calibration  # the pools load on first use
+        from fantasyland.optimizer.opponents.pools import pool_for
 
         with opponent_model():
             pool_calibration(pool_for(rules), rules)
@@ -145,7 +145,7 @@ def check_objective(rules: Rules, name: str) -> str:
 def opponent_model() -> Iterator[None]:
     """The opponent model's refusals (``OpponentModelError``, ``CalibrationError``) raised
     as an ``ObjectiveError``: without opponents the ev objective cannot be built."""
-    from optimizer.opponents.errors import OpponentModelError
+    from fantasyland.optimizer.opponents.errors import OpponentModelError
 
     try:
         yield

@@ -6,12 +6,12 @@ command line; ``cli/`` only turns it into text.
 
 from __future__ import annotations
 
-from evaluator.board import BoardReport
-from evaluator.cards import ascii_names, sort_cards
-from evaluator.rules import ROWS
-from optimizer.solver.ev import breakdown
-from optimizer.solver.mode import ModeResult
-from optimizer.solver.solve import Solution
+from fantasyland.evaluator.board import BoardReport
+from fantasyland.evaluator.cards import ascii_names, sort_cards
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.solver.ev import breakdown
+from fantasyland.optimizer.solver.mode import ModeResult
+from fantasyland.optimizer.solver.solve import Solution
 
 
 def _points(value: float | None) -> float | None:

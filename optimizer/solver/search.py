@@ -12,9 +12,9 @@ from functools import cache
 
 import numpy as np
 
-from evaluator.rules import ROW_SIZE, ROWS
-from optimizer.solver.candidates import Candidates, by_mask, preferred, subsets
-from optimizer.solver.objective import Objective
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS
+from fantasyland.optimizer.solver.candidates import Candidates, by_mask, preferred, subsets
+from fantasyland.optimizer.solver.objective import Objective
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.naturals import Held, best_natural, settle_naturals
-from optimizer.solver.ev import ExpectedValue
+from fantasyland.evaluator.naturals import Held, best_natural, settle_naturals
+from fantasyland.optimizer.solver.ev import ExpectedValue
 
 
 @dataclass(frozen=True)

@@ -16,22 +16,22 @@ from numbers import Integral
 
 import numpy as np
 
-from evaluator.board import Board, BoardReport, evaluate_board, parse_board, row_strengths
-from evaluator.board import Royalties as RoyaltyPoints
-from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
-from evaluator.jokers import substitutes
-from evaluator.rules import ROW_SIZE, ROWS, Rules
-from evaluator.rules_files import find_rules
-from optimizer.solver import cpsat
-from optimizer.solver.alternatives import Alternative
-from optimizer.solver.alternatives import alternatives as find_alternatives
-from optimizer.solver.candidates import enumerate_candidates, subsets
-from optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
-from optimizer.solver.mode import ModeResult, solve_mode
-from optimizer.solver.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
+from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, parse_board, row_strengths
+from fantasyland.evaluator.board import Royalties as RoyaltyPoints
+from fantasyland.evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
+from fantasyland.evaluator.jokers import substitutes
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.solver import cpsat
+from fantasyland.optimizer.solver.alternatives import Alternative
+from fantasyland.optimizer.solver.alternatives import alternatives as find_alternatives
+from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
+from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
+from fantasyland.optimizer.solver.mode import ModeResult, solve_mode
+from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
                                         check_name, default_fl_value, opponent_model)
-from optimizer.solver.showdown import ShowdownChoice, showdown_choice
-from optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table
+from fantasyland.optimizer.solver.showdown import ShowdownChoice, showdown_choice
+from fantasyland.optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table
 
 MIN_CARDS, MAX_CARDS = 13, 17
 DEFAULT_SAMPLES = 2000  # opponent deals per solve with the EV objective
@@ -261,7 +261,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     # opponent model: the time limit and the times reported are the solve's own.
     rules = find_rules(variant)
     if objective == "ev" and boards is None:
-        from optimizer.opponents.draw import prepare  # the pools load on first use
+        from fantasyland.optimizer.opponents.draw import prepare  # the pools load on first use
 
         prepare(rules)
     started = cpsat.clock()

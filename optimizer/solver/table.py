@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from evaluator.board import Board, row_strengths, row_values
-from evaluator.cards import JOKER, Card, format_cards, parse_cards
-from evaluator.rules import ROW_SIZE, ROWS, ORDINARY_CARDS, Rules
-from optimizer.solver.objective import ObjectiveError
+from fantasyland.evaluator.board import Board, row_strengths, row_values
+from fantasyland.evaluator.cards import JOKER, Card, format_cards, parse_cards
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, ORDINARY_CARDS, Rules
+from fantasyland.optimizer.solver.objective import ObjectiveError
 
 if TYPE_CHECKING:  # the opponent model loads where a table is drawn
-    from optimizer.opponents.draw import PoolShare
+    from fantasyland.optimizer.opponents.draw import PoolShare
 
 #: Deals of the boards made for one hand (Fantasyland sets, finished unfinished boards,
 #: hands played live), which the samples share: each costs a solve or a bot's hand.
@@ -200,7 +200,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> 
     """The table ``spec`` for a dealt hand, once it is known that it can be: every card in
     one place (under two decks no more often than they hold it), every player's cards in the
     deck, no more known or Fantasyland seats than opponents. Raises ``TableError``."""
-    from optimizer.opponents.draw import max_opponents  # the opponent model loads on use
+    from fantasyland.optimizer.opponents.draw import max_opponents  # the opponent model loads on use
 
     most = max_opponents(rules)
     opponents = spec.seated(rules)
@@ -265,7 +265,7 @@ class TableDraw:
 
 def _left(rules: Rules, used: Sequence[Card]) -> list[Card]:
     """The deck less ``used``, copy by copy."""
-    from optimizer.opponents.bot import deck_counts, remaining
+    from fantasyland.optimizer.opponents.bot import deck_counts, remaining
 
     counts = deck_counts(rules.deck) - np.bincount(np.asarray(list(used), dtype=np.int64),
                                                    minlength=JOKER + 1)
@@ -281,11 +281,11 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
                seed: int, set_fantasyland: SetFantasyland | None = None) -> TableDraw:
     """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring);
     ``set_fantasyland`` sets the Fantasyland opponents' cards (``solve.fantasyland_set``)."""
-    from optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,
+    from fantasyland.optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,
                                           opponent_draw, pool_weights, serving_bot,
                                           serving_pool)
-    from optimizer.opponents.errors import OpponentModelError
-    from optimizer.opponents.unfinished import as_played, complete, play_live
+    from fantasyland.optimizer.opponents.errors import OpponentModelError
+    from fantasyland.optimizer.opponents.unfinished import as_played, complete, play_live
 
     if table.fantasyland and set_fantasyland is None:
         raise TableError("an opponent in Fantasyland needs a solver to set its cards")
@@ -297,7 +297,7 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         return TableDraw(boards, None, (), 0, share)
     fixed = tuple(dealt) + table.known_cards
     if rules.dealing == "closed":  # every hand is set at once by the model: dealt exactly
-        from optimizer.opponents.closed import seat_boards
+        from fantasyland.optimizer.opponents.closed import seat_boards
 
         left = np.asarray(_left(rules, fixed), dtype=np.int64)
         known = [np.broadcast_to(np.array(_played(rules, b)), (samples, 13))
@@ -369,7 +369,7 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
 
 
 def _played(rules: Rules, board: KnownBoard) -> tuple[Card, ...]:
-    from optimizer.opponents.unfinished import as_played
+    from fantasyland.optimizer.opponents.unfinished import as_played
 
     return as_played(rules, board.cards)
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.board import Board
-from evaluator.rules import Rules
-from optimizer.opponents.closed import model_worths, opponent_boards, set_hand
-from optimizer.solver.dealing import seeded_hand
-from optimizer.solver.solve import make_objective, solve, value_of_set
+from fantasyland.evaluator.board import Board
+from fantasyland.evaluator.rules import Rules
+from fantasyland.optimizer.opponents.closed import model_worths, opponent_boards, set_hand
+from fantasyland.optimizer.solver.dealing import seeded_hand
+from fantasyland.optimizer.solver.solve import make_objective, solve, value_of_set
 
 
 @dataclass(frozen=True)

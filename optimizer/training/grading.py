@@ -11,15 +11,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from evaluator.board import Board, BoardError, BoardReport, parse_board
-from evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, card_name, parse_cards
-from evaluator.rules import ROWS, Rules
-from evaluator.rules_files import find_rules
-from optimizer.solver.objective import check_objective, ev_options
-from optimizer.solver.solve import (MAX_CARDS, MIN_CARDS, SetValue, Solution,
+from fantasyland.evaluator.board import Board, BoardError, BoardReport, parse_board
+from fantasyland.evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, card_name, parse_cards
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.solver.objective import check_objective, ev_options
+from fantasyland.optimizer.solver.solve import (MAX_CARDS, MIN_CARDS, SetValue, Solution,
                                     make_objective, solve, value_of_set)
-from optimizer.solver.table import PLAIN, TableSpec
-from optimizer.training.percentile import Percentile, percentile
+from fantasyland.optimizer.solver.table import PLAIN, TableSpec
+from fantasyland.optimizer.training.percentile import Percentile, percentile
 
 #: Two values closer than this are equal: a set worth the optimum is optimal.
 TOLERANCE = 1e-9
@@ -56,7 +56,7 @@ def parse_set(text: str, dealt: Sequence[Card], deck: Deck = ONE_DECK) -> Board:
     >>> parse_set("Ah Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c", hand)
     Traceback (most recent call last):
     ...
-    optimizer.training.grading.SetError: the set uses 'Ah', which was not dealt
+    fantasyland.optimizer.grading.SetError: the set uses 'Ah', which was not dealt
     """
     try:
         board = parse_board(text, deck)

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.board import Board, row_strengths, row_values
-from evaluator.cards import JOKER, Card
-from evaluator.rules import ROWS, Rules
-from optimizer.opponents.resolve import resolve_boards
-from optimizer.solver.candidates import enumerate_candidates, subsets
+from fantasyland.evaluator.board import Board, row_strengths, row_values
+from fantasyland.evaluator.cards import JOKER, Card
+from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.optimizer.opponents.resolve import resolve_boards
+from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
 
 #: Enumerate every set up to this many cards (16 take about a second); sample beyond.
 EXACT_MAX_CARDS = 16

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluator.rules import Rules
-from evaluator.rules_files import find_rules
-from optimizer.solver.dealing import seeded_hand
-from optimizer.solver.objective import check_objective, ev_options
-from optimizer.solver.solve import ModeResult, Solution, solve
-from optimizer.solver.table import TableSpec
+from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.optimizer.solver.dealing import seeded_hand
+from fantasyland.optimizer.solver.objective import check_objective, ev_options
+from fantasyland.optimizer.solver.solve import ModeResult, Solution, solve
+from fantasyland.optimizer.solver.table import TableSpec
 
 DEFAULT_SAMPLES = 500
 BOOTSTRAP = 200  # resamples behind the standard error of W
