@@ -29,7 +29,7 @@ class BoardError(CardError):
     """Text that is not a board of 3 / 5 / 5 distinct cards."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Board:
     """Three rows of cards: top (3), middle (5), bottom (5). ``jokers`` are the faces the
     board's jokers stand for, in board order (top to bottom, left to right); empty until
@@ -67,6 +67,15 @@ class Board:
 
     def format(self, ascii: bool = False) -> str:
         return " / ".join(format_cards(self.row(r), ascii) for r in ROWS)
+
+    def __repr__(self) -> str:
+        """The set as text that ``parse_board`` reads back, and the faces its jokers play.
+
+        >>> parse_board("6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d")
+        <Board 6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d>
+        """
+        faces = f" (jokers as {format_cards(self.jokers, ascii=True)})" if self.jokers else ""
+        return f"<Board {self.format(ascii=True)}{faces}>"
 
 
 def parse_board(text: str, deck: Deck = ONE_DECK) -> Board:
@@ -150,7 +159,7 @@ def row_strengths(cards: np.ndarray) -> np.ndarray:
     return rank3_array(cards) if cards.shape[1] == 3 else rank5_array(cards)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RowReport:
     row: str
     cards: tuple[Card, ...]  # as dealt, jokers included
@@ -166,6 +175,12 @@ class RowReport:
         """The faces the row's jokers stand for, in the row's order (empty without jokers)."""
         return tuple(face for card, face in zip(self.cards, self.played) if card == JOKER)
 
+    def __repr__(self) -> str:
+        played = (f" as {format_cards(self.played, ascii=True)}" if self.played != self.cards
+                  else "")
+        return (f"<RowReport {self.row} {format_cards(self.cards, ascii=True)}{played}: "
+                f"{self.name}, royalty {self.royalty}>")
+
 
 @dataclass(frozen=True)
 class Royalties:
@@ -178,7 +193,7 @@ class Royalties:
         return self.top + self.middle + self.bottom
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class BoardReport:
     board: Board
     rules: Rules
@@ -206,6 +221,21 @@ class BoardReport:
     def stays(self) -> bool:
         """Whether this board, played in Fantasyland, earns a repeat."""
         return bool(self.stay_rows)
+
+    def __repr__(self) -> str:
+        """The set, and what it scores under its rules.
+
+        >>> evaluate_board(parse_board("6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"))
+        <BoardReport 6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d: royalties 7, stays no (standard)>
+        """
+        return f"<BoardReport {self.board.format(ascii=True)}: {summary(self)} ({self.rules.name})>"
+
+
+def summary(report: BoardReport) -> str:
+    """What a set scores, in a few words: ``royalties 7, stays no``, or ``fouls``."""
+    if report.fouled:
+        return "fouls"
+    return f"royalties {report.royalties.total}, stays {'yes' if report.stays else 'no'}"
 
 
 def _row_report(row: str, cards: tuple[Card, ...], played: tuple[Card, ...],

@@ -99,7 +99,7 @@ class EntryValue:
     source: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Rules:
     """Everything a variant decides. Build one with ``find_rules`` or
     ``load_rules`` (``evaluator.rules_files``)."""
@@ -153,6 +153,11 @@ class Rules:
     # Where these rules were read from (a rules file's name, or a preset's), for errors found
     # after loading to name it as load time's do; not part of what the rules decide.
     source: str = field(default="", compare=False)
+
+
+    def __repr__(self) -> str:
+        """The variant by name: its tables are what ``description`` and docs/rules.md say."""
+        return f"<Rules {self.name!r}>"
 
     def scale(self, row: str) -> Scale:
         return dict(self.scales)[row]

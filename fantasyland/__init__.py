@@ -9,8 +9,10 @@ This root is the face of the Python API (docs/python-api.md)::
 
     >>> from fantasyland import solve, format_cards
     >>> solution = solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s", objective="royalties")
-    >>> solution.royalties, solution.stays
-    (24, True)
+    >>> solution
+    <Solution Ah Ac Ts / Kd Qh Qd 7h 7c / As 5s 4s 3s 2s, discards 6d: worth 37.7 (royalties), stays, optimal>
+    >>> format_cards(solution.top), solution.royalties.total
+    ('A♥ A♣ T♠', 24)
 
 Its names load on first use, so that ``import fantasyland`` (and so the command line) costs
 nothing until one is asked for.

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Alternative:
     value: float
     report: BoardReport
@@ -34,6 +34,9 @@ class Alternative:
     @property
     def board(self) -> Board:
         return self.report.board
+
+    def __repr__(self) -> str:
+        return f"<Alternative {self.board.format(ascii=True)}: {self.value:g}>"
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
 TIEBREAK_ROWS = ("bottom", "middle", "top")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ModeResult:
     """The best set of one mode, and how it was found."""
 
@@ -61,6 +61,11 @@ class ModeResult:
     @property
     def royalties(self) -> int:
         return self.board_report.royalties.total
+
+    def __repr__(self) -> str:
+        return (f"<ModeResult {self.board.format(ascii=True)}: worth {self.points:g}, "
+                f"{'stays' if self.stays else 'does not stay'}, "
+                f"{'proved' if self.proved else f'bound {self.bound:g}'}>")
 
 
 def board_of(cands: Candidates, ranks: dict[str, int]) -> Board:

@@ -45,7 +45,7 @@ def default_samples(rules: Rules) -> int:
     return CLOSED_SAMPLES if rules.dealing == "closed" else DEFAULT_SAMPLES
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Solution:
     """The chosen set for a dealt hand, and how it was found."""
 
@@ -87,6 +87,15 @@ class Solution:
     @property
     def fouled(self) -> bool:
         return self.report.fouled
+
+    def __repr__(self) -> str:
+        """The set as text (``parse_board`` reads it back), its value and how it was found:
+        ``<Solution Ah Ac Ts / ... / As 5s 4s 3s 2s, discards 6d: worth 37.7 (royalties),
+        stays, optimal>``."""
+        discards = f", discards {format_cards(self.discards, ascii=True)}" if self.discards else ""
+        return (f"<Solution {self.board.format(ascii=True)}{discards}: worth {self.value:g} "
+                f"({self.objective}), {'stays' if self.stays else 'does not stay'}, "
+                f"{self.status}>")
 
     @property
     def fantasyland_cards_next(self) -> int | None:
@@ -312,7 +321,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
                     staying, not_staying, others, stats, ev)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SetValue:
     """What one given set of a dealt hand is worth under an objective."""
 
@@ -323,6 +332,10 @@ class SetValue:
     @property
     def stays(self) -> bool:
         return self.report.stays
+
+    def __repr__(self) -> str:
+        return (f"<SetValue {self.report.board.format(ascii=True)}: {self.value:g}, "
+                f"{'fouls' if self.report.fouled else 'stays' if self.stays else 'does not stay'}>")
 
 
 def value_of_set(cards: str | Sequence[Card], board: str | Board,
