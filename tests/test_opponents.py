@@ -556,7 +556,7 @@ def small_chunks(monkeypatch):
     workers really split them (the seed of a chunk is its index, whoever plays it)."""
     import fantasyland.optimizer.opponents.pools
 
-    monkeypatch.setattr(optimizer.opponents.pools, "CHUNK", 2)
+    monkeypatch.setattr(fantasyland.optimizer.opponents.pools, "CHUNK", 2)
 
 
 @pytest.mark.parametrize("action", [
