@@ -4,8 +4,8 @@ A foul is a result, not an exception: ``evaluate_board`` reports it with its rea
 
 A board may hold jokers. The faces they stand for are part of the board (``Board.jokers``),
 given by whoever chose them (the solver says what its set plays as), or else chosen by
-``evaluate_board`` for the whole set, as RULES.md says: the faces that make it worth the most
-without fouling, so a joker may be played down to keep the set legal.
+``evaluate_board`` for the whole set (docs/rules.md, "Jokers"): the faces that make it worth
+the most without fouling, so a joker may be played down to keep the set legal.
 """
 
 from __future__ import annotations

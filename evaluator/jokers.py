@@ -1,6 +1,7 @@
 """What a row holding jokers can be: the faces its jokers may stand for.
 
-A joker is wild (RULES.md, "Jokers"): it stands for any face, chosen when the set is scored.
+A joker is wild (docs/rules.md, "Jokers"): it stands for any face, chosen when the set is
+scored.
 Within one row a joker never repeats a card of that row (a real card or the other joker's
 face), except where it makes five of a kind, which counts only where the deck says
 ``five_of_a_kind``. Beside quads, a joker then stands for another rank.

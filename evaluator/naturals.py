@@ -1,13 +1,13 @@
 """Special 13-card hands of classic Chinese Poker ("naturals"), and how two of them compare.
 
 A natural is a whole 13-card hand that wins automatically against any ordinary setting when
-its holder declares it (RULES.md, "Classic (closed) Chinese Poker"). Which naturals a game
+its holder declares it (docs/rules.md, "Classic Chinese Poker"). Which naturals a game
 pays, in what order and for how much is its rules file's ``[naturals]`` schedule
-(``Schedule``); what each one *is* is a detector here, named as the seed names it. A
-detector says whether 13 cards hold the hand and, where the seed says how two holders of it
-compare, gives the key that decides (higher wins): six pairs by their pairs from the top,
-three straights and three flushes by the back, then the middle, then the front. Naturals
-the seed gives no comparison for tie between holders.
+(``Schedule``); what each one *is* is a detector here, under the name schedules give it. A
+detector says whether 13 cards hold the hand and, for the naturals whose holders compare,
+gives the key that decides (higher wins): six pairs by their pairs from the top, three
+straights and three flushes by the back, then the middle, then the front. Holders of any
+other natural tie.
 
 Cards are ids (``rank * 4 + suit``, suits c d h s); a natural is dealt from one deck
 without jokers, as classic Chinese Poker is.
@@ -200,7 +200,7 @@ def _twelve_picture_cards(cards: tuple[Card, ...]) -> Key | None:
     return () if (_ranks(cards)[JACK:ACE] == 4).all() else None
 
 
-#: The naturals a rules file may name, as seed 001 names them.
+#: The naturals a rules file may name (docs/rules-files.md, "Keys").
 DETECTORS: dict[str, Detector] = {
     "six pairs": _six_pairs,
     "five pairs and trips": _five_pairs_and_trips,
@@ -244,8 +244,8 @@ class Natural:
 class Schedule:
     """The naturals a game pays, lowest first (so a later one outranks an earlier one), and
     how two declared naturals settle: ``"higher"``, the higher wins its own value from the
-    lower (seed 001's typical schedule); ``"difference"``, it wins the difference of their
-    values (seed 001's schedule played against a bank)."""
+    lower (the usual way); ``"difference"``, it wins the difference of their values (as a
+    schedule played against a bank settles)."""
 
     hands: tuple[Natural, ...] = ()
     between: str = "higher"

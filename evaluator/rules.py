@@ -68,7 +68,8 @@ class Showdown:
     * ``surrender``: what a player who gives up before the showdown pays each opponent
       (None: no surrender);
     * ``sweep_bonus``: what each other player pays on top of the scoop to a player who
-      scoops them all, at a table of three or more (seed 001: 9 from each instead of 6)."""
+      scoops them all, at a table of three or more (with 1-6 payments, 3
+      makes it 9 from each instead of 6: docs/rules.md, "Classic Chinese Poker")."""
 
     naturals: Schedule = Schedule()
     surrender: int | None = None

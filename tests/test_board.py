@@ -17,7 +17,7 @@ from fantasyland.evaluator.strength import strength_of
 
 PRESETS = ("standard", "pineapple", "progressive", "ultimate", "deuce")
 HIGH_MIDDLE_PRESETS = ("standard", "pineapple", "progressive", "ultimate")
-IVEY_TEXT = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"  # RULES.md's worked example
+IVEY_TEXT = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"  # docs/rules.md, "Scoring"
 
 # Rows that complete a board around the row under test. The first combination that shares
 # no card with it and does not foul is used, so each preset finds its own legal board. No
@@ -174,10 +174,10 @@ def test_middle_against_bottom(middle, bottom, legal):
     assert report.fouled is not legal, report.foul_reasons
 
 
-# --- royalties: every entry of RULES.md's table, on every preset --------------------------
+# --- royalties: every entry of docs/rules.md's tables, on every preset ---------------------
 
 RANKS = "23456789TJQKA"
-# RULES.md: top pairs 66 = 1 .. AA = 9; trips 222 = 10 .. AAA = 22, one more per rank.
+# docs/rules.md: top pairs 66 = 1 .. AA = 9; trips 222 = 10 .. AAA = 22, one more per rank.
 TOP_ROYALTIES = [(f"{r}h {r}s 2d", i + 1) for i, r in enumerate(RANKS[4:])]
 TOP_ROYALTIES += [(f"{r}d {r}h {r}s", 10 + i) for i, r in enumerate(RANKS)]
 TOP_ROYALTIES += [("5h 5s 2d", 0), ("Ah Ks Qd", 0)]
@@ -283,7 +283,7 @@ def test_deuce_bottom_must_beat_top():
 # --- Fantasyland entry ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("preset, cards", [
-    # entry cards for tops JJ, QQ, KK, AA, 222 (RULES.md Fantasyland table)
+    # entry cards for tops JJ, QQ, KK, AA, 222 (docs/rules.md, "Fantasyland")
     ("standard", (None, 13, 13, 13, 13)),
     ("pineapple", (None, 14, 14, 14, 14)),
     ("progressive", (None, 14, 15, 16, 17)),

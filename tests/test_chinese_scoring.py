@@ -1,5 +1,5 @@
-"""Classic Chinese Poker settles as seed 001 says: its examples, the bonuses, naturals,
-surrender and the sweep, from the rules files in fixtures/house/."""
+"""Classic Chinese Poker settles as docs/rules.md says: a table of four, the bonuses,
+naturals, surrender and the sweep, from the rules files in fixtures/house/."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from fantasyland.evaluator.scoring import Seat, settle, settle_table
 HOUSE = Path(__file__).resolve().parents[1] / "fixtures" / "house"
 CHINESE = find_rules("chinese")
 
-# Seed 001's four-player table (its hands are a picture; these reproduce its table of row
-# winners): West's back, aces full, is the best hand at the table, and West loses anyway.
+# A four-player table (docs/scoring.md): West's back, aces full, is the best hand at the
+# table, and West loses anyway.
 NORTH = "6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh"
 EAST = "As Kd 4s / 3c 3d Qd Ts 5s / Jc Jd 7c 7d 9h"
 SOUTH = "8c 8d 3s / 9c 9d Kh 7h 2s / Tc Td 5c 5d Qs"
@@ -40,7 +40,7 @@ def test_the_preset_is_closed_chinese_poker_for_two_to_four():
     assert not any(CHINESE.royalty_table(row).any() for row in ("top", "middle", "bottom"))
 
 
-def test_the_seeds_four_player_table_north_3_east_minus_5_south_3_west_minus_1():
+def test_a_four_player_table_north_3_east_minus_5_south_3_west_minus_1():
     result = settle_table(seats(NORTH, EAST, SOUTH, WEST), CHINESE)
     assert result.totals == (3, -5, 3, -1)
     assert result.pairs[0][1] == 3 and result.pairs[0][2] == -1 and result.pairs[0][3] == 1
@@ -188,7 +188,7 @@ def test_every_natural_of_the_schedules_is_tested():
         "one colour", "twelve of one colour", "small", "big", "twelve picture cards"}
 
 
-def test_two_holders_of_a_natural_compare_as_the_seed_says():
+def test_two_holders_of_a_natural_compare_as_the_rules_say():
     six = DETECTORS["six pairs"]
     aces = six(tuple(sorted(parse_cards("Ac Ad 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 9s"))))
     kings = six(tuple(sorted(parse_cards("Kc Kd 3h 3s 4h 4s 5h 5s 6h 6s 7h 7s 9h"))))

@@ -1,6 +1,6 @@
 """Every command reads cards with the deck of its rules, and seats the table its deck allows.
 
-RULES.md, "The deck is data": a joker where the rules deal none, more jokers than the deck
+docs/rules-files.md, "The deck": a joker where the rules deal none, more jokers than the deck
 holds, a third copy under two decks and a second under one are each refused in one line that
 names the card (exit code 2, no traceback); ``batch`` skips such a line and lists it.
 ``--opponents`` is bounded by the players the rules' deck seats.

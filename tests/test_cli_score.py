@@ -284,7 +284,7 @@ def test_score_reads_the_board_from_stdin_on_one_line_or_three():
         assert piped.stdout == given
 
 
-# --- jokers and two decks (RULES.md, "The deck is data") -----------------------------------
+# --- jokers and two decks (docs/rules.md, "Jokers" and "Two decks") ------------------------
 
 def house_file(name: str) -> str:
     return str(Path(__file__).resolve().parent.parent / "fixtures" / "house" / name)
@@ -389,7 +389,7 @@ def test_a_card_the_rules_deck_does_not_hold_is_named_and_exits_2(board, variant
 
 # --- a finished table: score BOARD --against BOARD ... -------------------------------------
 
-SEED_TABLE = ["6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh",  # North (seed 001's example)
+FOUR_PLAYERS = ["6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh",  # North (docs/scoring.md)
               "As Kd 4s / 3c 3d Qd Ts 5s / Jc Jd 7c 7d 9h",  # East
               "8c 8d 3s / 9c 9d Kh 7h 2s / Tc Td 5c 5d Qs",  # South
               "Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d"]  # West
@@ -400,12 +400,12 @@ def table_args(boards: list[str]) -> list[str]:
 
 
 def test_a_table_settles_every_pair_and_prints_each_net():
-    result = score(*table_args(SEED_TABLE), "--variant", "chinese")
+    result = score(*table_args(FOUR_PLAYERS), "--variant", "chinese")
     assert result.exit_code == 0, result.output
     nets = re.findall(r"([+-]\d+|0)\s+│\s*$", result.output, re.MULTILINE)
     assert nets == ["+3", "-5", "+3", "-1"]
     assert "you v against 1: +3" in result.output
-    players = score_json(*table_args(SEED_TABLE), "--variant", "chinese")["players"]
+    players = score_json(*table_args(FOUR_PLAYERS), "--variant", "chinese")["players"]
     assert [p["net"] for p in players] == [3, -5, 3, -1]
     assert players[1]["pairs"] == [-3, 0, -1, -1]
     assert players[3]["set"]["rows"]["bottom"]["hand"] == "Aces full of Fours"
@@ -425,13 +425,13 @@ def test_the_same_works_for_ofc_with_royalties_and_a_foul():
 
 
 @pytest.mark.parametrize("args, message", [
-    ([SEED_TABLE[0], "--against", SEED_TABLE[0]], "card '6h' is in"),
-    (table_args(SEED_TABLE + ["Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d"]), "5 players"),
-    ([SEED_TABLE[0], "--against", "surrender", "--variant", "standard"],
+    ([FOUR_PLAYERS[0], "--against", FOUR_PLAYERS[0]], "card '6h' is in"),
+    (table_args(FOUR_PLAYERS + ["Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d"]), "5 players"),
+    ([FOUR_PLAYERS[0], "--against", "surrender", "--variant", "standard"],
      "standard has no surrender"),
-    ([SEED_TABLE[0], "--against", "natural " + SEED_TABLE[1].replace("/", ""), "--variant",
+    ([FOUR_PLAYERS[0], "--against", "natural " + FOUR_PLAYERS[1].replace("/", ""), "--variant",
       "chinese"], "chinese pays no special hands"),
-    ([SEED_TABLE[0], "--against", "Ac Ad / 2c 3d 4h 5s 7c / 8c 8d 9h 9s Tc"],
+    ([FOUR_PLAYERS[0], "--against", "Ac Ad / 2c 3d 4h 5s 7c / 8c 8d 9h 9s Tc"],
      "the top row has 2 cards"),
 ])
 def test_a_table_that_cannot_be_is_one_line_and_exit_2(args, message):

@@ -52,7 +52,7 @@ def test_a_game_is_settled_by_the_variants_scoring_from_both_seats():
     # sets the challenger's seat against the incumbent's other seat, and Ivey wins both.
     result = score(PINEAPPLE, _boards(IVEY, IVEY), _boards(HELLMUTH, HELLMUTH))
     ivey, hellmuth = evaluate_board(IVEY, "pineapple"), evaluate_board(HELLMUTH, "pineapple")
-    assert settle(ivey, hellmuth) == 4  # RULES.md's worked example
+    assert settle(ivey, hellmuth) == 4  # docs/rules.md, "Scoring"
     assert result.points == pytest.approx(4) and result.points_se == 0
     assert result.points_with_entries == result.points  # no one enters Fantasyland
     # Seat A against seat B: the same two boards from the other seats change sides.

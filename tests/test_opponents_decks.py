@@ -1,6 +1,6 @@
 """The opponent model under the decks that are data: two jokers, and two decks.
 
-RULES.md, "The deck is data": the bot deals from the rules' deck (jokers at their real
+docs/rules.md, "Jokers" and "Two decks": the bot deals from the rules' deck (jokers at their real
 frequency, two copies of each face under two decks), plays a row holding jokers as what it
 can best play as, and its boards are stored as they play; card removal counts copies; two
 decks seat up to five opponents.

@@ -437,12 +437,12 @@ def royalty(rules: Rules, row: str, cards: str) -> int:
     return int(rules.royalty_table(row)[value])
 
 
-def test_every_house_file_starts_from_a_base_and_says_where_it_comes_from():
+def test_every_house_file_starts_from_a_base_and_says_where_its_rule_is_stated():
     files = sorted(HOUSE.glob("*.toml"))
     assert len(files) == 16
     for path in files:
         lines = path.read_text(encoding="utf-8").splitlines()
-        assert lines[0].startswith("# ") and "Source:" in " ".join(lines[:4])
+        assert lines[0].startswith("# ") and "(docs/rules.md" in " ".join(lines[:4])
         assert any(line.startswith("base = ") for line in lines[:6])
         assert load_rules(path).name == path.stem
 
@@ -645,7 +645,7 @@ def test_the_opponents_royalty_target_is_part_of_the_fingerprint(tmp_path):
     ("standard", 4), ("pineapple", 3), ("progressive", 3), ("ultimate", 3), ("deuce", 3),
     ("pineapple-joker", 3), ("progressive-joker", 3), ("double-deck", 6)])
 def test_a_table_seats_the_players_its_deck_holds_cards_for(name, seats):
-    # RULES.md: double deck seats 2 to 6 (17 cards each of 104). The others follow from the
+    # docs/rules.md: double deck seats 2 to 6 (17 cards each of 104). The others follow from the
     # cards each player sees: 13 in classic OFC (4 of 52), 17 in Pineapple (3 of 52 or 54).
     assert find_rules(name).seats == seats
 

@@ -21,8 +21,8 @@ TWO_FOUR = Scoring(scoop_bonus=0, majority_bonus=1)
 WINNER_ONLY = Scoring(3, 0, royalties_to_row_winner_only=True)
 ROW_POINTS_ONLY = Scoring(scoop_bonus=0, majority_bonus=0)
 
-# RULES.md's worked example (from the seeds): Ivey royalties 1 (66) + 6 (full house),
-# Hellmuth 4 (flush); Ivey wins top and bottom, loses the middle.
+# docs/rules.md's example of scoring: Ivey royalties 1 (66) + 6 (full house), Hellmuth 4
+# (flush); Ivey wins top and bottom, loses the middle.
 IVEY = "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"
 HELLMUTH = "Ah Kd Qd / 9h 9d 5h 5d 4c / Ks Js 9s 8s 7s"
 # AA on top over KK in the middle: fouled. Shares no card with Ivey or Hellmuth, and its
@@ -68,7 +68,7 @@ def test_two_fouled_boards_exchange_nothing():
 
 
 def test_equal_royalties_cancel_and_the_row_still_counts():
-    # Seed 004: kings full against tens full, both pay 6, so only the row point is left.
+    # Kings full against tens full, both pay 6, so only the row point is left.
     kings = board("4c 3d 2h / Ac Qd 9h 6s 3c / Kc Kd Kh 7s 7c")
     tens = board("4d 3h 2s / Ad Qh 9s 6c 3s / Tc Td Th 9c 9d")
     assert row_results(kings, tens) == (0, 0, 1)
@@ -77,7 +77,7 @@ def test_equal_royalties_cancel_and_the_row_still_counts():
 
 
 def test_royalties_are_paid_by_difference():
-    # Seed 001: a flush (+4) against a full house (+6) pays a net 2, besides the row.
+    # A flush (+4) against a full house (+6) pays a net 2, besides the row.
     flush = board("Kc 5d 2h / Ac Qd 9h 6s 3c / Jh 8h 7h 4h 3h")
     boat = board("Kd 5h 2s / Ad Qh 9s 6c 3d / Ts Th Tc 8s 8d")
     assert row_results(flush, boat) == (0, 0, -1)
@@ -85,7 +85,7 @@ def test_royalties_are_paid_by_difference():
 
 
 def test_winning_two_rows_with_66_against_a_back_straight_is_a_tie():
-    # Seed 001 "TIES": 1 row + 1 for 66 on one side, 2 for the straight on the other.
+    # 1 row + 1 for 66 on one side, 2 for the straight on the other: a tie.
     a = board("6s 6h 2c / 7s 7h 9c 4d 3h / 8s 8h Tc 4s 3s")
     b = board("5s 5h 3c / 5c 5d 9h 4c 3d / Td 9s 8c 7d 6c")
     assert row_results(a, b) == (1, 1, -1)
@@ -125,16 +125,16 @@ def test_only_the_row_winners_royalty_counts_under_the_house_rule():
 
 # --- a four-player table -------------------------------------------------------------------
 
-# Seed 001 ("North v East") settles four players with the simplest payments: 1 per row won,
-# no scoop bonus, no royalties. These boards (one deck, no royalty hands) reproduce every row
-# winner of its table: fronts S > N > E > W, middles S > N > W > E, backs W > N > E > S.
+# Four players settled with the simplest payments: 1 per row won, no scoop bonus, no
+# royalties. These boards (one deck, no royalty hands) make every row winner of the table
+# below: fronts S > N > E > W, middles S > N > W > E, backs W > N > E > S.
 NORTH = "4s 4h Ac / Ks Kh Qc 5c 2c / 8s 8h 8d Tc 6c"
 EAST = "3s 3h Kd / Js Jh Td 4c 3c / 7s 7h 7d 9c 8c"
 SOUTH = "5s 5h Ad / As Ah Qd 5d 2d / Ts Th 6s 6h Jc"
 WEST = "2s 2h Kc / Qs Qh Jd 4d 3d / 9s 9h 9d 7c 6d"
 SEATS = ("North", "East", "South", "West")
-# (pair, winners of front, middle, back) as the seed's table lists them
-SEED_TABLE = [
+# (pair, winners of front, middle, back)
+ROW_WINNERS = [
     ("North", "East", "North", "North", "North"),
     ("North", "South", "South", "South", "North"),
     ("North", "West", "North", "North", "West"),
@@ -154,7 +154,7 @@ def table():
 
 
 def test_four_player_boards_reproduce_the_seed_tables_row_winners(table):
-    for first, second, *winners in SEED_TABLE:
+    for first, second, *winners in ROW_WINNERS:
         a, b = table[SEATS.index(first)], table[SEATS.index(second)]
         expected = tuple(1 if w == first else -1 for w in winners)
         assert row_results(a, b) == expected, (first, second)
@@ -183,7 +183,7 @@ def test_table_is_zero_sum_and_antisymmetric(table):
 
 
 def test_three_players_pay_a_flush_royalty_to_each_opponent():
-    # Seed 002: a back flush in a three-player game earns 4 from each player, 8 in all.
+    # A back flush in a three-player game earns 4 from each player, 8 in all.
     flush = board("Kc 5d 2h / Ac Qd 9h 6s 3c / Jh 8h 7h 4h 3h")
     others = [board("Kd 5h 2s / Ad Qh 9s 6c 3d / Jc Jd 8c 5c 2c"),
               board("Ks 4c 2d / As Qs 9d 6d 4s / Js Ts Td 7c 7d")]

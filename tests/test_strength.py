@@ -183,7 +183,7 @@ def test_three_and_five_card_hands_share_one_dense_scale(strengths):
 
 
 @pytest.mark.parametrize("top, middle", [
-    ("Qs Qh 7d", "Qc Qd 6s 5h 4d"),   # RULES.md: 7 beats 6 on the first kicker
+    ("Qs Qh 7d", "Qc Qd 6s 5h 4d"),   # docs/rules.md: 7 beats 6 on the first kicker
     ("As Kd Qh", "Ac Kc Jd Td 9h"),   # Q beats J on the third card
     ("As Kd 5h", "Ac Kc 4d 3d 2h"),
     ("Ks Kh Kd", "Qs Qh Qd 7c 2c"),
@@ -194,8 +194,8 @@ def test_top_above_middle_on_the_shared_scale(top, middle):
 
 
 @pytest.mark.parametrize("top, middle", [
-    ("Qs Qh 7d", "Qc Qd 9s 8h 2d"),   # RULES.md: QQ982 is above QQ7
-    ("As Kd Qh", "Ac Kc Qd 3d 2h"),   # RULES.md: every compared card ties, the middle has more
+    ("Qs Qh 7d", "Qc Qd 9s 8h 2d"),   # docs/rules.md: QQ982 is above QQ7
+    ("As Kd Qh", "Ac Kc Qd 3d 2h"),   # docs/rules.md: every compared card ties, the middle has more
     ("Qs Qh 7d", "Qc Qd 7c 5h 2d"),   # equal kickers as far as the top goes
     ("As Kd 4h", "Ac Kc 4d 3d 2h"),
     ("As Ah Kd", "2c 2d 3h 3s 4c"),   # two pair over any pair

@@ -5,8 +5,8 @@ Two decks deal hands one deck cannot: five of a kind, and flushes holding a pair
 its five cards share a suit, so every distinct hand from two decks is one pattern: a
 multiset of five ranks (no rank more than five times), suited or not, where suited needs
 no rank more than twice (two copies of each suited card). Every pattern is ranked here by
-``evaluator.strength`` and by the plain ranker below, written from RULES.md alone, and the
-two orders must agree, ties included.
+``evaluator.strength`` and by the plain ranker below, written from docs/rules.md alone, and
+the two orders must agree, ties included.
 """
 
 from collections import Counter

@@ -66,7 +66,7 @@ from fantasyland.optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dea
 def max_opponents(rules: Rules) -> int:
     """How many opponents the EV objective plays against at most under ``rules``: the
     players the rules' deck seats less one (``Rules.seats``): 2 in Pineapple from one deck,
-    3 in classic OFC (four players), 5 from two decks of Pineapple (RULES.md)."""
+    3 in classic OFC (four players), 5 from two decks of Pineapple (docs/rules.md)."""
     return rules.seats - 1
 
 

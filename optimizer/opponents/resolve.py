@@ -1,8 +1,8 @@
 """Rows and boards holding jokers, as the opponent bot plays them: each joker a face.
 
 A joker stands for the face that makes the set worth the most without fouling, and may be
-played down to keep the set legal (RULES.md, "Jokers"). The bot values many boards at once,
-so it resolves jokers here in arrays rather than board by board (``evaluate_board``).
+played down to keep the set legal (docs/rules.md, "Jokers"). The bot values many boards at
+once, so it resolves jokers here in arrays rather than board by board (``evaluate_board``).
 
 On rows of the high scale a row's value is its strength, and royalties, qualifying,
 Fantasyland entry and staying never fall as a row gets stronger. Then the best choice for a
