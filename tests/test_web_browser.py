@@ -10,6 +10,7 @@ set (as CI sets it), when it fails. Screenshots of every view go to
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -127,11 +128,31 @@ def phone(browser, server):
     page.close()
 
 
+@functools.cache
 def _cli(*args: str) -> dict:
-    """What ``fantasyland ARGS --json`` prints, run as a user runs it."""
-    done = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", *args, "--json"], cwd=REPO,
-                          capture_output=True, text=True, timeout=120, check=True)
+    """What ``fantasyland ARGS --json`` prints, run as a user runs it (a review with bad
+    lines exits 1 and still prints)."""
+    done = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", *args, "--json"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
+
+
+@functools.cache
+def _cli_lines(*args: str) -> tuple[str, ...]:
+    """What ``fantasyland ARGS`` prints for a reader, one line a row (never wrapped)."""
+    done = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, COLUMNS="400"))
+    assert done.returncode in (0, 1), done.stderr
+    return tuple(line.rstrip() for line in done.stdout.splitlines())
+
+
+def _labelled(lines: tuple[str, ...], label: str, below: int = 0) -> str:
+    """The text after ``label:`` in the CLI's output, or of the ``below``-th line under it."""
+    [at] = [i for i, line in enumerate(lines) if line.startswith(f"{label}:")]
+    line = lines[at + below]
+    return line[len(label) + 1:].strip() if below == 0 else line.strip()
 
 
 def _cards(page, selector: str) -> list[str]:
@@ -153,9 +174,12 @@ def test_solve_by_clicking_the_grid_shows_the_set_solve_json_gives(desktop):
     assert page.locator("#solve-picker button[aria-pressed=true]").count() == 14
     page.fill("#solve-samples", SAMPLES)
     page.fill("#solve-seed", "3")
+    default = page.inner_text("#solve-objective option[value='']")
     page.click("#solve-submit")
     page.wait_for_selector("#solve-result .answer", timeout=WAIT)
     expected = _cli("solve", HAND, "--samples", SAMPLES, "--seed", "3")
+    # The select names the objective a solve left to its default plays.
+    assert default == f"default ({expected['objective']})"
     assert _shown_set(page, "solution") == {row: expected[row]
                                             for row in ("top", "middle", "bottom")}
     shown_discards = page.get_attribute("#solve-result .discards", "data-discards")
@@ -168,6 +192,18 @@ def test_solve_by_clicking_the_grid_shows_the_set_solve_json_gives(desktop):
     assert _shown_set(page, "other") == {row: other[row] for row in ("top", "middle", "bottom")}
     assert page.get_attribute("[data-break-even]", "data-break-even") == \
         str(expected["break_even_fl_value"])
+    # The decision in the CLI's words: the line under its "Decision:" line.
+    said = _labelled(_cli_lines("solve", HAND, "--samples", SAMPLES, "--seed", "3"),
+                     "Decision", below=1)
+    assert page.inner_text("[data-break-even]") == f"Decision: {said}"
+    # The other set has its hands named, as the optimum does (asked of /api/score).
+    page.wait_for_selector("[data-board=other]:not([data-unnamed])", timeout=WAIT)
+    named = page.eval_on_selector_all("[data-board=other] .hand-name",
+                                      "els => els.map(e => e.textContent)")
+    assert named == [_cli("score", " / ".join(" ".join(other[row]) for row in ("top", "middle",
+                                                                               "bottom")),
+                          "--variant", expected["variant"])["rows"][row]["hand"]
+                     for row in ("top", "middle", "bottom")]
 
 
 # --- Train --------------------------------------------------------------------------------
@@ -261,7 +297,7 @@ def _show(page, view: str):
 
 def test_phone_layout_has_no_sideways_scroll_and_the_keyboard_alone_picks_and_places(phone):
     page = phone.open("solve")
-    for view in ("solve", "train", "check", "advise"):
+    for view in ("solve", "train", "check", "advise", "review", "score"):
         _show(page, view)
         assert _overflow(page) <= PHONE["width"], f"{view} scrolls sideways"
     _show(page, "solve")
@@ -326,6 +362,11 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     assert float(summary.get_attribute("data-ev-lost")) == pytest.approx(expected["ev_lost"])
     assert summary.get_attribute("data-optimal") == "false"
     assert "stays in Fantasyland" in page.inner_text("#check-result .advice")
+    # The percentile in the CLI's words: rounded down, counts with thousands separators.
+    percentile = _labelled(_cli_lines("check", HAND, "--set", CHECKED), "Percentile")
+    assert page.inner_text("#check-result .percentile") == percentile
+    page.wait_for_selector("[data-board=optimum]:not([data-unnamed])", timeout=WAIT)
+    assert page.locator("[data-board=optimum] .hand-name").count() == 3
     # A bad card: the server's one line, and what was typed is kept.
     typed = HAND.replace("Kd", "Kx")
     page.fill("#check-cards", typed)
@@ -367,20 +408,84 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     assert page.input_value("#advise-cards") == "Kd Qs 1h"
 
 
-# --- Screenshots --------------------------------------------------------------------------
+# --- Every view at both sizes: the answer in view, no word broken -------------------------
 
-def _fill_views(page):
-    """Put an answer in each view, so that the screenshots show one."""
+REVIEWED = REPO / "fixtures" / "review" / "bad-lines.jsonl"  # two streets and three bad lines
+# Seed 001's four-player table of classic Chinese Poker (docs/scoring.md).
+TABLE = ("6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh",
+         "As Kd 4s / 3c 3d Qd Ts 5s / Jc Jd 7c 7d 9h",
+         "8c 8d 3s / 9c 9d Kh 7h 2s / Tc Td 5c 5d Qs",
+         "Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d")
+
+#: The words of a table cell (runs of non-space text) that a line break splits: each word's
+#: Range gives one client rect a line, so a word on two lines has two tops.
+_BROKEN_WORDS = r"""root => {
+  const broken = [];
+  for (const cell of root.querySelectorAll("th, td, caption")) {
+    if (!cell.getClientRects().length) continue;  // folded away, not shown
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/\S+/gu)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+          .map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def _answered(page, view: str, viewport: dict):
+    """Wait for the view's answer, then check that the page brought its top into view and
+    that no cell of its tables breaks a word or a number."""
+    page.wait_for_selector(f"#{view}-result .answer", timeout=WAIT)
+    top = page.evaluate(f"document.getElementById('{view}-result').getBoundingClientRect().top")
+    assert -1 <= top < viewport["height"], f"{view}: the answer's top is at {top:.0f} px, " \
+        f"outside the {viewport['height']} px of the window"
+    assert page.eval_on_selector(f"#{view}-view", _BROKEN_WORDS) == [], \
+        f"{view}: a table cell breaks a word"
+
+
+def _contrast(page, selector: str) -> list[float]:
+    """The contrast ratio (WCAG) of each matched element's text with its own background."""
+    return page.eval_on_selector_all(selector, """els => els.map((e) => {
+      const style = getComputedStyle(e);
+      const light = (rgb) => {
+        const [r, g, b] = rgb.match(/[\\d.]+/g).slice(0, 3).map((c) => {
+          const v = c / 255;
+          return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const [a, b] = [light(style.color), light(style.backgroundColor)];
+      return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    })""")
+
+
+def _every_view(page, viewport: dict):
+    """Ask each view its question as a user would, checking each answer as it comes."""
     _show(page, "solve")
     page.fill("#solve-cards", HAND)
     page.fill("#solve-samples", SAMPLES)
     page.click("#solve-submit")
-    page.wait_for_selector("#solve-result .answer", timeout=WAIT)
+    _answered(page, "solve", viewport)
+    # Picked cards are drawn on the dark felt: a red suit must still read (WCAG AA: 4.5:1)
+    # and still read as red, told from a black suit's white by more than a tint.
+    picked = "#solve-picker .card.red[aria-pressed=true]"
+    assert page.locator(picked).count() == 6  # Ah Kd Qd Qh 7h 6d
+    assert min(_contrast(page, picked)) >= 4.5
+    red, green, _ = page.eval_on_selector(
+        picked, "e => getComputedStyle(e).color.match(/\\d+/g).map(Number)")
+    assert red - green >= 80, f"a picked red card's suit is pink, not red: {red}, {green}"
     _show(page, "check")
     page.fill("#check-cards", HAND)
     page.fill("#check-set", CHECKED)
     page.click("#check-submit")
-    page.wait_for_selector("#check-result .answer", timeout=WAIT)
+    _answered(page, "check", viewport)
     _show(page, "advise")
     page.fill("#advise-top", "Qh")
     page.fill("#advise-middle", "7c 8c")
@@ -389,7 +494,21 @@ def _fill_views(page):
     page.fill("#advise-budget", BUDGET)
     page.fill("#advise-samples", SAMPLES)
     page.click("#advise-submit")
-    page.wait_for_selector("#advise-result .answer", timeout=WAIT)
+    # While it runs, the view says so: a progress bar and the seconds counted.
+    assert page.locator("#advise-progress").is_visible()
+    _answered(page, "advise", viewport)
+    assert page.locator("#advise-progress").is_hidden()
+    # A badge (T, M, B, D: where the card went) never covers the card's suit.
+    overlaps = page.eval_on_selector_all("#advise-picker .card[aria-pressed=true]", """els =>
+      els.filter((card) => {
+        const a = card.querySelector(".badge").getBoundingClientRect();
+        const b = card.querySelector(".suit").getBoundingClientRect();
+        return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      }).map((card) => card.dataset.card)""")
+    assert page.locator("#advise-picker .card[aria-pressed=true]").count() == 8
+    assert overlaps == []
+    _review(page, viewport)
+    _score(page, viewport)
     _show(page, "train")  # a hand set by taps and graded: the grade beside the optimum
     page.wait_for_selector("#train-editor .editor-hand button.card", timeout=WAIT)
     cards = _cards(page, "#train-editor .editor-hand")
@@ -397,14 +516,75 @@ def _fill_views(page):
         for card in placed:
             _place(page, "#train-editor", card, row)
     page.click("#train-submit")
-    page.wait_for_selector("#train-result .answer", timeout=WAIT)
+    _answered(page, "train", viewport)
+    page.wait_for_selector("#train-history-table tbody tr", timeout=WAIT)
+    assert page.eval_on_selector("#train-view", _BROKEN_WORDS) == []
+
+
+def _review(page, viewport: dict):
+    """The Review view, end to end: a history file opened, graded as the CLI grades it."""
+    _show(page, "review")
+    page.set_input_files("#review-file", str(REVIEWED))
+    text = REVIEWED.read_text(encoding="utf-8")
+    # The page reads the file in its change handler; polled here, since wait_for_function
+    # evaluates a string, which the page's content security policy refuses.
+    for _ in range(50):
+        if page.input_value("#review-history") == text:
+            break
+        page.wait_for_timeout(100)
+    assert page.input_value("#review-history") == text
+    page.fill("#review-budget", BUDGET)
+    page.click("#review-submit")
+    _answered(page, "review", viewport)
+    expected = _cli("review", str(REVIEWED), "--budget", BUDGET)
+    rows = page.locator("#review-result [data-table=decisions] tbody tr")
+    assert rows.count() == len(expected["decisions"])
+    for i, decision in enumerate(expected["decisions"]):
+        row = rows.nth(i)
+        assert row.get_attribute("data-line") == str(decision["line"])
+        error = f" \u00b1 {decision['ev_lost_error']:.2f}" if decision["ev_lost_error"] else ""
+        assert row.locator(".ev-lost").inner_text() == f"{decision['ev_lost']:.2f}{error}" + (
+            " (close)" if decision["close"] else "")
+    lines = _cli_lines("review", str(REVIEWED), "--budget", BUDGET)
+    for label, key in (("Decisions", "decisions"), ("EV lost", "ev_lost"), ("Worst", "worst"),
+                       ("Skipped", "skipped")):
+        assert page.inner_text(f"#review-result [data-key={key}]") == _labelled(lines, label)
+    assert page.eval_on_selector_all("#review-result .bad-lines li",
+                                     "els => els.map(e => e.textContent)") == \
+        [f"line {bad['line']}: {bad['message']}" for bad in expected["bad_lines"]]
+
+
+def _score(page, viewport: dict):
+    """The Score view, end to end: a table of four settled as ``score --against`` does."""
+    _show(page, "score")
+    page.select_option("#score-variant", "chinese")
+    page.fill("#score-board", TABLE[0])
+    for i, board in enumerate(TABLE[1:], 1):
+        page.fill(f"#score-against-{i}", board)
+    page.click("#score-submit")
+    _answered(page, "score", viewport)
+    args = ["score", TABLE[0], "--variant", "chinese"]
+    for board in TABLE[1:]:
+        args += ["--against", board]
+    expected = _cli(*args)
+    shown = page.eval_on_selector_all("#score-result .seat",
+                                      "els => els.map(e => Number(e.dataset.net))")
+    assert shown == [player["net"] for player in expected["players"]]
+    pairs = [line for line in _cli_lines(*args) if " v against " in line]
+    assert page.eval_on_selector_all("#score-result .pairs li",
+                                     "els => els.map(e => e.textContent)") == pairs
+    names = page.eval_on_selector_all("[data-board=player-3] .hand-name",
+                                      "els => els.map(e => e.textContent)")
+    assert names == [expected["players"][3]["set"]["rows"][row]["hand"]
+                     for row in ("top", "middle", "bottom")]
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_screenshots_of_every_view(size, request, shots):
+def test_every_view_brings_its_answer_into_view_and_keeps_words_whole(size, request, shots):
+    viewport = DESKTOP if size == "desktop" else PHONE
     page = request.getfixturevalue(size).open("solve")
-    _fill_views(page)
-    for view in ("solve", "train", "check", "advise"):
+    _every_view(page, viewport)
+    for view in ("solve", "train", "check", "advise", "review", "score"):
         _show(page, view)
         if size == "phone":  # answers too must fit the width of a phone
             assert _overflow(page) <= PHONE["width"], f"{view} with its answer scrolls sideways"

@@ -3,7 +3,7 @@
 
 import { Busy, postJson } from "./api.js";
 import { DeckPicker } from "./picker.js";
-import { adviseResult } from "./render.js";
+import { adviseResult, showAnswer } from "./render.js";
 import { Settings } from "./settings.js";
 
 const ZONES = [
@@ -32,7 +32,8 @@ export class AdviseView {
     });
     this.busy = new Busy({ buttons: [document.getElementById("advise-submit")],
       status: document.getElementById("advise-status"),
-      alert: document.getElementById("advise-error"), result: this.result });
+      alert: document.getElementById("advise-error"), result: this.result,
+      progress: document.getElementById("advise-progress") });
     document.getElementById("advise-form").addEventListener("submit", (event) => {
       event.preventDefault();
       this.advise();
@@ -55,6 +56,6 @@ export class AdviseView {
     }
     const answer = await this.busy.run("Ranking the plays\u2026",
       () => postJson("/api/advise", body));
-    if (answer) this.result.replaceChildren(adviseResult(answer));
+    if (answer) showAnswer(this.result, adviseResult(answer));
   }
 }

@@ -41,14 +41,16 @@ export function postJson(path, body) {
 }
 
 /** One request at a time per view: while `work` runs the view is busy (its buttons are
- * disabled, its result marked aria-busy, its status says what is going on), a second
- * submit is ignored, and an error lands in the view's alert line. */
+ * disabled, its result marked aria-busy, its status says what is going on and counts the
+ * seconds, and `progress`, a <progress> bar, shows), a second submit is ignored, and an
+ * error lands in the view's alert line. */
 export class Busy {
-  constructor({ buttons, status, alert, result }) {
+  constructor({ buttons, status, alert, result, progress = null }) {
     this.buttons = buttons;
     this.status = status;
     this.alert = alert;
     this.result = result;
+    this.progress = progress;
     this.running = false;
   }
 
@@ -61,11 +63,22 @@ export class Busy {
     this.status.textContent = message;
     this.status.classList.add("busy");
     this.alert.textContent = "";
+    if (this.progress) this.progress.hidden = false;
     const started = performance.now();
+    // The server gives no fraction done, so the wait is counted: a request that takes
+    // seconds shows it is still running. The count is the status's last word but not in
+    // its announcements (one a second would drown them).
+    const seconds = document.createElement("span");
+    seconds.className = "seconds";
+    seconds.setAttribute("aria-hidden", "true");
+    this.status.append(seconds);
+    const clock = setInterval(() => {
+      seconds.textContent = ` ${Math.floor((performance.now() - started) / 1000)} s`;
+    }, 1000);
     try {
       const value = await work();
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      this.status.textContent = `done in ${seconds} s`;
+      const took = ((performance.now() - started) / 1000).toFixed(1);
+      this.status.textContent = `done in ${took} s`;
       return value;
     } catch (error) {
       this.status.textContent = "";
@@ -73,6 +86,8 @@ export class Busy {
         : `the page failed: ${error.message}`;
       return undefined;
     } finally {
+      clearInterval(clock);
+      if (this.progress) this.progress.hidden = true;
       this.buttons.forEach((button, i) => { button.disabled = disabled[i]; });
       this.result?.removeAttribute("aria-busy");
       this.status.classList.remove("busy");

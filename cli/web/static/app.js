@@ -1,19 +1,24 @@
-// The page of `fantasyland serve`: four views (Solve, Train, Check, Advise) behind a tab bar
-// that follows the address's #fragment, so a view can be bookmarked and Back works.
+// The page of `fantasyland serve`: six views (Solve, Train, Check, Advise, Review, Score)
+// behind a tab bar that follows the address's #fragment, so a view can be bookmarked and
+// Back works.
 
 import { getJson } from "./api.js";
 import { AdviseView } from "./advise.js";
 import { CheckView } from "./check.js";
+import { ReviewView } from "./review.js";
+import { ScoreView } from "./score.js";
 import { SolveView } from "./solve.js";
 import { TrainView } from "./train.js";
 
-const VIEWS = ["solve", "train", "check", "advise"];
+const VIEWS = ["solve", "train", "check", "advise", "review", "score"];
 
 const views = {
   solve: new SolveView(),
   train: new TrainView(),
   check: new CheckView(),
   advise: new AdviseView(),
+  review: new ReviewView(),
+  score: new ScoreView(),
 };
 
 function show(name) {

@@ -126,3 +126,24 @@ export function cardsElement(cards, { faces = [], small = false } = {}) {
   }
   return list;
 }
+
+/** Cards in running text ("Kd Qs / 7c"), each shown as "K♦" in its suit's colour and kept
+ * whole on one line; "/" and any word that is not a card are kept as they are. */
+export function cardLine(text) {
+  const nodes = [];
+  for (const word of text.split(/\s+/u).filter(Boolean)) {
+    if (nodes.length) nodes.push(" ");
+    const { cards, bad } = parseCards(word);
+    const span = document.createElement("span");
+    if (cards.length === 1 && !bad.length) {
+      span.className = `card-word ${isJoker(cards[0]) ? "joker" : isRed(cards[0]) ? "red"
+        : "black"}`;
+      span.textContent = cardText(cards[0]);
+    } else {
+      span.className = "card-word";
+      span.textContent = word;
+    }
+    nodes.push(span);
+  }
+  return nodes;
+}

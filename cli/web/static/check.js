@@ -7,7 +7,7 @@ import { parseCards, parseRows } from "./cards.js";
 import { RowEditor } from "./editor.js";
 import { SetPreview } from "./preview.js";
 import { DeckPicker } from "./picker.js";
-import { gradeResult } from "./render.js";
+import { gradeResult, nameHands, showAnswer } from "./render.js";
 import { Settings } from "./settings.js";
 
 export class CheckView {
@@ -73,6 +73,9 @@ export class CheckView {
   async check() {
     const body = { cards: this.cards.value, set: this.set.value, ...this.settings.values() };
     const answer = await this.busy.run("Grading\u2026", () => postJson("/api/check", body));
-    if (answer) this.result.replaceChildren(gradeResult(answer));
+    if (answer) {
+      showAnswer(this.result, gradeResult(answer));
+      nameHands(this.result, this.settings.rulesValues());
+    }
   }
 }

@@ -42,8 +42,8 @@ export function trend(hands) {
 }
 
 function cardsText(cards) {
-  return cards.map((card) => el("span", { class: isJoker(card) ? "joker" : isRed(card) ? "red"
-    : "black" }, cardText(card), " "));
+  return cards.flatMap((card, i) => [i ? " " : null, el("span", { class: isJoker(card)
+    ? "joker" : isRed(card) ? "red" : "black" }, cardText(card))]);
 }
 
 export function historyTable(hands) {

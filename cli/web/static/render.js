@@ -1,5 +1,6 @@
 // Answers of the API drawn as cards and short tables: a solved hand, a grade, ranked plays.
 
+import { postJson } from "./api.js";
 import { cardsElement } from "./cards.js";
 
 const ROWS = ["top", "middle", "bottom"];
@@ -25,6 +26,29 @@ export function num(value, digits = 2) {
   return Number(value).toFixed(digits).replace(/^-(0\.0*)$/, "$1");
 }
 
+/** A count as the CLI writes it: 300,360. */
+export function count(value) {
+  return Number(value).toLocaleString("en-US");
+}
+
+/** Points as the CLI's solve writes them: two decimals at most, no trailing zeros (36,
+ * 13.82). */
+export function points(value) {
+  const text = Number(value).toFixed(2).replace(/\.?0+$/u, "");
+  return text === "" || text === "-0" ? "0" : text;
+}
+
+/** Put an answer in its place and bring its top into view: the form above it may fill the
+ * screen, and an answer below the fold is an answer not seen. */
+export function showAnswer(container, answer) {
+  container.replaceChildren(answer);
+  const top = container.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight - 48) {
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    container.scrollIntoView({ block: "start", behavior: still ? "auto" : "instant" });
+  }
+}
+
 export function signed(value, digits = 2) {
   const text = num(value, digits);
   return value > 0 && Number(text) !== 0 ? `+${text}` : text;
@@ -34,8 +58,10 @@ function percent(value, digits = 0) {
   return `${(100 * value).toFixed(digits)}%`;
 }
 
-/** Three rows of cards, each with its hand name and royalty when given. */
-export function board(set, { hands = null, royalties = null, jokers = null, name = "set" } = {}) {
+/** Three rows of cards, each with its hand name and royalty when given; a finished set
+ * drawn without its hand names is marked, for `nameHands` to name. */
+export function board(set, { hands = null, royalties = null, jokers = null, name = "set",
+  finished = true } = {}) {
   const rows = ROWS.map((row) => el("div", { class: "board-row", data: { row } },
     el("span", { class: "row-name" }, row),
     cardsElement(set[row], { faces: jokers?.[row] ?? [] }),
@@ -43,7 +69,30 @@ export function board(set, { hands = null, royalties = null, jokers = null, name
       hands ? el("span", { class: "hand-name" }, hands[row]) : null,
       royalties ? el("span", { class: "royalty", title: "royalty" }, `+${royalties[row]}`)
         : null)));
-  return el("div", { class: "board", data: { board: name } }, rows);
+  return el("div", { class: "board", data: { board: name },
+    "data-unnamed": !hands && finished }, rows);
+}
+
+/** Name the hands of the finished sets drawn without them, by asking the server to score
+ * each (POST /api/score) under the request's rules: every set shown then reads as the
+ * optimum does. A set the server cannot score keeps its cards alone. */
+export async function nameHands(container, rules) {
+  const boards = [...container.querySelectorAll(".board[data-unnamed]")];
+  await Promise.all(boards.map(async (element) => {
+    const text = ROWS.map((row) => [...element.querySelectorAll(`[data-row=${row}] .card`)]
+      .map((card) => card.dataset.card).join(" ")).join(" / ");
+    let score;
+    try {
+      score = await postJson("/api/score", { board: text, ...rules });
+    } catch {
+      return;
+    }
+    for (const row of ROWS) {
+      element.querySelector(`[data-row=${row}] .row-info`)
+        .prepend(el("span", { class: "hand-name" }, score.rows[row].hand));
+    }
+    element.removeAttribute("data-unnamed");
+  }));
 }
 
 function discards(cards, name = "discards") {
@@ -78,6 +127,19 @@ function evTable(ev) {
   const caption = `EV in points a hand: ${ev.opponents} opponent${ev.opponents === 1 ? "" : "s"},`
     + ` ${ev.exact ? "exact" : `${ev.samples} sampled deals`}`;
   return table(caption, rows, "ev");
+}
+
+/** At what worth of a repeat the stay decision would flip, in the words of the CLI's
+ * solve. */
+function flipWords(result) {
+  const flip = result.break_even_fl_value;
+  if (flip <= 0) {
+    return "staying is right whatever a repeat is worth: the set that stays is worth "
+      + `${points(-flip)} more even without it`;
+  }
+  const more = `worth more than ${points(flip)} points (here ${points(result.fl_value)})`;
+  return result.stays ? `staying is right while a repeat is ${more}`
+    : `staying would be right if a repeat were ${more}`;
 }
 
 function statusText(status) {
@@ -124,10 +186,8 @@ export function solveResult(result) {
       + " cards in Fantasyland."));
   }
   const breakEven = result.break_even_fl_value === null ? null
-    : el("p", { data: { breakEven: result.break_even_fl_value } },
-      `Break-even worth of staying: ${num(result.break_even_fl_value)} points `
-      + `(this solve used fl_value ${num(result.fl_value)}; above the break-even the best `
-      + "staying set is the better).");
+    : el("p", { class: "decision", data: { breakEven: result.break_even_fl_value } },
+      el("span", { class: "label" }, "Decision: "), flipWords(result));
   const parts = [head, ...notes, el("div", { class: "side-by-side" }, main, otherKind(result)),
     breakEven];
   if (result.ev) parts.push(evTable(result.ev));
@@ -141,14 +201,34 @@ export function solveResult(result) {
   return el("div", { class: "answer" }, parts);
 }
 
+/** Where a graded set ranks among the legal sets, in the words of the CLI's check: rounded
+ * down, so that a set some legal set beats never shows as 100.0%. */
+export function percentileText(grade) {
+  const p = grade.percentile;
+  if (grade.optimal.status === "fouled") {
+    return "none: every set of these cards fouls, so there is no legal set to rank";
+  }
+  if (grade.fouled) return "0% (a fouled set ranks below every legal set)";
+  const shown = `${(Math.floor(p.percent * 10) / 10).toFixed(1)}%`;
+  if (p.exact) {
+    return `${shown}: beats or ties ${count(p.beaten_or_tied)} of the ${count(p.legal_sets)} `
+      + "legal sets (exact)";
+  }
+  if (p.beaten_or_tied === p.legal_sets && !grade.is_optimal) {
+    const bound = (Math.floor((1 - 3 / p.legal_sets) * 1000) / 10).toFixed(1);
+    return `above ${bound}% (an estimate): beats or ties all ${count(p.legal_sets)} legal `
+      + "sets drawn at random, but not the optimum";
+  }
+  return `about ${shown} \u00b1 ${p.stderr.toFixed(1)}%: beats or ties `
+    + `${count(p.beaten_or_tied)} of ${count(p.legal_sets)} legal sets drawn at random `
+    + "(an estimate)";
+}
+
 /** A graded set beside the optimum: what was lost, why, and where the set ranks. */
 export function gradeResult(grade) {
   const opt = grade.optimal;
   const verdict = grade.is_optimal ? "Optimal" : grade.fouled ? "Fouled" : "Not optimal";
-  const pct = grade.percentile;
-  const percentile = grade.fouled ? "below every legal set"
-    : `beats or ties ${pct.percent.toFixed(1)}% of ${pct.legal_sets} legal sets`
-      + (pct.exact ? "" : ` (estimate \u00b1 ${pct.stderr.toFixed(1)})`);
+  const percentile = percentileText(grade);
   const summary = el("p", { class: "summary", data: { evLost: grade.ev_lost,
     optimal: String(grade.is_optimal), fouled: String(grade.fouled) } },
   el("strong", { class: grade.is_optimal ? "good" : "bad" }, verdict),
@@ -182,7 +262,8 @@ function placement(play) {
 
 function boardText(text) {
   const rows = text.split("/").map((part) => part.trim().split(/\s+/u).filter(Boolean));
-  return board({ top: rows[0], middle: rows[1], bottom: rows[2] }, { name: "play" });
+  return board({ top: rows[0], middle: rows[1], bottom: rows[2] },
+    { name: "play", finished: false });
 }
 
 function entryText(play, sizes) {

@@ -8,7 +8,7 @@ import { el } from "./render.js";
 const RULES_PAUSE = 600;  // ms of no typing before house rules are read by the server
 
 const FIELDS = {
-  objective: { label: "Objective", kind: "select", options: [["", "default"],
+  objective: { label: "Objective", kind: "select", options: [["", "the default"],
     ["ev", "ev (points won)"], ["royalties", "royalties"]] },
   opponents: { label: "Opponents", kind: "int", min: 1, hint: "default" },
   fl_value: { label: "Worth of staying (fl_value)", kind: "number", min: 0, step: "any",
@@ -24,6 +24,14 @@ const FIELDS = {
     kind: "lines" },
   dead: { label: "Dead cards (seen elsewhere)", kind: "text", hint: "e.g. 2c 7d" },
 };
+
+/** The objective a command plays when a request names none, as the server's jobs choose
+ * it (cli/web/jobs.py): check and train grade by royalties where there is a Fantasyland,
+ * the others play ev. The select names it, so "default" is never a riddle. */
+function defaultObjective(prefix, variant) {
+  if ((prefix === "check" || prefix === "train") && variant?.fantasyland) return "royalties";
+  return "ev";
+}
 
 export class Settings {
   /** `main`: fields shown at once; `table`: fields under "At the table"; the variant and the
@@ -139,7 +147,17 @@ export class Settings {
         this.inputs.opponents.placeholder = String(Math.max(1, variant.players - 1));
       }
     }
+    if (this.inputs.objective) {
+      this.inputs.objective.options[0].textContent = ruled ? "the rules' default"
+        : `default (${defaultObjective(this.prefix, variant)})`;
+    }
     this.onVariant(variant, ruled);
+  }
+
+  /** The rules of a request alone: the house rules' text, or the variant. */
+  rulesValues() {
+    const { variant, rules } = this.values();
+    return rules ? { rules } : { variant };
   }
 
   /** The request fields: the variant or the rules, and every filled setting. */

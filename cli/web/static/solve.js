@@ -2,7 +2,7 @@
 
 import { Busy, postJson } from "./api.js";
 import { DeckPicker } from "./picker.js";
-import { solveResult } from "./render.js";
+import { nameHands, showAnswer, solveResult } from "./render.js";
 import { Settings } from "./settings.js";
 
 export class SolveView {
@@ -36,6 +36,9 @@ export class SolveView {
   async solve() {
     const body = { cards: this.input.value, ...this.settings.values() };
     const answer = await this.busy.run("Solving\u2026", () => postJson("/api/solve", body));
-    if (answer) this.result.replaceChildren(solveResult(answer));
+    if (answer) {
+      showAnswer(this.result, solveResult(answer));
+      nameHands(this.result, this.settings.rulesValues());
+    }
   }
 }

@@ -5,7 +5,7 @@ import { Busy, getJson, postJson } from "./api.js";
 import { RowEditor } from "./editor.js";
 import { SetPreview } from "./preview.js";
 import { historyTable, sessionChart, trend } from "./history.js";
-import { el, gradeResult, num } from "./render.js";
+import { el, gradeResult, nameHands, num, showAnswer } from "./render.js";
 import { Settings } from "./settings.js";
 
 /** A session id of the page load's own (crypto.randomUUID needs a secure context, which a
@@ -112,9 +112,11 @@ export class TrainView {
     if (answer) {
       this.graded = true;
       this.editor.lock(true);
-      this.result.replaceChildren(gradeResult(answer.grade));
+      showAnswer(this.result, gradeResult(answer.grade));
+      const { sizes, ...rules } = this.hand.dealtWith;
+      nameHands(this.result, rules);
       this.showScore(answer.score);
-      this.next.focus();
+      this.next.focus({ preventScroll: true });
       this.loadHistory();
     }
     this.update();
