@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
@@ -18,10 +19,24 @@ from fantasyland.evaluator import ROWS, BoardReport, Card, Rules
 from fantasyland.evaluator.board import RowReport
 from fantasyland.evaluator.cards import JOKER, ascii_names, card_name, suit_of
 
+if TYPE_CHECKING:  # loaded by the commands that show a bar, not by every command
+    from rich.progress import Progress, ProgressColumn
+
 # Results go to stdout and diagnostics to stderr, so that ``--json`` output stays clean.
 # No :emoji: codes: nothing printed uses them, and reading their table costs start-up time.
 console = Console(highlight=False, emoji=False)
 err_console = Console(stderr=True, highlight=False, emoji=False)
+
+
+def progress_bar(*columns: str | ProgressColumn, quiet: bool = False) -> Progress:
+    """A progress bar on stderr that someone watches: on a terminal only, and gone when it
+    stops. Piped or captured, stderr gets nothing from it (Rich would end it with a blank
+    line there), so that scripts and tests read clean output."""
+    from rich.progress import Progress
+
+    return Progress(*columns, console=err_console, transient=True,
+                    disable=quiet or not err_console.is_terminal)
+
 
 #: Style of each suit by index (``c d h s``): red for the red suits, the terminal's own
 #: foreground for the black ones, so that they read on dark and light backgrounds alike.

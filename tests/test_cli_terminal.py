@@ -1,0 +1,59 @@
+"""What the command line shows a person at a terminal and what it leaves out elsewhere.
+
+A wait of more than a second shows a progress line on stderr, on a terminal only: piped or
+captured (``CliRunner``), stderr gets nothing extra, so that scripts and tests read clean
+output. The terminal checks run the command in a pseudo-terminal (pexpect), as a user does.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from typer.testing import CliRunner
+
+from fantasyland.cli.main import app
+
+runner = CliRunner()
+REPO = Path(__file__).resolve().parents[1]
+
+
+def in_a_terminal(*args: str, env: dict | None = None, columns: int = 100) -> str:
+    """What ``fantasyland ARGS`` writes to a terminal of ``columns`` columns, escape codes
+    and all."""
+    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", *args], cwd=str(REPO),
+                          env={**os.environ, **(env or {})}, encoding="utf-8",
+                          dimensions=(40, columns), timeout=300)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    return child.before
+
+
+def test_value_shows_its_progress_on_a_terminal():
+    assert "solving" in in_a_terminal("value", "--variant", "pineapple", "--hands", "4",
+                                      "--workers", "1")
+
+
+def test_value_captured_writes_nothing_on_stderr():
+    # Rich's bar, gone when it stops, still ended with a blank line where stderr was not a
+    # terminal: the blank line a user saw above the table when both went to one file.
+    result = runner.invoke(app, ["value", "--variant", "pineapple", "--hands", "4",
+                                 "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert result.output.startswith(" pineapple: optimal play")
+
+
+def test_advise_captured_writes_nothing_on_stderr(monkeypatch):
+    import fantasyland.cli.advise as advise
+
+    monkeypatch.setattr(advise, "PROGRESS_AFTER", 0.0)  # the bar would start at once
+    result = runner.invoke(app, ["advise", "--board", "Kd / 7c 8c / 2h 2d", "--cards",
+                                 "Qs 9c 4s", "--budget", "32", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert result.output.startswith("Position:")
