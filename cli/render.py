@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -27,6 +27,32 @@ if TYPE_CHECKING:  # loaded by the commands that show a bar, not by every comman
 console = Console(highlight=False, emoji=False)
 err_console = Console(stderr=True, highlight=False, emoji=False)
 
+#: The width of a label (``"Royalties:  "``): the text beside it, and every line it wraps
+#: to, starts in this column.
+LABEL_WIDTH = 12
+
+
+class Labelled:
+    """A labelled line of prose, ``Royalties:  24 (top 9, ...)``, wrapped to the console's
+    width with its wrapped lines indented under the text, not the label. An empty label
+    continues the line above.
+
+    >>> Console(width=32).print(Labelled("Worst", "line 5, street 5: Ac bottom, Td middle"))
+    Worst:      line 5, street 5: Ac
+                bottom, Td middle
+    """
+
+    def __init__(self, label: str, *value: str | Text):
+        self.label = Text((f"{label}:" if label else "").ljust(LABEL_WIDTH), style="bold")
+        self.value = Text.assemble(*value)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        indent = len(self.label)
+        width = max(options.max_width - indent, 10)
+        for i, line in enumerate(self.value.wrap(console, width)):
+            line.rstrip()
+            yield Text.assemble(self.label if i == 0 else " " * indent, line)
+
 
 def progress_bar(*columns: str | ProgressColumn, quiet: bool = False) -> Progress:
     """A progress bar on stderr that someone watches: on a terminal only, and gone when it
@@ -36,6 +62,11 @@ def progress_bar(*columns: str | ProgressColumn, quiet: bool = False) -> Progres
 
     return Progress(*columns, console=err_console, transient=True,
                     disable=quiet or not err_console.is_terminal)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 play``, ``2 plays``, ``0 plays``."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
 
 
 #: Style of each suit by index (``c d h s``): red for the red suits, the terminal's own

@@ -8,6 +8,7 @@ output. The terminal checks run the command in a pseudo-terminal (pexpect), as a
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -22,15 +23,15 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def in_a_terminal(*args: str, env: dict | None = None, columns: int = 100) -> str:
-    """What ``fantasyland ARGS`` writes to a terminal of ``columns`` columns, escape codes
-    and all."""
+    """What ``fantasyland ARGS`` writes to a terminal of ``columns`` columns, its escape
+    codes (colours, the bar redrawn) taken out."""
     child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", *args], cwd=str(REPO),
                           env={**os.environ, **(env or {})}, encoding="utf-8",
                           dimensions=(40, columns), timeout=300)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0, child.before
-    return child.before
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
 
 
 def test_value_shows_its_progress_on_a_terminal():
@@ -57,3 +58,17 @@ def test_advise_captured_writes_nothing_on_stderr(monkeypatch):
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     assert result.output.startswith("Position:")
+
+
+def test_review_shows_its_progress_on_a_terminal():
+    history = REPO / "fixtures" / "review" / "progressive-hand.jsonl"
+    shown = in_a_terminal("review", str(history), "--objective", "royalties", "--budget", "32")
+    assert "grading" in shown and "5/5 lines" in shown
+
+
+def test_review_captured_writes_nothing_on_stderr():
+    history = REPO / "fixtures" / "review" / "progressive-hand.jsonl"
+    result = runner.invoke(app, ["review", str(history), "--objective", "royalties",
+                                 "--budget", "32"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
