@@ -34,14 +34,21 @@ def ev_sample(parts) -> str:
     if parts.exact:
         return "exact: every board is known"
     if parts.deals is not None:
-        return (f"{parts.samples} sampled deals on {parts.deals} deals made for this hand; the "
-                "± counts each once")
+        return (f"{parts.samples} sampled deals, which reuse {parts.deals} deals of the "
+                "opponents' boards played out for this hand; the ± allows for the reuse")
     return f"{parts.samples} sampled deals"
 
 
 def _signed(value: float) -> str:
-    return "same value" if round(value, 9) == 0 else ("+" if value > 0 else "-") + _points(
-        abs(value))
+    """A difference of values, signed, to two decimals, or to the first figure that is not
+    0 where it is smaller (``-0.004``, never ``-0``)."""
+    if round(value, 9) == 0:
+        return "same value"
+    decimals = 2
+    while round(abs(value), decimals) == 0:
+        decimals += 1
+    text = f"{abs(value):.{decimals}f}".rstrip("0").rstrip(".")
+    return ("+" if value > 0 else "-") + text
 
 
 def _showdown(choice) -> str:
