@@ -32,26 +32,43 @@ err_console = Console(stderr=True, highlight=False, emoji=False)
 LABEL_WIDTH = 12
 
 
-class Labelled:
-    """A labelled line of prose, ``Royalties:  24 (top 9, ...)``, wrapped to the console's
-    width with its wrapped lines indented under the text, not the label. An empty label
-    continues the line above.
+class Wrapped:
+    """Prose wrapped to the console's width, the lines after the first indented by
+    ``indent`` (under the text beside a label).
 
-    >>> Console(width=32).print(Labelled("Worst", "line 5, street 5: Ac bottom, Td middle"))
+    >>> Console(width=32).print(
+    ...     Wrapped(Text("Worst:      line 5, street 5: Ac bottom, Td middle"), LABEL_WIDTH))
     Worst:      line 5, street 5: Ac
                 bottom, Td middle
     """
 
-    def __init__(self, label: str, *value: str | Text):
-        self.label = Text((f"{label}:" if label else "").ljust(LABEL_WIDTH), style="bold")
-        self.value = Text.assemble(*value)
+    def __init__(self, text: Text, indent: int = 0):
+        self.text, self.indent = text, indent
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        indent = len(self.label)
-        width = max(options.max_width - indent, 10)
-        for i, line in enumerate(self.value.wrap(console, width)):
+        head, rest = self.text.divide([self.indent]) if self.indent else (Text(), self.text)
+        width = max(options.max_width - len(head), 10)
+        for i, line in enumerate(rest.wrap(console, width)):
             line.rstrip()
-            yield Text.assemble(self.label if i == 0 else " " * indent, line)
+            yield Text.assemble(head if i == 0 else " " * len(head), line)
+
+
+def say(text: str | Text, indent: int = 0, out: Console = console) -> None:
+    """Print a line of prose: on a terminal wrapped to its width (``Wrapped``); elsewhere
+    (piped, captured) as one line, as there is no width to fit there, and a line a script
+    greps for is not cut in two."""
+    text = Text(text) if isinstance(text, str) else text
+    if out.is_terminal:
+        out.print(Wrapped(text, indent))
+    else:
+        out.print(text, soft_wrap=True)
+
+
+def labelled(label: str, *value: str | Text) -> Text:
+    """``Royalties:  24 (top 9, ...)``: the label in bold, padded to ``LABEL_WIDTH``; an
+    empty label continues the line above. ``say(line, LABEL_WIDTH)`` wraps it under its
+    text."""
+    return Text.assemble(((f"{label}:" if label else "").ljust(LABEL_WIDTH), "bold"), *value)
 
 
 def progress_bar(*columns: str | ProgressColumn, quiet: bool = False) -> Progress:

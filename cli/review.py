@@ -14,8 +14,8 @@ from fantasyland.cli.errors import BAD_INPUT, read_stdin, report_error, reports_
 from fantasyland.cli.options import (BudgetOption, EntryValueOption, JsonOption, Objective,
                          ObjectiveOption, OpponentsOption, SeedOption, VariantOption,
                          check_opponents, entry_values)
-from fantasyland.cli.render import (Labelled, cards_text, console, measured, plural,
-                                     progress_bar, shown)
+from fantasyland.cli.render import (LABEL_WIDTH, cards_text, console, labelled, measured,
+                                     plural, progress_bar, say)
 from fantasyland.evaluator import ROWS, find_rules
 from fantasyland.optimizer import ObjectiveError
 
@@ -135,18 +135,18 @@ def _print(result) -> None:
     worst = result.worst
     screened = len(result.decisions) - len(result.graded)
     best = sum(d.is_best for d in result.decisions)
-    lines = [Labelled("Decisions", f"{len(result.decisions)} graded"
+    lines = [labelled("Decisions", f"{len(result.decisions)} graded"
                       + (f" ({screened} screened: not rolled out)" if screened else "")
                       + f", {plural(best, 'best play')}"),
-             Labelled("EV lost", f"{result.total_lost:.2f} ± {result.total_error:.2f} "
+             labelled("EV lost", f"{result.total_lost:.2f} ± {result.total_error:.2f} "
                                  f"({result.objective})")]
     if worst is not None and worst.lost > 0:
-        lines.append(Labelled("Worst", f"line {worst.line}, street {worst.street}: ",
+        lines.append(labelled("Worst", f"line {worst.line}, street {worst.street}: ",
                               Text(", ").join(play_parts(worst.played.play)),
                               f" lost {_points(worst.lost, worst.lost_error)}; best ",
                               Text(", ").join(play_parts(worst.best.play))))
     if result.bad_lines:
-        lines.append(Labelled("Skipped", f"{plural(len(result.bad_lines), 'bad line')}: "
+        lines.append(labelled("Skipped", f"{plural(len(result.bad_lines), 'bad line')}: "
                               + ", ".join(str(b.line) for b in result.bad_lines)))
     for line in lines:
-        console.print(line)
+        say(line, LABEL_WIDTH)

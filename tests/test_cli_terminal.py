@@ -72,3 +72,13 @@ def test_review_captured_writes_nothing_on_stderr():
                                  "--budget", "32"])
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
+
+
+def test_review_fits_an_80_column_terminal_prose_and_all():
+    history = REPO / "fixtures" / "review" / "progressive-hand.jsonl"
+    shown = in_a_terminal("review", str(history), "--objective", "royalties", "--budget", "32",
+                          columns=80)
+    output = shown[shown.index("Decisions"):].splitlines()  # what the bar left, redrawn
+    assert max(len(line.rstrip()) for line in output) <= 80
+    assert any(line.startswith("Worst:") for line in output)
+    assert any(line.startswith(" " * 12) and "discard" in line for line in output)
