@@ -31,7 +31,7 @@ from fantasyland.cli.options import (
     table_options,
     workers_count,
 )
-from fantasyland.cli.render import Words, cards_text, console, progress_bar
+from fantasyland.cli.render import LABEL_WIDTH, Words, cards_text, console, progress_bar, say
 from fantasyland.evaluator import ROWS, find_rules
 from fantasyland.optimizer.ordinary.advise import (
     DEFAULT_BUDGET,
@@ -181,8 +181,8 @@ def _render(advice: Advice, shown: int) -> None:
     words = Words.of(rules)
 
     def line(label: str, *value: str | Text) -> None:
-        console.print(Text.assemble(((f"{label}:" if label else "").ljust(12), "bold"),
-                                    *value), soft_wrap=True)
+        say(Text.assemble(((f"{label}:" if label else "").ljust(12), "bold"), *value),
+            LABEL_WIDTH)
 
     after = position.rounds_left
     line("Position", f"{rules.name}, street {position.street}: ",
@@ -202,7 +202,7 @@ def _render(advice: Advice, shown: int) -> None:
         line("Objective", f"royalties, in {words.units} from one opponent: rows a toss-up, "
                           f"a foul costing {rules.scoring.foul_penalty}")
     if rules.entry:
-        console.print(_entries_line(advice), soft_wrap=True)
+        say(_entries_line(advice), LABEL_WIDTH)
     console.print(_table(advice, shown))
     if shown < len(advice.plays):
         line("", f"and {len(advice.plays) - shown} more (--all lists them)")

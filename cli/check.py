@@ -15,8 +15,8 @@ from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, J
                          OpponentFantasylandOption, OpponentsOption, RoyaltiesObjectiveOption,
                          SamplesOption, SeedOption, TimeLimitOption, VariantOption,
                          check_opponents, objective_for, table_options)
-from fantasyland.cli.render import (Words, any_of, board_table, cards_text, console, royalties_text,
-                        row_text)
+from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text,
+                                     console, royalties_text, row_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.table import describe
@@ -152,8 +152,8 @@ def command(
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
         return
-    console.print(Text.assemble(("Dealt:".ljust(12), "bold"), cards_text(g.cards),
-                                f"  ({len(g.cards)} cards, {g.rules.name})"), soft_wrap=True)
+    say(Text.assemble(("Dealt:".ljust(12), "bold"), cards_text(g.cards),
+                      f"  ({len(g.cards)} cards, {g.rules.name})"), LABEL_WIDTH)
     console.print(board_table(g.report))
     for text in grade_lines(g):
-        console.print(text, soft_wrap=True)
+        say(text, LABEL_WIDTH)

@@ -17,7 +17,7 @@ from fantasyland.cli.errors import report_error, reports_bad_input
 from fantasyland.cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
                          VariantOption, WorkersOption, check_opponents, hands_option,
                          workers_count)
-from fantasyland.cli.render import console, measured, progress_bar, shown
+from fantasyland.cli.render import console, measured, progress_bar, say, shown
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.objective import check_objective
@@ -74,7 +74,7 @@ def render(table: WorthTable) -> None:
     for entry, cards, worth in table.entries():
         entries.add_row(entry, str(cards), _pm(worth, table.row(cards).worth_se))
     console.print(entries)
-    console.print(_staying_note(table), soft_wrap=True)
+    say(_staying_note(table))
 
 
 def _table_size(table: WorthTable) -> int:
@@ -221,4 +221,4 @@ def command(
         return
     render(table)
     if plot_file is not None:
-        console.print(Text(f"Chart written to {shown(str(plot_file))}"), soft_wrap=True)
+        say(Text(f"Chart written to {shown(str(plot_file))}"))

@@ -82,3 +82,13 @@ def test_review_fits_an_80_column_terminal_prose_and_all():
     assert max(len(line.rstrip()) for line in output) <= 80
     assert any(line.startswith("Worst:") for line in output)
     assert any(line.startswith(" " * 12) and "discard" in line for line in output)
+
+
+def test_prose_wraps_to_the_terminal_under_its_label():
+    shown = in_a_terminal("solve", "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s",
+                          "--opponent-fantasyland", "14", "--samples", "200", columns=80)
+    lines = shown.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    ev = next(i for i, line in enumerate(lines) if line.startswith("EV:"))
+    assert lines[ev + 1].startswith(" " * 12 + "which reuse 16 deals")
+
