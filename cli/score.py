@@ -13,7 +13,7 @@ from fantasyland.cli.errors import read_stdin, reports_bad_input
 from fantasyland.cli.options import JsonOption, VariantOption
 from rich.table import Table
 
-from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text,
+from fantasyland.cli.render import (Words, any_of, board_table, cards_text,
                                      console, report_dict, row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules
 from fantasyland.evaluator.board import BoardError
@@ -101,10 +101,10 @@ def command(
         typer.echo(json.dumps(report_dict(report), indent=2, sort_keys=True))
         return
     variant_line, *result_lines = summary_lines(report)
-    say(variant_line, LABEL_WIDTH)
+    say(variant_line, variant_line.spans[0].end)  # under the text, past the widest label
     console.print(board_table(report))
     for line in result_lines:
-        say(line, LABEL_WIDTH)
+        say(line, line.spans[0].end)
 
 
 def settled(texts: list[str], rules: Rules, others: str = "--against"
