@@ -86,6 +86,43 @@ def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else words or word + 's'}"
 
 
+def show_model_builds() -> None:
+    """A progress line on stderr while an opponent model is built for a rules file (classic
+    Chinese Poker's, the first time a house file is used: some 15 s, then cached). For a
+    terminal only; in the process that asked, not in its workers, which share the terminal."""
+    import os
+    from contextlib import contextmanager
+
+    from rich.errors import LiveError
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    from fantasyland.optimizer.opponents import closed
+
+    here = os.getpid()
+
+    @contextmanager
+    def building(rules: Rules, settings: int):
+        what = f"building the opponent model of {rules.name} (once: it is kept)"
+        if os.getpid() != here:
+            yield None
+            return
+        bar = progress_bar(TextColumn(shown(what)), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn())
+        try:
+            bar.start()
+        except LiveError:  # another bar is up (value's, say): a line above it says why
+            err_console.print(Text(shown(what) + "..."), soft_wrap=True)
+            yield None
+            return
+        task = bar.add_task("building", total=settings)
+        try:
+            yield lambda done: bar.advance(task, done)
+        finally:
+            bar.stop()
+
+    closed.on_build = building
+
+
 #: Style of each suit by index (``c d h s``): red for the red suits, the terminal's own
 #: foreground for the black ones, so that they read on dark and light backgrounds alike.
 SUIT_STYLES = ("bold", "bold red", "bold red", "bold")

@@ -92,3 +92,14 @@ def test_prose_wraps_to_the_terminal_under_its_label():
     ev = next(i for i, line in enumerate(lines) if line.startswith("EV:"))
     assert lines[ev + 1].startswith(" " * 12 + "which reuse 16 deals")
 
+
+
+def test_building_a_house_file_s_model_shows_its_progress(tmp_path):
+    # The first use of a classic Chinese house file builds its opponent model (some 15 s)
+    # and keeps it: a cache of this test's own, so that the build happens here.
+    house = REPO / "fixtures" / "house" / "chinese_typical.toml"
+    shown = in_a_terminal("solve", "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s", "--variant",
+                          str(house), "--samples", "20",
+                          env={"FANTASYLAND_CACHE": str(tmp_path / "cache")})
+    assert "building the opponent model of chinese_typical (once: it is kept)" in shown
+    assert "Status:" in shown
