@@ -43,7 +43,11 @@ def percentile_text(g: Grade) -> str:
     if p.exact:
         return (f"{shown}: beats or ties {p.beaten_or_tied:,} of the {p.legal_sets:,} legal "
                 "sets (exact)")
-    if p.beaten_or_tied == p.legal_sets and not g.optimal:
+    if g.optimal:
+        # Exactly 100, not an estimate: the optimum beats or ties every legal set, drawn or
+        # not (a sample of 200 once printed it as 'about 100.0% ± 0.0%').
+        return "100%: the optimal set beats or ties every legal set"
+    if p.beaten_or_tied == p.legal_sets:
         # No sampled set beat it (so the standard error says 0), yet the optimum does. With
         # n sets drawn and none better, the share that is better is below 3 / n with 95%
         # confidence (the rule of three): 99.9% for 20,000 draws, 98.5% for ev's 200.
