@@ -7,13 +7,7 @@ import time
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -37,7 +31,7 @@ from fantasyland.cli.options import (
     table_options,
     workers_count,
 )
-from fantasyland.cli.render import Words, cards_text, console, err_console
+from fantasyland.cli.render import LABEL_WIDTH, Words, cards_text, console, progress_bar, say
 from fantasyland.evaluator import ROWS, find_rules
 from fantasyland.optimizer.ordinary.advise import (
     DEFAULT_BUDGET,
@@ -187,8 +181,8 @@ def _render(advice: Advice, shown: int) -> None:
     words = Words.of(rules)
 
     def line(label: str, *value: str | Text) -> None:
-        console.print(Text.assemble(((f"{label}:" if label else "").ljust(12), "bold"),
-                                    *value), soft_wrap=True)
+        say(Text.assemble(((f"{label}:" if label else "").ljust(12), "bold"), *value),
+            LABEL_WIDTH)
 
     after = position.rounds_left
     line("Position", f"{rules.name}, street {position.street}: ",
@@ -208,7 +202,7 @@ def _render(advice: Advice, shown: int) -> None:
         line("Objective", f"royalties, in {words.units} from one opponent: rows a toss-up, "
                           f"a foul costing {rules.scoring.foul_penalty}")
     if rules.entry:
-        console.print(_entries_line(advice), soft_wrap=True)
+        say(_entries_line(advice), LABEL_WIDTH)
     console.print(_table(advice, shown))
     if shown < len(advice.plays):
         line("", f"and {len(advice.plays) - shown} more (--all lists them)")
@@ -218,7 +212,8 @@ def _render(advice: Advice, shown: int) -> None:
 
 
 class _progress:
-    """A progress bar on stderr once a race has run ``PROGRESS_AFTER`` seconds."""
+    """A progress bar on stderr (a terminal's) once a race has run ``PROGRESS_AFTER``
+    seconds."""
 
     def __init__(self, quiet: bool):
         self.quiet, self.bar, self.task = quiet, None, None
@@ -228,8 +223,8 @@ class _progress:
             if self.quiet or time.monotonic() - started < PROGRESS_AFTER:
                 return
             if self.bar is None:
-                self.bar = Progress(TextColumn("rollouts"), BarColumn(), MofNCompleteColumn(),
-                                    TimeElapsedColumn(), console=err_console, transient=True)
+                self.bar = progress_bar(TextColumn("rollouts"), BarColumn(),
+                                        MofNCompleteColumn(), TimeElapsedColumn())
                 self.bar.start()
                 self.task = self.bar.add_task("race", total=most)
             self.bar.update(self.task, completed=done, total=most)

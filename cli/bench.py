@@ -8,7 +8,6 @@ from enum import Enum
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 from rich import box
 from rich.console import Console
 from rich.table import Table
@@ -18,7 +17,7 @@ from fantasyland.cli.options import (BudgetOption, FlValueOption, JsonOption, Ro
                          SeedOption, WorkersOption, workers_count,
                          VariantOption, card_counts, hands_option, objective_for,
                          samples_option)
-from fantasyland.cli.render import console, err_console
+from fantasyland.cli.render import console, progress_bar
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.optimizer import ObjectiveError
@@ -99,7 +98,7 @@ def command(
         ranking = time_ranking(seed=seed)
         todo = groups(suite.value, counts, hands, seed, variant, objective.value, fl_value,
                       samples or (None,))
-        with Progress(console=err_console, transient=True, disable=json_output) as bar:
+        with progress_bar(quiet=json_output) as bar:
             task = bar.add_task("solving", total=sum(len(g.hands) for g in todo))
             if against is None:
                 results = compare(todo, None, lambda _g, _i: bar.advance(task))
@@ -179,7 +178,7 @@ def _verify(against: str | None, json_output: bool, seed: int) -> None:
     jobs = identity_jobs(seed)
     with reports_bad_input(CheckoutError):
         with checkout(against) as (root, label):
-            with Progress(console=err_console, transient=True, disable=json_output) as bar:
+            with progress_bar(quiet=json_output) as bar:
                 task = bar.add_task("verifying", total=len(jobs))
                 differ = identical_results(jobs, root, lambda _i: bar.advance(task))
     if json_output:

@@ -15,8 +15,8 @@ from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, J
                          OpponentFantasylandOption, OpponentsOption, RoyaltiesObjectiveOption,
                          SamplesOption, SeedOption, TimeLimitOption, VariantOption,
                          check_opponents, objective_for, table_options)
-from fantasyland.cli.render import (Words, any_of, board_table, cards_text, console, royalties_text,
-                        row_text)
+from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text,
+                                     console, royalties_text, row_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.table import describe
@@ -43,7 +43,11 @@ def percentile_text(g: Grade) -> str:
     if p.exact:
         return (f"{shown}: beats or ties {p.beaten_or_tied:,} of the {p.legal_sets:,} legal "
                 "sets (exact)")
-    if p.beaten_or_tied == p.legal_sets and not g.optimal:
+    if g.optimal:
+        # Exactly 100, not an estimate: the optimum beats or ties every legal set, drawn or
+        # not (a sample of 200 once printed it as 'about 100.0% ± 0.0%').
+        return "100%: the optimal set beats or ties every legal set"
+    if p.beaten_or_tied == p.legal_sets:
         # No sampled set beat it (so the standard error says 0), yet the optimum does. With
         # n sets drawn and none better, the share that is better is below 3 / n with 95%
         # confidence (the rule of three): 99.9% for 20,000 draws, 98.5% for ev's 200.
@@ -152,8 +156,8 @@ def command(
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
         return
-    console.print(Text.assemble(("Dealt:".ljust(12), "bold"), cards_text(g.cards),
-                                f"  ({len(g.cards)} cards, {g.rules.name})"), soft_wrap=True)
+    say(Text.assemble(("Dealt:".ljust(12), "bold"), cards_text(g.cards),
+                      f"  ({len(g.cards)} cards, {g.rules.name})"), LABEL_WIDTH)
     console.print(board_table(g.report))
     for text in grade_lines(g):
-        console.print(text, soft_wrap=True)
+        say(text, LABEL_WIDTH)

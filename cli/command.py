@@ -90,4 +90,8 @@ class Command(FlagsShowNoValue, TyperCommand):
             err_console.print(Text(f"note: {old_name} is now {new_name}", style="yellow"),
                               soft_wrap=True)
             ctx.params[new.name], ctx.params[old.name] = ctx.params[old.name], None
+        from fantasyland.cli.render import err_console, show_model_builds
+
+        if err_console.is_terminal:  # someone watches: a long build shows its progress
+            show_model_builds()
         return super().invoke(ctx)

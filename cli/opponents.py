@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 from rich.text import Text
 
@@ -19,7 +18,7 @@ from fantasyland.cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
 from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input
 from fantasyland.cli.options import (JsonOption, OpponentsOption, SamplesOption, SeedOption, VariantOption,
                          WorkersOption, check_opponents, hands_option, workers_count)
-from fantasyland.cli.render import console, err_console, measured, shown
+from fantasyland.cli.render import console, err_console, measured, progress_bar, shown
 from fantasyland.evaluator import find_rules, parse_cards
 from fantasyland.optimizer import ObjectiveError, solve
 from fantasyland.optimizer.opponents import closed
@@ -71,7 +70,7 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
     shipped = resources.files("fantasyland.optimizer.opponents.data") / closed.model_file_name(rules)
     target = output or Path(str(shipped))
     started = time.perf_counter()
-    with Progress(console=err_console, transient=True, disable=quiet) as bar:
+    with progress_bar(quiet=quiet) as bar:
         task = bar.add_task("setting hands", total=hands * closed.ROUNDS)
         worths = closed.iterate(rules, closed.ROUNDS, hands, seed,
                                 lambda n: bar.advance(task, n))[-1]
@@ -95,8 +94,7 @@ def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
     started = time.perf_counter()
     log = _ChunkLog(chunks, quiet)
     # a bar only where someone watches: in a log, the lines of the chunks say how far it is
-    with Progress(console=err_console, transient=True,
-                  disable=quiet or not err_console.is_terminal) as bar:
+    with progress_bar(quiet=quiet) as bar:
         task = bar.add_task(f"playing {dealing_for(rules).name} hands",
                             total=shipped_build(rules).hands if hands is None else hands)
         pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot,
@@ -226,8 +224,7 @@ def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool
                                  f"(dealing = \"closed\"); {rules.name} is played by the bot")
     from fantasyland.optimizer.training.deviation import deviation
 
-    with Progress(console=err_console, transient=True,
-                  disable=json_output or not err_console.is_terminal) as bar:
+    with progress_bar(quiet=json_output) as bar:
         task = bar.add_task("best responses to the model", total=hands)
         result = deviation(rules, hands, opponents=opponents, seed=seed,
                            progress=lambda n: bar.advance(task, n))

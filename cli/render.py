@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -18,10 +19,109 @@ from fantasyland.evaluator import ROWS, BoardReport, Card, Rules
 from fantasyland.evaluator.board import RowReport
 from fantasyland.evaluator.cards import JOKER, ascii_names, card_name, suit_of
 
+if TYPE_CHECKING:  # loaded by the commands that show a bar, not by every command
+    from rich.progress import Progress, ProgressColumn
+
 # Results go to stdout and diagnostics to stderr, so that ``--json`` output stays clean.
 # No :emoji: codes: nothing printed uses them, and reading their table costs start-up time.
 console = Console(highlight=False, emoji=False)
 err_console = Console(stderr=True, highlight=False, emoji=False)
+
+#: The width of a label (``"Royalties:  "``): the text beside it, and every line it wraps
+#: to, starts in this column.
+LABEL_WIDTH = 12
+
+
+class Wrapped:
+    """Prose wrapped to the console's width, the lines after the first indented by
+    ``indent`` (under the text beside a label).
+
+    >>> Console(width=32).print(
+    ...     Wrapped(Text("Worst:      line 5, street 5: Ac bottom, Td middle"), LABEL_WIDTH))
+    Worst:      line 5, street 5: Ac
+                bottom, Td middle
+    """
+
+    def __init__(self, text: Text, indent: int = 0):
+        self.text, self.indent = text, indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        head, rest = self.text.divide([self.indent]) if self.indent else (Text(), self.text)
+        width = max(options.max_width - len(head), 10)
+        for i, line in enumerate(rest.wrap(console, width)):
+            line.rstrip()
+            yield Text.assemble(head if i == 0 else " " * len(head), line)
+
+
+def say(text: str | Text, indent: int = 0, out: Console = console) -> None:
+    """Print a line of prose: on a terminal wrapped to its width (``Wrapped``); elsewhere
+    (piped, captured) as one line, as there is no width to fit there, and a line a script
+    greps for is not cut in two."""
+    text = Text(text) if isinstance(text, str) else text
+    if out.is_terminal:
+        out.print(Wrapped(text, indent))
+    else:
+        out.print(text, soft_wrap=True)
+
+
+def labelled(label: str, *value: str | Text) -> Text:
+    """``Royalties:  24 (top 9, ...)``: the label in bold, padded to ``LABEL_WIDTH``; an
+    empty label continues the line above. ``say(line, LABEL_WIDTH)`` wraps it under its
+    text."""
+    return Text.assemble(((f"{label}:" if label else "").ljust(LABEL_WIDTH), "bold"), *value)
+
+
+def progress_bar(*columns: str | ProgressColumn, quiet: bool = False) -> Progress:
+    """A progress bar on stderr that someone watches: on a terminal only, and gone when it
+    stops. Piped or captured, stderr gets nothing from it (Rich would end it with a blank
+    line there), so that scripts and tests read clean output."""
+    from rich.progress import Progress
+
+    return Progress(*columns, console=err_console, transient=True,
+                    disable=quiet or not err_console.is_terminal)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 play``, ``2 plays``, ``0 plays``."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
+def show_model_builds() -> None:
+    """A progress line on stderr while an opponent model is built for a rules file (classic
+    Chinese Poker's, the first time a house file is used: some 15 s, then cached). For a
+    terminal only; in the process that asked, not in its workers, which share the terminal."""
+    import os
+    from contextlib import contextmanager
+
+    from rich.errors import LiveError
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    from fantasyland.optimizer.opponents import closed
+
+    here = os.getpid()
+
+    @contextmanager
+    def building(rules: Rules, settings: int):
+        what = f"building the opponent model of {rules.name} (once: it is kept)"
+        if os.getpid() != here:
+            yield None
+            return
+        bar = progress_bar(TextColumn(shown(what)), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn())
+        try:
+            bar.start()
+        except LiveError:  # another bar is up (value's, say): a line above it says why
+            err_console.print(Text(shown(what) + "..."), soft_wrap=True)
+            yield None
+            return
+        task = bar.add_task("building", total=settings)
+        try:
+            yield lambda done: bar.advance(task, done)
+        finally:
+            bar.stop()
+
+    closed.on_build = building
+
 
 #: Style of each suit by index (``c d h s``): red for the red suits, the terminal's own
 #: foreground for the black ones, so that they read on dark and light backgrounds alike.

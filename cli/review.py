@@ -6,6 +6,7 @@ import json
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -13,8 +14,9 @@ from fantasyland.cli.errors import BAD_INPUT, read_stdin, report_error, reports_
 from fantasyland.cli.options import (BudgetOption, EntryValueOption, JsonOption, Objective,
                          ObjectiveOption, OpponentsOption, SeedOption, VariantOption,
                          check_opponents, entry_values)
-from fantasyland.cli.render import console, measured, shown
-from fantasyland.evaluator import find_rules
+from fantasyland.cli.render import (LABEL_WIDTH, cards_text, console, labelled, measured,
+                                     plural, progress_bar, say)
+from fantasyland.evaluator import ROWS, find_rules
 from fantasyland.optimizer import ObjectiveError
 
 #: Exit code when some lines were bad but others were graded (as ``batch``).
@@ -28,17 +30,38 @@ def _points(value: float | None, error: float | None = None) -> str:
     return text if not error else f"{text} ± {error:.2f}"
 
 
+def board_lines(board) -> Text:
+    """A board so far, a row a line (top first), ``-`` for a row still empty; ``empty`` for
+    the first street's board."""
+    if not board.cards:
+        return Text("empty")
+    return Text("\n").join(cards_text(board.row(row)) if board.row(row) else Text("-")
+                           for row in ROWS)
+
+
+def play_parts(play) -> list[Text]:
+    """Where a play put the dealt cards, a part a row it used, top first, and the discard:
+    ``K♦ top``, ``7♣ 8♣ middle``, ``discard 4♠``."""
+    parts = [Text.assemble(cards_text(cards), f" {row}") for row in ROWS
+             if (cards := [card for card, placed in play.rows if placed == row])]
+    if play.discard is not None:
+        parts.append(Text.assemble("discard ", cards_text([play.discard])))
+    return parts
+
+
 def _table(result) -> Table:
-    table = Table(title="Decisions")
-    for name in ("Line", "Street", "Board", "Cards", "Played", "EV lost", "Best play"):
+    # The board and the plays a row a line, so that the table fits 80 columns: each play
+    # shows every card dealt (where it went), so the dealt cards need no column of theirs.
+    table = Table(title="Decisions", show_edge=False, pad_edge=False)
+    for name in ("Line", "Street", "Board", "Played", "EV lost", "Best play"):
         table.add_column(name, justify="right" if name in ("Line", "Street") else "left")
-    for d in result.decisions:
-        position = d.advice.position
+    for i, d in enumerate(result.decisions):
         lost = "0 (best)" if d.is_best else _points(d.lost, d.lost_error) + (
-            " (close)" if d.close else "")
-        table.add_row(str(d.line), str(position.street), position.board.format(ascii=True),
-                      " ".join(position.record()["cards"].split()), d.played.play.describe(),
-                      lost, "" if d.is_best else d.best.play.describe())
+            "\n(close)" if d.close else "")
+        best = Text("") if d.is_best else Text("\n").join(play_parts(d.best.play))
+        table.add_row(str(d.line), str(d.street), board_lines(d.advice.position.board),
+                      Text("\n").join(play_parts(d.played.play)), lost, best,
+                      end_section=i < len(result.decisions) - 1)
     return table
 
 
@@ -79,9 +102,15 @@ def command(
                 raise typer.Exit(BAD_INPUT) from None
         from fantasyland.optimizer.ordinary.position import PositionError
 
+        streets = sum(1 for line in lines if line.strip() and not line.strip().startswith("#"))
         try:
-            result = review(lines, rules, objective.value, opponents, seed=seed,
-                            budget=budget or DEFAULT_BUDGET, entry_overrides=overrides)
+            with progress_bar(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
+                              TextColumn("lines"), TimeElapsedColumn(),
+                              quiet=json_output) as bar:
+                task = bar.add_task("grading", total=streets)
+                result = review(lines, rules, objective.value, opponents, seed=seed,
+                                budget=budget or DEFAULT_BUDGET, entry_overrides=overrides,
+                                progress=lambda _line, _result: bar.advance(task))
         except PositionError as error:
             report_error(str(error))
             raise typer.Exit(BAD_INPUT) from None
@@ -105,18 +134,19 @@ def _print(result) -> None:
         console.print(_table(result))
     worst = result.worst
     screened = len(result.decisions) - len(result.graded)
-    lines = [f"Decisions: {len(result.decisions)} graded"
-             + (f" ({screened} screened: not rolled out)" if screened else "")
-             + f", {sum(d.is_best for d in result.decisions)} best plays",
-             (f"EV lost:   {result.total_lost:.2f} ± {result.total_error:.2f} "
-              f"({result.objective})")]
+    best = sum(d.is_best for d in result.decisions)
+    lines = [labelled("Decisions", f"{len(result.decisions)} graded"
+                      + (f" ({screened} screened: not rolled out)" if screened else "")
+                      + f", {plural(best, 'best play')}"),
+             labelled("EV lost", f"{result.total_lost:.2f} ± {result.total_error:.2f} "
+                                 f"({result.objective})")]
     if worst is not None and worst.lost > 0:
-        lines.append(f"Worst:     line {worst.line}, street {worst.street}: "
-                     f"{worst.played.play.describe()} lost {_points(worst.lost, worst.lost_error)}"
-                     f"; best {worst.best.play.describe()}")
+        lines.append(labelled("Worst", f"line {worst.line}, street {worst.street}: ",
+                              Text(", ").join(play_parts(worst.played.play)),
+                              f" lost {_points(worst.lost, worst.lost_error)}; best ",
+                              Text(", ").join(play_parts(worst.best.play))))
     if result.bad_lines:
-        lines.append(f"Skipped:   {len(result.bad_lines)} bad line"
-                     f"{'s' * (len(result.bad_lines) != 1)}: "
-                     + ", ".join(str(b.line) for b in result.bad_lines))
+        lines.append(labelled("Skipped", f"{plural(len(result.bad_lines), 'bad line')}: "
+                              + ", ".join(str(b.line) for b in result.bad_lines)))
     for line in lines:
-        console.print(Text(shown(line)), soft_wrap=True)
+        say(line, LABEL_WIDTH)

@@ -13,8 +13,8 @@ from fantasyland.cli.errors import read_stdin, reports_bad_input
 from fantasyland.cli.options import JsonOption, VariantOption
 from rich.table import Table
 
-from fantasyland.cli.render import (Words, any_of, board_table, cards_text, console, report_dict, row_text,
-                        royalties_text)
+from fantasyland.cli.render import (Words, any_of, board_table, cards_text,
+                                     console, report_dict, row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, Rules, evaluate_board, find_rules
 from fantasyland.evaluator.board import BoardError
 from fantasyland.evaluator.cards import ascii_names
@@ -101,10 +101,10 @@ def command(
         typer.echo(json.dumps(report_dict(report), indent=2, sort_keys=True))
         return
     variant_line, *result_lines = summary_lines(report)
-    console.print(variant_line, soft_wrap=True)
+    say(variant_line, variant_line.spans[0].end)  # under the text, past the widest label
     console.print(board_table(report))
     for line in result_lines:
-        console.print(line, soft_wrap=True)
+        say(line, line.spans[0].end)
 
 
 def settled(texts: list[str], rules: Rules, others: str = "--against"
@@ -128,7 +128,7 @@ def _settle(text: str, against: list[str], variant: str, json_output: bool) -> N
     if json_output:
         typer.echo(json.dumps(table_dict(seats, result, rules), indent=2, sort_keys=True))
         return
-    console.print(Text.assemble(("Variant:".ljust(9), "bold"), rules.name), soft_wrap=True)
+    say(Text.assemble(("Variant:".ljust(9), "bold"), rules.name), 9)
     table = Table("Player", *(row for row in ROWS), "Net")
     for i, (seat, net) in enumerate(zip(seats, result.totals)):
         name = "you" if i == 0 else f"against {i}"
@@ -137,7 +137,8 @@ def _settle(text: str, against: list[str], variant: str, json_output: bool) -> N
     for i in range(len(seats)):
         for j in range(i + 1, len(seats)):
             first = "you" if i == 0 else f"against {i}"
-            console.print(f"{first} v against {j}: {result.pairs[i][j]:+d}", soft_wrap=True)
+            net = result.pairs[i][j]
+            say(f"{first} v against {j}: {net:+d}" if net else f"{first} v against {j}: 0")
 
 
 def _shown_rows(seat: Seat) -> list[Text | str]:
@@ -148,10 +149,19 @@ def _shown_rows(seat: Seat) -> list[Text | str]:
         return [Text.assemble(f"natural: {held.name} ({held.value})"), cards_text(seat.cards),
                 ""]
     report = seat.report
-    if report.fouled:
-        return [Text.assemble(row_text(report.row(r)), " (fouled)" if r == "top" else "")
-                for r in ROWS]
-    return [row_text(report.row(r)) for r in ROWS]
+    fouling = fouling_rows(report)
+    return [Text.assemble(row_text(report.row(r)), " (fouled)" if r in fouling else "")
+            for r in ROWS]
+
+
+def fouling_rows(report: BoardReport) -> set[str]:
+    """The rows that foul a set: each that beats a row it must not beat (a top over its
+    middle, a middle over its bottom), and each short of the hand its rules require."""
+    rules = report.rules
+    rows = {weaker for stronger, weaker in rules.order_pairs
+            if report.row(stronger).strength < report.row(weaker).strength}
+    return rows | {need.row for need in rules.qualify
+                   if not rules.qualify_table(need.row)[report.row(need.row).value]}
 
 
 def table_dict(seats: list[Seat], result: TableResult, rules: Rules) -> dict:

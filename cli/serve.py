@@ -89,8 +89,8 @@ def command(
             await asyncio.sleep(0.05)
         if server.started:
             typer.echo(f"fantasyland serve: {url} (history {settings.history}; Ctrl-C stops)")
-            if open_page:
-                webbrowser.open(url)
+            if open_page and not webbrowser.open(url):
+                typer.echo(f"note: no browser could be opened; open {url} in one", err=True)
         try:
             await serving
         except SystemExit:  # uvicorn's word that the app did not start; its log says why

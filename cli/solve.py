@@ -13,8 +13,8 @@ from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, J
                          ObjectiveOption, OpponentFantasylandOption, OpponentsOption,
                          SamplesOption, SeedOption, TimeLimitOption, VariantOption,
                          check_opponents, table_options)
-from fantasyland.cli.render import (Words, any_of, board_table, cards_text, console, never_dealt_note,
-                        royalties_text, row_text)
+from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text,
+                                     console, never_dealt_note, royalties_text, row_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
 from fantasyland.optimizer import ObjectiveError, Solution, solve
@@ -34,14 +34,21 @@ def ev_sample(parts) -> str:
     if parts.exact:
         return "exact: every board is known"
     if parts.deals is not None:
-        return (f"{parts.samples} sampled deals on {parts.deals} deals made for this hand; the "
-                "± counts each once")
+        return (f"{parts.samples} sampled deals, which reuse {parts.deals} deals of the "
+                "opponents' boards played out for this hand; the ± allows for the reuse")
     return f"{parts.samples} sampled deals"
 
 
 def _signed(value: float) -> str:
-    return "same value" if round(value, 9) == 0 else ("+" if value > 0 else "-") + _points(
-        abs(value))
+    """A difference of values, signed, to two decimals, or to the first figure that is not
+    0 where it is smaller (``-0.004``, never ``-0``)."""
+    if round(value, 9) == 0:
+        return "same value"
+    decimals = 2
+    while round(abs(value), decimals) == 0:
+        decimals += 1
+    text = f"{abs(value):.{decimals}f}".rstrip("0").rstrip(".")
+    return ("+" if value > 0 else "-") + text
 
 
 def _showdown(choice) -> str:
@@ -184,18 +191,18 @@ def command(
         typer.echo(json.dumps(solution_dict(solution), indent=2, sort_keys=True))
         return
     rules = solution.rules
-    console.print(Text.assemble(
+    say(Text.assemble(
         ("Dealt:".ljust(12), "bold"), cards_text(sort_cards(solution.cards)),
-        f"  ({len(solution.cards)} cards, {rules.name})"), soft_wrap=True)
+        f"  ({len(solution.cards)} cards, {rules.name})"), LABEL_WIDTH)
     note = never_dealt_note(rules, [len(solution.cards)], "solved anyway")
     if note is not None:
-        console.print(note, soft_wrap=True)
+        say(note)
     console.print(board_table(solution.report))
     for text in _summary(solution):
-        console.print(text, soft_wrap=True)
+        say(text, LABEL_WIDTH)
     if solution.alternatives:
         console.print(Text("Alternatives:", style="bold"))
         for i, alt in enumerate(solution.alternatives, 1):
-            console.print(Text.assemble(
+            say(Text.assemble(
                 f"  {i}. {_points(alt.value)} ({_signed(alt.value - solution.value)}): ",
-                _short(alt.report)), soft_wrap=True)
+                _short(alt.report)), len(f"  {i}. "))

@@ -25,7 +25,7 @@ from fantasyland.cli.options import (AgainstOption, BudgetOption, DeadOption, En
                          check_opponents, entry_values, hands_option, objective_for,
                          seed_option, table_options)
 from fantasyland.cli.prompt import read_until
-from fantasyland.cli.render import cards_text, console, never_dealt_note
+from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, never_dealt_note, say
 from fantasyland.evaluator import CardError, Rules, find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.table import describe, read_table
@@ -56,18 +56,17 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
     """Deal, read sets until one can be graded, show the grade. False when the player quits."""
     hand = session.deal()
     console.print()
-    console.print(Text.assemble((f"Hand {hand.number}", "bold"),
-                                f" ({len(hand.cards)} cards): ", cards_text(hand.cards)),
-                  soft_wrap=True)
+    say(Text.assemble((f"Hand {hand.number}", "bold"),
+                      f" ({len(hand.cards)} cards): ", cards_text(hand.cards)))
     g = read_until("set> ", interactive,
-                   lambda: console.print(_help(session.rules), soft_wrap=True), session.play,
+                   lambda: say(_help(session.rules)), session.play,
                    (CardError,), "set")
     if g is None:
         return False
     console.print(side_by_side(g))
     for line in grade_lines(g, skip=("Discards", "Value", "Optimal")):  # in the table
-        console.print(line, soft_wrap=True)
-    console.print(_score_text(session), soft_wrap=True)
+        say(line, LABEL_WIDTH)
+    say(_score_text(session), LABEL_WIDTH)
     if log is not None:
         log.write(json.dumps(session.hand_record(g), sort_keys=True) + "\n")
         log.flush()
@@ -130,7 +129,7 @@ def command(
                           samples)
     note = never_dealt_note(session.rules, cards or (), "dealt anyway")
     if note is not None:
-        console.print(note, soft_wrap=True)
+        say(note)
     interactive = sys.stdin.isatty()
     with ExitStack() as stack:
         out = open_log(stack, log, session.header_record())
@@ -143,11 +142,11 @@ def command(
             if session.table.known else ""
         table = f", {seats}" + (f" ({known})" if known else "") \
             if objective is Objective.ev else ""
-        console.print(Text.assemble(
+        say(Text.assemble(
             ("Training", "bold"), f": {session.rules.name}, {objective.value} objective"
             f"{table}" + (f" (staying worth {worth})" if session.rules.entry else "")
-            + f", seed {seed}; deals {mix}."), soft_wrap=True)
-        console.print(_help(session.rules), soft_wrap=True)
+            + f", seed {seed}; deals {mix}."))
+        say(_help(session.rules))
         try:
             while hands is None or session.score.hands < hands:
                 if not _play_hand(session, interactive, out):
@@ -155,7 +154,7 @@ def command(
         except (EOFError, KeyboardInterrupt):
             console.print()
         console.print()
-        console.print(_score_text(session, "Summary"), soft_wrap=True)
+        say(_score_text(session, "Summary"), LABEL_WIDTH)
         if out is not None:
             out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")
 

@@ -19,7 +19,7 @@ from rich.text import Text
 from fantasyland.cli.check import points
 from fantasyland.cli.errors import open_log
 from fantasyland.cli.prompt import read_until
-from fantasyland.cli.render import cards_text, console
+from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, say
 from fantasyland.optimizer.ordinary.plays import PlayError
 from fantasyland.optimizer.ordinary.session import Decision, OrdinarySession
 from fantasyland.optimizer.solver.table import describe, read_table
@@ -67,9 +67,12 @@ def grade_lines(d: Decision, unit: str) -> list[Text]:
         verdict = "the best play" + (f" (of {count})" if d.raced == count else
                                      f" (of {d.raced} rolled out, {count} in all)")
     else:
-        error = "" if d.advice.exact else f" ± {points(played.behind_error)}"
+        # An error printed beside its figure to the figure's own two decimals: '2.5 ± 1'
+        # beside '0.97' read as two precisions.
+        lost = points(d.ev_lost) if d.advice.exact else \
+            f"{d.ev_lost:.2f} ± {played.behind_error:.2f}"
         standing = "close to the best, within noise" if played.close else "behind the best"
-        verdict = (f"EV lost {points(d.ev_lost)}{error} {unit}, {standing} "
+        verdict = (f"EV lost {lost} {unit}, {standing} "
                    f"(rank {d.rank} of {count})")
     lines = [Text.assemble(("Your play:".ljust(12), "bold"), played.play.describe(),
                            f": {verdict}")]
@@ -88,11 +91,11 @@ def _show_street(session: OrdinarySession) -> None:
     head = Text.assemble((f"Hand {street.hand}, street {p.street}", "bold"),
                          f" ({_plural(len(p.cards), 'card')}, keep {p.keep}): ",
                          cards_text(p.cards))
-    console.print(head, soft_wrap=True)
+    say(head)
     board = p.board.format(ascii=True) if p.placed else "empty"
     dead = f"; your discards {' '.join(cards_text([c]).plain for c in p.dead)}" \
         if p.dead else ""
-    console.print(Text.assemble(("Board:".ljust(12), "bold"), board, dead), soft_wrap=True)
+    say(Text.assemble(("Board:".ljust(12), "bold"), board, dead), LABEL_WIDTH)
 
 
 def _play_street(session: OrdinarySession, interactive: bool, log: IO[str] | None) -> bool:
@@ -104,13 +107,13 @@ def _play_street(session: OrdinarySession, interactive: bool, log: IO[str] | Non
         return typed
 
     text = read_until("play> ", interactive,
-                      lambda: console.print(_help(session), soft_wrap=True), readable,
+                      lambda: say(_help(session)), readable,
                       (PlayError,), "play")
     if text is None:
         return False
     d = session.play(text)
     for line in grade_lines(d, _unit(session)):
-        console.print(line, soft_wrap=True)
+        say(line, LABEL_WIDTH)
     if log is not None:
         log.write(json.dumps(session.decision_record(d), sort_keys=True) + "\n")
         log.flush()
@@ -129,15 +132,14 @@ def _show_finish(session: OrdinarySession, log: IO[str] | None) -> None:
         outcome = f"royalties {r.royalties.total}" + (
             f", Fantasyland with {r.fantasyland_cards} cards"
             if r.fantasyland_cards is not None else "")
-    console.print(Text.assemble(("Finished:".ljust(12), "bold"), f"{f.board}: {outcome}"),
-                  soft_wrap=True)
+    say(Text.assemble(("Finished:".ljust(12), "bold"), f"{f.board}: {outcome}"), LABEL_WIDTH)
     best = sum(d.is_best for d in f.decisions)
     screened = f", {f.screened} not valued" if f.screened else ""
-    console.print(Text.assemble(
+    say(Text.assemble(
         (f"Hand {f.hand}:".ljust(12), "bold"),
         f"EV lost {points(f.ev_lost)} {_unit(session)} over {_plural(len(f.decisions), 'play')}"
-        f", {best} best{screened}"), soft_wrap=True)
-    console.print(score_text(session), soft_wrap=True)
+        f", {best} best{screened}"), LABEL_WIDTH)
+    say(score_text(session), LABEL_WIDTH)
     if log is not None:
         log.write(json.dumps(session.finish_record(), sort_keys=True) + "\n")
         log.flush()
@@ -156,11 +158,11 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None) -> None:
             if session.table.known:
                 table += f" ({describe(read_table(session.rules, (), session.table))})"
             table += f", {session.samples} opponent samples"
-        console.print(Text.assemble(
+        say(Text.assemble(
             ("Training", "bold"), f": {session.rules.name} ordinary hands "
             f"({session.dealing.name}), {session.objective} objective{table}, budget "
-            f"{session.budget} rollouts, seed {session.seed}."), soft_wrap=True)
-        console.print(_help(session), soft_wrap=True)
+            f"{session.budget} rollouts, seed {session.seed}."))
+        say(_help(session))
         try:
             while hands is None or session.score.hands < hands:
                 if session.current is None:
@@ -170,6 +172,6 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None) -> None:
         except (EOFError, KeyboardInterrupt):
             console.print()
         console.print()
-        console.print(score_text(session, "Summary"), soft_wrap=True)
+        say(score_text(session, "Summary"), LABEL_WIDTH)
         if out is not None:
             out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")

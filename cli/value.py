@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn,
+                           TimeRemainingColumn)
 from rich.table import Table
 from rich.text import Text
 
@@ -17,7 +17,7 @@ from fantasyland.cli.errors import report_error, reports_bad_input
 from fantasyland.cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
                          VariantOption, WorkersOption, check_opponents, hands_option,
                          workers_count)
-from fantasyland.cli.render import console, err_console, measured, shown
+from fantasyland.cli.render import console, measured, progress_bar, say, shown
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.objective import check_objective
@@ -74,7 +74,7 @@ def render(table: WorthTable) -> None:
     for entry, cards, worth in table.entries():
         entries.add_row(entry, str(cards), _pm(worth, table.row(cards).worth_se))
     console.print(entries)
-    console.print(_staying_note(table), soft_wrap=True)
+    say(_staying_note(table))
 
 
 def _table_size(table: WorthTable) -> int:
@@ -205,8 +205,7 @@ def command(
             raise typer.Exit(2)
         columns = (TextColumn("solving"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-        with Progress(*columns, console=err_console, transient=True,
-                      disable=json_output) as bar:
+        with progress_bar(*columns, quiet=json_output) as bar:
             task = bar.add_task("solving", total=hands * len(sizes))
             outcomes = simulate(rules, hands, seed, objective.value, opponents, sizes, workers,
                                 lambda done: bar.advance(task, done))
@@ -222,4 +221,4 @@ def command(
         return
     render(table)
     if plot_file is not None:
-        console.print(Text(f"Chart written to {shown(str(plot_file))}"), soft_wrap=True)
+        say(Text(f"Chart written to {shown(str(plot_file))}"))

@@ -64,3 +64,17 @@ def test_ev_alternatives_reach_staying_sets_far_below_the_optimum():
     solution = solve(dealt, rules, "ev", alternatives=4, samples=200)
     assert any(a.report.stays for a in solution.alternatives)
     assert_head_of(expected, solution)
+
+
+# --- the command ---------------------------------------------------------------------------
+
+def test_a_difference_below_a_hundredth_shows_its_first_figure_not_minus_zero():
+    from typer.testing import CliRunner
+
+    from fantasyland.cli.main import app
+
+    result = CliRunner().invoke(app, ["solve", "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s",
+                                      "--alternatives", "3"])
+    assert result.exit_code == 0, result.output
+    assert "(-0)" not in result.stdout
+    assert "  2. 36.78 (-0.003): " in result.stdout

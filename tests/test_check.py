@@ -346,3 +346,13 @@ def test_check_reads_the_hand_from_stdin_and_the_set_from_its_option():
     assert untimed(piped.stdout) == untimed(given.stdout)
     bad = runner.invoke(app, ["check", "-", "--set", played], input="Ad Ac Zz\n")
     assert bad.exit_code == 2 and bad.stderr.startswith("error: bad card 'Zz'")
+
+
+def test_an_optimal_set_s_sampled_percentile_is_100_not_an_estimate_with_a_zero_error():
+    # A sample of 200 sets once printed 'about 100.0% ± 0.0%': a precision it has not.
+    solution = solve(STAY_HAND, "pineapple", "ev", samples=60, seed=2)
+    result = check(STAY_HAND, "--set", solution.board.format(ascii=True), "--objective", "ev",
+                   "--samples", "60", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "Percentile: 100%: the optimal set beats or ties every legal set\n" in result.stdout
+    assert "± 0.0%" not in result.stdout

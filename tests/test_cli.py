@@ -105,3 +105,12 @@ def test_points_keep_their_sign_below_one():
 
     assert [_points(v) for v in (-0.05, -0.5, -0.004, 0.0, 36.0, 13.82, -10.0, 0.1)] == [
         "-0.05", "-0.5", "0", "0", "36", "13.82", "-10", "0.1"]
+
+
+def test_solve_says_in_words_that_the_samples_reuse_the_deals_made_for_the_hand():
+    result = runner.invoke(app, ["solve", "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s",
+                                 "--opponent-fantasyland", "14", "--samples", "200"])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stdout.split())  # the line wraps to the width
+    assert ("200 sampled deals, which reuse 16 deals of the opponents' boards played out for "
+            "this hand; the ± allows for the reuse") in said

@@ -424,6 +424,27 @@ def test_the_same_works_for_ofc_with_royalties_and_a_foul():
         2 * (fouled + royalties)]
 
 
+def test_a_table_marks_fouled_on_the_row_that_fouls():
+    # Ours: a middle of two pair over a bottom of a pair (the middle fouls); theirs: aces on
+    # top over an 8-high middle (the top fouls).
+    ours = "2c 3d 4h / Qc Qh 6s 6d 4c / Ah Ad Jh 9h 8c"
+    theirs = "As Ks 2d / 3c 4d 5h 7s 8d / Kc Kd 9c 9d 2s"
+    result = score(ours, "--against", theirs, "--variant", "pineapple")
+    assert result.exit_code == 0, result.output
+    players: list[list[str]] = []  # each player's top, middle and bottom cells, unwrapped
+    for line in result.stdout.splitlines():
+        cells = [cell.strip() for cell in line.split("│")[1:5]]
+        if len(cells) < 4:
+            continue
+        if cells[0]:
+            players.append(cells[1:])
+        else:
+            players[-1] = [f"{a} {b}".strip() for a, b in zip(players[-1], cells[1:])]
+    you, against = players
+    assert [cell.endswith("(fouled)") for cell in you] == [False, True, False]
+    assert [cell.endswith("(fouled)") for cell in against] == [True, False, False]
+
+
 @pytest.mark.parametrize("args, message", [
     ([FOUR_PLAYERS[0], "--against", FOUR_PLAYERS[0]], "card '6h' is in"),
     (table_args(FOUR_PLAYERS + ["Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d"]), "5 players"),

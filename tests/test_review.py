@@ -128,8 +128,32 @@ def invoke(*args: str, stdin: str | None = None):
 def test_the_command_prints_the_decisions_and_the_summary():
     result = invoke("-", "--budget", "32", stdin="\n".join(late_streets()) + "\n")
     assert result.exit_code == 0, result.output
-    assert "Decisions: 3 graded" in result.stdout and "EV lost:" in result.stdout
-    assert "Worst:     line 3, street 5" in result.stdout and result.stderr == ""
+    assert "Decisions:  3 graded" in result.stdout and "EV lost:" in result.stdout
+    assert "Worst:      line 3, street 5" in result.stdout and result.stderr == ""
+
+
+LAST_STREET = {"board": "Kd Qs Jc / 7c 8c 9c 3c / 2h 2d 5h 5d", "cards": "Ac Td 7h"}
+
+
+def test_the_table_shows_cards_as_every_command_does_and_fits_80_columns():
+    result = invoke("-", "--budget", "32", "--objective", "royalties",
+                    stdin="\n".join(late_streets()) + "\n")
+    assert result.exit_code == 0, result.output
+    table = result.stdout[:result.stdout.index("Decisions:")]  # piped, prose is one line
+    assert max(len(line.rstrip()) for line in table.splitlines()) <= 80
+    assert "K♦ Q♠ J♣" in result.stdout and "A♣ bottom" in result.stdout
+    assert "Kd" not in result.stdout and "Ac bottom" not in result.stdout
+
+
+@pytest.mark.parametrize("play, said", [
+    ("7h middle, Td bottom", "1 graded, 1 best play\n"),
+    ("Td middle, Ac bottom", "1 graded, 0 best plays\n"),
+])
+def test_the_summary_counts_best_plays_in_english(play, said):
+    result = invoke("-", "--objective", "royalties",
+                    stdin=json.dumps({**LAST_STREET, "play": play}) + "\n")
+    assert result.exit_code == 0, result.output
+    assert f"Decisions:  {said}" in result.stdout
 
 
 def test_json_reproduces_the_library_and_validates_against_the_schema():
@@ -154,7 +178,7 @@ def test_some_bad_lines_exit_1_and_are_each_one_line_on_stderr():
         line for line in result.stderr.splitlines() if line.startswith("error: line ")]
     assert [line.split(":")[1] for line in result.stderr.splitlines()] == [
         " line 3", " line 4", " line 5"]
-    assert "Skipped:   3 bad lines: 3, 4, 5" in result.stdout
+    assert "Skipped:    3 bad lines: 3, 4, 5" in result.stdout
 
 
 @pytest.mark.parametrize("args, stdin, message", [

@@ -201,3 +201,18 @@ def test_train_ordinary_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_an_error_prints_to_the_decimals_of_the_figure_it_qualifies():
+    # '2.5 ± 1' once stood beside '0.97' elsewhere: both figures now take two decimals.
+    from types import SimpleNamespace
+
+    from fantasyland.cli.train_ordinary import grade_lines
+
+    play = SimpleNamespace(describe=lambda: "Kd top")
+    d = SimpleNamespace(
+        played=SimpleNamespace(play=play, behind_error=0.997, close=True),
+        best=SimpleNamespace(play=play, value=3.0), advice=SimpleNamespace(plays=[1, 2],
+                                                                           exact=False),
+        screened=False, is_best=False, raced=2, rank=2, ev_lost=2.5)
+    assert "EV lost 2.50 ± 1.00 points" in grade_lines(d, "points")[0].plain

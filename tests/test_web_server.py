@@ -110,3 +110,12 @@ def test_a_port_in_use_is_one_line_and_exit_code_2(tmp_path):
     assert result.returncode == 2
     assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
     assert len(result.stderr.splitlines()) == 1 and "--port" in result.stderr
+
+
+def test_open_without_a_browser_says_so_and_gives_the_address(tmp_path, monkeypatch):
+    monkeypatch.setenv("BROWSER", "false")  # a browser command that fails, as with none
+    with serve_process(tmp_path, "--workers", "1", "--open") as server:
+        _until(lambda: any("no browser could be opened" in line for line in server.output),
+               30, "the note")
+        note = next(line for line in server.output if "no browser" in line)
+        assert note.strip() == f"note: no browser could be opened; open {server.url} in one"

@@ -25,6 +25,7 @@ setting in that order, so the same cards always set the same way.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 import json
 import math
 import os
@@ -354,10 +355,19 @@ def _cached(rules: Rules) -> RowWorths | None:
     return _read_model(path, rules, as_built_here=True) if path.is_file() else None
 
 
+#: Who is told of a model being built, the one wait of a run that can last many seconds:
+#: called with the rules and the settings the build makes (``ROUNDS * HANDS``), it returns a
+#: context manager whose value is told the settings made as they are (or is None). None:
+#: nobody is told, and the library prints nothing; the command line sets it on a terminal.
+on_build: Callable[[Rules, int], AbstractContextManager[Callable[[int], None] | None]] | None \
+    = None
+
+
 def _build_and_cache(rules: Rules) -> RowWorths:
     """Build the model (``iterate``) and keep it in the cache, written whole or not at all;
     a cache that cannot be written costs the next run the build again, nothing more."""
-    worths = iterate(rules, ROUNDS, HANDS, SEED)[-1]
+    with (on_build(rules, ROUNDS * HANDS) if on_build is not None else nullcontext()) as tell:
+        worths = iterate(rules, ROUNDS, HANDS, SEED, tell)[-1]
     path = cached_model_path(rules)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
