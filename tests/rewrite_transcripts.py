@@ -2,8 +2,8 @@
 
 ``python3 tests/rewrite_transcripts.py [PAGE ...]`` runs every ```console and ```text
 transcript of the pages (all of them when none is named) exactly as tests/test_docs.py runs
-it, and puts each command's output in place of the one the page shows. It prints the pages
-it changed. It decides nothing: read ``git diff`` of each page before committing it, as the
+it, and puts each command's output in place of the one the page shows; a ```text block keeps
+the times it shows where only they differ. It prints the pages it changed. It decides nothing: read ``git diff`` of each page before committing it, as the
 page's prose may say something the new output no longer does.
 """
 
@@ -14,17 +14,22 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The checkout's own code (its root), and the tests' reading of the pages (tests/).
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parent)]
 
 import test_docs as docs  # noqa: E402 (the tests' own reading of the pages)
 
 
-def rewritten(body: str) -> str:
+def rewritten(body: str, untimed_only: bool = False) -> str:
     """A transcript block's body with each command's output as it prints now."""
     prompts = [line if line.endswith("\n") else line + "\n"
                for line in body.splitlines(keepends=True) if line.startswith("$ ")]
-    return "".join(prompt + docs.run(arguments, stdin)
-                   for prompt, (arguments, stdin, _) in zip(prompts, docs.transcript(body)))
+    out = []
+    for prompt, (arguments, stdin, shown) in zip(prompts, docs.transcript(body)):
+        printed = docs.run(arguments, stdin)
+        out.append(prompt + (shown if untimed_only and docs.untimed(printed) ==
+                             docs.untimed(shown) else printed))
+    return "".join(out)
 
 
 def rewrite(page: Path) -> bool:
@@ -35,7 +40,7 @@ def rewrite(page: Path) -> bool:
         plain = docs.re.sub(rf"^{indent}", "", body, flags=docs.re.MULTILINE)
         if not (lang == "console" or (lang == "text" and plain.startswith("$ "))):
             return match.group(0)
-        new = rewritten(plain)
+        new = rewritten(plain, untimed_only=lang == "text")
         new = "".join(indent + line if line.strip() else line
                       for line in new.splitlines(keepends=True))
         head = match.group(0).split("\n", 1)[0]
