@@ -14,9 +14,10 @@ from rich.text import Text
 
 from fantasyland.cli.command import old_spelling
 from fantasyland.cli.errors import report_error, reports_bad_input
-from fantasyland.cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
-                         VariantOption, WorkersOption, check_opponents, hands_option,
-                         workers_count)
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, JsonOption,
+                                     ObjectiveOption, OpponentsOption, SeedOption,
+                                     VariantOption, WorkersOption, check_opponents,
+                                     hands_option, workers_count)
 from fantasyland.cli.render import console, err_console, measured, shown
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import ObjectiveError
@@ -170,12 +171,12 @@ def plot(table: WorthTable, path: Path) -> None:
 
 
 def command(
-    variant: VariantOption = "progressive",
+    variant: VariantOption = DEFAULT_VARIANT,
     hands: Annotated[int, hands_option(
         "Random hands solved for each Fantasyland size.", low=2)] = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
     opponents: OpponentsOption = None,
-    objective: ObjectiveOption = Objective.royalties,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     workers: WorkersOption = None,
     plot_file: Annotated[Path | None, typer.Option(
         "--plot", help="Also draw the table as a PNG chart in this file (needs matplotlib).",
