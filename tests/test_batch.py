@@ -89,7 +89,7 @@ def test_a_record_is_the_solve_json_schema_plus_id(tmp_path):
     out = tmp_path / "out.jsonl"
     assert batch(str(tmp_path / "one.txt"), "-o", str(out), "--workers", "1").exit_code == 0
     record = records(out)[0]
-    solved = runner.invoke(app, ["solve", HAND, "--json", "--objective", "royalties"])
+    solved = runner.invoke(app, ["solve", HAND, "--json"])  # the same defaults
     solved = json.loads(solved.stdout)
     assert record.pop("id") == "1"
     record.pop("solve_ms"), solved.pop("solve_ms")
@@ -505,7 +505,8 @@ def test_an_ev_rerun_against_another_opponent_model_is_refused(one_hand, tmp_pat
     assert "was written against another opponent model (an older pool; now the pineapple " \
            "pool" in result.stderr and len(result.stderr.splitlines()) == 1
     royalties = tmp_path / "royalties.jsonl"  # no opponents, no model to record
-    assert batch(str(one_hand), "-o", str(royalties)).exit_code == 0
+    assert batch(str(one_hand), "-o", str(royalties), "--objective",
+                 "royalties").exit_code == 0
     assert "opponent_model" not in json.loads(Path(f"{royalties}.settings").read_text())
 
 
