@@ -88,8 +88,7 @@ class Command(FlagsShowNoValue, TyperCommand):
             from fantasyland.cli.defaults import ConfigError, default_map
 
             try:
-                extra["default_map"] = default_map(
-                    self.name or "", {param.name for param in self.params})
+                extra["default_map"] = default_map(self.name or "", self.params)
             except ConfigError as error:
                 from fantasyland.cli.errors import BAD_INPUT, report_error
 

@@ -158,10 +158,13 @@ _READ = {"variant": _variant, "objective": _objective, "opponents": _whole(_MAX_
          "fl_value": _points, "samples": _whole(_MAX_SAMPLES)}
 
 
-def default_map(command: str, names: set[str]) -> dict[str, Any]:
-    """The values the file sets for the options ``names`` of ``command``, as Click's
-    ``default_map`` takes them: beneath the command line, above the built-in defaults."""
+def default_map(command: str, params: list) -> dict[str, Any]:
+    """The values the file sets for the options ``params`` of ``command`` (Click's
+    parameters), as Click's ``default_map`` takes them: beneath the command line, above the
+    built-in defaults. A repeatable option (bench's ``--samples``) gets a list of one."""
     defaults = load()
     skip = NOT_FROM_FILE.get(command, ())
-    return {key: defaults.values[key] for key in sorted(defaults.from_file)
-            if key in names and key not in skip}
+    found = {param.name: param for param in params}
+    return {key: [value] if found[key].multiple else value
+            for key, value in sorted(defaults.values.items())
+            if key in defaults.from_file and key in found and key not in skip}

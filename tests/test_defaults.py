@@ -162,6 +162,14 @@ def test_train_ordinary_leaves_the_config_file_s_worth_of_staying_to_fantasyland
     assert refused.exit_code == 2 and "'--fl-value'" in refused.stderr
 
 
+def test_bench_keeps_its_own_objective_and_takes_the_file_s_samples(config):
+    config('objective = "ev"\nsamples = 30\n')
+    timed = run_json("bench", "--cards", "14", "--hands", "1")
+    assert timed["objective"] == "royalties"  # bench times what it always timed
+    timed = run_json("bench", "--cards", "14", "--hands", "1", "--objective", "ev")
+    assert timed["objective"] == "ev" and timed["groups"][0]["samples"] == 30
+
+
 def test_batch_keeps_the_config_file_s_settings_with_its_output(config, tmp_path):
     hands, out = tmp_path / "hands.txt", tmp_path / "out.jsonl"
     hands.write_text(HAND + "\n", encoding="utf-8")
