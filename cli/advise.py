@@ -13,12 +13,13 @@ from rich.text import Text
 
 from fantasyland.cli.errors import reports_bad_input
 from fantasyland.cli.options import (
+    DEFAULT_OBJECTIVE,
+    DEFAULT_VARIANT,
     AgainstOption,
     BudgetOption,
     DeadOption,
     EntryValueOption,
     JsonOption,
-    Objective,
     ObjectiveOption,
     OpponentFantasylandOption,
     OpponentsOption,
@@ -132,8 +133,8 @@ def command(
         "--cards", help="The cards just dealt: 5 on the first street, then 3 in a Pineapple "
                         "round (one is discarded), or 1 a street under standard.",
         show_default=False)],
-    variant: VariantOption = "progressive",
-    objective: ObjectiveOption = Objective.ev,
+    variant: VariantOption = DEFAULT_VARIANT,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     discards: Annotated[str | None, typer.Option(
         "--discards", help="Your own discards earlier in the hand: out of the deck.",
         show_default=False)] = None,

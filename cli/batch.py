@@ -12,13 +12,14 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.table import Table
 from rich.text import Text
 
-from fantasyland.cli.command import given, old_spelling
+from fantasyland.cli.command import from_command_line_or_file, given, old_spelling
 from fantasyland.cli.errors import check_stdin_open, report_error, reports_bad_input
-from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, OpponentFantasylandOption,
-                         OpponentsOption, RoyaltiesObjectiveOption, SamplesOption, SeedOption,
-                         TimeLimitOption, VariantOption, WorkersOption, check_opponents,
-                         check_table, hands_option, objective_for, table_options,
-                         workers_count)
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption,
+                                     DeadOption, FlValueOption, OpponentFantasylandOption,
+                                     OpponentsOption, ObjectiveOption, SamplesOption,
+                                     SeedOption, TimeLimitOption, VariantOption, WorkersOption,
+                                     check_opponents, check_table, hands_option, table_options,
+                                     workers_count)
 from fantasyland.cli.render import console, err_console, shown
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import ObjectiveError
@@ -154,8 +155,8 @@ def command(
                                "holds are skipped (resume), and other settings than it was "
                                "written with are refused.", show_default=False)] = None,
     workers: WorkersOption = None,
-    variant: VariantOption = "pineapple",
-    objective: RoyaltiesObjectiveOption = None,
+    variant: VariantOption = DEFAULT_VARIANT,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     fl_value: FlValueOption = None,
     time_limit: TimeLimitOption = 10.0,
     opponents: OpponentsOption = None,  # solve's defaults, passed on to every hand's solve
@@ -202,15 +203,15 @@ def command(
                          "pipe them in (fantasyland deal ... | fantasyland batch - -o OUT) or "
                          "give a file")
     errors = errors or output.with_name(output.name + ".errors")
-    with reports_bad_input(ObjectiveError, BatchError):
-        objective = objective_for(objective, find_rules(variant))
     # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
-    # so that spelling a default out later does not count as other settings.
+    # so that spelling a default out later does not count as other settings; those the
+    # config file sets are, as the same run with another config file solves otherwise.
     ev = {"opponents": opponents, "samples": samples, "seed": seed}
     table = table_options(opponents, against, opponent_fantasyland, dead)
     known = {k: v for k, v in table.options().items() if k != "opponents"}
     settings = Settings(solution_dict, objective.value, fl_value, time_limit,
-                        tuple((k, v) for k, v in ev.items() if given(ctx, k))
+                        tuple((k, v) for k, v in ev.items()
+                              if from_command_line_or_file(ctx, k))
                         + tuple(known.items()))
     if input_file != "-" and Path(input_file).resolve() == output.resolve():
         report_error(f"INPUT and OUTPUT are the same file: {output}")

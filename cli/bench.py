@@ -13,11 +13,11 @@ from rich.console import Console
 from rich.table import Table
 
 from fantasyland.cli.errors import reports_bad_input
-from fantasyland.cli.options import (BudgetOption, FlValueOption, JsonOption, RoyaltiesObjectiveOption,
-                         SeedOption, WorkersOption, workers_count,
-                         VariantOption, card_counts, hands_option, objective_for,
-                         samples_option)
-from fantasyland.cli.render import console, progress_bar
+from fantasyland.cli.options import (DEFAULT_VARIANT, BudgetOption, FlValueOption, JsonOption,
+                                     RoyaltiesObjectiveOption, SeedOption, VariantOption,
+                                     WorkersOption, card_counts, hands_option, objective_for,
+                                     samples_option, workers_count)
+from fantasyland.cli.render import (console, progress_bar)
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.optimizer import ObjectiveError
@@ -45,7 +45,7 @@ def command(
         callback=card_counts)] = "13-17",
     hands: Annotated[int, hands_option("Random hands solved for each card count.")] = 100,
     seed: SeedOption = 0,
-    variant: VariantOption = "pineapple",
+    variant: VariantOption = DEFAULT_VARIANT,
     objective: RoyaltiesObjectiveOption = None,
     fl_value: FlValueOption = None,
     json_output: JsonOption = False,
@@ -85,7 +85,7 @@ def command(
 
         with reports_bad_input(ObjectiveError):
             chosen = objective.value if objective is not None else "ev"
-            run(variant if variant != "pineapple" else "progressive", hands, seed, chosen,
+            run(variant if variant != DEFAULT_VARIANT else "progressive", hands, seed, chosen,
                 DEFAULT_BUDGET if budget is None else budget, workers_count(workers),
                 json_output)
         return

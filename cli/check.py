@@ -11,12 +11,13 @@ from rich.table import Table
 from rich.text import Text
 
 from fantasyland.cli.errors import read_stdin, reports_bad_input
-from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption,
-                         OpponentFantasylandOption, OpponentsOption, RoyaltiesObjectiveOption,
-                         SamplesOption, SeedOption, TimeLimitOption, VariantOption,
-                         check_opponents, objective_for, table_options)
-from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text,
-                                     console, royalties_text, row_text, say)
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption, DeadOption,
+                                     FlValueOption, JsonOption, ObjectiveOption,
+                                     OpponentFantasylandOption, OpponentsOption,
+                                     SamplesOption, SeedOption,
+                                     TimeLimitOption, VariantOption, check_opponents, table_options)
+from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text, console,
+                                    row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.table import describe
@@ -40,6 +41,9 @@ def percentile_text(g: Grade) -> str:
         return "0% (a fouled set ranks below every legal set)"
     # Rounded down, so that a set some legal set beats never shows as 100.0%.
     shown = f"{math.floor(p.percent * 10) / 10:.1f}%"
+    # Under ev each set drawn is valued against the same sampled opponents as the optimum;
+    # say so, since too few sets are drawn (VALUED_SETS) for the figure to mean royalties'.
+    drawn = "drawn at random and valued by EV" if g.objective == "ev" else "drawn at random"
     if p.exact:
         return (f"{shown}: beats or ties {p.beaten_or_tied:,} of the {p.legal_sets:,} legal "
                 "sets (exact)")
@@ -53,9 +57,9 @@ def percentile_text(g: Grade) -> str:
         # confidence (the rule of three): 99.9% for 20,000 draws, 98.5% for ev's 200.
         bound = math.floor((1 - 3 / p.legal_sets) * 1000) / 10
         return (f"above {bound:.1f}% (an estimate): beats or ties all {p.legal_sets:,} legal "
-                "sets drawn at random, but not the optimum")
+                f"sets {drawn}, but not the optimum")
     return (f"about {shown} ± {p.stderr:.1f}%: beats or ties {p.beaten_or_tied:,} of "
-            f"{p.legal_sets:,} legal sets drawn at random (an estimate)")
+            f"{p.legal_sets:,} legal sets {drawn} (an estimate)")
 
 
 def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
@@ -127,8 +131,8 @@ def command(
     played: Annotated[str, typer.Option(
         "--set", help='The set to grade: "TOP / MIDDLE / BOTTOM" (3 / 5 / 5 of the dealt '
                       "cards, in any order within a row).", show_default=False)],
-    variant: VariantOption = "pineapple",
-    objective: RoyaltiesObjectiveOption = None,
+    variant: VariantOption = DEFAULT_VARIANT,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     fl_value: FlValueOption = None,
     opponents: OpponentsOption = None,
     samples: SamplesOption = None,
@@ -149,7 +153,6 @@ def command(
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
         check_opponents(opponents, rules)
-        objective = objective_for(objective, rules)
         g = grade(dealt, played, rules, objective.value, fl_value,
                   time_limit=time_limit, samples=samples, seed=seed,
                   table=table_options(opponents, against, opponent_fantasyland, dead))

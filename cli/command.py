@@ -70,10 +70,31 @@ class FlagsShowNoValue:
         return option
 
 
+def from_command_line_or_file(ctx: Any, name: str) -> bool:
+    """Whether the parameter ``name`` was chosen, on the command line or in the player's
+    config file (``cli.defaults``), rather than left at its built-in default."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name in ("COMMANDLINE", "DEFAULT_MAP")
+
+
 class Command(FlagsShowNoValue, TyperCommand):
-    """A command whose flags show no value in the help, and whose old option spellings
-    (``RENAMED``) work: each gives its value to the new option and prints
+    """A command whose flags show no value in the help, whose options start from the
+    player's config file (``cli.defaults``) where it sets them, and whose old option
+    spellings (``RENAMED``) work: each gives its value to the new option and prints
     ``note: --old is now --new`` on stderr; both at once are refused."""
+
+    def make_context(self, info_name: Any, args: Any, parent: Any = None, **extra: Any) -> Any:
+        if "default_map" not in extra:
+            from fantasyland.cli.defaults import ConfigError, default_map
+
+            try:
+                extra["default_map"] = default_map(self.name or "", self.params)
+            except ConfigError as error:
+                from fantasyland.cli.errors import BAD_INPUT, report_error
+
+                report_error(str(error))
+                raise typer.Exit(BAD_INPUT) from None
+        return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: Any) -> Any:
         for old, new in _renamed_pairs(self.params):

@@ -12,7 +12,7 @@ import typer
 
 from fantasyland.cli.command import old_spelling
 from fantasyland.cli.errors import report_error, reports_bad_input
-from fantasyland.cli.options import SeedOption, VariantOption, hands_option
+from fantasyland.cli.options import DEFAULT_VARIANT, SeedOption, VariantOption, hands_option
 from fantasyland.cli.render import err_console, never_dealt_note
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer.solver.dealing import SizeError, deal_hands, hand_line, parse_size_weights
@@ -41,7 +41,7 @@ def command(
         show_default=False)] = None,
     hands: Annotated[int, hands_option("Hands to deal.", low=0)] = 1,
     seed: SeedOption = 0,
-    variant: VariantOption = "pineapple",
+    variant: VariantOption = DEFAULT_VARIANT,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Write to this file instead of stdout.",
         show_default=False)] = None,

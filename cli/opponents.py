@@ -16,9 +16,10 @@ from fantasyland.cli.audit import DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DE
 from fantasyland.cli.command import old_spelling
 from fantasyland.cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
 from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input
-from fantasyland.cli.options import (JsonOption, OpponentsOption, SamplesOption, SeedOption, VariantOption,
-                         WorkersOption, check_opponents, hands_option, workers_count)
-from fantasyland.cli.render import console, err_console, measured, progress_bar, shown
+from fantasyland.cli.options import (DEFAULT_VARIANT, JsonOption, OpponentsOption, SamplesOption,
+                                     SeedOption, VariantOption, WorkersOption, check_opponents,
+                                     hands_option, workers_count)
+from fantasyland.cli.render import (console, err_console, measured, progress_bar, shown)
 from fantasyland.evaluator import find_rules, parse_cards
 from fantasyland.optimizer import ObjectiveError, solve
 from fantasyland.optimizer.opponents import closed
@@ -254,7 +255,7 @@ def command(
     check: Annotated[str | None, typer.Option(
         "--check", metavar="CARDS", show_default=False,
         help="Measure the card-removal error for these dealt cards against live play.")] = None,
-    variant: VariantOption = "pineapple",
+    variant: VariantOption = DEFAULT_VARIANT,
     hands: Annotated[int | None, hands_option(
         "Hands the action takes: the pool boards --stats draws (each a hand the bot played), "
         "the hands the bot plays now for --stats --live and --check, the hands of the pool "

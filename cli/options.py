@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from fantasyland.cli.defaults import BUILT_IN
 from fantasyland.evaluator import Rules, preset_names
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.optimizer.solver.dealing import SizeError, parse_sizes
@@ -37,6 +38,8 @@ VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path 
                 "rules file (see docs/rules-files.md).").format(presets=", ".join(preset_names()))
 OBJECTIVE_HELP = ("What a set is worth: royalties, or ev (points won against sampled "
                   "opponents); either plus fl-value when it stays.")
+#: Said of the options whose default the player's config file may set (cli.defaults).
+CONFIG_NOTE = " The config file may set another default (fantasyland config)."
 OPPONENTS_HELP = ("Opponents at the table, for ev: 1 (heads-up), 2 (three-handed), or more "
                   "where the variant's deck seats more (up to 5 under two decks).")
 SAMPLES_HELP = "Sampled opponent deals per hand, for ev."
@@ -58,6 +61,11 @@ BUDGET_HELP = ("Most rollouts a play gets before a street's plays are ranked (ea
 ENTRY_VALUE_HELP = ("The worth of entering Fantasyland with CARDS cards, in points, in place "
                     "of the rules' entry_value (repeatable): 15=20.5.")
 DEAD_HELP = ("Cards seen elsewhere (shown discards), for ev: no sampled board holds them.")
+
+#: What ``--variant`` and ``--objective`` default to in every command (``cli.defaults``;
+#: the player's config file may set others).
+DEFAULT_VARIANT: str = BUILT_IN["variant"]
+DEFAULT_OBJECTIVE = Objective(BUILT_IN["objective"])
 
 #: What ``--workers`` defaults to, in every command that has it.
 WORKERS_DEFAULT = "the number of cores"
@@ -89,20 +97,21 @@ def workers_count(value: int | None) -> int:
 # shows where the default is None and stands for something ("the number of cores").
 
 def variant_option() -> Any:
-    return typer.Option("--variant", help=VARIANT_HELP)
+    return typer.Option("--variant", help=VARIANT_HELP + CONFIG_NOTE)
 
 
 def objective_option(shown: str | None = None) -> Any:
     if shown is None:
-        return typer.Option("--objective", help=OBJECTIVE_HELP)
+        return typer.Option("--objective", help=OBJECTIVE_HELP + CONFIG_NOTE)
     return typer.Option("--objective", help=f"{OBJECTIVE_HELP} [default: {shown}]",
                         show_default=False)
 
 
 def objective_for(objective: Objective | None, rules: Rules) -> Objective:
-    """``--objective`` as given, else royalties; but ev where the rules have no Fantasyland
-    (classic Chinese Poker), whose sets the royalties alone cannot tell apart: a bonus is
-    paid only for a row won."""
+    """bench's ``--objective`` as given, else royalties (bench times the solver, and keeps
+    the objective it always timed); but ev where the rules have no Fantasyland (classic
+    Chinese Poker), whose sets the royalties alone cannot tell apart: a bonus is paid only
+    for a row won."""
     if objective is not None:
         return objective
     return Objective.royalties if rules.entry else Objective.ev
@@ -231,8 +240,7 @@ def hands_option(help: str, shown: str | None = None, low: int = 1) -> Any:
 
 VariantOption = Annotated[str, variant_option()]
 ObjectiveOption = Annotated[Objective, objective_option()]
-#: ``--objective`` where it defaults to royalties, or to ev without Fantasyland
-#: (``objective_for``).
+#: bench's ``--objective``: royalties, or ev without Fantasyland (``objective_for``).
 RoyaltiesObjectiveOption = Annotated[Objective | None, objective_option(
     "royalties; ev where the variant has no Fantasyland")]
 FlValueOption = Annotated[float | None, fl_value_option()]
@@ -251,9 +259,8 @@ EntryValueOption = Annotated[list[str] | None, entry_value_option()]
 #: Options whose default, range, help or check of a value differ by command by design
 #: (docs/options.md says why); every other option is the same wherever it appears.
 PER_COMMAND: dict[str, tuple[str, ...]] = {
-    "--variant": ("default",),  # each command starts from the rules it is most used with
-    # solve's is ev; the others' royalties (they are faster), but ev where the variant has
-    # no Fantasyland (classic Chinese Poker), which their help says
+    # ev in every command (cli.defaults) but bench, which times the solver as it always
+    # did: royalties, but ev where the variant has no Fantasyland, which its help says
     "--objective": ("default", "help"),
     "--seed": ("default",),  # 0, except train: a fresh seed each session, which it prints
     "--hands": ("default", "range", "help"),  # hands per size, per measurement, to play...

@@ -11,12 +11,13 @@ from rich.table import Table
 from rich.text import Text
 
 from fantasyland.cli.errors import BAD_INPUT, read_stdin, report_error, reports_bad_input
-from fantasyland.cli.options import (BudgetOption, EntryValueOption, JsonOption, Objective,
-                         ObjectiveOption, OpponentsOption, SeedOption, VariantOption,
-                         check_opponents, entry_values)
-from fantasyland.cli.render import (LABEL_WIDTH, cards_text, console, labelled, measured,
-                                     plural, progress_bar, say)
-from fantasyland.evaluator import ROWS, find_rules
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, BudgetOption,
+                                     EntryValueOption, JsonOption, ObjectiveOption,
+                                     OpponentsOption, SeedOption, VariantOption, check_opponents,
+                                     entry_values)
+from fantasyland.cli.render import (LABEL_WIDTH, cards_text, console, labelled, measured, plural,
+                                    progress_bar, say)
+from fantasyland.evaluator import (ROWS, find_rules)
 from fantasyland.optimizer import ObjectiveError
 
 #: Exit code when some lines were bad but others were graded (as ``batch``).
@@ -70,8 +71,8 @@ def command(
         help="The history, JSON Lines, one street a line: board, cards and play, and "
              "optionally hand, variant, opponents, against and dead (docs/review.md). "
              "- reads stdin.", metavar="HISTORY", show_default=False)],
-    variant: VariantOption = "progressive",
-    objective: ObjectiveOption = Objective.ev,
+    variant: VariantOption = DEFAULT_VARIANT,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     opponents: OpponentsOption = None,
     seed: SeedOption = 0,
     budget: BudgetOption = None,

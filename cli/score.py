@@ -10,7 +10,7 @@ import typer
 from rich.text import Text
 
 from fantasyland.cli.errors import read_stdin, reports_bad_input
-from fantasyland.cli.options import JsonOption, VariantOption
+from fantasyland.cli.options import DEFAULT_VARIANT, JsonOption, VariantOption
 from rich.table import Table
 
 from fantasyland.cli.render import (Words, any_of, board_table, cards_text,
@@ -75,7 +75,7 @@ def command(
              "input. Quoting is optional; cards may be run together (6s6c4h), use 10, lower "
              "case or suit symbols.",
         metavar="BOARD", show_default=False)],
-    variant: VariantOption = "standard",
+    variant: VariantOption = DEFAULT_VARIANT,
     against: Annotated[list[str] | None, typer.Option(
         "--against", show_default=False,
         help='Another player\'s finished set at the table (repeat for up to three): score '

@@ -56,7 +56,9 @@ def command(
     The page talks to a JSON API with one endpoint a command (POST /api/solve takes solve's
     fields and answers what solve --json prints; docs/serve.md). Solves run in worker
     processes, each under the request limit; training hands are kept in a SQLite database,
-    one row a hand as it is graded. Ctrl-C stops the server.
+    one row a hand as it is graded. A request that leaves a setting out gets the commands'
+    default (the config file's, if it sets one: `fantasyland config`). Ctrl-C stops the
+    server.
     """
     import uvicorn
 

@@ -9,12 +9,13 @@ import typer
 from rich.text import Text
 
 from fantasyland.cli.errors import read_stdin, reports_bad_input
-from fantasyland.cli.options import (AgainstOption, DeadOption, FlValueOption, JsonOption, Objective,
-                         ObjectiveOption, OpponentFantasylandOption, OpponentsOption,
-                         SamplesOption, SeedOption, TimeLimitOption, VariantOption,
-                         check_opponents, table_options)
-from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text,
-                                     console, never_dealt_note, royalties_text, row_text, say)
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption, DeadOption,
+                                     FlValueOption, JsonOption, ObjectiveOption,
+                                     OpponentFantasylandOption, OpponentsOption, SamplesOption,
+                                     SeedOption, TimeLimitOption, VariantOption, check_opponents,
+                                     table_options)
+from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text, console,
+                                    never_dealt_note, row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
 from fantasyland.optimizer import ObjectiveError, Solution, solve
@@ -154,8 +155,8 @@ def command(
              "input. Quoting is optional; cards may be run together (AsKd), use 10, lower "
              "case or suit symbols.",
         metavar="CARDS", show_default=False)],
-    variant: VariantOption = "pineapple",
-    objective: ObjectiveOption = Objective.ev,
+    variant: VariantOption = DEFAULT_VARIANT,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     fl_value: FlValueOption = None,
     alternatives: Annotated[int, typer.Option(
         help="Also list this many next-best sets (distinct row strengths).", min=0,

@@ -17,13 +17,14 @@ import typer
 from rich.text import Text
 
 from fantasyland.cli.check import grade_lines, points, side_by_side
-from fantasyland.cli.command import old_spelling
+from fantasyland.cli.command import given, old_spelling
 from fantasyland.cli.errors import check_stdin_open, open_log, reports_bad_input
-from fantasyland.cli.options import (AgainstOption, BudgetOption, DeadOption, EntryValueOption,
-                         FlValueOption, Objective, OpponentFantasylandOption, OpponentsOption,
-                         RoyaltiesObjectiveOption, SamplesOption, VariantOption, card_counts,
-                         check_opponents, entry_values, hands_option, objective_for,
-                         seed_option, table_options)
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption,
+                                     BudgetOption, DeadOption, EntryValueOption, FlValueOption,
+                                     Objective, OpponentFantasylandOption, OpponentsOption,
+                                     ObjectiveOption, SamplesOption, VariantOption,
+                                     card_counts, check_opponents, entry_values, hands_option,
+                                     seed_option, table_options)
 from fantasyland.cli.prompt import read_until
 from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, never_dealt_note, say
 from fantasyland.evaluator import CardError, Rules, find_rules
@@ -74,7 +75,8 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
 
 
 def command(
-    variant: VariantOption = "progressive",
+    ctx: typer.Context,
+    variant: VariantOption = DEFAULT_VARIANT,
     cards: Annotated[str | None, typer.Option(
         help="Card counts to deal, equally often: 15, a range like 14-17 or a list like "
              "14,16. Default: the variant's Fantasyland sizes at realistic frequencies (see "
@@ -82,7 +84,7 @@ def command(
     hands: Annotated[int | None, hands_option(
         "Hands to play.", shown="until q, the end of the input, or Ctrl-C")] = None,
     seed: Annotated[int | None, seed_option(shown="a fresh one, printed")] = None,
-    objective: RoyaltiesObjectiveOption = None,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     fl_value: FlValueOption = None,
     opponents: OpponentsOption = None,
     samples: SamplesOption = None,
@@ -109,11 +111,13 @@ def command(
     """
     del old_rounds  # its value went to --hands (cli.options)
     if ordinary:
+        if not given(ctx, "fl_value"):  # the config file's worth of staying is Fantasyland's
+            fl_value = None
         return _ordinary(variant, hands, seed, objective, opponents, samples, against,
                          opponent_fantasyland, dead, log, budget, entry_value,
                          fl_value=fl_value, cards=cards)
-    for name, given in (("--budget", budget), ("--entry-value", entry_value)):
-        if given is not None:
+    for name, value in (("--budget", budget), ("--entry-value", entry_value)):
+        if value is not None:
             raise typer.BadParameter("only with --ordinary: the Fantasyland trainer solves "
                                      "each hand exactly", param_hint=f"'{name}'")
     check_stdin_open("train", "each set", "give it a terminal, or a file or pipe of sets a "
@@ -123,7 +127,6 @@ def command(
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
         opponents = check_opponents(opponents, rules)
-        objective = objective_for(objective, rules)
         session = Session(rules, objective.value, fl_value, cards, seed,
                           table_options(opponents, against, opponent_fantasyland, dead),
                           samples)
@@ -167,8 +170,8 @@ def _ordinary(variant, hands, seed, objective, opponents, samples, against,
     from fantasyland.optimizer.ordinary.session import OrdinarySession
     from fantasyland.cli.train_ordinary import run
 
-    for name, given in (("--fl-value", fl_value), ("--cards", cards)):
-        if given is not None:
+    for name, value in (("--fl-value", fl_value), ("--cards", cards)):
+        if value is not None:
             raise typer.BadParameter("not with --ordinary: an ordinary hand deals the "
                                      "variant's streets, and --entry-value gives the worth "
                                      "of entering", param_hint=f"'{name}'")
@@ -180,7 +183,6 @@ def _ordinary(variant, hands, seed, objective, opponents, samples, against,
     with reports_bad_input(ObjectiveError, PositionError):
         rules = find_rules(variant)
         opponents = check_opponents(opponents, rules)
-        objective = objective_for(objective, rules)
         session = OrdinarySession(
             rules, objective.value, seed,
             table_options(opponents, against, opponent_fantasyland, dead),

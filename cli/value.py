@@ -14,10 +14,9 @@ from rich.text import Text
 
 from fantasyland.cli.command import old_spelling
 from fantasyland.cli.errors import report_error, reports_bad_input
-from fantasyland.cli.options import (JsonOption, Objective, ObjectiveOption, OpponentsOption, SeedOption,
-                         VariantOption, WorkersOption, check_opponents, hands_option,
-                         workers_count)
-from fantasyland.cli.render import console, measured, progress_bar, say, shown
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, JsonOption, ObjectiveOption, OpponentsOption, SeedOption, VariantOption,
+                                     WorkersOption, check_opponents, hands_option, workers_count)
+from fantasyland.cli.render import (console, measured, progress_bar, say, shown)
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.objective import check_objective
@@ -170,12 +169,12 @@ def plot(table: WorthTable, path: Path) -> None:
 
 
 def command(
-    variant: VariantOption = "progressive",
+    variant: VariantOption = DEFAULT_VARIANT,
     hands: Annotated[int, hands_option(
         "Random hands solved for each Fantasyland size.", low=2)] = DEFAULT_SAMPLES,
     seed: SeedOption = 0,
     opponents: OpponentsOption = None,
-    objective: ObjectiveOption = Objective.royalties,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     workers: WorkersOption = None,
     plot_file: Annotated[Path | None, typer.Option(
         "--plot", help="Also draw the table as a PNG chart in this file (needs matplotlib).",

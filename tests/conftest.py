@@ -1,5 +1,5 @@
-"""Shared test settings: deterministic hypothesis runs, a model cache of the session's own,
-and the C(52, 5) hand array."""
+"""Shared test settings: deterministic hypothesis runs, a model cache and an empty config
+of the session's own, and the C(52, 5) hand array."""
 
 from __future__ import annotations
 
@@ -32,6 +32,19 @@ def model_cache(tmp_path_factory) -> Path:
 
     path = tmp_path_factory.mktemp("model-cache")
     os.environ[CACHE_VARIABLE] = str(path)
+    return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_player_config(tmp_path_factory) -> Path:
+    """The commands the tests run read no player's config file (cli.defaults): the usual
+    place is an empty folder of the session's own, and FANTASYLAND_CONFIG names nothing.
+    A test that wants a config file names it (monkeypatch.setenv)."""
+    from fantasyland.cli.defaults import CONFIG_VARIABLE
+
+    path = tmp_path_factory.mktemp("config-home")
+    os.environ["XDG_CONFIG_HOME"] = str(path)
+    os.environ.pop(CONFIG_VARIABLE, None)
     return path
 
 

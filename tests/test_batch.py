@@ -89,7 +89,7 @@ def test_a_record_is_the_solve_json_schema_plus_id(tmp_path):
     out = tmp_path / "out.jsonl"
     assert batch(str(tmp_path / "one.txt"), "-o", str(out), "--workers", "1").exit_code == 0
     record = records(out)[0]
-    solved = runner.invoke(app, ["solve", HAND, "--json", "--objective", "royalties"])
+    solved = runner.invoke(app, ["solve", HAND, "--json"])  # the same defaults
     solved = json.loads(solved.stdout)
     assert record.pop("id") == "1"
     record.pop("solve_ms"), solved.pop("solve_ms")
@@ -414,7 +414,7 @@ def test_an_output_of_another_objective_is_refused(hands_file, tmp_path):
     out.write_text(record_line("1", {"objective": "other"}))
     result = batch(str(hands_file), "-o", str(out), "--workers", "1")
     assert result.exit_code == 2
-    assert "was written with --objective 'other', not 'royalties'" in result.stderr
+    assert "was written with --objective 'other', not 'ev'" in result.stderr
 
 
 def test_an_output_without_a_settings_file_is_checked_on_its_first_record(hands_file, tmp_path):
@@ -441,7 +441,7 @@ EV = ("--objective", "ev", "--samples", "20")
      "was written with --variant 'progressive', not 'deuce': rerun with the same --variant"),
     ([], ["--fl-value", "20"], "was written with the default --fl-value, not 20.0"),
     (["--fl-value", "20"], ["--fl-value", "20.5"], "was written with --fl-value 20.0, not 20.5"),
-    ([], list(EV), "was written with --objective 'royalties', not 'ev'"),
+    (["--objective", "royalties"], list(EV), "was written with --objective 'royalties', not 'ev'"),
     (list(EV), [*EV, "--seed", "1"], "was written with --seed 0, not 1"),
     ([*EV, "--seed", "5"], list(EV), "was written with --seed 5, not 0"),
     (list(EV), ["--objective", "ev", "--samples", "21"], "was written with --samples 20, not 21"),
@@ -463,7 +463,8 @@ def test_a_rerun_with_other_settings_is_refused_and_the_output_left_alone(
 @pytest.mark.parametrize("first, then", [
     (["--variant", "progressive"], ["--variant", "prog"]),  # an alias is the same rules
     (list(EV), [*EV, "--seed", "0", "--opponents", "1"]),  # solve's defaults, spelt out
-    ([], ["--seed", "3", "--samples", "7"]),  # under royalties they change no record
+    (["--objective", "royalties"],  # under royalties they change no record
+     ["--objective", "royalties", "--seed", "3", "--samples", "7"]),
 ])
 def test_a_rerun_with_the_same_settings_in_other_words_goes_on(
         hands_file, tmp_path, first, then):
@@ -504,7 +505,8 @@ def test_an_ev_rerun_against_another_opponent_model_is_refused(one_hand, tmp_pat
     assert "was written against another opponent model (an older pool; now the pineapple " \
            "pool" in result.stderr and len(result.stderr.splitlines()) == 1
     royalties = tmp_path / "royalties.jsonl"  # no opponents, no model to record
-    assert batch(str(one_hand), "-o", str(royalties)).exit_code == 0
+    assert batch(str(one_hand), "-o", str(royalties), "--objective",
+                 "royalties").exit_code == 0
     assert "opponent_model" not in json.loads(Path(f"{royalties}.settings").read_text())
 
 

@@ -346,7 +346,8 @@ def test_check_train_and_bench_grade_chinese_poker_by_its_ev_in_its_words(tmp_pa
         assert absent not in checked.output, absent
     assert "a fouled set loses every row to each opponent who does not foul.\n" in \
         checked.output.replace("A fouled", "a fouled")
-    ofc = runner.invoke(app, ["check", HAND + " 6d", "--set", FOULED])
+    ofc = runner.invoke(app, ["check", HAND + " 6d", "--set", FOULED, "--objective",
+                              "royalties"])
     assert "(royalties)" in ofc.output and "Stays:" in ofc.output  # OFC as it was
 
     trained = runner.invoke(app, ["train", "--variant", "chinese", "--seed", "3", "--hands",

@@ -84,7 +84,7 @@ def test_ivey_board_human_shows_rows_royalties_and_no_foul():
 
 
 def test_ivey_board_json_royalties_are_1_0_6_total_7():
-    data = score_json(IVEY)
+    data = score_json(IVEY, "--variant", "standard")
     assert data["board"] == {"top": ["6s", "6c", "4h"],
                              "middle": ["Td", "Ts", "9c", "Qs", "8c"],
                              "bottom": ["3h", "3d", "3s", "2h", "2d"]}
@@ -133,7 +133,7 @@ def test_top_qq7_over_middle_qq654_fouls_on_kickers():
 
 
 def test_top_qq7_over_middle_qq982_is_legal_and_enters():
-    data = score_json("QsQd7h / QcQh9s8d2c / Ah Kh Jh 9h 8h")
+    data = score_json("QsQd7h / QcQh9s8d2c / Ah Kh Jh 9h 8h", "--variant", "standard")
     assert data["fouled"] is False
     assert data["fantasyland_cards"] == 13
 
@@ -180,7 +180,7 @@ def test_trips_top_stays_in_pineapple_and_names_the_row():
 
 def test_full_house_middle_stays_in_standard_but_not_in_pineapple():
     board = "Qs Qd 3c / 2c 2d 2h 3s 3d / Ac Ad Ah Kc Kd"
-    assert score_json(board)["stay_rows"] == ["middle"]
+    assert score_json(board, "--variant", "standard")["stay_rows"] == ["middle"]
     assert score_json(board, "--variant", "pineapple")["stays"] is False
 
 

@@ -170,9 +170,10 @@ def _fails_on_a_stay(solution):
     return solution_dict(solution)
 
 
-BATCHES = {"royalties": (), "ev-three-handed": ("--objective", "ev", "--samples", "10",
-                                                "--opponents", "2"),
-           "fl-value-given": ("--fl-value", "9.6", "--variant", "progressive")}
+BATCHES = {"royalties": ("--objective", "royalties"),
+           "ev-three-handed": ("--objective", "ev", "--samples", "10", "--opponents", "2"),
+           "fl-value-given": ("--fl-value", "9.6", "--variant", "progressive", "--objective",
+                              "royalties")}
 
 
 def _sets_of(variant: str, seed: int, rounds: int) -> list[str]:
@@ -363,7 +364,8 @@ CASES: dict[str, dict[str, Producer]] = {
     },
     "train-log.schema.json": {
         "royalties-two-hands": lambda base, _r: train_log(
-            base, "royalties", "--variant", "pineapple", "--seed", "4", rounds=2,
+            base, "royalties", "--variant", "pineapple", "--objective", "royalties", "--seed",
+            "4", rounds=2,
             typed=_sets_of("pineapple", 4, 2)),
         "ev-three-handed-mixed-sizes": lambda base, _r: train_log(
             base, "ev", "--variant", "progressive", "--seed", "5", "--objective", "ev",

@@ -84,7 +84,7 @@ def test_an_opponent_in_fantasyland_needs_13_to_17_cards():
 
 def test_the_table_needs_the_ev_objective():
     result = runner.invoke(app, ["check", HAND, "--set", "Kd Qd Qh / Ts 5s 4s 3s 2s / Ac Ah "
-                                 "As 7c 7h", "--dead", "8d"])
+                                 "As 7c 7h", "--dead", "8d", "--objective", "royalties"])
     assert result.exit_code == 2 and "only under the ev objective" in result.output
 
 
@@ -222,7 +222,8 @@ def test_batch_refuses_the_table_under_royalties(tmp_path):
     hands = tmp_path / "hands.txt"
     hands.write_text(HAND + "\n")
     result = runner.invoke(app, ["batch", str(hands), "-o", str(tmp_path / "o.jsonl"),
-                                 "--dead", "8d", "--workers", "1", "--no-progress"])
+                                 "--dead", "8d", "--objective", "royalties", "--workers", "1",
+                                 "--no-progress"])
     assert result.exit_code == 2 and "only under the ev objective" in result.output
 
 

@@ -116,8 +116,8 @@ def test_train_reads_sets_from_stdin_reprompts_on_typos_and_logs(tmp_path):
     session.deal()
     first = optimal_text(session)
     log = tmp_path / "session.jsonl"
-    result = runner.invoke(app, ["train", "--variant", "pineapple", "--seed", "5", "--hands",
-                                 "2", "--log", str(log)],
+    result = runner.invoke(app, ["train", "--variant", "pineapple", "--objective", "royalties",
+                                 "--seed", "5", "--hands", "2", "--log", str(log)],
                            input=f"Qs Qd\n?\n{first}\nq\n")
     assert result.exit_code == 0, result.output
     assert "Hand 1 (14 cards)" in result.stdout and "Hand 2 (14 cards)" in result.stdout
@@ -158,8 +158,9 @@ def test_train_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
     session.deal()
     best = optimal_text(session)
     env = dict(os.environ, PYTHONPATH=str(REPO), NO_COLOR="1", TERM="dumb")
-    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", "train", "--variant", "pineapple",
-                                           "--seed", "11"],
+    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", "train", "--variant",
+                                           "pineapple", "--objective", "royalties", "--seed",
+                                           "11"],
                           cwd=str(REPO), env=env, encoding="utf-8", timeout=20,
                           dimensions=(50, 120))
     try:

@@ -181,8 +181,8 @@ def test_train_ordinary_options_are_checked():
 def test_train_ordinary_in_a_pseudo_terminal_with_a_typo_and_ctrl_c():
     plays = scripted_hand(11)
     env = dict(os.environ, PYTHONPATH=str(REPO), NO_COLOR="1", TERM="dumb")
-    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", "train", "--ordinary", "--seed",
-                                           "11", *ARGS],
+    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", "train", "--ordinary",
+                                           "--variant", "progressive", "--seed", "11", *ARGS],
                           cwd=str(REPO), env=env, encoding="utf-8", timeout=60,
                           dimensions=(50, 140))
     try:

@@ -116,8 +116,8 @@ def test_value_json_is_reproducible_with_a_seed():
 def test_value_table_and_plot(tmp_path):
     pytest.importorskip("matplotlib")
     chart = tmp_path / "worth.png"
-    result = runner.invoke(app, ["value", "--hands", "2", "--seed", "1", "--plot",
-                                 str(chart)])
+    result = runner.invoke(app, ["value", "--variant", "progressive", "--objective",
+                                 "royalties", "--hands", "2", "--seed", "1", "--plot", str(chart)])
     assert result.exit_code == 0, result.output
     for text in ("progressive: optimal play, 2 hands a size", "Worth of an entry",
                  "QQ+ top", "222+ top", "Measured worth of staying: "):
@@ -126,12 +126,12 @@ def test_value_table_and_plot(tmp_path):
 
 
 @pytest.mark.parametrize("variant, args, said", [
-    ("pineapple", [], "the worth W of a 14-card repeat. It is the figure for the rules "
+    ("pineapple", ["--objective", "royalties"], "the worth W of a 14-card repeat. It is the figure for the rules "
                       "file's repeat_value, which now says 13.7."),
     ("pineapple", ["--objective", "ev", "--opponents", "2"],
      "14-card repeat per opponent. It is the figure for the rules file's ev_repeat_value "
      "(points from one opponent), which now says 12.2."),
-    ("ultimate", [], "(W of the repeat each size earns). It is the figure for the rules "
+    ("ultimate", ["--objective", "royalties"], "(W of the repeat each size earns). It is the figure for the rules "
                      "file's repeat_value, which now says 14 = 13.7, 15 = 19.5, 16 = 29.0, "
                      "17 = 55.4."),
 ])

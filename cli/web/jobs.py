@@ -10,9 +10,10 @@ whose message is the CLI's one line.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
+from fantasyland.cli.defaults import load
 from fantasyland.cli.errors import INPUT_ERRORS
 from fantasyland.cli.web.fields import FieldError
 from fantasyland.evaluator import Rules, find_preset, preset_names, rules_from_text
@@ -39,19 +40,41 @@ def _uploaded(text: str) -> Rules:
     return rules_from_text(text, "rules")
 
 
-def rules_of(fields: dict[str, Any], default: str) -> Rules:
+@cache
+def defaults() -> dict[str, Any]:
+    """What a request that leaves a setting out gets: the CLI's defaults, the player's
+    config file over the built-in ones (``cli.defaults``), read once a process. ``serve``
+    read the same file before it started, so a bad one never gets this far."""
+    return load().values
+
+
+def chosen(fields: dict[str, Any], name: str) -> Any:
+    """The request's ``name`` (objective, opponents, fl_value, samples), else its default."""
+    value = fields.get(name)
+    return defaults()[name] if value is None else value
+
+
+def rules_of(fields: dict[str, Any]) -> Rules:
     """The request's rules: its ``rules`` text when given, else the preset ``variant``
-    (never a path: the browser does not name files)."""
+    (never a path: the browser does not name files), else the default variant (which the
+    config file may make a rules file of the player's)."""
     if fields.get("rules"):
         if fields.get("variant"):
             raise FieldError("both variant and rules given: rules is a whole rules file "
                              "(base = \"pineapple\" starts it from a preset); give one")
         return _uploaded(fields["rules"])
-    return find_preset(fields.get("variant") or default)
+    if fields.get("variant"):
+        return find_preset(fields["variant"])
+    from fantasyland.evaluator import find_rules
+
+    return find_rules(defaults()["variant"])
 
 
 def seated(opponents: int | None, rules: Rules) -> int | None:
-    """``opponents`` checked against the seats of ``rules``, as ``--opponents`` is."""
+    """``opponents`` checked against the seats of ``rules``, as ``--opponents`` is; None,
+    the default's."""
+    if opponents is None:
+        opponents = defaults()["opponents"]
     if opponents is not None and opponents > rules.seats - 1:
         raise FieldError(f"bad opponents {opponents}: expected 1 to {rules.seats - 1} (a deck "
                          f"of {len(rules.deck.cards)} cards seats {rules.seats} players under "
@@ -64,11 +87,6 @@ def _table(fields: dict[str, Any], rules: Rules):
 
     return TableSpec(seated(fields["opponents"], rules), tuple(fields["against"]),
                      tuple(fields["opponent_fantasyland"]), fields["dead"] or ())
-
-
-#: The preset each command plays when a request names none: the CLI's defaults.
-DEFAULTS = {"solve": "pineapple", "check": "pineapple", "train": "progressive",
-            "advise": "progressive", "review": "progressive", "score": "standard"}
 
 
 def _offered(rules: Rules) -> dict:
@@ -84,15 +102,20 @@ def _offered(rules: Rules) -> dict:
 
 
 def variants() -> dict:
-    """Every preset, with what the page needs to offer it, and each command's default."""
-    return {"default": DEFAULTS["solve"], "defaults": DEFAULTS,
+    """Every preset, with what the page needs to offer it, and the variant every view
+    starts from (the CLI's default: ``cli.defaults``)."""
+    from fantasyland.evaluator import find_rules
+
+    name = find_rules(defaults()["variant"]).name
+    views = ("solve", "check", "train", "advise", "review", "score")  # one default for all
+    return {"default": name, "defaults": dict.fromkeys(views, name),
             "variants": [_offered(find_preset(name)) for name in preset_names()]}
 
 
 def rules_summary(fields: dict[str, Any]) -> dict:
     """A rules file's text, read as the CLI reads a file: what a preset's entry in
     ``variants`` says, its fingerprint, and every size it deals."""
-    rules = rules_of(fields, "pineapple")
+    rules = rules_of(fields)
     return _offered(rules) | {"fingerprint": rules.fingerprint,
                               "dealt_counts": list(rules.dealt_counts)}
 
@@ -101,12 +124,12 @@ def solve(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer import solve as solve_hand
     from fantasyland.optimizer.solver.record import solution_record
 
-    rules = rules_of(fields, DEFAULTS["solve"])
+    rules = rules_of(fields)
     cards = _dealt(fields["cards"], rules)
-    solution = solve_hand(cards, variant=rules, objective=fields["objective"] or "ev",
-                          fl_value=fields["fl_value"], time_limit=fields["time_limit"],
+    solution = solve_hand(cards, variant=rules, objective=chosen(fields, "objective"),
+                          fl_value=chosen(fields, "fl_value"), time_limit=fields["time_limit"],
                           alternatives=fields["alternatives"], table=_table(fields, rules),
-                          samples=fields["samples"], seed=fields["seed"])
+                          samples=chosen(fields, "samples"), seed=fields["seed"])
     return solution_record(solution)
 
 
@@ -116,19 +139,14 @@ def _dealt(text: str, rules: Rules):
     return parse_cards(text, deck=rules.deck)
 
 
-def _objective(fields: dict[str, Any], rules: Rules) -> str:
-    """The grading objective: as given, else royalties (ev where there is no Fantasyland),
-    as ``check`` and ``train`` choose it."""
-    return fields["objective"] or ("royalties" if rules.entry else "ev")
-
-
 def check(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer.training.grading import grade, grade_record
 
-    rules = rules_of(fields, DEFAULTS["check"])
-    g = grade(fields["cards"], fields["set"], rules, _objective(fields, rules),
-              fields["fl_value"], time_limit=fields["time_limit"], samples=fields["samples"],
-              seed=fields["seed"], table=_table(fields, rules))
+    rules = rules_of(fields)
+    g = grade(fields["cards"], fields["set"], rules, chosen(fields, "objective"),
+              chosen(fields, "fl_value"), time_limit=fields["time_limit"],
+              samples=chosen(fields, "samples"), seed=fields["seed"],
+              table=_table(fields, rules))
     return grade_record(g)
 
 
@@ -138,18 +156,18 @@ def _session(fields: dict[str, Any], rules: Rules):
     from fantasyland.optimizer import TableSpec
     from fantasyland.optimizer.training.session import Session
 
-    session = Session(rules, _objective(fields, rules), fields.get("fl_value"),
+    session = Session(rules, chosen(fields, "objective"), chosen(fields, "fl_value"),
                       sizes=fields.get("sizes") or None, seed=fields["seed"],
                       table=TableSpec(seated(fields.get("opponents"), rules)),
-                      samples=fields.get("samples"))
+                      samples=chosen(fields, "samples"))
     for _ in range(fields["number"]):
         session.deal()
     return session
 
 
 def train_deal(fields: dict[str, Any]) -> dict:
-    rules = rules_of(fields, DEFAULTS["train"])
-    session = _session(fields | {"objective": None}, rules)
+    rules = rules_of(fields)
+    session = _session(fields, rules)
     assert session.current is not None
     return {"seed": fields["seed"], "number": fields["number"], "variant": rules.name,
             "cards": [card_name(card, ascii=True) for card in session.current.cards]}
@@ -159,7 +177,7 @@ def train_grade(fields: dict[str, Any]) -> dict:
     """The grade of a training hand, as ``train`` grades it (the same ev seed)."""
     from fantasyland.optimizer.training.grading import grade_record
 
-    rules = rules_of(fields, DEFAULTS["train"])
+    rules = rules_of(fields)
     session = _session(fields, rules)
     g = session.play(fields["set"])
     assert session.current is not None
@@ -172,10 +190,10 @@ def advise(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer.ordinary.advise import advise as advise_plays
     from fantasyland.optimizer.ordinary.record import advice_record
 
-    rules = rules_of(fields, DEFAULTS["advise"])
-    advice = advise_plays(rules, fields["board"], fields["cards"], fields["objective"] or "ev",
+    rules = rules_of(fields)
+    advice = advise_plays(rules, fields["board"], fields["cards"], chosen(fields, "objective"),
                           _table(fields, rules), fields["discards"] or (),
-                          samples=fields["samples"] or DEFAULT_SAMPLES, seed=fields["seed"],
+                          samples=chosen(fields, "samples") or DEFAULT_SAMPLES, seed=fields["seed"],
                           budget=fields["budget"] or DEFAULT_BUDGET, workers=1,
                           entry_overrides=fields["entry_value"])
     return advice_record(advice)
@@ -186,7 +204,7 @@ def score(fields: dict[str, Any]) -> dict:
     from fantasyland.cli.score import settled, table_dict
     from fantasyland.evaluator import evaluate_board
 
-    rules = rules_of(fields, DEFAULTS["score"])
+    rules = rules_of(fields)
     if not fields["against"]:
         return report_dict(evaluate_board(fields["board"], rules))
     seats, result = settled([fields["board"], *fields["against"]], rules, "boards in against")
@@ -198,8 +216,8 @@ def review(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET
     from fantasyland.optimizer.ordinary.review import review as review_lines
 
-    rules = rules_of(fields, DEFAULTS["review"])
-    result = review_lines(fields["history"].splitlines(), rules, fields["objective"] or "ev",
+    rules = rules_of(fields)
+    result = review_lines(fields["history"].splitlines(), rules, chosen(fields, "objective"),
                           seated(fields["opponents"], rules), seed=fields["seed"],
                           budget=fields["budget"] or DEFAULT_BUDGET,
                           entry_overrides=fields["entry_value"])

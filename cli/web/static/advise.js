@@ -43,8 +43,7 @@ export class AdviseView {
 
   setVariants(data) {
     const ordinary = data.variants.filter((variant) => variant.ordinary);
-    const fallback = ordinary.some((v) => v.name === "progressive") ? "progressive" : data.default;
-    this.settings.setVariants(ordinary, fallback);
+    this.settings.setVariants(ordinary, data.default);
   }
 
   async advise() {

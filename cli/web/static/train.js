@@ -52,11 +52,9 @@ export class TrainView {
   }
 
   setVariants(data) {
-    // Training deals Fantasyland hands, progressive's by default as the CLI's train does.
+    // Training deals Fantasyland hands, the default variant's as the CLI's train does.
     const fantasyland = data.variants.filter((variant) => variant.fantasyland);
-    const fallback = fantasyland.some((v) => v.name === "progressive") ? "progressive"
-      : data.default;
-    this.settings.setVariants(fantasyland, fallback);
+    this.settings.setVariants(fantasyland, data.default);
   }
 
   /** The first visit deals the first hand and shows the history. */
