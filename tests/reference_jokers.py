@@ -8,6 +8,10 @@ trying), and the set counts at its best legal choice of faces: the most royaltie
 a top's only the weakest: the bottom only has to reach the middle, the top to stay under it. Only the rules engine ranks rows and gives royalties, stays and
 qualifying hands. It knows the usual foul order only (bottom >= middle >= top), which every
 preset with jokers or two decks uses.
+
+``best_of_each_kind`` finds the best set that stays and the best that does not, each played
+as ``score`` plays it: a set stays or not as its best way, the rules' worth of staying
+counted, does.
 """
 
 from __future__ import annotations
@@ -121,3 +125,73 @@ def best_value(cards: tuple[Card, ...], rules: Rules, fl_value: float) -> float 
             value = float(worth[np.isfinite(worth)].max())
             best = value if best is None else max(best, value)
     return best
+
+
+
+def best_of_each_kind(cards: tuple[Card, ...], rules: Rules, fl_value: float
+                      ) -> tuple[float | None, float | None]:
+    """The most a set of ``cards`` that stays is worth, and the most one that does not (None
+    where there is none), each set played as ``score`` plays it: its jokers at the legal
+    faces worth the most royalties, plus the rules' worth of staying if the set stays
+    (``rules.repeat_value``: a fraction, so that a way that stays never ties one that does
+    not).
+
+    For every set (a bottom, a middle, a top of the cards left: its three masks), the most
+    royalties of its legal ways that stay and of those that do not, as ``best_value`` finds
+    them (every (bottom way, middle way) pair, each top mask's best way under the middle);
+    the set stays as it is played where the first, with the repeat's worth, beats the second.
+    """
+    assert rules.order == ("bottom", "middle", "top"), rules.order
+    assert rules.repeat_value % 1, rules.repeat_value
+    n = len(cards)
+    full = (1 << n) - 1
+    bm, bs, br, bt = _every_way(cards, rules, "bottom", 5)
+    mm, ms, mr, mt = _every_way(cards, rules, "middle", 5)
+    tm, ts, tr, tt = _every_way(cards, rules, "top", 3)
+    order = np.lexsort((ts, tm))
+    tm, ts, tr, tt = tm[order], ts[order], tr[order], tt[order]
+    start = np.concatenate([[True], tm[1:] != tm[:-1]])
+    group = np.cumsum(start) - 1
+    span = 1 << 20
+    best_stay = np.maximum.accumulate(np.where(tt, tr, NO) + group * span) - group * span
+    best_not = np.maximum.accumulate(np.where(tt, NO, tr) + group * span) - group * span
+    first_of = np.flatnonzero(start)
+    key = group * span + ts
+    masks = tm[first_of]
+    trio = np.array(list(combinations(range(n - 10), 3)))
+    sets, stay, keep = [], [], []
+    for chunk in range(0, len(bm), 64):
+        b = np.arange(chunk, min(chunk + 64, len(bm)))
+        ok = ((bm[b][:, None] & mm[None, :]) == 0) & (ms[None, :] <= bs[b][:, None])
+        bi, mi = np.nonzero(ok)
+        if not len(bi):
+            continue
+        bi = b[bi]
+        left = full ^ (bm[bi] | mm[mi])
+        positions = (left[:, None] >> np.arange(n)) & 1
+        spots = np.argsort(-positions, axis=1, kind="stable")[:, :n - 10]
+        top_masks = (np.int64(1) << spots[:, trio]).sum(axis=2)  # (pairs, C(n-10, 3))
+        where = np.minimum(np.searchsorted(masks, top_masks), len(masks) - 1)
+        at = np.searchsorted(key, where * span + ms[mi][:, None], side="right") - 1
+        fits = (masks[where] == top_masks) & (at >= first_of[where])
+        safe = np.maximum(at, 0)
+        top_stay = np.where(fits, best_stay[safe], NO)
+        top_not = np.where(fits, best_not[safe], NO)
+        rows_stay = (bt[bi] | mt[mi])[:, None]
+        pair = (br[bi] + mr[mi])[:, None]
+        any_top = np.maximum(top_stay, top_not)
+        stay.append(np.where(rows_stay, np.where(any_top > NO, pair + any_top, NO),
+                             np.where(top_stay > NO, pair + top_stay, NO)).ravel())
+        keep.append(np.where(~rows_stay & (top_not > NO), pair + top_not, NO).ravel())
+        sets.append(((bm[bi] << 2 * n | mm[mi] << n)[:, None] | top_masks).ravel())
+    if not sets:
+        return None, None
+    distinct, which = np.unique(np.concatenate(sets), return_inverse=True)
+    best = {}
+    for kind, worth in ((True, stay), (False, keep)):
+        best[kind] = np.full(len(distinct), NO, dtype=np.int64)
+        np.maximum.at(best[kind], which.ravel(), np.concatenate(worth))
+    played_stays = (best[True] > NO) & (best[True] + rules.repeat_value > best[False])
+    plays_not = ~played_stays & (best[False] > NO)
+    return (float(best[True][played_stays].max()) + fl_value if played_stays.any() else None,
+            float(best[False][plays_not].max()) if plays_not.any() else None)

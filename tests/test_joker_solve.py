@@ -15,9 +15,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from reference_jokers import best_value
+from reference_jokers import best_of_each_kind, best_value
 
-from fantasyland.evaluator import evaluate_board, find_rules
+from fantasyland.evaluator import Board, evaluate_board, find_rules
 from fantasyland.evaluator.cards import JOKER, Deck
 from fantasyland.optimizer import solve
 from fantasyland.optimizer.solver.bounds import INF, chain_bounds, set_bounds
@@ -142,6 +142,52 @@ def test_a_flush_holding_a_pair_beats_a_higher_plain_flush_under_two_decks():
     high = evaluate_board("2c 3d 4h / As As Ks 9s 2s / Ah Kh Qh Jh 9h", TWO_DECKS)
     assert high.fouled
 
+
+
+# --- the best set of each kind, its jokers played as they must be -----------------------------
+
+PINEAPPLE_JOKER = find_rules("pineapple-joker")
+
+
+def paired_joker_hands(seed: int, count: int):
+    """Seeded 13-card hands of two jokers and eleven cards of five ranks (2, 4, T, J, Q): so
+    many pairs and trips that the jokers make trips on top, full houses and quads often."""
+    rng = random.Random(seed)
+    deck = [rank * 4 + suit for rank in (0, 2, 8, 9, 10) for suit in range(4)]
+    for _ in range(count):
+        yield tuple(sorted(rng.sample(deck, 11) + [JOKER] * 2))
+
+
+def test_the_best_set_that_does_not_stay_plays_its_jokers_as_score_does():
+    # Jk Jk 4s on top as A-A-4 does not stay (27 royalties), but over a middle of twos full
+    # its jokers play as fours, and the set stays: the best that does not stay is worth 25.
+    cards = "4h 2c Tc Qs 2h Qh Jk Jh 4s Jk 2s Qc Ts Jc"
+    solution = solve(cards, variant=PINEAPPLE_JOKER, fl_value=0.0)
+    keep = solution.best_not_staying
+    assert (keep.points, keep.royalties) == (25.0, 25)
+    assert solution.break_even_fl_value == -19.0
+    played = evaluate_board(Board(keep.board.top, keep.board.middle, keep.board.bottom),
+                            PINEAPPLE_JOKER)
+    assert not played.stays and played.royalties.total == 25
+    assert solution.best_staying.points == 44.0
+
+
+def test_the_best_set_of_each_kind_matches_the_plain_search_as_jokers_play():
+    """Both kinds against every set of the hand, each played as ``score`` plays it. In each
+    of these three hands the best set that does not stay, its jokers at any faces, plays
+    into staying."""
+    for cards in paired_joker_hands(seed=3, count=3):
+        staying, not_staying = best_of_each_kind(cards, PINEAPPLE_JOKER, 5.0)
+        solution = solve(cards, variant=PINEAPPLE_JOKER, fl_value=5.0)
+        for expected, mode in ((staying, solution.best_staying),
+                               (not_staying, solution.best_not_staying)):
+            if expected is None:
+                assert mode is None, cards
+                continue
+            assert mode.points == pytest.approx(expected), cards
+            played = evaluate_board(Board(mode.board.top, mode.board.middle, mode.board.bottom),
+                                    PINEAPPLE_JOKER)
+            assert played.stays == mode.stays, (cards, mode.board.format(ascii=True))
 
 # --- deferred middles (optimizer.solver.candidates.Deferred) ---------------------------------
 

@@ -27,9 +27,10 @@ from fantasyland.optimizer.solver.alternatives import Alternative
 from fantasyland.optimizer.solver.alternatives import alternatives as find_alternatives
 from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
 from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
-from fantasyland.optimizer.solver.mode import ModeResult, solve_mode
+from fantasyland.optimizer.solver.mode import ModeResult
 from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
                                         check_name, default_fl_value, opponent_model)
+from fantasyland.optimizer.solver.played import solve_mode_as_played
 from fantasyland.optimizer.solver.showdown import ShowdownChoice, showdown_choice
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table
 
@@ -290,8 +291,8 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
                                 "enumerate_ms": (time.perf_counter() - clock) * 1e3,
                                 "candidates": {r: len(cands.row(r)) for r in ROWS}}
     # Both modes are solved in full: the player wants to see the best of each.
-    not_staying = solve_mode(cands, False, goal, deadline)
-    staying = solve_mode(cands, True, goal, deadline)
+    not_staying = solve_mode_as_played(cands, False, goal, deadline)
+    staying = solve_mode_as_played(cands, True, goal, deadline)
     results = [r for r in (not_staying, staying) if r is not None]
     for result in results:
         stats["stay" if result.stays else "no_stay"] = result.stats
