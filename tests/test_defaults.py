@@ -36,7 +36,11 @@ def config(tmp_path, monkeypatch):
         monkeypatch.setenv(CONFIG_VARIABLE, str(path))
         return path
 
-    return write
+    yield write
+    # The web's jobs read the defaults once a process: the file's must not outlive the test.
+    from fantasyland.cli.web import jobs
+
+    jobs.defaults.cache_clear()
 
 
 def _option(command, name: str):

@@ -411,7 +411,7 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
 # --- Every view at both sizes: the answer in view, no word broken -------------------------
 
 REVIEWED = REPO / "fixtures" / "review" / "bad-lines.jsonl"  # two streets and three bad lines
-# Seed 001's four-player table of classic Chinese Poker (docs/scoring.md).
+# The four-player table of classic Chinese Poker that docs/scoring.md settles.
 TABLE = ("6h 6s 4h / 8h 8s Jh 5h 3h / 2c 2d 2h Ks Qh",
          "As Kd 4s / 3c 3d Qd Ts 5s / Jc Jd 7c 7d 9h",
          "8c 8d 3s / 9c 9d Kh 7h 2s / Tc Td 5c 5d Qs",

@@ -42,6 +42,12 @@ export function cardText(card) {
   return `${card[0] === "T" ? "10" : card[0]}${SUIT_SYMBOL[card[1]]}`;
 }
 
+/** "T♦", "A♣", "🃏": a card as the CLI prints it in running text (its rank as typed). */
+export function printedCard(card) {
+  if (isJoker(card)) return "\u{1F0CF}";
+  return `${card[0]}${SUIT_SYMBOL[card[1]]}`;
+}
+
 /** Read cards typed or pasted ("As Kd", "AsKd", "10h", "k♥"): the cards found, and the
  * words that are not cards (left for the server to name in its error). */
 export function parseCards(text) {

@@ -210,18 +210,21 @@ export function percentileText(grade) {
   }
   if (grade.fouled) return "0% (a fouled set ranks below every legal set)";
   const shown = `${(Math.floor(p.percent * 10) / 10).toFixed(1)}%`;
+  // Under ev each set drawn is valued against the optimum's opponents, as the CLI says.
+  const drawn = grade.objective === "ev" ? "drawn at random and valued by EV" : "drawn at random";
   if (p.exact) {
     return `${shown}: beats or ties ${count(p.beaten_or_tied)} of the ${count(p.legal_sets)} `
       + "legal sets (exact)";
   }
-  if (p.beaten_or_tied === p.legal_sets && !grade.is_optimal) {
+  // Exactly 100, not an estimate: the optimum beats or ties every legal set, drawn or not.
+  if (grade.is_optimal) return "100%: the optimal set beats or ties every legal set";
+  if (p.beaten_or_tied === p.legal_sets) {
     const bound = (Math.floor((1 - 3 / p.legal_sets) * 1000) / 10).toFixed(1);
     return `above ${bound}% (an estimate): beats or ties all ${count(p.legal_sets)} legal `
-      + "sets drawn at random, but not the optimum";
+      + `sets ${drawn}, but not the optimum`;
   }
   return `about ${shown} \u00b1 ${p.stderr.toFixed(1)}%: beats or ties `
-    + `${count(p.beaten_or_tied)} of ${count(p.legal_sets)} legal sets drawn at random `
-    + "(an estimate)";
+    + `${count(p.beaten_or_tied)} of ${count(p.legal_sets)} legal sets ${drawn} (an estimate)`;
 }
 
 /** A graded set beside the optimum: what was lost, why, and where the set ranks. */

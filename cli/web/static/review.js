@@ -2,7 +2,7 @@
 // graded decision by decision, as `fantasyland review` grades it (docs/review.md).
 
 import { Busy, postJson } from "./api.js";
-import { cardLine } from "./cards.js";
+import { cardLine, printedCard } from "./cards.js";
 import { el, num, showAnswer } from "./render.js";
 import { Settings } from "./settings.js";
 
@@ -15,15 +15,31 @@ function lostText(decision) {
   return `${num(decision.ev_lost)}${error}${decision.close ? " (close)" : ""}`;
 }
 
+const ROWS = ["top", "middle", "bottom"];
+
+/** A play as the CLI's review writes it: the cards of each row it used, top first, in the
+ * order they were dealt, then the discard ("T♦ middle, A♣ bottom, discard 7♥"). A card
+ * dealt twice (two decks) lists its rows in ``rows``. */
+function playText(play, dealt) {
+  const left = {};
+  for (const [card, row] of Object.entries(play.rows)) left[card] = [].concat(row);
+  const placed = dealt.split(" ").map((card) => [card, (left[card] || []).shift()]);
+  const parts = ROWS.map((row) => placed.filter(([, at]) => at === row))
+    .filter((cards) => cards.length)
+    .map((cards) => `${cards.map(([card]) => printedCard(card)).join(" ")} ${cards[0][1]}`);
+  if (play.discard) parts.push(`discard ${printedCard(play.discard)}`);
+  return parts.join(", ");
+}
+
 function decisionRow(decision) {
   return el("tr", { data: { line: decision.line, best: String(decision.is_best) } },
     el("td", { class: "num" }, decision.line),
     el("td", { class: "num" }, decision.street),
     el("td", { class: "card-text" }, cardLine(decision.board)),
     el("td", { class: "card-text" }, cardLine(decision.cards)),
-    el("td", {}, decision.played.describe),
+    el("td", {}, playText(decision.played, decision.cards)),
     el("td", { class: "num ev-lost" }, lostText(decision)),
-    el("td", {}, decision.is_best ? "" : decision.best.describe));
+    el("td", {}, decision.is_best ? "" : playText(decision.best, decision.cards)));
 }
 
 function plural(n, word) {
@@ -48,8 +64,9 @@ export function reviewResult(result) {
   ];
   const worst = result.decisions.find((d) => d.line === s.worst_line);
   if (worst && worst.ev_lost > 0) {
-    lines.push(["Worst", `line ${worst.line}, street ${worst.street}: ${worst.played.describe}`
-      + ` lost ${lostText({ ...worst, close: false })}; best ${worst.best.describe}`, "worst"]);
+    lines.push(["Worst", `line ${worst.line}, street ${worst.street}: `
+      + `${playText(worst.played, worst.cards)} lost ${lostText({ ...worst, close: false })}; `
+      + `best ${playText(worst.best, worst.cards)}`, "worst"]);
   }
   if (result.bad_lines.length) {
     lines.push(["Skipped", `${plural(result.bad_lines.length, "bad line")}: `
