@@ -219,7 +219,8 @@ def test_an_oversized_body_is_refused_before_it_is_read(client):
         for _ in range(100):
             yield b" " * 10_000
 
-    answer = client.post("/api/solve", content=chunks())
+    answer = client.post("/api/solve", content=chunks(),
+                         headers={"Content-Type": "application/json"})
     assert answer.status_code == 400 and "over 262,144 bytes" in answer.json()["error"]
 
 

@@ -1,0 +1,179 @@
+"""The web API under hostile requests, through Starlette's test client: a write from another
+site's page, bodies built to break a reader, and arbitrary JSON to every endpoint. Each is
+refused with one line (400, 403 or 415) and never a 500, and writes nothing. The real server
+process under idle sockets and load is tests/test_web_load.py's.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from fantasyland.cli.web.api import ENDPOINTS
+from fantasyland.cli.web.app import Settings, create_app
+
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    history = tmp_path_factory.mktemp("hostile") / "history.sqlite3"
+    app = create_app(Settings(history=history, workers=1, request_limit=20))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        yield client
+
+
+def _rows(client: TestClient) -> int:
+    return len(client.get("/api/train/history?limit=1000").json()["hands"])
+
+
+def _grade_body(client: TestClient, session: str) -> dict:
+    cards = client.post("/api/train/deal", json={"seed": 3}).json()["cards"]
+    played = f"{' '.join(cards[:3])} / {' '.join(cards[3:8])} / {' '.join(cards[8:13])}"
+    return {"session": session, "seed": 3, "number": 1, "set": played,
+            "objective": "royalties"}
+
+
+def _one_line(answer, status: int) -> str:
+    assert answer.status_code == status, answer.text
+    data = answer.json()
+    assert list(data) == ["error"] and "\n" not in data["error"]
+    return data["error"]
+
+
+# --- cross-site writes ------------------------------------------------------------------
+
+def test_a_text_plain_post_from_another_origin_is_403_and_writes_nothing(client):
+    body = json.dumps(_grade_body(client, "evil"))
+    before = _rows(client)
+    answer = client.post("/api/train/grade", content=body,
+                         headers={"Content-Type": "text/plain",
+                                  "Origin": "http://evil.example"})
+    assert "another site" in _one_line(answer, 403)
+    # Even as JSON, another origin is refused.
+    answer = client.post("/api/train/grade", content=body,
+                         headers=JSON | {"Origin": "http://evil.example"})
+    assert "http://evil.example" in _one_line(answer, 403)
+    assert _rows(client) == before
+
+
+@pytest.mark.parametrize("kind", ["text/plain", "application/x-www-form-urlencoded",
+                                  "multipart/form-data; boundary=x", None])
+def test_a_post_that_is_not_json_is_415_and_writes_nothing(client, kind):
+    body = json.dumps(_grade_body(client, "form"))
+    before = _rows(client)
+    answer = client.post("/api/train/grade", content=body,
+                         headers={} if kind is None else {"Content-Type": kind})
+    assert "expected application/json" in _one_line(answer, 415)
+    assert _rows(client) == before
+
+
+def test_the_server_s_own_page_may_post(client):
+    before = _rows(client)
+    answer = client.post("/api/train/grade", content=json.dumps(_grade_body(client, "own")),
+                         headers={"Content-Type": "application/json; charset=utf-8",
+                                  "Origin": "http://testserver"})
+    assert answer.status_code == 200, answer.text
+    assert _rows(client) == before + 1
+
+
+# --- bad input that broke a reader: 400 and one line, nothing in the log ------------------
+
+def _nested(depth: int) -> bytes:
+    return b'{"cards": ' + b"[" * depth + b"]" * depth + b"}"
+
+
+@pytest.mark.parametrize("path, body, says", [
+    ("/api/solve", _nested(60_000), "nested too deeply"),
+    ("/api/score", _nested(60_000), "nested too deeply"),
+    ("/api/solve", b'{"seed": ' + b"7" * 5_000 + b"}", "4,300 digits"),
+    ("/api/solve", json.dumps({"cards": "As", "fl_value": 10**400}).encode(), "bad fl_value"),
+    ("/api/rules", json.dumps({"rules": "a = " + "[" * 20_000 + "]" * 20_000}).encode(),
+     "rules: nested too deeply"),
+    ("/api/solve", json.dumps({"cards": "As Kd", "rules": "a = " + "[" * 20_000
+                               + "]" * 20_000}).encode(), "rules: nested too deeply"),
+    ("/api/advise", json.dumps({"board": "/ /", "cards": "Kd Qs 3h 4h 5h",
+                                "entry_value": {"¹⁵": 2}}).encode(), "bad entry_value"),
+], ids=["json-60000-deep", "json-60000-deep-light", "5000-digits", "fl-value-400-digits",
+        "rules-20000-deep", "rules-20000-deep-worker", "superscript-entry-value"])
+def test_a_body_built_to_break_a_reader_is_400_with_one_line(client, caplog, path, body,
+                                                              says):
+    with caplog.at_level(logging.WARNING):
+        answer = client.post(path, content=body, headers=JSON)
+    assert says in _one_line(answer, 400)
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("limit", ["¹⁵", "١٥", "9" * 5_000, "-1", ""])
+def test_a_history_limit_that_is_not_ascii_digits_is_400(client, caplog, limit):
+    with caplog.at_level(logging.WARNING):
+        answer = client.get("/api/train/history", params={"limit": limit})
+    assert "bad limit" in _one_line(answer, 400)
+    assert not caplog.records
+
+
+# --- security headers on every answer ---------------------------------------------------
+
+@pytest.mark.parametrize("method, path", [
+    ("GET", "/"), ("GET", "/static/index.html"), ("GET", "/static/app.js"),
+    ("GET", "/static/style.css"), ("GET", "/api/variants"), ("GET", "/api/status"),
+    ("GET", "/api/train/history"), ("GET", "/nothing"), ("GET", "/api/solve"),
+    ("POST", "/api/solve"), ("POST", "/api/rules")])
+def test_every_answer_forbids_framing_and_sniffing_and_pins_its_sources(client, method,
+                                                                         path):
+    answer = client.request(method, path, content=b"{}", headers=JSON)
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    policy = answer.headers["content-security-policy"]
+    assert policy.startswith("default-src 'self'") and "frame-ancestors 'none'" in policy
+
+
+def test_the_static_page_has_the_same_policy_as_the_root(client):
+    root, static = client.get("/"), client.get("/static/index.html")
+    assert root.text == static.text
+    assert root.headers["content-security-policy"] == \
+        static.headers["content-security-policy"]
+
+
+# --- arbitrary JSON to every endpoint: never a 500 --------------------------------------
+
+_SCALARS = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
+            | st.sampled_from([10**400, -(10**400), 2**63, "As Kd Qh", "¹⁵", "15", "pineapple", "/ /", "ev", "",
+                               "As Ks Qs Js Ts 9h 9d 9c 8h 8d 7c 7d 2s"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
+                       | st.dictionaries(st.text(max_size=5) | st.sampled_from(["15", "¹⁵"]),
+                                         inner, max_size=4), max_leaves=8)
+
+
+def _bodies(fields) -> st.SearchStrategy:
+    named = st.fixed_dictionaries({}, optional={name: _VALUES for name in fields})
+    return named | _VALUES
+
+
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda endpoint: endpoint.path)
+def test_arbitrary_json_to_an_endpoint_is_never_a_500(client, endpoint):
+    @settings(max_examples=60, suppress_health_check=list(HealthCheck))
+    @given(body=_bodies(endpoint.fields))
+    def post(body):
+        answer = client.post(f"/api/{endpoint.path}", content=json.dumps(body).encode(),
+                             headers=JSON)
+        assert answer.status_code in (200, 400, 504), (body, answer.text)
+        if answer.status_code != 200:
+            _one_line(answer, answer.status_code)
+
+    post()
+
+
+def test_an_arbitrary_history_limit_is_never_a_500(client):
+    @settings(max_examples=100)
+    @given(limit=st.text(max_size=8))
+    def get(limit):
+        answer = client.get("/api/train/history", params={"limit": limit})
+        assert answer.status_code in (200, 400), (limit, answer.text)
+
+    get()
