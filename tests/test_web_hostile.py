@@ -177,3 +177,41 @@ def test_an_arbitrary_history_limit_is_never_a_500(client):
         assert answer.status_code in (200, 400), (limit, answer.text)
 
     get()
+
+
+# --- the history on a full disk, and a history that is not SQLite ------------------------
+
+def test_a_grade_the_full_disk_cannot_store_is_answered_all_the_same(client, monkeypatch):
+    import sqlite3
+
+    from fantasyland.cli.web.history import History
+
+    def full(*args):
+        raise sqlite3.OperationalError("database or disk is full")  # SQLite's SQLITE_FULL
+
+    body = _grade_body(client, "full-disk")
+    before = _rows(client)
+    monkeypatch.setattr(History, "_add", full)
+    answer = client.post("/api/train/grade", json=body)
+    assert answer.status_code == 200, answer.text
+    graded = answer.json()
+    assert set(graded) == {"grade", "unsaved"} and "ev_lost" in graded["grade"]
+    assert graded["unsaved"].endswith(": database or disk is full")
+    assert "not stored" in graded["unsaved"] and "\n" not in graded["unsaved"]
+    monkeypatch.undo()
+    assert _rows(client) == before
+
+
+def test_a_history_that_is_not_sqlite_is_one_line_and_exit_code_2(tmp_path):
+    import subprocess
+    import sys
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database, but a player's notes\n" * 100)
+    result = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", "serve", "--port",
+                             "0", "--workers", "1", "--history", str(text)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (f"error: cannot open the history {str(text)!r}: it is not a "
+                             "SQLite database: give another --history\n")
+    assert text.read_text() == "not a database, but a player's notes\n" * 100

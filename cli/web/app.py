@@ -31,7 +31,7 @@ from fantasyland.cli.web import jobs
 from fantasyland.cli.web.api import ENDPOINTS, Endpoint
 from fantasyland.cli.web.fields import FieldError, decimal, read_fields, whole
 from fantasyland.cli.web.guard import Guard
-from fantasyland.cli.web.history import History
+from fantasyland.cli.web.history import History, HistoryError
 from fantasyland.cli.web.workers import Gone, Pool, TimeLimit, WorkerDied
 
 log = logging.getLogger("fantasyland.serve")
@@ -187,8 +187,14 @@ def create_app(settings: Settings) -> Starlette:
 
 
 def _record(history: History, fields: dict[str, Any], result: dict) -> dict:
-    """Store a graded training hand; the answer gains its row id and the session's score."""
-    hand_id = history.add(fields["session"], fields["seed"], fields["number"], result)
+    """Store a graded training hand; the answer gains its row id and the session's score.
+    A hand that cannot be stored (a full disk) keeps its grade: the answer says, under
+    ``unsaved``, why it was not stored."""
+    try:
+        hand_id = history.add(fields["session"], fields["seed"], fields["number"], result)
+    except HistoryError as error:
+        log.warning("%s", error)
+        return {"grade": result["grade"], "unsaved": str(error)}
     score = history.score(fields["session"], result["variant"], result["objective"])
     return {"grade": result["grade"], "score": score,
             "hand_id": hand_id}
