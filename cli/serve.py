@@ -79,6 +79,7 @@ def command(
     """
     import uvicorn
 
+    from fantasyland.cli.web import connections
     from fantasyland.cli.web.app import Settings, create_app
     from fantasyland.cli.web.history import HistoryError, default_path
 
@@ -98,8 +99,11 @@ def command(
     if not is_loopback(host):
         typer.echo(f"note: --host {host} serves every machine that can reach this one, with "
                    "no login", err=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                           timeout_graceful_shutdown=5))
+    # Idle and slow connections are closed, and their number capped (cli.web.connections).
+    server = uvicorn.Server(uvicorn.Config(
+        app, log_level="warning", access_log=False, timeout_graceful_shutdown=5,
+        http=connections.Protocol.holding(connections.raise_file_limit()),
+        timeout_keep_alive=connections.KEEP_ALIVE))
 
     async def run() -> None:
         serving = asyncio.create_task(server.serve(sockets=[sock]))

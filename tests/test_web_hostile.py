@@ -143,7 +143,8 @@ def test_the_static_page_has_the_same_policy_as_the_root(client):
 # --- arbitrary JSON to every endpoint: never a 500 --------------------------------------
 
 _SCALARS = (st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
-            | st.sampled_from([10**400, -(10**400), 2**63, "As Kd Qh", "¹⁵", "15", "pineapple", "/ /", "ev", "",
+            | st.sampled_from([10**400, -(10**400), 2**63, "As Kd Qh", "¹⁵", "15",
+                               "pineapple", "/ /", "ev", "",
                                "As Ks Qs Js Ts 9h 9d 9c 8h 8d 7c 7d 2s"]))
 _VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
                        | st.dictionaries(st.text(max_size=5) | st.sampled_from(["15", "¹⁵"]),

@@ -30,13 +30,15 @@ from starlette.staticfiles import StaticFiles
 from fantasyland.cli.web import jobs
 from fantasyland.cli.web.api import ENDPOINTS, Endpoint
 from fantasyland.cli.web.fields import FieldError, decimal, read_fields, whole
-from fantasyland.cli.web.guard import Guard
+from fantasyland.cli.web.guard import RETRY_AFTER, Guard
 from fantasyland.cli.web.history import History, HistoryError
-from fantasyland.cli.web.workers import Gone, Pool, TimeLimit, WorkerDied
+from fantasyland.cli.web.workers import Full, Gone, Pool, TimeLimit, WorkerDied
 
 log = logging.getLogger("fantasyland.serve")
 
 STATIC = Path(__file__).with_name("static")
+#: Seconds a request's body has to arrive, once its headers have.
+BODY_WITHIN = 30.0
 
 @dataclass(frozen=True)
 class Settings:
@@ -65,11 +67,16 @@ async def _body(request: Request, limit: int) -> Any:
         raise BadRequest(f"the request body is {size:,} bytes: expected at most "
                          f"{limit:,} (the server's limit)")
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > limit:
-            raise BadRequest(f"the request body is over {limit:,} bytes: expected at most "
-                             f"{limit:,} (the server's limit)")
+    try:
+        async with asyncio.timeout(BODY_WITHIN):  # a body sent a byte a minute holds a task
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > limit:
+                    raise BadRequest(f"the request body is over {limit:,} bytes: expected at "
+                                     f"most {limit:,} (the server's limit)")
+    except TimeoutError:
+        raise BadRequest(f"the request body did not arrive within {BODY_WITHIN:g} s: expected "
+                         "a whole JSON object") from None
     if not data.strip():
         return {}
     try:
@@ -103,9 +110,14 @@ def create_app(settings: Settings) -> Starlette:
             fields["seed"] = secrets.randbelow(10**9)  # a fresh session; the answer says it
         try:
             if endpoint.heavy:
-                status, result = await pool.run(endpoint.job, fields, request.is_disconnected)
+                client = request.client.host if request.client else ""
+                status, result = await pool.run(endpoint.job, fields, request.is_disconnected,
+                                                client)
             else:
                 status, result = await asyncio.to_thread(jobs.answer, endpoint.job, fields)
+        except Full as error:
+            return JSONResponse({"error": f"{error}: try again in {RETRY_AFTER} s"}, 503,
+                                headers={"Retry-After": str(RETRY_AFTER)})
         except TimeLimit:
             return _error(504, f"the request took longer than {settings.request_limit:g} s, "
                                "the server's limit (serve --request-limit), and was stopped")
