@@ -1,19 +1,26 @@
 """The web API under hostile requests, through Starlette's test client: a write from another
 site's page, bodies built to break a reader, and arbitrary JSON to every endpoint. Each is
-refused with one line (400, 403 or 415) and never a 500, and writes nothing. The real server
+refused with one line (400, 403 or 415) and never a 500, and writes nothing. A body that
+never comes needs a real connection: uvicorn runs in this process for it. The real server
 process under idle sockets and load is tests/test_web_load.py's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import socket
+import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from fantasyland.cli.web import app as web_app
+from fantasyland.cli.web import connections
 from fantasyland.cli.web.api import ENDPOINTS
 from fantasyland.cli.web.app import Settings, create_app
 
@@ -115,6 +122,78 @@ def test_a_history_limit_that_is_not_ascii_digits_is_400(client, caplog, limit):
         answer = client.get("/api/train/history", params={"limit": limit})
     assert "bad limit" in _one_line(answer, 400)
     assert not caplog.records
+
+
+# --- a body that never comes ------------------------------------------------------------
+
+#: Seconds the body may take in these tests, for the server's 30.
+BODY_WITHIN = 1.0
+#: Seconds past that the answer may take on a loaded machine; the old behaviour kept the
+#: connection open until the client gave up, so no margin passes it.
+MARGIN = 20.0
+
+
+@pytest.fixture
+def listening(tmp_path, monkeypatch):
+    """The app served by uvicorn in a thread, with serve's connection protocol and a body
+    limit of ``BODY_WITHIN``; its address. The workers are never started (no lifespan): a
+    body that never arrives never reaches them."""
+    import uvicorn
+
+    monkeypatch.setattr(web_app, "BODY_WITHIN", BODY_WITHIN)
+    app = create_app(Settings(history=tmp_path / "history.sqlite3", workers=1))
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning",
+                                           http=connections.Protocol,
+                                           timeout_keep_alive=connections.KEEP_ALIVE))
+    thread = threading.Thread(target=asyncio.run, args=(server.serve(sockets=[sock]),),
+                              daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    yield sock.getsockname()
+    server.should_exit = True
+    thread.join(timeout=30)
+    sock.close()
+
+
+def _until_closed(client: socket.socket) -> bytes:
+    """All the server sends until it closes the connection (the client's timeout fails the
+    test if it never does)."""
+    received = b""
+    while chunk := client.recv(65536):
+        received += chunk
+    return received
+
+
+def test_a_body_that_stops_coming_is_408_and_its_connection_closed(listening):
+    with socket.create_connection(listening, timeout=BODY_WITHIN + MARGIN) as client:
+        client.sendall(b"POST /api/train/deal HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+                       b'{"seed": 3')  # 10 bytes of the 100, then nothing
+        started = time.monotonic()
+        try:
+            received = _until_closed(client)
+        except TimeoutError:
+            pytest.fail(f"the connection was still open {BODY_WITHIN + MARGIN:g} s later")
+        waited = time.monotonic() - started
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408 "), received
+    assert b"connection: close" in head.lower()
+    assert json.loads(body) == {"error": "the request body did not arrive within 1 s: "
+                                         "expected a whole JSON object"}
+    assert BODY_WITHIN <= waited < BODY_WITHIN + MARGIN
+    # The server answers the next client as before.
+    with socket.create_connection(listening, timeout=MARGIN) as client:
+        body = b'{"seed": 3}'
+        client.sendall(b"POST /api/train/deal HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       b"Content-Type: application/json\r\nConnection: close\r\n"
+                       + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        assert _until_closed(client).startswith(b"HTTP/1.1 200 ")
 
 
 # --- security headers on every answer ---------------------------------------------------

@@ -56,6 +56,11 @@ class BadRequest(Exception):
     """Refused before any job: the message is the answer's one line."""
 
 
+class SlowBody(Exception):
+    """The body did not arrive within ``BODY_WITHIN``: 408, and the connection is closed
+    rather than kept for a next request that would first have to finish this one."""
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -75,8 +80,8 @@ async def _body(request: Request, limit: int) -> Any:
                     raise BadRequest(f"the request body is over {limit:,} bytes: expected at "
                                      f"most {limit:,} (the server's limit)")
     except TimeoutError:
-        raise BadRequest(f"the request body did not arrive within {BODY_WITHIN:g} s: expected "
-                         "a whole JSON object") from None
+        raise SlowBody(f"the request body did not arrive within {BODY_WITHIN:g} s: expected "
+                       "a whole JSON object") from None
     if not data.strip():
         return {}
     try:
@@ -104,6 +109,8 @@ def create_app(settings: Settings) -> Starlette:
             fields = read_fields(await _body(request, settings.body_limit), endpoint.fields)
         except (BadRequest, FieldError) as error:
             return _error(400, str(error))
+        except SlowBody as error:
+            return JSONResponse({"error": str(error)}, 408, headers={"Connection": "close"})
         if "time_limit" in fields:  # the solver's own limit, within the server's
             fields["time_limit"] = min(fields["time_limit"], settings.request_limit)
         if endpoint.job == "train_deal" and fields["seed"] is None:
