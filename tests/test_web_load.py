@@ -20,6 +20,7 @@ import pytest
 from tests.serving import Server, serve_process
 
 SLOW = {"board": " / / ", "cards": "Kd Qs 3h 4c 5d"}  # seconds of rollouts a request
+SLOWEST = SLOW | {"budget": 100_000}  # minutes: it runs until its client leaves
 HAND = "As Ks Qs Js Ts 9h 9d 9c 8h 8d 7c 7d 2s"
 
 
@@ -114,3 +115,57 @@ def test_two_thousand_idle_connections_do_not_stop_a_solve_and_are_all_closed(se
     finally:
         for sock in idle:
             sock.close()
+
+
+def _send(server: Server, path: str, body: dict, source: str) -> socket.socket:
+    """A socket from ``source`` that has sent a POST of ``body`` to ``/api/<path>``; its
+    answer is read with ``_read``."""
+    payload = json.dumps(body).encode()
+    sock = socket.create_connection(_address(server), timeout=60, source_address=(source, 0))
+    sock.sendall(f"POST /api/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode()
+                 + b"Content-Type: application/json\r\nConnection: close\r\n"
+                 + f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+    return sock
+
+
+def _read(sock: socket.socket) -> tuple[int, http.client.HTTPMessage, dict]:
+    """The answer on ``sock``: its status, its headers and its JSON body."""
+    response = http.client.HTTPResponse(sock)
+    response.begin()
+    return response.status, response.headers, json.loads(response.read())
+
+
+def test_a_client_past_its_share_of_the_queue_is_503_and_the_others_are_answered(server):
+    # Two workers: the greedy client's jobs hold one, and 8 more of them wait; past that,
+    # each of its requests is refused at once. None of its jobs ends while the test runs.
+    sent = [_send(server, "advise", SLOWEST, "127.0.0.1") for _ in range(12)]
+    try:
+        waiting = selectors.DefaultSelector()
+        for sock in sent:
+            waiting.register(sock, selectors.EVENT_READ)
+        refused = []
+        deadline = time.monotonic() + 60
+        while len(refused) < 3:
+            assert time.monotonic() < deadline, f"{len(refused)} of 3 refused within 60 s"
+            for key, _ in waiting.select(timeout=1.0):
+                waiting.unregister(key.fileobj)
+                refused.append(_read(key.fileobj))
+        for status, headers, answer in refused:
+            assert status == 503, answer
+            assert headers["Retry-After"] == "2"
+            assert answer == {"error": "this client's queue is full (8 waiting for a worker, "
+                                       "the most the server queues for one client): try "
+                                       "again in 2 s"}
+        # Another client is answered while the greedy one's nine jobs still wait or run.
+        status, answer = _post(server, "solve", {"cards": HAND, "objective": "royalties"},
+                               "127.0.0.2", timeout=60)
+        assert status == 200 and answer["status"] == "optimal", answer
+        assert not waiting.select(timeout=0), "a queued job was answered: the queue was not full"
+    finally:
+        for sock in sent:
+            sock.close()
+    # The greedy client gone, its jobs are dropped and its worker replaced: both idle again.
+    deadline = time.monotonic() + 180
+    while (status := server.get("status")[1])["idle"] != 2:
+        assert time.monotonic() < deadline, status
+        time.sleep(0.2)
