@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import socket
 import webbrowser
@@ -14,9 +15,25 @@ import typer
 from fantasyland.cli.errors import BAD_INPUT, report_error
 from fantasyland.cli.options import WorkersOption, workers_count
 
-#: The hosts that name this machine itself: a server bound there answers no other name,
-#: which keeps a web page elsewhere from reaching it through a rebound DNS name.
+#: The names of this machine itself: a server bound to a loopback address answers no other
+#: name (and its own address), which keeps a web page elsewhere from reaching it through a
+#: rebound DNS name.
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` answers this machine only: ``localhost``, any address in
+    127.0.0.0/8, and ::1.
+
+    >>> is_loopback("127.0.0.2"), is_loopback("[::1]"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a name: it may resolve anywhere
+        return False
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -62,8 +79,9 @@ def command(
     """
     import uvicorn
 
+    from fantasyland.cli.web import connections
     from fantasyland.cli.web.app import Settings, create_app
-    from fantasyland.cli.web.history import default_path
+    from fantasyland.cli.web.history import HistoryError, default_path
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     sock = _listen(host, port)
@@ -73,17 +91,19 @@ def command(
     try:
         settings = Settings(history=history or default_path(), workers=workers_count(workers),
                             request_limit=request_limit,
-                            allowed_hosts=LOOPBACK if host in LOOPBACK else ("*",))
+                            allowed_hosts=(*LOOPBACK, host) if is_loopback(host) else ("*",))
         app = create_app(settings)
-    except OSError as error:  # the history cannot be made or opened
-        report_error(f"cannot open the history {str(history or default_path())!r}: "
-                     f"{error.strerror or error}")
+    except HistoryError as error:  # the history cannot be made or opened
+        report_error(str(error))
         raise typer.Exit(BAD_INPUT) from None
-    if host not in LOOPBACK:
+    if not is_loopback(host):
         typer.echo(f"note: --host {host} serves every machine that can reach this one, with "
                    "no login", err=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                           timeout_graceful_shutdown=5))
+    # Idle and slow connections are closed, and their number capped (cli.web.connections).
+    server = uvicorn.Server(uvicorn.Config(
+        app, log_level="warning", access_log=False, timeout_graceful_shutdown=5,
+        http=connections.Protocol.holding(connections.raise_file_limit()),
+        timeout_keep_alive=connections.KEEP_ALIVE))
 
     async def run() -> None:
         serving = asyncio.create_task(server.serve(sockets=[sock]))

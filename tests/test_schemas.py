@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from functools import cache
@@ -698,7 +699,8 @@ CASES["serve-error.schema.json"] = {
         "cards": "As Kx Qh Jd Tc 9s 8h 7d 6c 5s 4h 3d 2c"}),
     "unknown-field": served("POST", "/api/solve", 400, json={"cards": HAND, "sed": 1}),
     "missing-field": served("POST", "/api/check", 400, json={"cards": STAYER}),
-    "body-not-json": served("POST", "/api/score", 400, content=b"{bad"),
+    "body-not-json": served("POST", "/api/score", 400, content=b"{bad",
+                            headers={"Content-Type": "application/json"}),
     "body-not-an-object": served("POST", "/api/score", 400, json=[HAND]),
     "training-set-of-two-rows": served("POST", "/api/train/grade", 400, json={
         "session": "s0", "seed": TRAIN_SEED, "number": 1, "set": "As Ac / Kd"}),
@@ -706,7 +708,7 @@ CASES["serve-error.schema.json"] = {
     "history-limit-0": served("GET", "/api/train/history?limit=0", 400),
     "no-such-endpoint-404": served("GET", "/api/nope", 404),
     "get-on-a-post-endpoint-405": served("GET", "/api/solve", 405),
-    "post-on-a-get-endpoint-405": served("POST", "/api/status", 405),
+    "post-on-a-get-endpoint-405": served("POST", "/api/status", 405, json={}),
 }
 CASES["serve-variants.schema.json"] = {"presets": served("GET", "/api/variants")}
 CASES["serve-train-deal.schema.json"] = {
@@ -718,6 +720,25 @@ CASES["serve-train-deal.schema.json"] = {
 }
 CASES["serve-train-grade.schema.json"] = {
     case: (lambda base, _r, c=case: [SERVED.start(base).grade(c)]) for case in GRADED}
+
+
+def _graded_on_a_full_disk(base: Path, _r: Any) -> list:
+    """A grade whose hand the history could not store: SQLite's error on a full disk."""
+    from unittest import mock
+
+    from fantasyland.cli.web.history import History
+
+    served = SERVED.start(base)
+    cards = served.answer("POST", "/api/train/deal", json={"seed": TRAIN_SEED})["cards"]
+    full = sqlite3.OperationalError("database or disk is full")
+    with mock.patch.object(History, "_add", side_effect=full):
+        return [served.answer("POST", "/api/train/grade", json={
+            "session": "full", "seed": TRAIN_SEED, "number": 1,
+            "set": set_text({"top": cards[:3], "middle": cards[3:8],
+                             "bottom": cards[8:13]})})]
+
+
+CASES["serve-train-grade.schema.json"]["unsaved-on-a-full-disk"] = _graded_on_a_full_disk
 CASES["serve-train-history.schema.json"] = {
     "before-any-hand": lambda base, _r: [SERVED.start(base).fresh_history],
     "two-sessions": lambda base, _r: [SERVED.start(base).history()],

@@ -219,7 +219,8 @@ def test_an_oversized_body_is_refused_before_it_is_read(client):
         for _ in range(100):
             yield b" " * 10_000
 
-    answer = client.post("/api/solve", content=chunks())
+    answer = client.post("/api/solve", content=chunks(),
+                         headers={"Content-Type": "application/json"})
     assert answer.status_code == 400 and "over 262,144 bytes" in answer.json()["error"]
 
 
@@ -352,3 +353,35 @@ def test_a_worker_that_died_while_idle_is_replaced_and_the_request_told(tmp_path
         assert died.status_code == 500 and "try again" in died.json()["error"]
         again = client.post("/api/solve", json={"cards": HAND, "objective": "royalties"})
         assert again.status_code == 200 and client.get("/api/status").json()["replaced"] == 1
+
+
+def test_a_client_past_its_share_of_the_queue_is_refused_at_once():
+    from fantasyland.cli.web.api import ENDPOINTS
+    from fantasyland.cli.web.fields import read_fields
+    from fantasyland.cli.web.workers import Full
+
+    [endpoint] = [e for e in ENDPOINTS if e.job == "advise"]
+    slow = read_fields({"board": " / / ", "cards": "Kd Qs 3h 4c 5d"}, endpoint.fields)
+
+    async def run() -> str:
+        pool = Pool(1, 30.0, per_client=1)
+        await pool.start()
+
+        async def here() -> bool:
+            return False
+
+        running = asyncio.create_task(pool.run("advise", slow, here, "a"))  # takes the worker
+        waiting = asyncio.create_task(pool.run("advise", slow, here, "a"))  # waits for it
+        await asyncio.sleep(0)  # both tasks reach their first wait
+        try:
+            with pytest.raises(Full) as refused:
+                await pool.run("advise", slow, here, "a")
+            return str(refused.value)
+        finally:
+            for task in (running, waiting):
+                task.cancel()
+            await asyncio.gather(running, waiting, return_exceptions=True)
+            await pool.close()
+
+    assert asyncio.run(run()) == ("this client's queue is full (1 waiting for a worker, the "
+                                  "most the server queues for one client)")

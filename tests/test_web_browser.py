@@ -1,7 +1,8 @@
 """The page of ``fantasyland serve`` in a real headless Chromium, against a real server.
 
 Each test drives the page as a user would (clicks, taps, the keyboard) and checks what it
-shows against what the CLI's ``--json`` gives for the same input. The browser is the
+shows against what the CLI's ``--json`` gives for the same input; one plays a page on
+another site that tries to write to the server through the browser. The browser is the
 system's Chromium (``FANTASYLAND_CHROMIUM``, else ``chromium`` on the PATH), driven by
 Playwright; without one the module is skipped, unless ``FANTASYLAND_REQUIRE_BROWSER`` is
 set (as CI sets it), when it fails. Screenshots of every view go to
@@ -11,11 +12,17 @@ set (as CI sets it), when it fails. Screenshots of every view go to
 from __future__ import annotations
 
 import functools
+import html
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -280,6 +287,93 @@ def test_train_hand_played_by_taps_grades_as_check_json_and_enters_the_history(d
     page.click("#train-next")
     page.locator(f"#train-hand[data-number='{int(number) + 1}']").wait_for(timeout=WAIT)
     assert page.is_disabled("#train-submit")
+
+
+# --- A page on another site ---------------------------------------------------------------
+
+#: The page a site elsewhere could serve: it posts a hand's grade to the server twice, as
+#: a fetch (no-cors: its answer is hidden from the page) and then as a form of text/plain,
+#: whose name and value join around the "=" the form puts between them.
+ATTACK = """<!doctype html><title>elsewhere</title>
+<form method=post enctype=text/plain action="{action}">
+<input type=hidden name="{name}" value="{value}"></form>
+<script>
+fetch("{action}", {{mode: "no-cors", method: "POST", body: {fetched}}})
+  .finally(() => document.forms[0].submit());
+</script>"""
+
+
+@contextmanager
+def _elsewhere(page: str) -> Iterator[str]:
+    """``page`` served at http://127.0.0.1:<another port>/, another origin than the
+    server's; its address."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = page.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):  # no lines in the test's output
+            pass
+
+    site = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{site.server_address[1]}/"
+    finally:
+        site.shutdown()
+        site.server_close()
+        thread.join(timeout=30)
+
+
+def _rows(history: Path, sessions: tuple[str, ...]) -> int:
+    with closing(sqlite3.connect(f"file:{history}?mode=ro", uri=True)) as db:
+        marks = ", ".join("?" * len(sessions))
+        return db.execute(f"SELECT COUNT(*) FROM hands WHERE session IN ({marks})",
+                          sessions).fetchone()[0]
+
+
+def test_a_page_on_another_site_posting_a_grade_as_a_form_or_a_fetch_writes_nothing(
+        browser, server):
+    deal = server.post("train/deal", {"seed": 77})[1]
+    cards = deal["cards"]
+    played = f"{' '.join(cards[:3])} / {' '.join(cards[3:8])} / {' '.join(cards[8:13])}"
+    grade = {"seed": 77, "number": 1, "set": played, "objective": "royalties"}
+    fetched = json.dumps(grade | {"session": "elsewhere-fetch"})
+    # The form's body is name=value: the "=" falls inside the rules text, base = "pineapple".
+    formed = json.dumps(grade | {"session": "elsewhere-form", "rules": 'base = "pineapple"'})
+    name, value = formed.split(" = ", 1)
+    action = server.url + "api/train/grade"
+    page = ATTACK.format(action=action, name=html.escape(name + " "),
+                         value=html.escape(" " + value), fetched=json.dumps(fetched))
+    sessions = ("elsewhere-fetch", "elsewhere-form")
+    assert _rows(server.history, sessions) == 0
+    context = browser.new_context()
+    sent, answered = [], []
+    context.on("request", lambda r: r.url == action and sent.append(r.post_data))
+    context.on("response", lambda r: r.url == action and answered.append(r.status))
+    try:
+        with _elsewhere(page) as address:
+            tab = context.new_page()
+            tab.goto(address, timeout=WAIT)
+            tab.wait_for_url(action, timeout=WAIT)  # the form, sent after the fetch's answer
+            shown = tab.inner_text("body")
+    finally:
+        context.close()
+    assert sorted(sent) == sorted([fetched, formed + "\r\n"]), sent  # as the browser sent them
+    assert answered == [403, 403], answered  # each from another origin
+    assert "a request from another site's page" in shown
+    assert _rows(server.history, sessions) == 0
+    # The same bodies from the server's own page are each a graded hand: a row each.
+    for body in (fetched, formed):
+        status, answer = server.post("train/grade", json.loads(body))
+        assert status == 200 and "hand_id" in answer, answer
+    assert _rows(server.history, sessions) == 2
 
 
 # --- Phone size and the keyboard ----------------------------------------------------------

@@ -119,3 +119,20 @@ def test_open_without_a_browser_says_so_and_gives_the_address(tmp_path, monkeypa
                30, "the note")
         note = next(line for line in server.output if "no browser" in line)
         assert note.strip() == f"note: no browser could be opened; open {server.url} in one"
+
+
+def test_any_loopback_address_is_loopback_and_keeps_the_host_check(tmp_path):
+    with serve_process(tmp_path, "--workers", "1", "--host", "127.0.0.2") as server:
+        assert server.url.startswith("http://127.0.0.2:")
+        assert not any("note:" in line for line in server.output), server.output
+        port = int(server.url.rstrip("/").rsplit(":", 1)[1])
+
+        def status_for(host: str) -> bytes:
+            with socket.create_connection(("127.0.0.2", port), timeout=30) as client:
+                client.sendall(f"GET /api/status HTTP/1.1\r\nHost: {host}\r\n"
+                               "Connection: close\r\n\r\n".encode())
+                return client.recv(100).split(b"\r\n")[0]
+
+        assert status_for("evil.example") == b"HTTP/1.1 400 Bad Request"  # a rebound name
+        assert status_for(f"127.0.0.2:{port}") == b"HTTP/1.1 200 OK"
+        assert status_for(f"localhost:{port}") == b"HTTP/1.1 200 OK"

@@ -29,18 +29,16 @@ from starlette.staticfiles import StaticFiles
 
 from fantasyland.cli.web import jobs
 from fantasyland.cli.web.api import ENDPOINTS, Endpoint
-from fantasyland.cli.web.fields import FieldError, read_fields, whole
-from fantasyland.cli.web.history import History
-from fantasyland.cli.web.workers import Gone, Pool, TimeLimit, WorkerDied
+from fantasyland.cli.web.fields import FieldError, decimal, read_fields, whole
+from fantasyland.cli.web.guard import RETRY_AFTER, Guard
+from fantasyland.cli.web.history import History, HistoryError
+from fantasyland.cli.web.workers import Full, Gone, Pool, TimeLimit, WorkerDied
 
 log = logging.getLogger("fantasyland.serve")
 
 STATIC = Path(__file__).with_name("static")
-
-#: The page may load only what the server itself serves.
-_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
-            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
-
+#: Seconds a request's body has to arrive, once its headers have.
+BODY_WITHIN = 30.0
 
 @dataclass(frozen=True)
 class Settings:
@@ -50,6 +48,7 @@ class Settings:
     workers: int = 2
     request_limit: float = 60.0  # seconds a job may run in a worker
     body_limit: int = 256 * 1024  # bytes a request body may hold
+    max_requests: int = 64  # requests answered at once; past it, 503 (cli.web.guard)
     allowed_hosts: tuple[str, ...] = field(default=("*",))
 
 
@@ -57,22 +56,32 @@ class BadRequest(Exception):
     """Refused before any job: the message is the answer's one line."""
 
 
+class SlowBody(Exception):
+    """The body did not arrive within ``BODY_WITHIN``: 408, and the connection is closed
+    rather than kept for a next request that would first have to finish this one."""
+
+
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
+    return JSONResponse({"error": message}, status_code=status)
 
 
 async def _body(request: Request, limit: int) -> Any:
     """The request's JSON body, refused past ``limit`` bytes (read no further than that)."""
-    size = request.headers.get("content-length")
-    if size is not None and size.isdigit() and int(size) > limit:
-        raise BadRequest(f"the request body is {int(size):,} bytes: expected at most "
+    size = decimal(request.headers.get("content-length", ""))
+    if size is not None and size > limit:
+        raise BadRequest(f"the request body is {size:,} bytes: expected at most "
                          f"{limit:,} (the server's limit)")
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > limit:
-            raise BadRequest(f"the request body is over {limit:,} bytes: expected at most "
-                             f"{limit:,} (the server's limit)")
+    try:
+        async with asyncio.timeout(BODY_WITHIN):  # a body sent a byte a minute holds a task
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > limit:
+                    raise BadRequest(f"the request body is over {limit:,} bytes: expected at "
+                                     f"most {limit:,} (the server's limit)")
+    except TimeoutError:
+        raise SlowBody(f"the request body did not arrive within {BODY_WITHIN:g} s: expected "
+                       "a whole JSON object") from None
     if not data.strip():
         return {}
     try:
@@ -82,6 +91,12 @@ async def _body(request: Request, limit: int) -> Any:
     except json.JSONDecodeError as error:
         raise BadRequest(f"the request body is not JSON ({error.msg} at line {error.lineno} "
                          f"column {error.colno}): expected a JSON object of fields") from None
+    except RecursionError:
+        raise BadRequest("the request body is nested too deeply: expected a JSON object of "
+                         "fields") from None
+    except ValueError:  # a number of more digits than Python converts (4,300)
+        raise BadRequest("the request body holds a number of more than 4,300 digits: "
+                         "expected a JSON object of fields") from None
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -94,15 +109,22 @@ def create_app(settings: Settings) -> Starlette:
             fields = read_fields(await _body(request, settings.body_limit), endpoint.fields)
         except (BadRequest, FieldError) as error:
             return _error(400, str(error))
+        except SlowBody as error:
+            return JSONResponse({"error": str(error)}, 408, headers={"Connection": "close"})
         if "time_limit" in fields:  # the solver's own limit, within the server's
             fields["time_limit"] = min(fields["time_limit"], settings.request_limit)
         if endpoint.job == "train_deal" and fields["seed"] is None:
             fields["seed"] = secrets.randbelow(10**9)  # a fresh session; the answer says it
         try:
             if endpoint.heavy:
-                status, result = await pool.run(endpoint.job, fields, request.is_disconnected)
+                client = request.client.host if request.client else ""
+                status, result = await pool.run(endpoint.job, fields, request.is_disconnected,
+                                                client)
             else:
                 status, result = await asyncio.to_thread(jobs.answer, endpoint.job, fields)
+        except Full as error:
+            return JSONResponse({"error": f"{error}: try again in {RETRY_AFTER} s"}, 503,
+                                headers={"Retry-After": str(RETRY_AFTER)})
         except TimeLimit:
             return _error(504, f"the request took longer than {settings.request_limit:g} s, "
                                "the server's limit (serve --request-limit), and was stopped")
@@ -119,7 +141,7 @@ def create_app(settings: Settings) -> Starlette:
                           + " (the server's log has the details)")
         if endpoint.job == "train_grade":
             result = await asyncio.to_thread(_record, history, fields, result)
-        return JSONResponse(result, headers=_HEADERS)
+        return JSONResponse(result)
 
     def route(endpoint: Endpoint) -> Route:
         async def handle(request: Request) -> Response:
@@ -128,20 +150,21 @@ def create_app(settings: Settings) -> Starlette:
         return Route(f"/api/{endpoint.path}", handle, methods=["POST"])
 
     async def variants(request: Request) -> Response:
-        return JSONResponse(await asyncio.to_thread(jobs.variants), headers=_HEADERS)
+        return JSONResponse(await asyncio.to_thread(jobs.variants))
 
     async def train_history(request: Request) -> Response:
         try:
-            limit = whole(1, 1000)("limit", _number(request.query_params.get("limit", "100")))
+            given = request.query_params.get("limit", "100")
+            limit = whole(1, 1000)("limit", given if decimal(given) is None else decimal(given))
         except FieldError as error:
             return _error(400, str(error))
-        return JSONResponse(await asyncio.to_thread(history.recent, limit), headers=_HEADERS)
+        return JSONResponse(await asyncio.to_thread(history.recent, limit))
 
     async def pool_status(request: Request) -> Response:
-        return JSONResponse(pool.status(), headers=_HEADERS)
+        return JSONResponse(pool.status())
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=_HEADERS)
+        return FileResponse(STATIC / "index.html")
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 404
@@ -174,20 +197,23 @@ def create_app(settings: Settings) -> Starlette:
               *(route(endpoint) for endpoint in ENDPOINTS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(TrustedHostMiddleware,
+                    middleware=[Middleware(Guard, limit=settings.max_requests),
+                                Middleware(TrustedHostMiddleware,
                                            allowed_hosts=list(settings.allowed_hosts))],
                     exception_handlers={HTTPException: not_found, Exception: fault})
     app.state.history = history
     return app
 
 
-def _number(value: str) -> int | str:
-    return int(value) if value.isdigit() else value
-
-
 def _record(history: History, fields: dict[str, Any], result: dict) -> dict:
-    """Store a graded training hand; the answer gains its row id and the session's score."""
-    hand_id = history.add(fields["session"], fields["seed"], fields["number"], result)
+    """Store a graded training hand; the answer gains its row id and the session's score.
+    A hand that cannot be stored (a full disk) keeps its grade: the answer says, under
+    ``unsaved``, why it was not stored."""
+    try:
+        hand_id = history.add(fields["session"], fields["seed"], fields["number"], result)
+    except HistoryError as error:
+        log.warning("%s", error)
+        return {"grade": result["grade"], "unsaved": str(error)}
     score = history.score(fields["session"], result["variant"], result["objective"])
     return {"grade": result["grade"], "score": score,
             "hand_id": hand_id}

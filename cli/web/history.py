@@ -45,9 +45,22 @@ def default_path() -> Path:
     return Path(base) / "fantasyland" / "history.sqlite3"
 
 
+def _reason(error: Exception) -> str:
+    """What went wrong, without the file name the message already gives."""
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
+        return "it is not a SQLite database: give another --history"
+    return str(error)
+
+
 def _set_text(rows: dict) -> str:
     """A set as ``TOP / MIDDLE / BOTTOM`` in plain card names."""
     return " / ".join(" ".join(rows[row]) for row in ("top", "middle", "bottom"))
+
+
+class HistoryError(Exception):
+    """The history cannot be opened or written; the message says why, in one line."""
 
 
 class History:
@@ -55,9 +68,13 @@ class History:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connection() as db:
-            db.executescript(_SCHEMA)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connection() as db:
+                db.executescript(_SCHEMA)
+        except (OSError, sqlite3.Error) as error:
+            raise HistoryError(f"cannot open the history {str(path)!r}: "
+                               f"{_reason(error)}") from None
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
@@ -73,7 +90,15 @@ class History:
 
     def add(self, session: str, seed: int, number: int, answer: dict) -> int:
         """Store a graded hand (``jobs.train_grade``'s answer); its row id. The set is kept
-        as the grade read it (``As Kd``), however it was typed."""
+        as the grade read it (``As Kd``), however it was typed. ``HistoryError`` if it
+        cannot be written (a full disk, say): nothing is half written."""
+        try:
+            return self._add(session, seed, number, answer)
+        except (OSError, sqlite3.Error) as error:
+            raise HistoryError(f"the hand was graded but not stored in the history "
+                               f"{str(self.path)!r}: {_reason(error)}") from None
+
+    def _add(self, session: str, seed: int, number: int, answer: dict) -> int:
         grade = answer["grade"]
         with self._connection() as db:
             cursor = db.execute(

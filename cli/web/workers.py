@@ -7,6 +7,12 @@ whether its client is still there. A job that runs out of time, or whose client 
 has its worker killed and replaced, so nothing is left stuck. A worker that dies (out of
 memory, say) is replaced too, and the request is told so.
 
+The queue for the workers is fair between clients (by address): an idle worker goes to the
+clients in turn, not to the requests in the order they came, and one client's jobs hold at
+most all the workers but one, so a client with six slow jobs queued does not make another's
+quick solve wait behind them. A client may queue ``per_client`` jobs, and all clients
+``most`` together; past that a request is refused at once (``Full``: HTTP 503).
+
 Workers are started with ``spawn``, not ``fork``: the server has threads (uvicorn's), and a
 forked child of a threaded process can inherit a held lock.
 """
@@ -17,6 +23,7 @@ import asyncio
 import logging
 import multiprocessing
 import traceback
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -41,6 +48,11 @@ class Gone(Exception):
 
 class WorkerDied(Exception):
     """A worker process ended in the middle of a job; it was replaced."""
+
+
+class Full(Exception):
+    """The queue holds as many jobs as it takes, from this client or from all; the message
+    says which, in one line."""
 
 
 def _serve(conn: Connection) -> None:
@@ -86,11 +98,17 @@ class _Worker:
 class Pool:
     """``size`` worker processes, each job limited to ``limit`` seconds."""
 
-    def __init__(self, size: int, limit: float) -> None:
+    def __init__(self, size: int, limit: float, per_client: int = 8, most: int = 64) -> None:
         self.size, self.limit = size, limit
+        self.per_client, self.most = per_client, most
+        self.share = max(1, size - 1)  # workers one client's jobs may hold at once
         self._context = multiprocessing.get_context("spawn")
-        self._idle: asyncio.Queue[_Worker] | None = None
+        self._started = False
+        self._idle: deque[_Worker] = deque()
         self._all: set[_Worker] = set()
+        # Each client's waiting requests, the clients in the order they are served next.
+        self._waiting: dict[str, deque[asyncio.Future[_Worker]]] = {}
+        self._running: Counter[str] = Counter()
         self.replaced = 0  # workers killed for time or a gone client, or that died
 
     def _spawn(self) -> _Worker:
@@ -105,11 +123,25 @@ class Pool:
 
     async def start(self) -> None:
         """Start the workers and wait until each has loaded the solver."""
-        self._idle = asyncio.Queue()
+        self._started = True
         workers = [self._spawn() for _ in range(self.size)]
         for worker in workers:
             await self._ready(worker)
-            self._idle.put_nowait(worker)
+            self._free(worker)
+
+    def _free(self, worker: _Worker) -> None:
+        """``worker`` is idle: it goes to the next client in turn that may take one."""
+        self._idle.append(worker)
+        while self._idle:
+            client = next((c for c in self._waiting if self._running[c] < self.share), None)
+            if client is None:
+                return
+            waiters = self._waiting.pop(client)
+            waiter = waiters.popleft()
+            if waiters:
+                self._waiting[client] = waiters  # to the back of the turn
+            self._running[client] += 1
+            waiter.set_result(self._idle.popleft())
 
     async def _ready(self, worker: _Worker) -> None:
         message = await self._answer(worker, asyncio.get_running_loop().time() + STARTUP)
@@ -141,7 +173,6 @@ class Pool:
 
     def _replace(self, worker: _Worker) -> None:
         """Kill ``worker`` and put a fresh one in its place (it takes jobs once loaded)."""
-        assert self._idle is not None
         self._all.discard(worker)
         worker.stop()
         self.replaced += 1
@@ -154,27 +185,50 @@ class Pool:
                 log.error("a replacement worker failed to start; starting another")
                 self._replace(fresh)
                 return
-            assert self._idle is not None
-            self._idle.put_nowait(fresh)
+            self._free(fresh)
 
         asyncio.get_running_loop().create_task(when_ready())
 
-    async def _take(self, gone: Callable[[], Awaitable[bool]]) -> _Worker:
-        """An idle worker; ``Gone`` if the client leaves while it waits for one."""
-        assert self._idle is not None, "the pool was not started"
-        while True:
-            try:
-                return await asyncio.wait_for(self._idle.get(), timeout=POLL * 5)
-            except asyncio.TimeoutError:
+    async def _take(self, client: str, gone: Callable[[], Awaitable[bool]]) -> _Worker:
+        """A worker for ``client``'s job, in its turn; ``Full`` if its queue is, ``Gone`` if
+        the client leaves while it waits."""
+        assert self._started, "the pool was not started"
+        waiters = self._waiting.get(client, ())
+        if len(waiters) >= self.per_client:
+            raise Full(f"this client's queue is full ({len(waiters)} waiting for a worker, the "
+                       "most the server queues for one client)")
+        if sum(map(len, self._waiting.values())) >= self.most:
+            raise Full(f"the server's queue is full ({self.most} waiting for a worker)")
+        waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(client, deque()).append(waiter)
+        if self._idle:
+            self._free(self._idle.pop())
+        try:
+            while True:
+                await asyncio.wait([waiter], timeout=POLL * 5)
+                if waiter.done():
+                    return waiter.result()
                 if await gone():
-                    raise Gone from None
+                    raise Gone
+        except BaseException:
+            if waiter.done() and not waiter.cancelled():  # a worker came as it gave up
+                self._done(client)
+                self._free(waiter.result())
+            else:
+                waiter.cancel()
+                queue = self._waiting.get(client)
+                if queue is not None and waiter in queue:
+                    queue.remove(waiter)
+                    if not queue:
+                        del self._waiting[client]
+            raise
 
     async def run(self, job: str, fields: dict[str, Any],
-                  gone: Callable[[], Awaitable[bool]]) -> tuple[str, Any]:
-        """Run ``job`` on a worker: ``("ok", record)``, ``("bad", message)`` or ``("fault",
-        traceback)``; raises ``TimeLimit``, ``Gone`` or ``WorkerDied``. The time limit counts
-        from when a worker takes the job."""
-        worker = await self._take(gone)
+                  gone: Callable[[], Awaitable[bool]], client: str = "") -> tuple[str, Any]:
+        """Run ``client``'s ``job`` on a worker: ``("ok", record)``, ``("bad", message)`` or
+        ``("fault", traceback)``; raises ``Full``, ``TimeLimit``, ``Gone`` or
+        ``WorkerDied``. The time limit counts from when a worker takes the job."""
+        worker = await self._take(client, gone)
         loop = asyncio.get_running_loop()
         try:
             try:
@@ -183,17 +237,23 @@ class Pool:
                 raise WorkerDied from None
             answer = await self._answer(worker, loop.time() + self.limit, gone)
         except BaseException:  # time, a gone client, a dead worker, or the server stopping
+            self._done(client)
             self._replace(worker)
             raise
-        assert self._idle is not None
-        self._idle.put_nowait(worker)
+        self._done(client)
+        self._free(worker)
         return answer
+
+    def _done(self, client: str) -> None:
+        self._running[client] -= 1
+        if not self._running[client]:
+            del self._running[client]
 
     def status(self) -> dict:
         """The pool as ``GET /api/status`` shows it: workers alive, idle, and replaced."""
         return {"workers": self.size, "limit": self.limit,
                 "alive": sum(worker.process.is_alive() for worker in self._all),
-                "idle": 0 if self._idle is None else self._idle.qsize(),
+                "idle": len(self._idle),
                 "replaced": self.replaced}
 
     async def close(self) -> None:

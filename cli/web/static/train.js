@@ -113,7 +113,9 @@ export class TrainView {
       showAnswer(this.result, gradeResult(answer.grade));
       const { sizes, ...rules } = this.hand.dealtWith;
       nameHands(this.result, rules);
-      this.showScore(answer.score);
+      // A grade the server could not store (a full disk) is shown all the same, with why.
+      if (answer.unsaved) this.busy.alert.textContent = answer.unsaved;
+      else this.showScore(answer.score);
       this.next.focus({ preventScroll: true });
       this.loadHistory();
     }
