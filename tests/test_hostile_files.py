@@ -1,0 +1,136 @@
+"""Files and streams that are not what they seem (issue 42, items 8 to 10, 12, 13 and 20).
+
+Each case runs the command line in a child process under a time limit and a memory limit
+(RLIMIT_AS), and asserts the documented behaviour: most often one line on stderr and exit
+code 2, never a traceback, a hang or a read without end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fantasyland.evaluator import RulesError
+from fantasyland.evaluator.rules_files import rules_from_text
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Address space for a child: room for numpy and the tables, far below what a read without
+#: a bound (24 GB of /dev/zero) would take.
+MEMORY = 2 * 1024 ** 3
+
+#: Seconds a child may take: generous on a loaded machine, far below a hang.
+SECONDS = 60
+
+HAND = "As Ks Qs Js Ts 9h 8h 7h 6h 5h 4d 3d 2d 2c"
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def run(*args: str, cwd: Path, stdin=subprocess.DEVNULL, shell: str | None = None
+        ) -> subprocess.CompletedProcess:
+    """``fantasyland ARGS`` (or a shell line where ``fantasyland`` is this checkout's), with
+    the time and memory limits."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), COLUMNS="200")
+    command = [sys.executable, "-m", "fantasyland.cli.main", *args]
+    if shell is not None:
+        env["FANTASYLAND"] = f"{sys.executable} -m fantasyland.cli.main"
+        command = ["bash", "-c", "set -o pipefail; " + shell]
+    return subprocess.run(command, cwd=cwd, env=env, stdin=stdin, capture_output=True,
+                          text=True, errors="replace", timeout=SECONDS,
+                          preexec_fn=_limit_memory)
+
+
+def one_line_error(done: subprocess.CompletedProcess, *words: str, code: int = 2) -> None:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == code, done.stderr[-2000:]
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr[-2000:]
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> Path:
+    """A directory of rules files that are not what they seem."""
+    (tmp_path / "deep.toml").write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    (tmp_path / "deep_lines.toml").write_text("a = " + "[\n" * 15_000 + "]\n" * 15_000)
+    (tmp_path / "dotted.toml").write_text('base = "pineapple"\nx' + ".a" * 3000 + " = 1\n")
+    (tmp_path / "zero.toml").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "fifo.toml")
+    (tmp_path / "dir.toml").mkdir()
+    return tmp_path
+
+
+# --- rules files -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, words", [
+    ("deep.toml", ["larger than 65,536 bytes"]),
+    ("deep_lines.toml", ["nested too deeply"]),
+    ("dotted.toml", ["line 2 is 6,005 characters long"]),
+    ("zero.toml", ["it is a device", "expected a regular file"]),
+    ("fifo.toml", ["it is a FIFO"]),
+    ("dir.toml", ["it is a directory"]),
+])
+def test_a_rules_file_that_is_not_one_is_one_line(hostile: Path, name: str,
+                                                  words: list[str]) -> None:
+    one_line_error(run("solve", "--variant", name, HAND, cwd=hostile), name, *words)
+
+
+@pytest.mark.parametrize("command", [
+    ["deal", "--hands", "1"], ["value", "--hands", "2"], ["score", HAND[:40]],
+])
+def test_every_command_reads_rules_files_through_one_reader(hostile: Path,
+                                                            command: list[str]) -> None:
+    for name in ("deep_lines.toml", "zero.toml"):
+        one_line_error(run(*command, "--variant", name, cwd=hostile), name)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_arbitrary_text_is_rules_or_a_rules_error(text: str) -> None:
+    try:
+        rules_from_text(text)
+    except RulesError:
+        pass
+
+
+_TOML_KEYS = st.sampled_from(["base", "name", "description", "royalties", "fantasyland",
+                              "top", "middle", "bottom", "entry", "stay", "deck", "jokers",
+                              "scoring", "table", "players", "x", "dealing", "aliases"])
+_TOML_VALUES = st.recursive(
+    st.one_of(st.integers(-10 ** 20, 10 ** 20), st.floats(allow_nan=False), st.booleans(),
+              st.text(max_size=12), st.sampled_from(["pineapple", "QQ", "AA", "trips"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(_TOML_KEYS, inner, max_size=4)),
+    max_leaves=12)
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value) if not isinstance(value, float) or value == value else "nan"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
+    return "{" + ", ".join(f"{key} = {_toml(item)}" for key, item in value.items()) + "}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(_TOML_KEYS, _TOML_VALUES, max_size=6))
+def test_arbitrary_toml_is_rules_or_a_rules_error(doc: dict) -> None:
+    text = "\n".join(f"{key} = {_toml(value)}" for key, value in doc.items())
+    try:
+        rules_from_text(text.replace("inf", "1e300"))
+    except RulesError:
+        pass
