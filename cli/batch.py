@@ -13,7 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from fantasyland.cli.command import from_command_line_or_file, given, old_spelling
-from fantasyland.cli.errors import check_stdin_open, report_error, reports_bad_input
+from fantasyland.cli.errors import (SHOWN_BAD_LINES, check_stdin_open, report_error,
+                                    reports_bad_input)
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption,
                                      DeadOption, FlValueOption, OpponentFantasylandOption,
                                      OpponentsOption, ObjectiveOption, SamplesOption,
@@ -32,7 +33,7 @@ from fantasyland.optimizer.solver.objective import OBJECTIVES
 from fantasyland.optimizer.solver.record import solution_record as solution_dict
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
-SHOWN_ERRORS = 20
+SHOWN_ERRORS = SHOWN_BAD_LINES
 
 #: Exit code when some lines failed (the batch itself ran to the end).
 LINES_FAILED = 1

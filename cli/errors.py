@@ -14,13 +14,19 @@ from rich.text import Text
 
 from fantasyland.cli.render import err_console, shown
 from fantasyland.evaluator import CardError, HandSpecError, RulesError
+from fantasyland.evaluator import user_files
+from fantasyland.evaluator.user_files import FileError
 
 #: The exit code for input the library refused (the code Click uses for usage errors).
 BAD_INPUT = 2
 
-#: What the library raises for input it cannot read; ``BoardError`` is a ``CardError``.
+#: Bad lines of an input printed on stderr; the rest are counted (batch and review).
+SHOWN_BAD_LINES = 20
+
+#: What the library raises for input it cannot read (``BoardError`` is a ``CardError``), and
+#: files and streams it cannot read or write (``FileError``).
 #: Other ``ValueError``s are bugs, and keep their traceback.
-INPUT_ERRORS: tuple[type[ValueError], ...] = (CardError, HandSpecError, RulesError)
+INPUT_ERRORS: tuple[type[ValueError], ...] = (CardError, HandSpecError, RulesError, FileError)
 
 
 def report_error(message: str) -> None:
@@ -30,17 +36,26 @@ def report_error(message: str) -> None:
                       soft_wrap=True)
 
 
-def read_stdin(command: str, what: str) -> str:
-    """All of standard input, for a command given ``-``: ``what`` it reads there names it in
-    the one-line error for a closed or an empty input (exit code 2)."""
+#: The most a command reads from standard input for ``-``: a hand or a history, never more.
+MAX_STDIN_BYTES = 1024 * 1024
+
+
+def read_stdin(command: str, what: str, limit: int = MAX_STDIN_BYTES) -> str:
+    """All of standard input, at most ``limit`` bytes, for a command given ``-``: ``what``
+    it reads there names it in the one-line error for a closed, an empty, a device or an
+    oversized input (exit code 2)."""
     stream = sys.stdin
     if stream is None or stream.closed:
         report_error(f"standard input is closed: {command} - reads {what} from it; pipe "
                      f"them in (echo \"...\" | fantasyland {command} -) or give them as "
                      "arguments")
         raise typer.Exit(BAD_INPUT)
-    data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
-    text = data.decode("utf-8-sig", errors="replace") if isinstance(data, bytes) else data
+    try:
+        data = user_files.read_stdin(f"{what} for {command} -", limit)
+    except FileError as error:
+        report_error(str(error))
+        raise typer.Exit(BAD_INPUT) from None
+    text = data.decode("utf-8-sig", errors="replace")
     if not text.strip():
         report_error(f"standard input is empty: {command} - reads {what} from it")
         raise typer.Exit(BAD_INPUT)

@@ -134,3 +134,40 @@ def test_arbitrary_toml_is_rules_or_a_rules_error(doc: dict) -> None:
         rules_from_text(text.replace("inf", "1e300"))
     except RulesError:
         pass
+
+
+# --- standard input and histories --------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["solve", "score", "review"])
+def test_a_device_on_standard_input_is_refused_unread(tmp_path: Path, command: str) -> None:
+    with open("/dev/zero", "rb") as zero:
+        one_line_error(run(command, "-", cwd=tmp_path, stdin=zero),
+                       "standard input is a device")
+
+
+def test_standard_input_past_its_cap_stops_there(tmp_path: Path) -> None:
+    done = run(cwd=tmp_path, shell="head -c 3000000 /dev/zero | $FANTASYLAND solve -")
+    one_line_error(done, "standard input holds more than 1 MB")
+
+
+@pytest.mark.parametrize("name, words", [
+    ("zero.toml", ["history 'zero.toml'", "it is a device"]),
+    ("fifo.toml", ["it is a FIFO"]),
+    ("dir.toml", ["it is a directory"]),
+])
+def test_a_history_that_is_not_a_file_is_one_line(hostile: Path, name: str,
+                                                  words: list[str]) -> None:
+    one_line_error(run("review", name, cwd=hostile), *words)
+
+
+def test_a_history_nested_past_the_stack_is_a_bad_line(tmp_path: Path) -> None:
+    (tmp_path / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    one_line_error(run("review", "deep.jsonl", cwd=tmp_path), "line 1", "nested too deeply")
+
+
+def test_review_shows_twenty_bad_lines_and_counts_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "binary.jsonl").write_bytes(bytes(range(256)) * 80)
+    done = run("review", "binary.jsonl", cwd=tmp_path)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 21, done.stderr[-2000:]
+    assert lines[-1].startswith("error: ") and "more bad lines not shown" in lines[-1]
