@@ -30,7 +30,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024
 
 #: What a record keeps of a bad line: the start of it, and its length beside it.
-EXCERPT_CHARS = 200
+EXCERPT_CHARS = 1000
 
 STDIN = "-"
 

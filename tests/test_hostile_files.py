@@ -171,3 +171,39 @@ def test_review_shows_twenty_bad_lines_and_counts_the_rest(tmp_path: Path) -> No
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 21, done.stderr[-2000:]
     assert lines[-1].startswith("error: ") and "more bad lines not shown" in lines[-1]
+
+
+# --- batch input -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, words", [
+    ("zero.toml", ["batch input 'zero.toml'", "it is a device"]),
+    ("fifo.toml", ["it is a FIFO"]),
+    ("dir.toml", ["it is a directory"]),
+])
+def test_a_batch_input_that_is_not_a_file_is_one_line(hostile: Path, name: str,
+                                                      words: list[str]) -> None:
+    one_line_error(run("batch", name, "-o", "out.jsonl", cwd=hostile), *words)
+    assert not list(hostile.glob("out.jsonl*"))
+
+
+def test_batch_refuses_a_device_on_standard_input(tmp_path: Path) -> None:
+    with open("/dev/zero", "rb") as zero:
+        one_line_error(run("batch", "-", "-o", "out.jsonl", cwd=tmp_path, stdin=zero),
+                       "standard input is a device")
+
+
+def test_hostile_batch_lines_are_bad_lines_and_the_rest_is_solved(tmp_path: Path) -> None:
+    (tmp_path / "in.txt").write_text(
+        f"a {HAND}\n"
+        + '{"id": "deep", "cards": ' + "[" * 30_000 + "]" * 30_000 + "}\n"
+        + "x" * 9_000_000 + "\n"
+        + f"b {HAND[:-2]}2h\n")
+    done = run("batch", "in.txt", "-o", "out.jsonl", "--no-progress", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    assert [json.loads(line)["id"] for line in open(tmp_path / "out.jsonl")] == ["a", "b"]
+    errors = [json.loads(line) for line in open(tmp_path / "out.jsonl.errors")]
+    assert [(e["id"], e["line"]) for e in errors] == [("2", 2), ("3", 3)]
+    assert "nested too deeply" in errors[0]["message"]
+    assert errors[1]["length"] == 9_000_000 and len(errors[1]["text"]) <= 1000
+    assert (tmp_path / "out.jsonl.errors").stat().st_size < 10_000
