@@ -23,6 +23,8 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, Against
                                      workers_count)
 from fantasyland.cli.render import console, err_console, shown
 from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.user_files import FileError, is_stdout
+from fantasyland.evaluator.user_files import check_output as check_writable
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.batch.benchmark import machine
 from fantasyland.optimizer.batch.engines import Settings, open_engine
@@ -203,6 +205,16 @@ def command(
         check_stdin_open("batch -", "the hands",
                          "pipe them in (fantasyland deal ... | fantasyland batch - -o OUT) or "
                          "give a file")
+    try:  # a file it can resume and append to, whole lines at a time: not stdout or a device
+        if is_stdout(output):
+            raise FileError("cannot write batch output '-': batch writes a file it resumes "
+                            "from, not standard output; give a file (-o OUT.jsonl)")
+        check_writable(output, "batch output")
+        if errors is not None:
+            check_writable(errors, "errors file")
+    except FileError as error:
+        report_error(str(error))
+        raise typer.Exit(2) from None
     errors = errors or output.with_name(output.name + ".errors")
     # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
     # so that spelling a default out later does not count as other settings; those the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -84,15 +85,58 @@ def reports_bad_input(*more: type[ValueError]) -> Iterator[None]:
         raise typer.Exit(BAD_INPUT) from None
 
 
+class _Log:
+    """A training log that a failed write cannot end the session with: the first failure
+    (a full disk) is one line on stderr naming what is not logged, and the log is then let
+    go; the session and its summary go on."""
+
+    def __init__(self, out: TextIO, path: Path):
+        self._out: TextIO | None = out
+        self._path = path
+
+    def write(self, text: str) -> None:
+        self._try("write", text)
+
+    def flush(self) -> None:
+        self._try("flush")
+
+    def close(self) -> None:
+        self._try("close")
+
+    def _try(self, method: str, *args: str) -> None:
+        if self._out is None:
+            return
+        try:
+            getattr(self._out, method)(*args)
+        except OSError as error:
+            report_error(f"cannot write the log {str(self._path)!r}: "
+                         f"{error.strerror or error}; the session goes on, and what it plays "
+                         "from here on is not logged")
+            out, self._out = self._out, None
+            try:
+                out.close()
+            except OSError:  # its buffer cannot be written either: dropped with it
+                pass
+
+
 def open_log(stack: ExitStack, log: Path | None, header: dict) -> TextIO | None:
     """The training log ``log`` opened for appending in ``stack``, its ``header`` line
-    written; None without a log. A log that cannot be written is one line, exit code 2."""
+    written; None without a log. A log that cannot be opened is one line, exit code 2; a
+    write that fails later is one line, and the session goes on (``_Log``). A FIFO without a
+    reader is refused rather than waited for."""
     if log is None:
         return None
+    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+             | getattr(os, "O_CLOEXEC", 0))
     try:
-        out = stack.enter_context(log.open("a", encoding="utf-8"))
+        fd = os.open(log, flags, 0o666)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        out = _Log(open(fd, "a", encoding="utf-8"), log)
     except OSError as error:
         report_error(f"cannot write the log {str(log)!r}: {error.strerror}")
         raise typer.Exit(BAD_INPUT) from None
+    stack.callback(out.close)
     out.write(json.dumps(header, sort_keys=True) + "\n")
-    return out
+    out.flush()
+    return out  # type: ignore[return-value]  # it writes and flushes as a TextIO does

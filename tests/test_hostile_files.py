@@ -207,3 +207,60 @@ def test_hostile_batch_lines_are_bad_lines_and_the_rest_is_solved(tmp_path: Path
     assert "nested too deeply" in errors[0]["message"]
     assert errors[1]["length"] == 9_000_000 and len(errors[1]["text"]) <= 1000
     assert (tmp_path / "out.jsonl.errors").stat().st_size < 10_000
+
+
+# --- outputs -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("output, words", [
+    ("-", ["batch output '-'", "not standard output"]),
+    ("/dev/full", ["it is a device"]),
+    ("/proc/nope/out.jsonl", ["its directory '/proc/nope'"]),
+])
+def test_batch_refuses_an_output_it_cannot_resume_before_any_work(tmp_path: Path, output: str,
+                                                                  words: list[str]) -> None:
+    (tmp_path / "in.txt").write_text(HAND + "\n")
+    one_line_error(run("batch", "in.txt", "-o", output, cwd=tmp_path), *words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.txt"]
+
+
+def test_batch_to_dev_stdout_through_a_pipe_does_not_hang(tmp_path: Path) -> None:
+    (tmp_path / "in.txt").write_text(HAND + "\n")
+    done = run(cwd=tmp_path, shell="$FANTASYLAND batch in.txt -o /dev/stdout | cat")
+    one_line_error(done, "'/dev/stdout'", "FIFO")
+
+
+def test_opponents_refuses_a_pool_it_cannot_write_before_playing(tmp_path: Path) -> None:
+    one_line_error(run("opponents", "--regenerate", "--hands", "20", "--output",
+                       "/proc/nope/pool.npz", cwd=tmp_path), "pool '/proc/nope/pool.npz'")
+    (tmp_path / "file").write_text("")
+    one_line_error(run("opponents", "--regenerate", "--hands", "20", "--output", "pool.npz",
+                       "--chunks", "file", cwd=tmp_path), "chunks in 'file'",
+                   "not a directory")
+    assert not (tmp_path / "pool.npz").exists()
+
+
+def test_deal_names_standard_output_when_it_cannot_write(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", "deal",
+                               "--hands", "3"], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=SECONDS, preexec_fn=_limit_memory,
+                              env=dict(os.environ, PYTHONPATH=str(REPO)))
+    one_line_error(done, "cannot write standard output: No space left on device")
+
+
+def test_deal_dash_is_standard_output(tmp_path: Path) -> None:
+    done = run("deal", "--hands", "2", "-o", "-", cwd=tmp_path)
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2, done.stderr
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("ordinary", [[], ["--ordinary"]])
+def test_train_log_on_a_full_disk_is_one_line_and_the_summary(tmp_path: Path,
+                                                             ordinary: list[str]) -> None:
+    done = run(cwd=tmp_path, shell=f"echo q | $FANTASYLAND train {' '.join(ordinary)} "
+                                   "--seed 1 --log /dev/full")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stderr.strip().splitlines() == [
+        "error: cannot write the log '/dev/full': No space left on device; the session goes "
+        "on, and what it plays from here on is not logged"]
+    assert "Summary:" in done.stdout
