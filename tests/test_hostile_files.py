@@ -264,3 +264,20 @@ def test_train_log_on_a_full_disk_is_one_line_and_the_summary(tmp_path: Path,
         "error: cannot write the log '/dev/full': No space left on device; the session goes "
         "on, and what it plays from here on is not logged"]
     assert "Summary:" in done.stdout
+
+
+@pytest.mark.parametrize("name, words", [
+    ("zero.toml", ["config file", "it is a device"]),
+    ("fifo.toml", ["it is a FIFO"]),
+    ("deep_lines.toml", ["larger than 16,384 bytes"]),
+])
+def test_a_config_file_that_is_not_one_is_one_line(hostile: Path, name: str,
+                                                   words: list[str]) -> None:
+    (hostile / "nested.toml").write_text("a = " + "[" * 5000 + "]" * 5000)
+    for config, found in ((name, words), ("nested.toml", ["nested too deeply"])):
+        done = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", "deal"],
+                              cwd=hostile, capture_output=True, text=True, timeout=SECONDS,
+                              preexec_fn=_limit_memory,
+                              env=dict(os.environ, PYTHONPATH=str(REPO),
+                                       FANTASYLAND_CONFIG=config))
+        one_line_error(done, config, *found)
