@@ -13,7 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from fantasyland.cli.command import from_command_line_or_file, given, old_spelling
-from fantasyland.cli.errors import check_stdin_open, report_error, reports_bad_input
+from fantasyland.cli.errors import (SHOWN_BAD_LINES, check_stdin_open, report_error,
+                                    reports_bad_input)
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption,
                                      DeadOption, FlValueOption, OpponentFantasylandOption,
                                      OpponentsOption, ObjectiveOption, SamplesOption,
@@ -22,6 +23,8 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, Against
                                      workers_count)
 from fantasyland.cli.render import console, err_console, shown
 from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.user_files import FileError, is_stdout
+from fantasyland.evaluator.user_files import check_output as check_writable
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.batch.benchmark import machine
 from fantasyland.optimizer.batch.engines import Settings, open_engine
@@ -32,7 +35,7 @@ from fantasyland.optimizer.solver.objective import OBJECTIVES
 from fantasyland.optimizer.solver.record import solution_record as solution_dict
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
-SHOWN_ERRORS = 20
+SHOWN_ERRORS = SHOWN_BAD_LINES
 
 #: Exit code when some lines failed (the batch itself ran to the end).
 LINES_FAILED = 1
@@ -202,6 +205,16 @@ def command(
         check_stdin_open("batch -", "the hands",
                          "pipe them in (fantasyland deal ... | fantasyland batch - -o OUT) or "
                          "give a file")
+    try:  # a file it can resume and append to, whole lines at a time: not stdout or a device
+        if is_stdout(output):
+            raise FileError("cannot write batch output '-': batch writes a file it resumes "
+                            "from, not standard output; give a file (-o OUT.jsonl)")
+        check_writable(output, "batch output")
+        if errors is not None:
+            check_writable(errors, "errors file")
+    except FileError as error:
+        report_error(str(error))
+        raise typer.Exit(2) from None
     errors = errors or output.with_name(output.name + ".errors")
     # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
     # so that spelling a default out later does not count as other settings; those the

@@ -11,26 +11,42 @@ from typing import Annotated
 import typer
 
 from fantasyland.cli.command import old_spelling
-from fantasyland.cli.errors import report_error, reports_bad_input
+from fantasyland.cli.errors import reports_bad_input
 from fantasyland.cli.options import DEFAULT_VARIANT, SeedOption, VariantOption, hands_option
 from fantasyland.cli.render import err_console, never_dealt_note
 from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.user_files import FileError, check_output, is_stdout
 from fantasyland.optimizer.solver.dealing import SizeError, deal_hands, hand_line, parse_size_weights
 
 LINES_PER_WRITE = 4096
 
 
 def _write(lines, output: Path | None) -> None:
-    out = sys.stdout if output is None else open(output, "w", encoding="utf-8")
+    """Write the hands to ``output``, or to stdout for None or ``-``; a write that fails is
+    one line naming where (``deal > /dev/full``), and stdout is then let go, so that
+    Python's own flush at exit does not fail a second time."""
+    to_stdout = output is None or is_stdout(output)
+    where = "standard output" if to_stdout else repr(str(output))
+    try:
+        out = sys.stdout if to_stdout else open(output, "w", encoding="utf-8")
+    except OSError as error:
+        raise FileError(f"cannot write {where}: {error.strerror or error}") from None
     try:
         while block := list(islice(lines, LINES_PER_WRITE)):
             out.write("".join(line + "\n" for line in block))
         out.flush()
     except BrokenPipeError:  # `deal ... | head`: the reader has all it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as error:
+        if to_stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise FileError(f"cannot write {where}: {error.strerror or error}") from None
     finally:
-        if output is not None:
-            out.close()
+        if not to_stdout:
+            try:
+                out.close()
+            except OSError:
+                pass
 
 
 def command(
@@ -43,7 +59,7 @@ def command(
     seed: SeedOption = 0,
     variant: VariantOption = DEFAULT_VARIANT,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write to this file instead of stdout.",
+        "--output", "-o", help="Write to this file instead of stdout (- is stdout).",
         show_default=False)] = None,
     old_count: Annotated[int | None, old_spelling("--count", min=0)] = None,
 ) -> None:
@@ -63,8 +79,6 @@ def command(
         note = never_dealt_note(rules, list(sizes), "dealt anyway")
         if note is not None:
             err_console.print(note, soft_wrap=True, highlight=False)
-        try:
-            _write((hand_line(h) for h in deal_hands(hands, sizes, seed, rules.deck)), output)
-        except OSError as error:
-            report_error(f"cannot write {str(output)!r}: {error.strerror}")
-            raise typer.Exit(2) from None
+        if output is not None:  # streams welcome (-o /dev/stdout); a missing directory not
+            check_output(output, "deal output", streams=True)
+        _write((hand_line(h) for h in deal_hands(hands, sizes, seed, rules.deck)), output)

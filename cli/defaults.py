@@ -20,9 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from fantasyland.evaluator.rules_files import MAX_POINTS
+from fantasyland.evaluator.user_files import FileError, read_file
 
 #: The environment variable that names the config file, in place of the usual place.
 CONFIG_VARIABLE = "FANTASYLAND_CONFIG"
+
+#: The most a config file may hold: a dozen keys take a few hundred bytes, and the bound
+#: keeps tomllib's time on a hostile file (a dotted key thousands of parts long) short.
+MAX_CONFIG_BYTES = 16 * 1024
 
 #: What a default is when neither the file nor the command line sets it. None stands for
 #: the variant's own figure: its table (opponents), its worth of a repeat (fl_value), and
@@ -80,21 +85,24 @@ def load() -> Defaults:
     A file named by FANTASYLAND_CONFIG must exist; the usual place may hold none.
     """
     path, named_by = config_path()
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         if named_by == CONFIG_VARIABLE:
             raise ConfigError(f"{path}: no such file (named by {CONFIG_VARIABLE}); expected "
-                              "a TOML file of defaults, or unset it") from None
+                              "a TOML file of defaults, or unset it")
         return Defaults(dict(BUILT_IN), frozenset(), None, named_by)
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read it: {error.strerror}") from None
+    try:  # the one bounded reader: a FIFO or a link to /dev/zero is refused, not read
+        data = read_file(path, "config file", MAX_CONFIG_BYTES)
+    except FileError as error:
+        raise ConfigError(str(error)) from None
     import tomllib
 
     try:
         table = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ConfigError(f"{path}: not a TOML file: {error}") from None
+    except RecursionError:  # tomllib recurses once a level: a = [[[[... runs out of stack
+        raise ConfigError(f"{path}: not a TOML file: arrays or tables nested too "
+                          "deeply") from None
     values = dict(BUILT_IN)
     for key, value in table.items():
         if key not in BUILT_IN:

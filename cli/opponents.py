@@ -21,6 +21,7 @@ from fantasyland.cli.options import (DEFAULT_VARIANT, JsonOption, OpponentsOptio
                                      hands_option, workers_count)
 from fantasyland.cli.render import (console, err_console, measured, progress_bar, shown)
 from fantasyland.evaluator import find_rules, parse_cards
+from fantasyland.evaluator.user_files import FileError, check_directory, check_output
 from fantasyland.optimizer import ObjectiveError, solve
 from fantasyland.optimizer.opponents import closed
 from fantasyland.optimizer.opponents.coverage import FIGURES, pool_coverage
@@ -70,12 +71,17 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
     seed = closed.SEED if seed is None else seed
     shipped = resources.files("fantasyland.optimizer.opponents.data") / closed.model_file_name(rules)
     target = output or Path(str(shipped))
+    check_output(target, "model")  # before the half minute of work it would hold
     started = time.perf_counter()
     with progress_bar(quiet=quiet) as bar:
         task = bar.add_task("setting hands", total=hands * closed.ROUNDS)
         worths = closed.iterate(rules, closed.ROUNDS, hands, seed,
                                 lambda n: bar.advance(task, n))[-1]
-    closed.save_model(target, worths, rules, closed.ROUNDS, hands, seed)
+    try:
+        closed.save_model(target, worths, rules, closed.ROUNDS, hands, seed)
+    except OSError as error:
+        raise FileError(f"cannot write model {str(target)!r}: {error.strerror or error}; the "
+                        "model built is lost") from None
     console.print(Text(shown(f"Wrote the model of {rules.name} ({closed.ROUNDS} rounds of "
                              f"{hands} hands, seed {seed}) to {target} in "
                              f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
@@ -92,6 +98,7 @@ def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
         return
     shipped = resources.files("fantasyland.optimizer.opponents.data") / pool_file_name(rules)
     target = output or Path(str(shipped))
+    check_output(target, "pool")  # before the hands it would hold are played
     started = time.perf_counter()
     log = _ChunkLog(chunks, quiet)
     # a bar only where someone watches: in a log, the lines of the chunks say how far it is
@@ -101,7 +108,14 @@ def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
         pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot,
                           chunks, saved_only, log if chunks is not None else None, knobs)
     log.flush()
-    pool.save(target)
+    try:
+        pool.save(target)
+    except OSError as error:
+        kept = (f"the boards played are kept in the chunks in {str(chunks)!r}: rerun with "
+                "--saved-only and another --output" if chunks is not None
+                else "the boards played are lost")
+        raise FileError(f"cannot write pool {str(target)!r}: {error.strerror or error}; "
+                        f"{kept}") from None
     console.print(Text(shown(f"Wrote {len(pool)} boards ({dealing_for(rules).name}, rules "
                              f"{rules.name}, seed {pool.meta['seed']}) to {target} in "
                              f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
@@ -422,6 +436,8 @@ def command(
                 f"{rules.name}'s players set their hands by the closed-hand model, not the "
                 "bot's pools: --fixed-point measures it and --regenerate rebuilds it "
                 "(docs/chinese-poker.md)")
+        if chunks is not None:  # a file in its place fails now, not after the first chunk
+            check_directory(chunks, "chunks")
         if regenerate:
             _regenerate(rules, hands, pool_seed, workers, output, json_output,
                         bot and bot.value, chunks, saved_only, knobs)

@@ -10,7 +10,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.table import Table
 from rich.text import Text
 
-from fantasyland.cli.errors import BAD_INPUT, read_stdin, report_error, reports_bad_input
+from fantasyland.cli.errors import (BAD_INPUT, SHOWN_BAD_LINES, read_stdin, report_error,
+                                    reports_bad_input)
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, BudgetOption,
                                      EntryValueOption, JsonOption, ObjectiveOption,
                                      OpponentsOption, SeedOption, VariantOption, check_opponents,
@@ -18,6 +19,7 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, BudgetO
 from fantasyland.cli.render import (LABEL_WIDTH, cards_text, console, labelled, measured, plural,
                                     progress_bar, say)
 from fantasyland.evaluator import (ROWS, find_rules)
+from fantasyland.evaluator.user_files import MAX_FILE_BYTES, read_file
 from fantasyland.optimizer import ObjectiveError
 
 #: Exit code when some lines were bad but others were graded (as ``batch``).
@@ -93,14 +95,10 @@ def command(
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         if history == "-":
-            lines = read_stdin("review", "the history").splitlines()
+            lines = read_stdin("review", "the history", MAX_FILE_BYTES).splitlines()
         else:
-            try:
-                with open(history, encoding="utf-8-sig", errors="replace") as data:
-                    lines = data.read().splitlines()
-            except OSError as error:
-                report_error(f"cannot read {history!r}: {error.strerror}")
-                raise typer.Exit(BAD_INPUT) from None
+            lines = (read_file(history, "history").decode("utf-8-sig", errors="replace")
+                     .splitlines())
         from fantasyland.optimizer.ordinary.position import PositionError
 
         streets = sum(1 for line in lines if line.strip() and not line.strip().startswith("#"))
@@ -115,8 +113,11 @@ def command(
         except PositionError as error:
             report_error(str(error))
             raise typer.Exit(BAD_INPUT) from None
-    for bad in result.bad_lines:
+    for bad in result.bad_lines[:SHOWN_BAD_LINES]:
         report_error(f"line {bad.line}: {bad.message}")
+    if len(result.bad_lines) > SHOWN_BAD_LINES:
+        report_error(f"{len(result.bad_lines) - SHOWN_BAD_LINES} more bad lines not shown "
+                     f"({len(result.bad_lines)} in all)")
     if not result.decisions:  # nothing graded: the errors above say why, or this does
         if not result.bad_lines:
             report_error(f"{history!r} holds no street to grade: expected one JSON object a "
@@ -147,7 +148,9 @@ def _print(result) -> None:
                               f" lost {_points(worst.lost, worst.lost_error)}; best ",
                               Text(", ").join(play_parts(worst.best.play))))
     if result.bad_lines:
+        shown = [str(b.line) for b in result.bad_lines[:SHOWN_BAD_LINES]]
+        more = len(result.bad_lines) - len(shown)
         lines.append(labelled("Skipped", f"{plural(len(result.bad_lines), 'bad line')}: "
-                              + ", ".join(str(b.line) for b in result.bad_lines)))
+                              + ", ".join(shown) + (f" and {more} more" if more else "")))
     for line in lines:
         say(line, LABEL_WIDTH)

@@ -18,6 +18,7 @@ from typing import Any
 from fantasyland.evaluator.cards import Deck
 from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
 from fantasyland.evaluator.naturals import DETECTORS, Natural, Schedule, detector_name
+from fantasyland.evaluator.user_files import FileError, read_file
 from fantasyland.evaluator.rules import (
     DEALINGS,
     ROW_SIZE,
@@ -426,7 +427,10 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
 def _read_text(path: Path | Traversable, shown: str) -> str:
     """The text of a rules file: TOML is UTF-8, so other bytes are refused with their line."""
     try:
-        data = path.read_bytes()
+        # the user's files through the one bounded reader; the presets are the package's own
+        data = read_file(path, "rules file", MAX_RULES_BYTES) if isinstance(path, Path) else path.read_bytes()
+    except FileError as error:
+        raise RulesError(str(error)) from None
     except OSError as error:
         raise RulesError(f"cannot read rules file {shown!r}: {error.strerror or error}") from None
     try:
@@ -437,11 +441,29 @@ def _read_text(path: Path | Traversable, shown: str) -> str:
                          f"line {line} is not UTF-8; expected a UTF-8 TOML file") from None
 
 
+#: The most a rules file may hold, and the longest line: the presets take under 2 KB and 200
+#: columns. tomllib's time grows with the square of a dotted key's length, so a bound on
+#: the line is what keeps a hostile file (``x.a.a.a...``) to a second.
+MAX_RULES_BYTES = 64 * 1024
+MAX_RULES_LINE = 4096
+
+
 def _read_toml(text: str, source: str) -> dict[str, Any]:
+    if len(text) > MAX_RULES_BYTES:
+        raise RulesError(f"{source}: {len(text):,} characters; expected a rules file of at "
+                         f"most {MAX_RULES_BYTES:,}")
+    longest = max(map(len, text.splitlines()), default=0)
+    if longest > MAX_RULES_LINE:
+        line = next(i for i, row in enumerate(text.splitlines(), 1) if len(row) == longest)
+        raise RulesError(f"{source}: line {line} is {longest:,} characters long; expected "
+                         f"lines of at most {MAX_RULES_LINE:,}")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise RulesError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses once a level: ``a = [[[[...`` runs out of stack
+        raise RulesError(f"{source}: not valid TOML: arrays or tables nested too deeply; "
+                         "expected a rules file") from None
 
 
 def _resolve(doc: dict[str, Any], source: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:

@@ -184,7 +184,7 @@ def test_some_bad_lines_exit_1_and_are_each_one_line_on_stderr():
 
 @pytest.mark.parametrize("args, stdin, message", [
     (["-"], "{nope\n", "error: line 1: not a JSON object"),
-    (["no-such-file.jsonl"], None, "error: cannot read 'no-such-file.jsonl'"),
+    (["no-such-file.jsonl"], None, "error: cannot read history 'no-such-file.jsonl'"),
     (["-"], "", "error: standard input is empty"),
     (["-", "--opponents", "3"], "x\n", "error: Invalid value for '--opponents'"),
 ])

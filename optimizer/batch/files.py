@@ -9,11 +9,9 @@ output is written with are kept beside it, so that a rerun can refuse to mix in 
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import os
 import re
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +21,7 @@ from typing import Any
 from fantasyland.evaluator.cards import RANK_CHARS, Card, CardError, parse_card, parse_cards
 from fantasyland.evaluator.rules import Rules, RulesError
 from fantasyland.evaluator.rules_files import find_rules
+from fantasyland.evaluator.user_files import MAX_LINE_BYTES, FileError, Line, Lines, excerpt
 from fantasyland.optimizer.solver.solve import MAX_CARDS, MIN_CARDS
 
 
@@ -58,9 +57,12 @@ class BadLine:
     message: str
     detail: str | None = None  # a traceback, for a failure that is a bug rather than input
 
+    length: int | None = None  # the line's length in bytes, where ``text`` is its start only
+
     def record(self) -> dict[str, Any]:
-        """The errors-file record."""
-        rec = {"line": self.line, "id": self.id, "text": self.text, "message": self.message}
+        """The errors-file record: a long line's start and its length, never all of it."""
+        rec = {"line": self.line, "id": self.id} | excerpt(self.text, self.length)
+        rec |= {"message": self.message}
         return rec | ({"traceback": self.detail} if self.detail else {})
 
 
@@ -112,6 +114,8 @@ def _json_object(text: str) -> dict[str, Any]:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise BatchError(f"bad JSON: {error.msg} at column {error.colno}") from None
+    except RecursionError:  # json's decoder recurses once a level: {"a":[[[[... runs out
+        raise BatchError("bad JSON: arrays or objects nested too deeply") from None
 
 
 def _json_id(doc: Mapping[str, Any]) -> str | None:
@@ -172,8 +176,17 @@ class Reader:
             self.rules.append(_portable(find_rules(variant)))
         return self._index[variant]
 
-    def read(self, lines: Iterable[str]) -> Iterator[Hand | BadLine]:
+    def read(self, lines: Iterable[str | Line]) -> Iterator[Hand | BadLine]:
+        """Each line's hand or why it is bad; a line longer than the reader's cap (a
+        ``Line`` cut short, see ``open_input``) is bad, kept as its start and length."""
         for number, raw in enumerate(lines, 1):
+            if isinstance(raw, Line):
+                if raw.cut:
+                    yield BadLine(number, str(number), raw.text,
+                                  f"line of {raw.length:,} bytes: expected one hand (at most "
+                                  f"{MAX_LINE_BYTES:,} bytes)", length=raw.length)
+                    continue
+                raw = raw.text
             if (text := raw.strip()) and not text.startswith("#"):
                 yield self.parse(number, raw.rstrip("\r\n"))
 
@@ -211,30 +224,21 @@ def _portable(rules: Rules) -> Rules:
 
 def count_hand_lines(path: str | Path) -> int:
     """Lines that are not blank or ``#`` comments: the hands a file holds, bad ones included."""
-    count = 0
-    with open(path, "rb") as data:
-        for raw in data:
-            text = raw.strip()
-            count += bool(text) and not text.startswith(b"#")
-    return count
+    with Lines(path, "batch input") as lines:
+        return sum(bool(text) and not text.startswith("#")
+                   for text in (line.text.strip() for line in lines))
 
 
 @contextmanager
-def open_input(name: str) -> Iterator[Iterable[str]]:
-    """The lines of a file, or of stdin for ``-``, as UTF-8 (a byte-order mark is dropped)."""
-    if name == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
-        try:
-            yield stream
-        finally:
-            stream.detach()  # stdin stays open for whoever owns it
-        return
+def open_input(name: str) -> Iterator[Iterable[Line]]:
+    """The lines of a regular file, or of stdin for ``-``, as UTF-8 (a byte-order mark is
+    dropped), each of at most ``MAX_LINE_BYTES`` (a longer one comes cut short, to be a bad
+    line): a FIFO or a device is refused, a stream is read in bounded memory."""
     try:
-        data = open(name, encoding="utf-8-sig", errors="replace")
-    except OSError as error:
-        raise BatchError(f"cannot read {name!r}: {error.strerror}") from None
-    with data:
-        yield data
+        with Lines(name, "batch input") as lines:
+            yield lines
+    except FileError as error:
+        raise BatchError(str(error)) from None
 
 
 # --- the output file -----------------------------------------------------------------------

@@ -196,6 +196,8 @@ def read_line(number: int, text: str) -> HistoryLine:
         data = json.loads(text)
     except ValueError as error:
         raise HistoryError(f"not a JSON object: {error}") from None
+    except RecursionError:  # json's decoder recurses once a level: [[[[... runs out of stack
+        raise HistoryError("not a JSON object: arrays or objects nested too deeply") from None
     if not isinstance(data, dict):
         raise HistoryError(f"expected a JSON object with {', '.join(REQUIRED)}; got "
                            f"{type(data).__name__}")
