@@ -58,7 +58,9 @@ def hands(count: int, seed: int = 0) -> list[tuple[str, ...]]:
 
 
 def run_load(server: Server, solves: int, clients: int, samples: int = 200) -> Load:
-    """``solves`` solves from ``clients`` threads; each answer is checked to be its hand's."""
+    """``solves`` solves from ``clients`` threads, the ``i``-th from client ``i % clients``
+    (each client a loopback address of its own, as the server tells clients apart); each
+    answer is checked to be its hand's."""
     dealt = hands(solves)
     latencies = [0.0] * solves
     answers: list[dict] = [{}] * solves
@@ -66,7 +68,7 @@ def run_load(server: Server, solves: int, clients: int, samples: int = 200) -> L
     def one(i: int) -> None:
         started = time.perf_counter()
         status, answer = server.post("solve", {"cards": " ".join(dealt[i]), "samples": samples,
-                                              "seed": i})
+                                              "seed": i}, source=f"127.0.0.{10 + i % clients}")
         latencies[i] = time.perf_counter() - started
         if status != 200:
             raise AssertionError(f"solve {i}: HTTP {status}: {answer}")

@@ -7,6 +7,7 @@ browser tests, the load test and the kill test all use it.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -35,12 +36,26 @@ class Server:
     history: Path
     output: list[str]  # what the server printed, read as it goes so the pipe never fills
 
-    def post(self, path: str, body: object, timeout: float = 120.0) -> tuple[int, dict]:
-        """POST ``body`` as JSON to ``/api/<path>``: the status and the JSON answer."""
-        request = urllib.request.Request(self.url + "api/" + path,
-                                         data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-        return _answer(request, timeout)
+    def post(self, path: str, body: object, timeout: float = 120.0,
+             source: str | None = None) -> tuple[int, dict]:
+        """POST ``body`` as JSON to ``/api/<path>``: the status and the JSON answer. From the
+        loopback address ``source`` where given: the server queues jobs client by client,
+        by address, so clients of a load test each come from one of their own."""
+        data = json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"}
+        if source is None:
+            request = urllib.request.Request(self.url + "api/" + path, data=data,
+                                             headers=headers)
+            return _answer(request, timeout)
+        host, port = self.url.removeprefix("http://").rstrip("/").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=timeout,
+                                                source_address=(source, 0))
+        try:
+            connection.request("POST", "/api/" + path, body=data, headers=headers)
+            response = connection.getresponse()
+            return response.status, json.loads(response.read())
+        finally:
+            connection.close()
 
     def get(self, path: str, timeout: float = 30.0) -> tuple[int, dict]:
         return _answer(urllib.request.Request(self.url + "api/" + path), timeout)

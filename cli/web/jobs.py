@@ -16,7 +16,7 @@ from typing import Any
 from fantasyland.cli.defaults import load
 from fantasyland.cli.errors import INPUT_ERRORS
 from fantasyland.cli.web.fields import FieldError
-from fantasyland.evaluator import Rules, RulesError, find_preset, preset_names, rules_from_text
+from fantasyland.evaluator import Rules, find_preset, preset_names, rules_from_text
 from fantasyland.evaluator.cards import card_name
 
 #: The library's errors for input it cannot read (the CLI's), and a request's bad field.
@@ -37,11 +37,7 @@ def bad_input_errors() -> tuple[type[ValueError], ...]:
 
 @lru_cache(maxsize=_RULES_CACHE)
 def _uploaded(text: str) -> Rules:
-    try:
-        return rules_from_text(text, "rules")
-    except RecursionError:  # the TOML reader recurses once a level of nesting
-        raise RulesError("rules: nested too deeply to read: expected a rules file's tables "
-                         "and values") from None
+    return rules_from_text(text, "rules")  # it refuses text nested too deeply, in one line
 
 
 @cache
