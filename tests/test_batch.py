@@ -110,7 +110,7 @@ def test_jsonl_input_with_ids_card_lists_and_a_variant_per_line(tmp_path):
     (tmp_path / "in.jsonl").write_text("\n".join([
         json.dumps({"id": "a", "cards": lines[0]}),
         json.dumps({"id": 7, "cards": lines[1].split()}),
-        json.dumps({"cards": lines[2], "variant": "progressive", "note": "ignored"}),
+        json.dumps({"cards": lines[2], "variant": "progressive"}),
     ]) + "\n")
     out = tmp_path / "out.jsonl"
     result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1")
@@ -118,6 +118,24 @@ def test_jsonl_input_with_ids_card_lists_and_a_variant_per_line(tmp_path):
     got = records(out)
     assert [r["id"] for r in got] == ["a", "7", "3"]
     assert [r["variant"] for r in got] == ["pineapple", "pineapple", "progressive"]
+
+
+def test_a_json_line_with_a_key_it_may_not_have_is_a_bad_line_naming_it(tmp_path):
+    # "varaint" was ignored, and the hand solved under the batch's variant with exit 0.
+    lines = dealt(2, 4)
+    (tmp_path / "in.jsonl").write_text("\n".join([
+        json.dumps({"id": "a", "cards": lines[0], "varaint": "deuce"}),
+        json.dumps({"id": "b", "cards": lines[1]}),
+    ]) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1",
+                   "--objective", "royalties")
+    assert result.exit_code == 1
+    message = "unknown key 'varaint': expected id, cards, variant"
+    assert result.stderr.splitlines()[0] == f"error: line 1 (id a): {message}"
+    assert [r["id"] for r in records(out)] == ["b"]
+    assert [(e["id"], e["message"]) for e in records(Path(f"{out}.errors"))] == [
+        ("a", message)]
 
 
 def test_dash_reads_stdin(hands_file, tmp_path):

@@ -114,6 +114,20 @@ def _json_object(text: str) -> dict[str, Any]:
         raise BatchError(f"bad JSON: {error.msg} at column {error.colno}") from None
 
 
+#: The keys a JSON line may have: any other is refused, as ``review`` and the web API refuse
+#: them (a mistyped ``"varaint"`` would solve the hand under the batch's variant).
+JSON_KEYS = ("id", "cards", "variant")
+
+
+def _json_keys(doc: Mapping[str, Any]) -> None:
+    """Raise BatchError naming the first key (in sorted order) that a line may not have."""
+    unknown = sorted(set(doc) - set(JSON_KEYS))
+    if unknown:
+        key = unknown[0] if len(unknown[0]) <= 40 else unknown[0][:37] + "..."
+        raise BatchError(f"unknown key {key!r}: expected "
+                         f"{', '.join(JSON_KEYS)}")
+
+
 def _json_id(doc: Mapping[str, Any]) -> str | None:
     """A JSON line's id as a string, or None when it has none. A blank id is refused: a
     record needs an id that a user can find."""
@@ -185,6 +199,7 @@ class Reader:
                 doc = _json_object(text)
                 given = _json_id(doc)
                 hand_id = hand_id if given is None else given
+                _json_keys(doc)
                 cards, variant = _json_cards(doc)
             elif text.startswith("["):
                 raise BatchError("bad line starting with '[': expected a JSON object or a "
