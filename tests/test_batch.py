@@ -138,6 +138,44 @@ def test_a_json_line_with_a_key_it_may_not_have_is_a_bad_line_naming_it(tmp_path
         ("a", message)]
 
 
+def test_an_id_that_is_not_utf8_is_a_bad_line_not_an_id_that_collides(tmp_path):
+    # Read with U+FFFD for bad bytes, "h\xff" and "h\xfe" were one id, "h\ufffd".
+    lines = dealt(3, 4)
+    (tmp_path / "in.txt").write_bytes(b"h\xff " + lines[0].encode() + b"\n"
+                                      + b"h\xfe " + lines[1].encode() + b"\n"
+                                      + b"h3 " + lines[2].encode() + b"\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.txt"), "-o", str(out), "--workers", "1",
+                   "--objective", "royalties")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        "error: line 1: not UTF-8: byte 0xff at column 2: expected a line of UTF-8 text",
+        "error: line 2: not UTF-8: byte 0xfe at column 2: expected a line of UTF-8 text"]
+    assert [r["id"] for r in records(out)] == ["h3"]
+    errors = Path(f"{out}.errors").read_bytes().decode("utf-8")  # strict: the file is UTF-8
+    texts = [json.loads(line)["text"] for line in errors.splitlines()]
+    # the errors file keeps each line's bytes, as JSON escapes
+    assert [t.encode("utf-8", "surrogateescape") for t in texts] == [
+        b"h\xff " + lines[0].encode(), b"h\xfe " + lines[1].encode()]
+
+
+def test_a_json_line_escaping_a_lone_surrogate_is_a_bad_line_not_a_traceback(tmp_path):
+    lines = dealt(2, 4)
+    (tmp_path / "in.jsonl").write_text(
+        '{"id": "a\\udcff", "cards": "x\\udcff"}\n'
+        + json.dumps({"id": "b", "cards": "x\udcff " + lines[0]}) + "\n"
+        + json.dumps({"id": "c", "cards": lines[1]}) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1",
+                   "--objective", "royalties")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert [r["id"] for r in records(out)] == ["c"]
+    errors = records(Path(f"{out}.errors"))
+    assert errors[0]["message"].startswith('bad id "a\udcff": expected text')
+    assert errors[1]["id"] == "b" and errors[1]["message"].startswith("bad card 'x\\udcff'")
+
+
 def test_dash_reads_stdin(hands_file, tmp_path):
     from_file, from_stdin = tmp_path / "file.jsonl", tmp_path / "stdin.jsonl"
     assert batch(str(hands_file), "-o", str(from_file), "--workers", "1").exit_code == 0

@@ -63,6 +63,29 @@ class BadLine:
         rec = {"line": self.line, "id": self.id, "text": self.text, "message": self.message}
         return rec | ({"traceback": self.detail} if self.detail else {})
 
+    def record_line(self) -> str:
+        """The errors-file line: the record as JSON, UTF-8 as it is except for lone
+        surrogates (bytes that were not UTF-8, or JSON's ``\\udcff``), which stay escaped
+        so that the line can be written and reads back as it was."""
+        text = json.dumps(self.record(), ensure_ascii=False)
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _not_utf8(text: str) -> BatchError | None:
+    """The error for a line that held bytes that are not UTF-8 (read as lone surrogates, see
+    ``open_input``), or None. Such a line is refused whole: replacing its bytes by U+FFFD
+    would let two different ids become one."""
+    match = _LONE_SURROGATE.search(text)
+    if match is None:
+        return None
+    char = ord(match.group())
+    shown = f"byte 0x{char - 0xDC00:02x}" if 0xDC80 <= char <= 0xDCFF else f"U+{char:04X}"
+    return BatchError(f"not UTF-8: {shown} at column {match.start() + 1}: expected a line of "
+                      "UTF-8 text")
+
 
 _SUITS = "cdhs♣♦♥♠♧♢♡♤"
 _FIRST_FIELD = re.compile(r"(\S+?)[\s,;]+(.*)", re.DOTALL)
@@ -139,6 +162,9 @@ def _json_id(doc: Mapping[str, Any]) -> str | None:
     if isinstance(hand_id, str) and not hand_id.strip():
         raise BatchError(f"bad id {_json_token(hand_id)}: expected a non-blank string or a "
                          "whole number")
+    if isinstance(hand_id, str) and _LONE_SURROGATE.search(hand_id):
+        raise BatchError(f"bad id {_json_token(hand_id)}: expected text (a lone surrogate "
+                         "escape is not a character)")
     return str(hand_id)
 
 
@@ -195,6 +221,8 @@ class Reader:
         """One line, without its line ending; a bad line keeps it as it was."""
         text, hand_id = raw.strip(), str(number)
         try:
+            if error := _not_utf8(text):
+                raise error
             if text.startswith("{"):
                 doc = _json_object(text)
                 given = _json_id(doc)
@@ -236,16 +264,18 @@ def count_hand_lines(path: str | Path) -> int:
 
 @contextmanager
 def open_input(name: str) -> Iterator[Iterable[str]]:
-    """The lines of a file, or of stdin for ``-``, as UTF-8 (a byte-order mark is dropped)."""
+    """The lines of a file, or of stdin for ``-``, as UTF-8 (a byte-order mark is dropped);
+    bytes that are not UTF-8 are kept as lone surrogates, for the reader to refuse."""
     if name == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig", errors="replace")
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig",
+                                  errors="surrogateescape")
         try:
             yield stream
         finally:
             stream.detach()  # stdin stays open for whoever owns it
         return
     try:
-        data = open(name, encoding="utf-8-sig", errors="replace")
+        data = open(name, encoding="utf-8-sig", errors="surrogateescape")
     except OSError as error:
         raise BatchError(f"cannot read {name!r}: {error.strerror}") from None
     with data:

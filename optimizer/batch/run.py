@@ -198,7 +198,7 @@ class _Batch:
                 if isinstance(item, Result):
                     item = BadLine(hand.line, hand.id, hand_line(hand.cards), item.error or "",
                                    item.detail)
-                errors.append(json.dumps(item.record(), ensure_ascii=False) + "\n")
+                errors.append(item.record_line())
                 self.summary.failed += 1
                 self.events.bad_line(item)
             self.next_seq += 1
