@@ -419,6 +419,94 @@ def test_rerun_cuts_a_partial_last_line_and_finishes_without_duplicates_or_gaps(
     assert "already in" in result.stderr and "40 already in" in result.stderr
 
 
+def test_a_rerun_fills_a_hole_in_input_order_and_leaves_other_ids_where_they_are(
+        reference, tmp_path):
+    # The hand that fills a hole was appended at the end, though the help promises input order.
+    lines = reference["1"].read_text().splitlines(keepends=True)
+    foreign = record_line("not-in-this-input", {"objective": "ev"})
+    out = tmp_path / "out.jsonl"
+    out.write_text(foreign + "".join(lines[:20] + lines[21:90] + lines[95:]))
+    Path(f"{out}.settings").write_bytes(Path(f"{reference['1']}.settings").read_bytes())
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1, result.output  # the input's bad lines
+    assert "6 solved now, 144 already in" in result.stderr
+    assert stable(out.read_text()) == stable(foreign + "".join(lines))
+    assert not Path(f"{out}.reorder").exists()
+
+
+def test_a_rerun_keeps_one_line_of_an_id_written_twice(reference, tmp_path):
+    # Two runs at once (before outputs were locked) left every hand twice, and a third kept them.
+    whole = reference["1"].read_text()
+    out = tmp_path / "out.jsonl"
+    out.write_text(whole + whole)
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1, result.output
+    assert "0 solved now, 150 already in" in result.stderr
+    assert out.read_text() == whole
+
+
+def test_a_rerun_puts_an_output_killed_while_it_was_reordered_in_input_order(
+        reference, tmp_path):
+    # The rewrite is whole or nothing: a run killed in it leaves every line, out of order.
+    lines = reference["1"].read_text().splitlines(keepends=True)
+    out = tmp_path / "out.jsonl"
+    out.write_text("".join(lines[100:] + lines[:100]))
+    Path(f"{out}.reorder").write_text(lines[0])  # the killed rewrite's scratch file
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1, result.output
+    assert out.read_text() == "".join(lines)
+    assert not Path(f"{out}.reorder").exists()
+
+
+def _batch_process(args: list[str], cwd: Path, **kwargs) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get(
+        "PYTHONPATH", "")])}
+    return subprocess.Popen([sys.executable, "-m", "fantasyland.cli.main", "batch", *args,
+                             "--no-progress"], cwd=cwd, env=env, **kwargs)
+
+
+def _wait_for_lines(path: Path, count: int, run: subprocess.Popen, seconds: float = 120):
+    deadline = time.monotonic() + seconds
+    while not (path.exists() and path.read_bytes().count(b"\n") >= count):
+        assert run.poll() is None, "the first run ended early"
+        assert time.monotonic() < deadline, f"{path} did not reach {count} lines"
+        time.sleep(0.01)
+
+
+def test_a_second_run_on_an_output_being_written_is_refused_and_a_killed_run_frees_it(
+        reference, tmp_path):
+    # Two runs on one output both exited 0 and left every hand twice.
+    out = tmp_path / "out.jsonl"
+    lines = reference["input"].read_text().splitlines(keepends=True)
+    # The first run reads stdin, which the test holds open: it keeps the output while the
+    # second starts, however fast or slow the machine.
+    first = _batch_process(["-", "-o", str(out), "--workers", "1"], tmp_path,
+                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        first.stdin.write("".join(lines[:12]).encode())  # results lag a few chunks behind
+        first.stdin.flush()
+        _wait_for_lines(out, 1, first)
+        second = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+        assert second.exit_code == 2
+        assert second.stderr.splitlines() == [
+            f"error: another batch is writing {str(out)!r} (process {first.pid}): let it "
+            "finish (or stop it and run again to go on), or use another output file"]
+        os.kill(first.pid, signal.SIGKILL)  # the kernel releases its lock
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+        first.stdin.close()
+    written = out.read_bytes().count(b"\n")  # whole lines: a rerun cuts a partial one off
+    assert written >= 1
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1, result.output  # the input's bad lines
+    assert f"{written} already in" in result.stderr
+    assert stable(out.read_text()) == stable(reference["1"].read_text())
+
+
 def _group_alive(pgid: int) -> bool:
     """Whether any process of the group is still running (zombies do not count)."""
     for stat in Path("/proc").glob("[0-9]*/stat"):

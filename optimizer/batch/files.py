@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -334,24 +335,79 @@ def first_record(path: Path) -> dict[str, Any] | None:
 class Written:
     """What an existing output file holds."""
 
-    ids: set[str]
+    ids: dict[str, int]  # each id's line, counted from 0 (its first, if it is there twice)
+    lines: int  # whole lines
+    repeated: list[int]  # the lines whose id an earlier line has (two runs at once, once)
     size: int  # bytes in whole lines: a partial last line (a run killed mid-write) starts here
 
 
 def read_output(path: Path) -> Written:
     """The ids in an output file, which is left as it is (see ``cut_partial_line``); raises
     BatchError for a file that is not batch records."""
-    ids: set[str] = set()
-    size = 0
+    ids: dict[str, int] = {}
+    repeated: list[int] = []
+    size = lines = 0
     if not path.exists():
-        return Written(ids, size)
+        return Written(ids, lines, repeated, size)
     with open(path, "rb") as data:
         for number, line in enumerate(data, 1):
             if not line.endswith(b"\n"):
                 break
-            ids.add(_line_id(line, number, path))
+            hand_id = _line_id(line, number, path)
+            if hand_id in ids:
+                repeated.append(lines)
+            else:
+                ids[hand_id] = lines
             size += len(line)
-    return Written(ids, size)
+            lines += 1
+    return Written(ids, lines, repeated, size)
+
+
+#: The rank of a line that ``rewrite_in_order`` leaves where it is, and of one it drops.
+STAYS, DROPPED = -1, -2
+
+
+def in_order(ranks: Sequence[int]) -> bool:
+    """Whether no line is dropped and the ranked lines are in rank order already."""
+    last = -1
+    for rank in ranks:
+        if rank == DROPPED or 0 <= rank <= last:
+            return False
+        last = max(last, rank)
+    return True
+
+
+def rewrite_in_order(path: Path, ranks: Sequence[int]) -> None:
+    """Rewrite an output so that its ranked lines are in rank order, in the places ranked lines
+    hold, while lines that ``STAYS`` stay where they are and those ``DROPPED`` go. ``ranks``
+    has one entry per whole line of the file.
+
+    The file is rewritten whole or not at all (a scratch file, renamed over it): a run killed
+    meanwhile leaves every line as it was, and the next run rewrites it.
+    """
+    offsets = array("q")
+    with open(path, "rb") as data:
+        position = 0
+        for line in data:
+            if not line.endswith(b"\n"):
+                break
+            offsets.append(position)
+            position += len(line)
+        if len(offsets) != len(ranks):
+            raise BatchError(f"{str(path)!r} changed while it was being written (another "
+                             "program wrote to it?): run again to go on")
+        ranked = iter(sorted((i for i, rank in enumerate(ranks) if rank >= 0),
+                             key=ranks.__getitem__))
+        scratch = path.with_name(path.name + ".reorder")
+        with open(scratch, "wb") as out:
+            for i, rank in enumerate(ranks):
+                if rank == DROPPED:
+                    continue
+                data.seek(offsets[next(ranked) if rank >= 0 else i])
+                out.write(data.readline())
+            out.flush()
+            os.fsync(out.fileno())
+    os.replace(scratch, path)
 
 
 def cut_partial_line(path: Path, written: Written) -> None:
