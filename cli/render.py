@@ -223,9 +223,9 @@ def any_of(items: Sequence[str], word: str = "or") -> str:
 
 def never_dealt_note(rules: Rules, sizes: Sequence[int], then: str) -> Text | None:
     """``note: pineapple deals 14 cards in Fantasyland, never 13; <then>``, or None when the
-    variant deals every one of ``sizes``."""
+    variant deals every one of ``sizes`` or has no Fantasyland (a hand of its game)."""
     odd = [str(n) for n in sorted(set(sizes)) if n not in rules.dealt_counts]
-    if not odd:
+    if not odd or not rules.dealt_counts:
         return None
     usual = any_of([str(n) for n in rules.dealt_counts])
     return Text(f"note: {rules.name} deals {usual} cards in Fantasyland, never {any_of(odd)}; "
