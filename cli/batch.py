@@ -156,7 +156,8 @@ def command(
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="The JSONL file to write; if it exists, the hands whose ids it "
                                "holds are skipped (resume), and other settings than it was "
-                               "written with are refused.", show_default=False)] = None,
+                               "written with are refused. One run at a time writes it (a "
+                               "lock on OUTPUT.lock).", show_default=False)] = None,
     workers: WorkersOption = None,
     variant: VariantOption = DEFAULT_VARIANT,
     objective: ObjectiveOption = DEFAULT_OBJECTIVE,

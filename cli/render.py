@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -22,10 +23,25 @@ from fantasyland.evaluator.cards import JOKER, ascii_names, card_name, suit_of
 if TYPE_CHECKING:  # loaded by the commands that show a bar, not by every command
     from rich.progress import Progress, ProgressColumn
 
+
+
+class _Console(Console):
+    """A console that shows what it prints and never acts on it: a control character in the
+    text (an escape code in a rules file's name, say, that would clear the screen) is written
+    as its escape, by ``shown``, as error messages show what they echo. Rich's own colours
+    and cursor moves are styles and control segments, not text, and pass as they are."""
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            segment if segment.control or segment.text.isprintable()
+            else Segment("\n".join(map(shown, segment.text.split("\n"))), segment.style)
+            for segment in buffer)
+
+
 # Results go to stdout and diagnostics to stderr, so that ``--json`` output stays clean.
 # No :emoji: codes: nothing printed uses them, and reading their table costs start-up time.
-console = Console(highlight=False, emoji=False)
-err_console = Console(stderr=True, highlight=False, emoji=False)
+console = _Console(highlight=False, emoji=False)
+err_console = _Console(stderr=True, highlight=False, emoji=False)
 
 #: The width of a label (``"Royalties:  "``): the text beside it, and every line it wraps
 #: to, starts in this column.
@@ -223,9 +239,9 @@ def any_of(items: Sequence[str], word: str = "or") -> str:
 
 def never_dealt_note(rules: Rules, sizes: Sequence[int], then: str) -> Text | None:
     """``note: pineapple deals 14 cards in Fantasyland, never 13; <then>``, or None when the
-    variant deals every one of ``sizes``."""
+    variant deals every one of ``sizes`` or has no Fantasyland (a hand of its game)."""
     odd = [str(n) for n in sorted(set(sizes)) if n not in rules.dealt_counts]
-    if not odd:
+    if not odd or not rules.dealt_counts:
         return None
     usual = any_of([str(n) for n in rules.dealt_counts])
     return Text(f"note: {rules.name} deals {usual} cards in Fantasyland, never {any_of(odd)}; "

@@ -201,7 +201,10 @@ class Rules:
 
     @cached_property
     def _stay_tables(self) -> dict[str, np.ndarray]:
-        return {row: self._meets_table(self.stay, row) for row in ROWS}
+        # Rules without an entry have no Fantasyland, so nothing stays in one: a house file
+        # with ``entry = []`` drops its base's ``stay`` with it.
+        stay = self.stay if self.entry else ()
+        return {row: self._meets_table(stay, row) for row in ROWS}
 
     def stay_table(self, row: str) -> np.ndarray:
         """True for every value on ``row``'s scale that keeps the player in Fantasyland."""
@@ -234,7 +237,10 @@ class Rules:
 
     @property
     def dealt_counts(self) -> tuple[int, ...]:
-        """Every Fantasyland size this variant deals, on entry or on a repeat."""
+        """Every Fantasyland size this variant deals, on entry or on a repeat: none without
+        an entry (classic Chinese Poker), whatever its ``repeat_cards``."""
+        if not self.entry:
+            return ()
         counts = {rung.cards for rung in self.entry}
         if self.repeat_cards is not None:
             counts.add(self.repeat_cards)

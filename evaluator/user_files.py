@@ -136,7 +136,7 @@ def read_stdin(what: str, limit: int = MAX_FILE_BYTES) -> bytes:
 @dataclass(frozen=True)
 class Line:
     """A line of a file read line by line, without its line ending: its text (UTF-8, a bad
-    byte replaced), or only its start when it is longer than the cap (``cut``); ``length``
+    byte as ``Lines`` decodes it), or only its start when it is longer than the cap (``cut``); ``length``
     is its length in bytes either way."""
 
     text: str
@@ -144,7 +144,7 @@ class Line:
     cut: bool = False
 
 
-def _lines(data: BinaryIO, limit: int) -> Iterator[Line]:
+def _lines(data: BinaryIO, limit: int, errors: str) -> Iterator[Line]:
     first = True
     while raw := data.readline(limit + 1):
         length, cut = len(raw), False
@@ -162,17 +162,20 @@ def _lines(data: BinaryIO, limit: int) -> Iterator[Line]:
             raw = raw.removesuffix(b"\n")
             length = len(raw)
             raw = raw.removesuffix(b"\r")
-        text = raw.decode("utf-8", errors="replace")
+        text = raw.decode("utf-8", errors=errors)
         yield Line(text[:EXCERPT_CHARS] if cut else text, length, cut)
 
 
 class Lines:
     """The lines of a regular file, or of standard input for ``-``, each of at most
     ``MAX_LINE_BYTES`` (a longer one comes as its start and its length): a stream read as
-    long as it lasts, in bounded memory. Use it as a context manager."""
+    long as it lasts, in bounded memory. Bytes that are not UTF-8 are decoded as ``errors``
+    says: replaced, or kept as lone surrogates (``"surrogateescape"``) for a reader that
+    refuses them. Use it as a context manager."""
 
-    def __init__(self, name: str | Path, what: str, limit: int = MAX_LINE_BYTES):
-        self.name, self.what, self.limit = str(name), what, limit
+    def __init__(self, name: str | Path, what: str, limit: int = MAX_LINE_BYTES,
+                 errors: str = "replace"):
+        self.name, self.what, self.limit, self.errors = str(name), what, limit, errors
         self._data: BinaryIO | None = None
         self._own = self.name != STDIN
 
@@ -184,7 +187,7 @@ class Lines:
     def _read(self) -> Iterator[Line]:
         assert self._data is not None
         try:
-            yield from _lines(self._data, self.limit)
+            yield from _lines(self._data, self.limit, self.errors)
         except OSError as error:
             where = "standard input" if not self._own else repr(self.name)
             raise FileError(f"cannot read {self.what} {where}: "

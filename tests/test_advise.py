@@ -374,7 +374,7 @@ def test_discarding_a_made_flush_for_nothing_is_worth_less_than_keeping_it():
      "'Kh' is in the board and the dealt cards"),
     (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 9d 7h", {}, "duplicate card '9d'"),
     (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7h", {"discards": "Ah"},
-     "'Ah' is in the board and the dead cards"),
+     "'Ah' is in the board and your discards"),
     (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d", {}, "got 2 dealt cards"),
     (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7h 6h 5h", {}, "got 5 dealt cards"),
     (STANDARD, "Kh Ks / 2c 3c 4c / Ah", "9d 8d 7c", {}, "got 3 dealt cards"),

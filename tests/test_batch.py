@@ -110,7 +110,7 @@ def test_jsonl_input_with_ids_card_lists_and_a_variant_per_line(tmp_path):
     (tmp_path / "in.jsonl").write_text("\n".join([
         json.dumps({"id": "a", "cards": lines[0]}),
         json.dumps({"id": 7, "cards": lines[1].split()}),
-        json.dumps({"cards": lines[2], "variant": "progressive", "note": "ignored"}),
+        json.dumps({"cards": lines[2], "variant": "progressive"}),
     ]) + "\n")
     out = tmp_path / "out.jsonl"
     result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1")
@@ -118,6 +118,62 @@ def test_jsonl_input_with_ids_card_lists_and_a_variant_per_line(tmp_path):
     got = records(out)
     assert [r["id"] for r in got] == ["a", "7", "3"]
     assert [r["variant"] for r in got] == ["pineapple", "pineapple", "progressive"]
+
+
+def test_a_json_line_with_a_key_it_may_not_have_is_a_bad_line_naming_it(tmp_path):
+    # "varaint" was ignored, and the hand solved under the batch's variant with exit 0.
+    lines = dealt(2, 4)
+    (tmp_path / "in.jsonl").write_text("\n".join([
+        json.dumps({"id": "a", "cards": lines[0], "varaint": "deuce"}),
+        json.dumps({"id": "b", "cards": lines[1]}),
+    ]) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1",
+                   "--objective", "royalties")
+    assert result.exit_code == 1
+    message = "unknown key 'varaint': expected id, cards, variant"
+    assert result.stderr.splitlines()[0] == f"error: line 1 (id a): {message}"
+    assert [r["id"] for r in records(out)] == ["b"]
+    assert [(e["id"], e["message"]) for e in records(Path(f"{out}.errors"))] == [
+        ("a", message)]
+
+
+def test_an_id_that_is_not_utf8_is_a_bad_line_not_an_id_that_collides(tmp_path):
+    # Read with U+FFFD for bad bytes, "h\xff" and "h\xfe" were one id, "h\ufffd".
+    lines = dealt(3, 4)
+    (tmp_path / "in.txt").write_bytes(b"h\xff " + lines[0].encode() + b"\n"
+                                      + b"h\xfe " + lines[1].encode() + b"\n"
+                                      + b"h3 " + lines[2].encode() + b"\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.txt"), "-o", str(out), "--workers", "1",
+                   "--objective", "royalties")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        "error: line 1: not UTF-8: byte 0xff at column 2: expected a line of UTF-8 text",
+        "error: line 2: not UTF-8: byte 0xfe at column 2: expected a line of UTF-8 text"]
+    assert [r["id"] for r in records(out)] == ["h3"]
+    errors = Path(f"{out}.errors").read_bytes().decode("utf-8")  # strict: the file is UTF-8
+    texts = [json.loads(line)["text"] for line in errors.splitlines()]
+    # the errors file keeps each line's bytes, as JSON escapes
+    assert [t.encode("utf-8", "surrogateescape") for t in texts] == [
+        b"h\xff " + lines[0].encode(), b"h\xfe " + lines[1].encode()]
+
+
+def test_a_json_line_escaping_a_lone_surrogate_is_a_bad_line_not_a_traceback(tmp_path):
+    lines = dealt(2, 4)
+    (tmp_path / "in.jsonl").write_text(
+        '{"id": "a\\udcff", "cards": "x\\udcff"}\n'
+        + json.dumps({"id": "b", "cards": "x\udcff " + lines[0]}) + "\n"
+        + json.dumps({"id": "c", "cards": lines[1]}) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = batch(str(tmp_path / "in.jsonl"), "-o", str(out), "--workers", "1",
+                   "--objective", "royalties")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert [r["id"] for r in records(out)] == ["c"]
+    errors = records(Path(f"{out}.errors"))
+    assert errors[0]["message"].startswith('bad id "a\udcff": expected text')
+    assert errors[1]["id"] == "b" and errors[1]["message"].startswith("bad card 'x\\udcff'")
 
 
 def test_dash_reads_stdin(hands_file, tmp_path):
@@ -361,6 +417,94 @@ def test_rerun_cuts_a_partial_last_line_and_finishes_without_duplicates_or_gaps(
     assert result.exit_code == 1
     assert stable(out.read_text()) == stable(whole)
     assert "already in" in result.stderr and "40 already in" in result.stderr
+
+
+def test_a_rerun_fills_a_hole_in_input_order_and_leaves_other_ids_where_they_are(
+        reference, tmp_path):
+    # The hand that fills a hole was appended at the end, though the help promises input order.
+    lines = reference["1"].read_text().splitlines(keepends=True)
+    foreign = record_line("not-in-this-input", {"objective": "ev"})
+    out = tmp_path / "out.jsonl"
+    out.write_text(foreign + "".join(lines[:20] + lines[21:90] + lines[95:]))
+    Path(f"{out}.settings").write_bytes(Path(f"{reference['1']}.settings").read_bytes())
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1, result.output  # the input's bad lines
+    assert "6 solved now, 144 already in" in result.stderr
+    assert stable(out.read_text()) == stable(foreign + "".join(lines))
+    assert not Path(f"{out}.reorder").exists()
+
+
+def test_a_rerun_keeps_one_line_of_an_id_written_twice(reference, tmp_path):
+    # Two runs at once (before outputs were locked) left every hand twice, and a third kept them.
+    whole = reference["1"].read_text()
+    out = tmp_path / "out.jsonl"
+    out.write_text(whole + whole)
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1, result.output
+    assert "0 solved now, 150 already in" in result.stderr
+    assert out.read_text() == whole
+
+
+def test_a_rerun_puts_an_output_killed_while_it_was_reordered_in_input_order(
+        reference, tmp_path):
+    # The rewrite is whole or nothing: a run killed in it leaves every line, out of order.
+    lines = reference["1"].read_text().splitlines(keepends=True)
+    out = tmp_path / "out.jsonl"
+    out.write_text("".join(lines[100:] + lines[:100]))
+    Path(f"{out}.reorder").write_text(lines[0])  # the killed rewrite's scratch file
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1, result.output
+    assert out.read_text() == "".join(lines)
+    assert not Path(f"{out}.reorder").exists()
+
+
+def _batch_process(args: list[str], cwd: Path, **kwargs) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get(
+        "PYTHONPATH", "")])}
+    return subprocess.Popen([sys.executable, "-m", "fantasyland.cli.main", "batch", *args,
+                             "--no-progress"], cwd=cwd, env=env, **kwargs)
+
+
+def _wait_for_lines(path: Path, count: int, run: subprocess.Popen, seconds: float = 120):
+    deadline = time.monotonic() + seconds
+    while not (path.exists() and path.read_bytes().count(b"\n") >= count):
+        assert run.poll() is None, "the first run ended early"
+        assert time.monotonic() < deadline, f"{path} did not reach {count} lines"
+        time.sleep(0.01)
+
+
+def test_a_second_run_on_an_output_being_written_is_refused_and_a_killed_run_frees_it(
+        reference, tmp_path):
+    # Two runs on one output both exited 0 and left every hand twice.
+    out = tmp_path / "out.jsonl"
+    lines = reference["input"].read_text().splitlines(keepends=True)
+    # The first run reads stdin, which the test holds open: it keeps the output while the
+    # second starts, however fast or slow the machine.
+    first = _batch_process(["-", "-o", str(out), "--workers", "1"], tmp_path,
+                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        first.stdin.write("".join(lines[:12]).encode())  # results lag a few chunks behind
+        first.stdin.flush()
+        _wait_for_lines(out, 1, first)
+        second = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+        assert second.exit_code == 2
+        assert second.stderr.splitlines() == [
+            f"error: another batch is writing {str(out)!r} (process {first.pid}): let it "
+            "finish (or stop it and run again to go on), or use another output file"]
+        os.kill(first.pid, signal.SIGKILL)  # the kernel releases its lock
+        first.wait(timeout=30)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+        first.stdin.close()
+    written = out.read_bytes().count(b"\n")  # whole lines: a rerun cuts a partial one off
+    assert written >= 1
+    result = batch(str(reference["input"]), "-o", str(out), "--workers", "1")
+    assert result.exit_code == 1, result.output  # the input's bad lines
+    assert f"{written} already in" in result.stderr
+    assert stable(out.read_text()) == stable(reference["1"].read_text())
 
 
 def _group_alive(pgid: int) -> bool:

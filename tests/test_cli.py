@@ -114,3 +114,15 @@ def test_solve_says_in_words_that_the_samples_reuse_the_deals_made_for_the_hand(
     said = " ".join(result.stdout.split())  # the line wraps to the width
     assert ("200 sampled deals, which reuse 16 deals of the opponents' boards played out for "
             "this hand; the ± allows for the reuse") in said
+
+
+def test_solve_under_rules_without_an_entry_does_not_say_the_set_stays(tmp_path):
+    # A house file with entry = [] kept its base's stay: "Stays: yes" for top trips.
+    path = tmp_path / "no-entry.toml"
+    path.write_text('name = "no-entry"\nbase = "pineapple"\n[fantasyland]\nentry = []\n')
+    trips_on_top = "Kh Kd Kc 8s 7c 6d 5h 4h As Qs Js Ts 9s Ad"
+    result = runner.invoke(app, ["solve", trips_on_top, "--variant", str(path),
+                                 "--objective", "royalties"])
+    assert result.exit_code == 0, result.output
+    assert "Three Kings" in result.stdout and "Stays" not in result.stdout
+    assert "Value:      29 = 29 royalties\n" in result.stdout  # no worth of staying added

@@ -83,3 +83,18 @@ def test_a_board_whose_full_rows_already_foul_is_refused():
     assert result.stderr == ("error: the board 'Qh Qd 2c / 7c 8c 9d 3s 4h / 2s' already fouls "
                              "(its full top row beats its full middle row): no play can save "
                              "it\n")
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--discards", "Kd"], "card 'Kd' is in the board and your discards"),
+    (["--discards", "Ah"], "card 'Ah' is in the dealt cards and your discards"),
+    (["--discards", "7h", "--dead", "7h"], "card '7h' is in your discards and the dead cards"),
+    (["--dead", "Kd"], "card 'Kd' is in the board and the dead cards"),
+])
+def test_a_discard_seen_elsewhere_is_refused_and_called_a_discard(options, message):
+    # A discard on the board was called one of "the dead cards", and one also given as
+    # --dead was "in the dealt hand".
+    result = runner.invoke(app, ["advise", "--board", "Kd Qs / 2c 3c / 4h", "--cards",
+                                 "As Ah 3d", "--objective", "ev", "--samples", "10", *options])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"error: {message}: the deck holds it once"]

@@ -103,3 +103,35 @@ def test_building_a_house_file_s_model_shows_its_progress(tmp_path):
                           env={"FANTASYLAND_CACHE": str(tmp_path / "cache")})
     assert "building the opponent model of chinese_typical (once: it is kept)" in shown
     assert "Status:" in shown
+
+
+EVIL_RULES = ('name = "evil\\u001b[2J\\u001b[H"\n'
+              'description = "clears\\u001b]0;title\\u001b\\\\ the screen"\nbase = "pineapple"\n')
+
+
+def test_a_rules_file_s_name_and_description_are_shown_escaped_not_obeyed(tmp_path):
+    # They reached the terminal raw: an escape code in a name cleared the screen.
+    path = tmp_path / "evil.toml"
+    path.write_text(EVIL_RULES)
+    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", "score",
+                                           "Kh Kd Kc / 8s 7c 6d 5h 4h / As Qs Js Ts 9s",
+                                           "--variant", str(path)],
+                          cwd=str(REPO), env={**os.environ, "FORCE_COLOR": "1"},
+                          encoding="utf-8", dimensions=(40, 120), timeout=300)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    shown = child.before
+    assert "\x1b[2J" not in shown and "\x1b]0;" not in shown
+    assert r"evil\x1b[2J\x1b[H (clears\x1b]0;title\x1b\ the screen)" in shown
+    assert "\x1b[1m" in shown  # the console's own styles still reach the terminal
+
+
+def test_every_command_shows_a_rules_file_s_name_escaped(tmp_path):
+    path = tmp_path / "evil.toml"
+    path.write_text(EVIL_RULES)
+    solved = runner.invoke(app, ["solve", "Kh Kd Kc 8s 7c 6d 5h 4h As Qs Js Ts 9s Ad",
+                                 "--variant", str(path), "--objective", "royalties"])
+    assert solved.exit_code == 0, solved.output
+    assert "\x1b" not in solved.stdout
+    assert r"(14 cards, evil\x1b[2J\x1b[H)" in solved.stdout

@@ -129,3 +129,21 @@ def test_a_rerun_with_other_settings_is_refused_before_the_cluster_is_called(loc
 def test_an_unreachable_scheduler_is_a_clear_error():
     with pytest.raises(BatchError, match="cannot reach the Dask scheduler"):
         DaskEngine("tcp://127.0.0.1:9", timeout=1)
+
+
+def test_an_address_that_is_not_one_exits_2_and_does_not_hang(tmp_path):
+    # A whole process: a half-started Dask client hung the interpreter's exit, after the
+    # error was printed.
+    inp = tmp_path / "in.txt"
+    inp.write_text(hand_line(next(iter(deal_hands(1, {14: 1.0}, 3)))) + "\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
+    done = subprocess.run(
+        [sys.executable, "-m", "fantasyland.cli.main", "batch", str(inp), "-o",
+         str(tmp_path / "out.jsonl"), "--cluster", "not a url", "--no-progress"],
+        env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "error: cannot reach the Dask scheduler at 'not a url': missing port number in "
+        "address 'not a url'"]

@@ -111,6 +111,18 @@ def test_bad_card_counts_are_refused_with_exit_2(cards, part):
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize("command", ["deal", "train", "bench"])
+@pytest.mark.parametrize("cards", ["14-", "14-,16", "1_5", "\uff11\uff15"])
+def test_a_range_without_its_end_or_a_count_not_in_ascii_digits_is_refused(command, cards):
+    # One parser reads every --cards: "14-" was read as 14, "1_5" as 15.
+    result = runner.invoke(app, [command, "--cards", cards])
+    assert result.exit_code == 2
+    bad = cards.split(",")[0]
+    assert result.stderr.startswith(f"error: Invalid value for '--cards': bad card count "
+                                    f"{bad!r}: expected 13 to 17")
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
+
+
 @pytest.mark.parametrize("option", [["--hands", "-1"], ["--seed", "-3"]])
 def test_negative_count_or_seed_is_refused(option):
     assert runner.invoke(app, ["deal", *option]).exit_code == 2

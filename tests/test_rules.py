@@ -677,3 +677,14 @@ def test_house_chinese_sweep_9_pays_1_6_and_9_for_the_sweep():
     assert (rules.scoring.scoop_bonus, rules.showdown.sweep_bonus,
             rules.showdown.surrender) == (3, 3, 3)
     assert royalty(rules, "middle", "9s 9h 9d 9c 2d") == 7  # quads in the middle: 8 in all
+
+
+def test_rules_without_an_entry_have_no_stay_and_deal_no_fantasyland(tmp_path):
+    # A house file with entry = [] kept its base's stay: solve said "Stays: yes".
+    path = tmp_path / "no-entry.toml"
+    path.write_text('name = "no-entry"\nbase = "pineapple"\n[fantasyland]\nentry = []\n')
+    rules = load_rules(path)
+    assert rules.stay  # as written (the base's), but nothing meets it
+    assert not any(rules.stay_table(row).any() for row in ("top", "middle", "bottom"))
+    assert rules.dealt_counts == ()
+    assert find_rules("chinese").dealt_counts == ()  # repeat_cards alone deals nothing

@@ -256,3 +256,12 @@ def test_a_writable_plot_path_is_left_as_it_was_when_the_run_then_fails(tmp_path
         runner.invoke(app, ["value", "--plot", str(chart)])
     assert kept.read_bytes() == b"an older chart"  # checked, not truncated
     assert not fresh.exists()  # the check leaves no empty file behind
+
+
+def test_value_of_a_variant_without_fantasyland_is_refused_in_one_line():
+    # Classic Chinese Poker deals no Fantasyland: a table of zeros for 13 cards was printed.
+    result = runner.invoke(app, ["value", "--variant", "chinese", "--hands", "2"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: chinese has no Fantasyland: nothing to simulate"]
+    assert result.stdout == ""

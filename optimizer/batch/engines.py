@@ -139,6 +139,22 @@ class PoolEngine(Engine):
         self._pool.shutdown(wait=wait, cancel_futures=True)
 
 
+def _client_class(distributed: Any) -> type:
+    """Dask's ``Client``, closing itself when it cannot start. Left half-started, it would be
+    closed by the garbage collector at exit, after its event loop has stopped: it then waits
+    for that loop forever, and the process never ends."""
+
+    class Client(distributed.Client):
+        def start(self, **kwargs: Any) -> None:
+            try:
+                super().start(**kwargs)
+            except BaseException:
+                self.close()
+                raise
+
+    return Client
+
+
 class DaskEngine(Engine):
     """A Dask distributed cluster: each chunk is one task. The workers need this package
     installed (the same version), and run best with one thread per worker process."""
@@ -153,7 +169,8 @@ class DaskEngine(Engine):
                              "'fantasyland[cluster]'") from None
         self._distributed = distributed
         try:
-            self._client = distributed.Client(address, timeout=timeout, set_as_default=False)
+            self._client = _client_class(distributed)(address, timeout=timeout,
+                                                      set_as_default=False)
         except (OSError, TimeoutError, ValueError) as error:
             raise BatchError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
         self._slots, self._counted = 1, -float("inf")

@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 import re
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -64,6 +65,29 @@ class BadLine:
         rec = {"line": self.line, "id": self.id} | excerpt(self.text, self.length)
         rec |= {"message": self.message}
         return rec | ({"traceback": self.detail} if self.detail else {})
+
+    def record_line(self) -> str:
+        """The errors-file line: the record as JSON, UTF-8 as it is except for lone
+        surrogates (bytes that were not UTF-8, or JSON's ``\\udcff``), which stay escaped
+        so that the line can be written and reads back as it was."""
+        text = json.dumps(self.record(), ensure_ascii=False)
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _not_utf8(text: str) -> BatchError | None:
+    """The error for a line that held bytes that are not UTF-8 (read as lone surrogates, see
+    ``open_input``), or None. Such a line is refused whole: replacing its bytes by U+FFFD
+    would let two different ids become one."""
+    match = _LONE_SURROGATE.search(text)
+    if match is None:
+        return None
+    char = ord(match.group())
+    shown = f"byte 0x{char - 0xDC00:02x}" if 0xDC80 <= char <= 0xDCFF else f"U+{char:04X}"
+    return BatchError(f"not UTF-8: {shown} at column {match.start() + 1}: expected a line of "
+                      "UTF-8 text")
 
 
 _SUITS = "cdhs♣♦♥♠♧♢♡♤"
@@ -118,6 +142,20 @@ def _json_object(text: str) -> dict[str, Any]:
         raise BatchError("bad JSON: arrays or objects nested too deeply") from None
 
 
+#: The keys a JSON line may have: any other is refused, as ``review`` and the web API refuse
+#: them (a mistyped ``"varaint"`` would solve the hand under the batch's variant).
+JSON_KEYS = ("id", "cards", "variant")
+
+
+def _json_keys(doc: Mapping[str, Any]) -> None:
+    """Raise BatchError naming the first key (in sorted order) that a line may not have."""
+    unknown = sorted(set(doc) - set(JSON_KEYS))
+    if unknown:
+        key = unknown[0] if len(unknown[0]) <= 40 else unknown[0][:37] + "..."
+        raise BatchError(f"unknown key {key!r}: expected "
+                         f"{', '.join(JSON_KEYS)}")
+
+
 def _json_id(doc: Mapping[str, Any]) -> str | None:
     """A JSON line's id as a string, or None when it has none. A blank id is refused: a
     record needs an id that a user can find."""
@@ -129,6 +167,9 @@ def _json_id(doc: Mapping[str, Any]) -> str | None:
     if isinstance(hand_id, str) and not hand_id.strip():
         raise BatchError(f"bad id {_json_token(hand_id)}: expected a non-blank string or a "
                          "whole number")
+    if isinstance(hand_id, str) and _LONE_SURROGATE.search(hand_id):
+        raise BatchError(f"bad id {_json_token(hand_id)}: expected text (a lone surrogate "
+                         "escape is not a character)")
     return str(hand_id)
 
 
@@ -194,10 +235,13 @@ class Reader:
         """One line, without its line ending; a bad line keeps it as it was."""
         text, hand_id = raw.strip(), str(number)
         try:
+            if error := _not_utf8(text):
+                raise error
             if text.startswith("{"):
                 doc = _json_object(text)
                 given = _json_id(doc)
                 hand_id = hand_id if given is None else given
+                _json_keys(doc)
                 cards, variant = _json_cards(doc)
             elif text.startswith("["):
                 raise BatchError("bad line starting with '[': expected a JSON object or a "
@@ -233,9 +277,11 @@ def count_hand_lines(path: str | Path) -> int:
 def open_input(name: str) -> Iterator[Iterable[Line]]:
     """The lines of a regular file, or of stdin for ``-``, as UTF-8 (a byte-order mark is
     dropped), each of at most ``MAX_LINE_BYTES`` (a longer one comes cut short, to be a bad
-    line): a FIFO or a device is refused, a stream is read in bounded memory."""
+    line): a FIFO or a device is refused, a stream is read in bounded memory. Bytes that are
+    not UTF-8 are kept as lone surrogates, for the reader to refuse (two ids that differ only
+    there must not be read as one)."""
     try:
-        with Lines(name, "batch input") as lines:
+        with Lines(name, "batch input", errors="surrogateescape") as lines:
             yield lines
     except FileError as error:
         raise BatchError(str(error)) from None
@@ -293,24 +339,79 @@ def first_record(path: Path) -> dict[str, Any] | None:
 class Written:
     """What an existing output file holds."""
 
-    ids: set[str]
+    ids: dict[str, int]  # each id's line, counted from 0 (its first, if it is there twice)
+    lines: int  # whole lines
+    repeated: list[int]  # the lines whose id an earlier line has (two runs at once, once)
     size: int  # bytes in whole lines: a partial last line (a run killed mid-write) starts here
 
 
 def read_output(path: Path) -> Written:
     """The ids in an output file, which is left as it is (see ``cut_partial_line``); raises
     BatchError for a file that is not batch records."""
-    ids: set[str] = set()
-    size = 0
+    ids: dict[str, int] = {}
+    repeated: list[int] = []
+    size = lines = 0
     if not path.exists():
-        return Written(ids, size)
+        return Written(ids, lines, repeated, size)
     with open(path, "rb") as data:
         for number, line in enumerate(data, 1):
             if not line.endswith(b"\n"):
                 break
-            ids.add(_line_id(line, number, path))
+            hand_id = _line_id(line, number, path)
+            if hand_id in ids:
+                repeated.append(lines)
+            else:
+                ids[hand_id] = lines
             size += len(line)
-    return Written(ids, size)
+            lines += 1
+    return Written(ids, lines, repeated, size)
+
+
+#: The rank of a line that ``rewrite_in_order`` leaves where it is, and of one it drops.
+STAYS, DROPPED = -1, -2
+
+
+def in_order(ranks: Sequence[int]) -> bool:
+    """Whether no line is dropped and the ranked lines are in rank order already."""
+    last = -1
+    for rank in ranks:
+        if rank == DROPPED or 0 <= rank <= last:
+            return False
+        last = max(last, rank)
+    return True
+
+
+def rewrite_in_order(path: Path, ranks: Sequence[int]) -> None:
+    """Rewrite an output so that its ranked lines are in rank order, in the places ranked lines
+    hold, while lines that ``STAYS`` stay where they are and those ``DROPPED`` go. ``ranks``
+    has one entry per whole line of the file.
+
+    The file is rewritten whole or not at all (a scratch file, renamed over it): a run killed
+    meanwhile leaves every line as it was, and the next run rewrites it.
+    """
+    offsets = array("q")
+    with open(path, "rb") as data:
+        position = 0
+        for line in data:
+            if not line.endswith(b"\n"):
+                break
+            offsets.append(position)
+            position += len(line)
+        if len(offsets) != len(ranks):
+            raise BatchError(f"{str(path)!r} changed while it was being written (another "
+                             "program wrote to it?): run again to go on")
+        ranked = iter(sorted((i for i, rank in enumerate(ranks) if rank >= 0),
+                             key=ranks.__getitem__))
+        scratch = path.with_name(path.name + ".reorder")
+        with open(scratch, "wb") as out:
+            for i, rank in enumerate(ranks):
+                if rank == DROPPED:
+                    continue
+                data.seek(offsets[next(ranked) if rank >= 0 else i])
+                out.write(data.readline())
+            out.flush()
+            os.fsync(out.fileno())
+    os.replace(scratch, path)
 
 
 def cut_partial_line(path: Path, written: Written) -> None:

@@ -4,14 +4,15 @@ A batch reads one hand per input line, solves the hands on an *engine* (this pro
 of worker processes, or a Dask cluster) and writes one JSON line per hand, in input order. A
 line is written whole with one ``write``, so a killed run leaves whole lines (and at worst a
 partial last line, which the next run cuts off); rerunning skips the ids already written,
-and refuses settings other than those the output was written with (kept beside it).
+puts an output with a hole back in input order, and refuses settings other than those the
+output was written with (kept beside it). One run at a time writes an output (``lock``).
 Input lines that cannot be solved go to an errors file instead, in input order too.
 """
 
 from __future__ import annotations
 
 import inspect
-import json
+from array import array
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -21,9 +22,11 @@ from typing import Any
 
 from fantasyland.evaluator.rules import Rules
 from fantasyland.evaluator.rules_files import find_rules
-from fantasyland.optimizer.batch.files import (Appender, BadLine, BatchError, Hand, Reader, WorkerError,
-                                   cut_partial_line, first_record, read_output, read_settings,
+from fantasyland.optimizer.batch.files import (DROPPED, STAYS, Appender, BadLine, BatchError, Hand,
+                                   Reader, WorkerError, cut_partial_line, first_record,
+                                   in_order, read_output, read_settings, rewrite_in_order,
                                    settings_path, write_settings)
+from fantasyland.optimizer.batch.lock import locked
 from fantasyland.optimizer.solver.dealing import deal_hands, hand_line
 from fantasyland.optimizer.batch.engines import Engine, Result, Settings, Task, open_engine
 from fantasyland.optimizer.solver.objective import EV_OPTIONS, ev_options
@@ -168,6 +171,9 @@ class _Batch:
     ready: dict[int, Result | BadLine] = field(default_factory=dict)
     lines: dict[int, Hand] = field(default_factory=dict)  # seq -> hand, while in flight
     next_seq: int = 0
+    # Each output line's input line number, in file order (STAYS for an id not in the input,
+    # DROPPED for one written twice): what puts the output in input order after a hole.
+    ranks: array = field(default_factory=lambda: array("q"))
 
     def collect(self, done: Iterable[Any]) -> None:
         count = 0
@@ -190,6 +196,7 @@ class _Batch:
             hand = self.lines.pop(self.next_seq, None)
             if isinstance(item, Result) and item.text is not None:
                 out.append(item.text)
+                self.ranks.append(hand.line)
                 self.summary.solved += 1
                 self.summary.value_sum += item.value
                 self.summary.stays += item.stays
@@ -198,7 +205,7 @@ class _Batch:
                 if isinstance(item, Result):
                     item = BadLine(hand.line, hand.id, hand_line(hand.cards), item.error or "",
                                    item.detail)
-                errors.append(json.dumps(item.record(), ensure_ascii=False) + "\n")
+                errors.append(item.record_line())
                 self.summary.failed += 1
                 self.events.bad_line(item)
             self.next_seq += 1
@@ -214,20 +221,36 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
     ``errors`` (default ``output`` + ``.errors``) is rewritten with this run's bad lines.
     ``total`` is the input's hand count, if known, for progress. The settings go to
     ``OUTPUT.settings`` when the output starts. Raises ``BatchError``, before the output is
-    touched, for an output written with other settings (``check_output``) or not by a batch,
-    and ``RulesError`` for an unknown default variant.
+    touched, for an output another run is writing (``lock.locked``), written with other
+    settings (``check_output``) or not by a batch, and ``RulesError`` for an unknown default
+    variant.
+
+    The hands are appended in input order. When the output has a hole (a hand missing
+    before others that are there), the hands that fill it are appended too, as a killed run
+    would have left them, and the output is then rewritten in input order
+    (``files.rewrite_in_order``): the lines of ids this input does not hold stay where they
+    are, and a second line of one id (two runs at once, before there was a lock) goes.
     """
-    started = time.perf_counter()
     output = Path(output)
+    with locked(output):
+        return _run(lines, output, settings, engine, variant, errors, total, events)
+
+
+def _run(lines: Iterable[str], output: Path, settings: Settings, engine: Engine,
+         variant: str | Rules, errors: str | Path | None, total: int | None,
+         events: Events | None) -> Summary:
+    started = time.perf_counter()
     errors = Path(errors) if errors is not None else output.with_name(output.name + ".errors")
     reader = Reader(variant)
     now = check_output(output, settings, reader.rules[0])
     written = read_output(output)
     cut_partial_line(output, written)
-    done_ids = set(written.ids)
+    done_ids = dict(written.ids)  # id -> its line in the output, until this input reaches it
     events = events or Events()
     batch = _Batch(settings, engine, reader, Appender(output), Appender(errors, truncate=True),
-                   events)
+                   events, ranks=array("q", [STAYS]) * written.lines)
+    for line in written.repeated:
+        batch.ranks[line] = DROPPED
     batch.out.open()  # an output that cannot be written fails now, not after the first chunk
     if written.size == 0:  # a new output (or one killed before its first line)
         write_settings(settings_path(output), now)
@@ -273,7 +296,7 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
     try:
         for item in reader.read(lines):
             if isinstance(item, Hand) and item.id in done_ids:
-                done_ids.discard(item.id)
+                batch.ranks[done_ids.pop(item.id)] = item.line
                 batch.summary.skipped += 1
                 continue
             if isinstance(item, BadLine):
@@ -292,6 +315,8 @@ def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engi
     finally:
         batch.out.close()
         batch.errors.close()
+    if not in_order(batch.ranks):
+        rewrite_in_order(output, batch.ranks)
     batch.summary.unknown_ids = len(done_ids)
     batch.summary.seconds = time.perf_counter() - started
     return batch.summary

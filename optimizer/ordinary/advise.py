@@ -106,7 +106,9 @@ def read_advice_position(rules: Rules, board: str | Board, cards: str | Sequence
     are out of the deck, as are the player's own earlier ``discards``."""
     position = read_position(rules, board, cards, discards)
     try:
-        table = read_table(rules, position.board.cards + position.cards + position.dead, spec)
+        table = read_table(rules, position.board.cards + position.cards + position.dead, spec,
+                           [("the board", position.board.cards),
+                            ("the dealt cards", position.cards), ("your discards", position.dead)])
     except ObjectiveError as error:
         raise PositionError(str(error)) from None
     return replace(position, dead=position.dead + table.known_cards), table

@@ -109,10 +109,10 @@ def _dealt_for(dealing: Dealing, placed: int) -> int:
 
 
 def read_position(rules: Rules, board: str | Board, cards: str | Sequence[Card],
-                  dead: str | Sequence[Card] = ()) -> Position:
+                  discards: str | Sequence[Card] = ()) -> Position:
     """The position of a player whose board is ``board`` (``"TOP / MIDDLE / BOTTOM"``, rows
-    short or empty) when ``cards`` are dealt, ``dead`` being out of the deck. Raises
-    ``PositionError``."""
+    short or empty) when ``cards`` are dealt, the player's own earlier ``discards`` being out
+    of the deck (the position's first ``dead`` cards). Raises ``PositionError``."""
     if rules.dealing == "closed":
         raise PositionError(f"{rules.name} sets all 13 cards at once: there are no streets to "
                             "advise on (use solve)")
@@ -120,8 +120,8 @@ def read_position(rules: Rules, board: str | Board, cards: str | Sequence[Card],
         seen = read_board(board, rules)
         dealt = tuple(parse_cards(cards, deck=rules.deck)) if isinstance(cards, str) \
             else tuple(cards)
-        gone = tuple(parse_cards(dead, deck=rules.deck)) if isinstance(dead, str) \
-            else tuple(dead)
+        gone = tuple(parse_cards(discards, deck=rules.deck)) if isinstance(discards, str) \
+            else tuple(discards)
     except ValueError as error:
         raise PositionError(str(error)) from None
     text = seen.text or seen.format(ascii=True)
@@ -144,7 +144,7 @@ def read_position(rules: Rules, board: str | Board, cards: str | Sequence[Card],
             + (f", keeping {keep}" if keep != wanted else ""))
     try:
         refuse_copies(rules, [("the board", seen.cards), ("the dealt cards", dealt),
-                              ("the dead cards", gone)])
+                              ("your discards", gone)])
     except TableError as error:
         raise PositionError(str(error)) from None
     why = already_fouls(seen, rules)

@@ -8,6 +8,7 @@ without jokers is ``range(52)`` as it always was, so the same seed deals the sam
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
@@ -33,13 +34,17 @@ class SizeError(CardError):
 _COUNTS = "13 to 17, a range like 14-17 or a list like 14,16"
 
 
+_COUNT_SPAN = re.compile(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?")
+
+
 def _counts(part: str) -> range | None:
-    """``"15"`` or ``"14-17"`` as a range of counts from 13 to 17, else None."""
-    low, _, high = part.strip().partition("-")
-    try:
-        span = range(int(low), int(high or low) + 1)
-    except ValueError:
+    """``"15"`` or ``"14-17"`` as a range of counts from 13 to 17, else None: a range needs
+    both its ends (``14-`` is not 14), in ASCII digits."""
+    match = _COUNT_SPAN.fullmatch(part)
+    if match is None:
         return None
+    low, high = match.group(1), match.group(2) or match.group(1)
+    span = range(int(low), int(high) + 1)
     return span if span and all(13 <= n <= 17 for n in span) else None
 
 

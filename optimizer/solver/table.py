@@ -196,10 +196,14 @@ def already_fouls(board: KnownBoard, rules: Rules) -> str | None:
     return None
 
 
-def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> Table:
+def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN,
+               named: Sequence[tuple[str, Sequence[Card]]] = ()) -> Table:
     """The table ``spec`` for a dealt hand, once it is known that it can be: every card in
     one place (under two decks no more often than they hold it), every player's cards in the
-    deck, no more known or Fantasyland seats than opponents. Raises ``TableError``."""
+    deck, no more known or Fantasyland seats than opponents. Raises ``TableError``.
+
+    ``named`` splits ``dealt`` by where the cards are (``("the board", ...)``, ...), for an
+    error to name the place rather than "the dealt hand"."""
     from fantasyland.optimizer.opponents.draw import max_opponents  # the opponent model loads on use
 
     most = max_opponents(rules)
@@ -221,7 +225,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN) -> 
             f"--opponents {len(boards) + len(fantasyland)})")
     dead = parse_cards(spec.dead, deck=rules.deck) if isinstance(spec.dead, str) \
         else tuple(spec.dead)
-    places = [("the dealt hand", tuple(dealt)), ("the dead cards", dead)] + [
+    places = [*(named or [("the dealt hand", tuple(dealt))]), ("the dead cards", dead)] + [
         (f"the board {b.text!r}", b.cards) for b in boards]
     refuse_copies(rules, places)
     if rules.dealing == "closed":
