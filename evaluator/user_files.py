@@ -201,7 +201,7 @@ class Lines:
 def excerpt(text: str, length: int | None = None) -> dict[str, str | int]:
     """What a record keeps of a line: all of a short one; the start of a long one, and its
     length in bytes."""
-    size = len(text.encode("utf-8")) if length is None else length
+    size = len(text.encode("utf-8", "surrogateescape")) if length is None else length
     if size <= EXCERPT_CHARS and len(text) <= EXCERPT_CHARS:
         return {"text": text}
     return {"text": text[:EXCERPT_CHARS], "length": size}
