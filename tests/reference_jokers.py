@@ -16,6 +16,7 @@ counted, does.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 
@@ -68,6 +69,34 @@ def _every_way(cards: tuple[Card, ...], rules: Rules, row: str, size: int):
 NO = -(1 << 30)  # below every royalty: no legal top
 
 
+@dataclass(frozen=True)
+class _Tops:
+    """Every way of every top (3 positions), sorted by mask, then strength; ``key`` finds a
+    way by (its mask's group, strength), and ``best`` gives each way the most of a value
+    among its mask's ways up to its strength."""
+
+    royalty: np.ndarray
+    stays: np.ndarray
+    group: np.ndarray
+    first_of: np.ndarray  # each mask's first way
+    key: np.ndarray
+    masks: np.ndarray  # the masks that have ways, ascending
+    span: int = 1 << 20
+
+    def best(self, values: np.ndarray) -> np.ndarray:
+        return np.maximum.accumulate(values + self.group * self.span) - self.group * self.span
+
+
+def _tops(cards: tuple[Card, ...], rules: Rules) -> _Tops:
+    tm, ts, tr, tt = _every_way(cards, rules, "top", 3)
+    order = np.lexsort((ts, tm))
+    tm, ts, tr, tt = tm[order], ts[order], tr[order], tt[order]
+    start = np.concatenate([[True], tm[1:] != tm[:-1]])
+    group = np.cumsum(start) - 1
+    first_of = np.flatnonzero(start)
+    return _Tops(tr, tt, group, first_of, group * _Tops.span + ts, tm[first_of])
+
+
 def best_value(cards: tuple[Card, ...], rules: Rules, fl_value: float) -> float | None:
     """The most a set of ``cards`` is worth (royalties, plus ``fl_value`` if it stays), or
     None if every set fouls.
@@ -81,19 +110,11 @@ def best_value(cards: tuple[Card, ...], rules: Rules, fl_value: float) -> float 
     full = (1 << n) - 1
     bm, bs, br, bt = _every_way(cards, rules, "bottom", 5)
     mm, ms, mr, mt = _every_way(cards, rules, "middle", 5)
-    tm, ts, tr, tt = _every_way(cards, rules, "top", 3)
-    # The top ways by mask, then strength: each mask's prefix maxima of royalty (any top,
-    # and staying tops), looked up by (mask, strength).
-    order = np.lexsort((ts, tm))
-    tm, ts, tr, tt = tm[order], ts[order], tr[order], tt[order]
-    start = np.concatenate([[True], tm[1:] != tm[:-1]])
-    group = np.cumsum(start) - 1
-    span = 1 << 20
-    best_any = np.maximum.accumulate(tr + group * span) - group * span
-    best_stay = np.maximum.accumulate(np.where(tt, tr, NO) + group * span) - group * span
-    first_of = np.flatnonzero(start)
-    key = group * span + ts
-    masks = tm[first_of]
+    tops = _tops(cards, rules)
+    # each mask's prefix maxima of royalty: any top, and staying tops
+    best_any = tops.best(tops.royalty)
+    best_stay = tops.best(np.where(tops.stays, tops.royalty, NO))
+    first_of, key, masks, span = tops.first_of, tops.key, tops.masks, tops.span
     best = None
     for chunk in range(0, len(bm), 64):
         b = np.arange(chunk, min(chunk + 64, len(bm)))
@@ -147,17 +168,10 @@ def best_of_each_kind(cards: tuple[Card, ...], rules: Rules, fl_value: float
     full = (1 << n) - 1
     bm, bs, br, bt = _every_way(cards, rules, "bottom", 5)
     mm, ms, mr, mt = _every_way(cards, rules, "middle", 5)
-    tm, ts, tr, tt = _every_way(cards, rules, "top", 3)
-    order = np.lexsort((ts, tm))
-    tm, ts, tr, tt = tm[order], ts[order], tr[order], tt[order]
-    start = np.concatenate([[True], tm[1:] != tm[:-1]])
-    group = np.cumsum(start) - 1
-    span = 1 << 20
-    best_stay = np.maximum.accumulate(np.where(tt, tr, NO) + group * span) - group * span
-    best_not = np.maximum.accumulate(np.where(tt, NO, tr) + group * span) - group * span
-    first_of = np.flatnonzero(start)
-    key = group * span + ts
-    masks = tm[first_of]
+    tops = _tops(cards, rules)
+    best_stay = tops.best(np.where(tops.stays, tops.royalty, NO))
+    best_not = tops.best(np.where(tops.stays, NO, tops.royalty))
+    first_of, key, masks, span = tops.first_of, tops.key, tops.masks, tops.span
     trio = np.array(list(combinations(range(n - 10), 3)))
     sets, stay, keep = [], [], []
     for chunk in range(0, len(bm), 64):
