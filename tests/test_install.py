@@ -173,7 +173,8 @@ def test_console_script_serves_the_page_from_another_directory(script, tmp_path)
         with urllib.request.urlopen(found.group(1), timeout=30) as page:
             assert page.read().lower().startswith(b"<!doctype html")
         request = urllib.request.Request(found.group(1) + "api/score", method="POST",
-                                         data=json.dumps({"board": IVEY}).encode())
+                                         data=json.dumps({"board": IVEY}).encode(),
+                                         headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=60) as answer:
             assert json.loads(answer.read())["royalties"]["total"] == 7
     finally:
