@@ -316,7 +316,8 @@ def test_a_joker_makes_the_middle_equal_to_the_bottom_which_is_legal():
     board = "7c 2c 3d / As Ks Qs Js Jk / Ah Kh Qh Jh Th"
     result = score(board, "--variant", "pineapple-joker")
     assert result.exit_code == 0, result.output
-    assert row_line(result.stdout, "middle") == "middle A♠ K♠ Q♠ J♠ 🃏=T♠ Royal flush 50"
+    assert row_line(result.stdout, "middle") == (
+        "middle A♠ K♠ Q♠ J♠ 🃏=T♠ Royal flush 50")
     assert labelled(result.stdout, "Fouled") == "no"
     data = score_json(board, "--variant", "pineapple-joker")
     assert (data["rows"]["middle"]["class"], data["rows"]["middle"]["jokers"]) == (
