@@ -157,6 +157,13 @@ def test_ev_breakdown_adds_up_and_matches_pairwise_settlement():
                                                             tuple(b[8:])), rules))
                for deal in boards for b in deal]
     assert parts.total == pytest.approx(sum(settled) / len(boards))
+    # Its ± is the standard error of a mean of 30 deals: the sample standard deviation of a
+    # deal's points (n - 1 under the root: the mean is estimated from the same deals),
+    # divided by the root of 30.
+    per_deal = np.array(settled, dtype=float).reshape(len(boards), -1).sum(axis=1)
+    mean = per_deal.mean()
+    sample_sd = np.sqrt(((per_deal - mean) ** 2).sum() / (len(per_deal) - 1))
+    assert parts.standard_error == pytest.approx(sample_sd / np.sqrt(len(per_deal)), rel=1e-9)
 
 
 def test_ev_gives_up_a_royalty_point_for_rows_that_win_more_often():
