@@ -7,12 +7,16 @@ from itertools import product
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import fantasyland.evaluator.board
-from fantasyland.evaluator.board import Board, BoardError, BoardReport, evaluate_board, parse_board
-from fantasyland.evaluator.cards import CardError, parse_cards
+from fantasyland.evaluator.board import (Board, BoardError, BoardReport, evaluate_board,
+                                         parse_board, row_strengths, row_values)
+from fantasyland.evaluator.cards import JOKER, CardError, parse_cards
+from fantasyland.evaluator.jokers import played_as
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.evaluator.strength import strength_of
 
 PRESETS = ("standard", "pineapple", "progressive", "ultimate", "deuce")
@@ -381,6 +385,84 @@ def test_random_fouled_board_never_reports_royalties_entry_or_stay(board, preset
     else:
         assert report.royalties.total == sum(report.row(r).royalty
                                              for r in ("top", "middle", "bottom"))
+
+
+# --- jokers on typed boards against every choice of faces ----------------------------------
+
+JOKER_RULES = ("pineapple-joker", "progressive-joker",
+               "fixtures/house/jokers_five_of_a_kind.toml")
+
+
+@st.composite
+def joker_boards(draw) -> Board:
+    """A board of one or two jokers and 11 or 12 cards, often laid low to high (top to
+    bottom) so that many are legal and a joker may have to play down."""
+    jokers = draw(st.integers(1, 2))
+    cards = draw(st.lists(st.integers(0, 51), min_size=13 - jokers, max_size=13 - jokers,
+                          unique=True))
+    if draw(st.booleans()):
+        cards.sort(key=lambda card: card >> 2)
+    for _ in range(jokers):
+        cards.insert(draw(st.integers(0, len(cards))), JOKER)
+    return Board(tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:]))
+
+
+def every_choice_of_faces(cards: tuple[int, ...], five_of_a_kind: bool) -> list[tuple]:
+    """Each joker of the row as any of the 52 cards, but never a card of its row or the
+    other joker's face, save where the row is then five of one rank and the rules count
+    five of a kind (docs/rules.md, "Jokers")."""
+    real = [card for card in cards if card != JOKER]
+    choices = []
+    for faces in product(range(52), repeat=len(cards) - len(real)):
+        if len({card >> 2 for card in real + list(faces)}) == 1 and len(cards) == 5:
+            if five_of_a_kind:
+                choices.append(faces)
+        elif len(set(faces)) == len(faces) and not set(faces) & set(real):
+            choices.append(faces)
+    return choices
+
+
+def ways_of_playing(row: str, cards: tuple[int, ...], rules) -> set[tuple[int, int]]:
+    """The (strength, value) of each way row ``cards`` plays: every choice of its faces."""
+    faces = every_choice_of_faces(cards, rules.deck.five_of_a_kind) if JOKER in cards else [()]
+    played = np.array([played_as(cards, f) for f in faces], dtype=np.int64)
+    return set(zip(row_strengths(played).tolist(), row_values(row, played, rules).tolist()))
+
+
+def worth_of_set(ways: dict[str, tuple[int, int]], rules) -> tuple:
+    """How the rule ranks a set whose rows play ``ways`` (strength, value): legal first,
+    then the royalties with the worth of staying if it stays, then the bottom, middle and
+    top."""
+    strength = {row: ways[row][0] for row in ROWS}
+    legal = (strength["bottom"] >= strength["middle"] >= strength["top"]
+             and all(rules.qualify_table(row)[ways[row][1]] for row in ROWS))
+    stays = any(rules.stay_table(row)[ways[row][1]] for row in ROWS)
+    worth = (sum(int(rules.royalty_table(row)[ways[row][1]]) for row in ROWS)
+             + (rules.repeat_value if stays else 0)) if legal else -np.inf
+    return legal, worth, strength["bottom"], strength["middle"], strength["top"]
+
+
+def best_worth_of_any_faces(board: Board, rules) -> tuple:
+    """The best ``worth_of_set`` over every choice of faces for every joker, by brute force."""
+    ways = [ways_of_playing(row, board.row(row), rules) for row in ROWS]
+    return max(worth_of_set(dict(zip(ROWS, way)), rules) for way in product(*ways))
+
+
+@given(joker_boards(), st.sampled_from(JOKER_RULES))
+@example(parse_board("7c 2c 3d / As Ks Qs Js Jk / Ah Kh Qh Jh Th", find_rules("joker").deck),
+         "pineapple-joker")  # a middle equal to the bottom is legal (issue 44, item 1)
+@settings(max_examples=200)
+def test_the_faces_score_chooses_for_jokers_are_the_best_of_every_choice(board, rules):
+    rules = find_rules(rules)
+    report = evaluate_board(board, rules)
+    chosen = report.board
+    for row in ROWS:  # each joker stands for a face the rules allow it in its row
+        if JOKER in board.row(row):
+            assert chosen.faces(row) in every_choice_of_faces(board.row(row),
+                                                              rules.deck.five_of_a_kind)
+    played = {row: ways_of_playing(row, chosen.played(row), rules).pop() for row in ROWS}
+    assert worth_of_set(played, rules) == best_worth_of_any_faces(board, rules)
+    assert report.fouled == (not worth_of_set(played, rules)[0])
 
 
 def test_board_doctests_pass():

@@ -310,6 +310,21 @@ def test_a_joker_is_played_down_to_keep_the_set_legal():
     assert data["rows"]["middle"]["jokers"] == data["rows"]["bottom"]["jokers"] == []
 
 
+def test_a_joker_makes_the_middle_equal_to_the_bottom_which_is_legal():
+    # Rows that tie do not foul (the bottom only has to be at least the middle), so the
+    # joker completes a royal flush beside the bottom's, not the ace-high flush under it.
+    board = "7c 2c 3d / As Ks Qs Js Jk / Ah Kh Qh Jh Th"
+    result = score(board, "--variant", "pineapple-joker")
+    assert result.exit_code == 0, result.output
+    assert row_line(result.stdout, "middle") == (
+        "middle A♠ K♠ Q♠ J♠ 🃏=T♠ Royal flush 50")
+    assert labelled(result.stdout, "Fouled") == "no"
+    data = score_json(board, "--variant", "pineapple-joker")
+    assert (data["rows"]["middle"]["class"], data["rows"]["middle"]["jokers"]) == (
+        "straight flush", ["Ts"])
+    assert data["royalties"] == {"top": 0, "middle": 50, "bottom": 25, "total": 75}
+
+
 def test_trips_on_top_made_by_a_joker_pay_20_and_stay():
     board = "Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd"
     result = score(board, "--variant", "joker")

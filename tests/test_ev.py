@@ -58,8 +58,11 @@ def _opponent_boards(dealt, samples, opponents, seed) -> np.ndarray:
     return boards
 
 
-def _reference_best_ev(dealt, rules, boards, fl_value) -> tuple[float, np.ndarray]:
-    """The best mean points over every legal set, by brute force; and every set's EV."""
+def _reference_best_ev(dealt, rules, boards, fl_value, scoop=3,
+                       majority=0) -> tuple[float, np.ndarray]:
+    """The best mean points over every legal set, by brute force; and every set's EV. A pair
+    settles a point a row, ``scoop`` more for all three rows and ``majority`` more for two or
+    three; a fouled opponent pays as losing every row (1-6 scoring by default)."""
     cards = np.array(dealt)[LAYOUTS]
     ours = evaluate_boards(cards, rules)
     theirs = evaluate_boards(boards.reshape(-1, 13), rules)
@@ -69,9 +72,10 @@ def _reference_best_ev(dealt, rules, boards, fl_value) -> tuple[float, np.ndarra
         won = sum((ours.values[r] > theirs.values[r][j]).astype(int) for r in ROWS)
         lost = sum((ours.values[r] < theirs.values[r][j]).astype(int) for r in ROWS)
         if theirs.fouled[j]:
-            points = 6 + ours.royalty_total
+            points = 3 + scoop + majority + ours.royalty_total
         else:
-            points = (won - lost + 3 * (won == 3) - 3 * (lost == 3)
+            points = (won - lost + scoop * (won == 3) - scoop * (lost == 3)
+                      + majority * (won >= 2) - majority * (lost >= 2)
                       + ours.royalty_total - theirs.royalty_total[j])
         total += points
     ev = total / samples + fl_value * ours.stays
@@ -85,12 +89,39 @@ CASES = [(seed, opponents, variant) for seed in range(6) for opponents in (1, 2)
 
 @pytest.mark.parametrize(("seed", "opponents", "variant"), CASES)
 def test_ev_optimum_matches_enumeration_of_every_legal_13_card_set(seed, opponents, variant):
+    _check_ev_optimum(seed, opponents, variant)
+
+
+#: Every way the rules settle a pair but 1-6 (docs/rules-files.md, "[scoring]"): a rules
+#: file's [scoring] lines, and the scoop and majority bonuses they mean, written here from
+#: the docs, not read from the rules.
+SCORINGS = {"2-4": (None, 0, 1),  # fixtures/house/scoring_2_4.toml
+            "per-hand": ('system = "per-hand"', 0, 0),
+            "2-4 with a scoop": ('system = "2-4"\nscoop_bonus = 3', 3, 1)}
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("opponents", (1, 2))
+@pytest.mark.parametrize("scoring", SCORINGS)
+def test_ev_optimum_matches_enumeration_under_every_scoring(scoring, opponents, seed,
+                                                            tmp_path):
+    lines, scoop, majority = SCORINGS[scoring]
+    variant = "fixtures/house/scoring_2_4.toml"
+    if lines is not None:
+        variant = tmp_path / "scoring.toml"
+        variant.write_text(f'base = "standard"\n\n[scoring]\n{lines}\n')
+    _check_ev_optimum(seed, opponents, str(variant), scoop, majority)
+
+
+def _check_ev_optimum(seed, opponents, variant, scoop=3, majority=0):
+    """The solver's EV optimum for a seeded hand is the enumeration's, with its tie-break
+    and its reported value."""
     rng = random.Random(seed)
     dealt = rng.sample(range(52), 13)
     rules = find_rules(variant)
     boards = _opponent_boards(dealt, 40, opponents, seed)
-    solution = solve(dealt, variant, objective="ev", fl_value=9.5, boards=boards)
-    best, every = _reference_best_ev(dealt, rules, boards, 9.5)
+    solution = solve(dealt, rules, objective="ev", fl_value=9.5, boards=boards)
+    best, every = _reference_best_ev(dealt, rules, boards, 9.5, scoop, majority)
     assert solution.status == "optimal"
     assert solution.value == pytest.approx(best, abs=1e-9)
     # Among every optimal set, the tie-break rule: strongest bottom, then its cards from the
@@ -126,6 +157,13 @@ def test_ev_breakdown_adds_up_and_matches_pairwise_settlement():
                                                             tuple(b[8:])), rules))
                for deal in boards for b in deal]
     assert parts.total == pytest.approx(sum(settled) / len(boards))
+    # Its ± is the standard error of a mean of 30 deals: the sample standard deviation of a
+    # deal's points (n - 1 under the root: the mean is estimated from the same deals),
+    # divided by the root of 30.
+    per_deal = np.array(settled, dtype=float).reshape(len(boards), -1).sum(axis=1)
+    mean = per_deal.mean()
+    sample_sd = np.sqrt(((per_deal - mean) ** 2).sum() / (len(per_deal) - 1))
+    assert parts.standard_error == pytest.approx(sample_sd / np.sqrt(len(per_deal)), rel=1e-9)
 
 
 def test_ev_gives_up_a_royalty_point_for_rows_that_win_more_often():

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from fantasyland.evaluator.board import evaluate_board, row_strengths, row_values
-from fantasyland.evaluator.cards import parse_cards
+from fantasyland.evaluator.cards import format_cards, parse_cards
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer import TableSpec, solve
@@ -38,8 +38,9 @@ def _known(text: str) -> dict:
             "royalty": {r: report.row(r).royalty for r in ROWS}}
 
 
-def best_by_enumeration(hand: str, boards: list[str]) -> float:
-    """The most any set of ``hand`` wins against the finished ``boards``, by brute force."""
+def best_by_enumeration(hand: str, boards: list[str], samples: int = 1) -> float:
+    """The most any set of ``hand`` wins against the finished ``boards``, by brute force: in
+    each of ``samples`` deals alike, the boards' points divided among them."""
     dealt = parse_cards(hand)
     known = [_known(b) for b in boards]
     tops, middles, bottoms = [], [], []
@@ -68,7 +69,7 @@ def best_by_enumeration(hand: str, boards: list[str]) -> float:
         lost = sum((rows[r][0] < board["value"][r]).astype(int) for r in ROWS)
         points = won - lost + 3 * (won == 3) - 3 * (lost == 3) + royalty - theirs
         total += np.where(fouled, -(6 + theirs), points)
-    total += np.where(stays & ~fouled, FL_VALUE, 0)
+    total = total / samples + np.where(stays & ~fouled, FL_VALUE, 0)
     return float(total.max())
 
 
@@ -106,3 +107,27 @@ def test_known_boards_are_exact_whatever_the_samples_and_seed():
     second = solve(hand, objective="ev", fl_value=FL_VALUE, table=table, samples=400)
     assert first.value == second.value
     assert first.ev.field.samples == 1 and first.ev.field.exact
+
+
+def test_a_known_board_beside_a_sampled_seat_is_played_in_every_deal_and_the_optimum_is_exact():
+    # Two opponents, one board known: each deal holds the known board at its seat and a
+    # board the bot sets from the cards no one holds; the EV is the mean over the deals of
+    # both seats' points, and its optimum is the enumeration's against those boards.
+    hand, (known,) = CASES[0]
+    solution = solve(hand, objective="ev", fl_value=FL_VALUE, samples=25, seed=3,
+                     table=TableSpec(2, (known,)))
+    boards = solution.ev.field.boards
+    assert boards.shape == (25, 2, 13) and not solution.ev.field.exact
+    rows = [tuple(sorted(parse_cards(part))) for part in known.split("/")]
+    held = set(parse_cards(hand)) | set(parse_cards(known.replace("/", " ")))
+    texts = []
+    for deal in boards:
+        assert [tuple(sorted(deal[0][cut].tolist())) for cut in (slice(0, 3), slice(3, 8),
+                                                                  slice(8, 13))] == rows
+        assert not set(deal[1].tolist()) & held and len(set(deal[1].tolist())) == 13
+        texts += [" / ".join(format_cards(board[cut], ascii=True)
+                             for cut in (slice(0, 3), slice(3, 8), slice(8, 13)))
+                  for board in deal]
+    assert len(set(texts[1::2])) > 1  # the seat not known is sampled, deal by deal
+    assert solution.status == "optimal"
+    assert solution.value == pytest.approx(best_by_enumeration(hand, texts, 25), abs=1e-9)

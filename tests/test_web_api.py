@@ -224,6 +224,29 @@ def test_an_oversized_body_is_refused_before_it_is_read(client):
     assert answer.status_code == 400 and "over 262,144 bytes" in answer.json()["error"]
 
 
+def _padded_to(size: int) -> bytes:
+    """A score request of exactly ``size`` bytes: its JSON followed by spaces."""
+    body = json.dumps({"board": "6s 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d"}).encode()
+    return body + b" " * (size - len(body))
+
+
+def test_a_body_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(client):
+    limit = Settings(history=Path()).body_limit
+    for size, status in ((limit, 200), (limit + 1, 400)):
+        body = _padded_to(size)
+        # once with its Content-Length, once sent in chunks without one
+        sized = client.post("/api/score", content=body,
+                            headers={"Content-Type": "application/json"})
+        chunked = client.post("/api/score", content=iter([body[:size // 2], body[size // 2:]]),
+                              headers={"Content-Type": "application/json"})
+        for answer in (sized, chunked):
+            assert answer.status_code == status, (size, answer.text)
+            if status == 200:
+                assert answer.json()["royalties"]["total"] == 7
+            else:
+                assert "the server's limit" in answer.json()["error"]
+
+
 @pytest.mark.parametrize("path, body, says", [
     ("/api/check", {"cards": HAND, "set": "Kd Qh / Qd Ts 7h 7c 6d 5s / As Ah Ac 4s 3s"},
      "top"),
@@ -268,6 +291,26 @@ def test_a_request_past_the_time_limit_is_504_and_its_worker_is_replaced(tmp_pat
         assert quick.status_code == 200
         assert client.get("/api/status").json() | {"limit": 1.0} == {
             "workers": 1, "limit": 1.0, "alive": 1, "idle": 1, "replaced": 1}
+
+
+def test_a_request_s_time_limit_is_capped_at_the_server_s(tmp_path, monkeypatch):
+    import fantasyland.cli.web.app as app_module
+
+    sent = []
+
+    class Recording(Pool):  # the fields each job is sent to a worker with
+        async def run(self, job, fields, gone, client=""):
+            sent.append(dict(fields))
+            return await super().run(job, fields, gone, client)
+
+    monkeypatch.setattr(app_module, "Pool", Recording)
+    settings = Settings(history=tmp_path / "h.sqlite3", workers=1, request_limit=5.0)
+    with TestClient(create_app(settings)) as client:
+        for asked in (600, 2.5):
+            answer = client.post("/api/solve", json={"cards": HAND, "objective": "royalties",
+                                                     "time_limit": asked})
+            assert answer.status_code == 200, answer.text
+    assert [fields["time_limit"] for fields in sent] == [5.0, 2.5]
 
 
 def test_a_fault_in_a_job_is_500_with_one_line_and_no_traceback(client, monkeypatch):
