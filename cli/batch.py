@@ -28,9 +28,10 @@ from fantasyland.evaluator.user_files import check_output as check_writable
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.batch.benchmark import machine
 from fantasyland.optimizer.batch.engines import Settings, open_engine
-from fantasyland.optimizer.batch.files import BadLine, BatchError, WorkerError, count_hand_lines, open_input
-from fantasyland.optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_output, check_settings,
-                                 run_batch)
+from fantasyland.optimizer.batch.files import (BadLine, BatchError, WorkerError, count_hand_lines,
+                                               open_input)
+from fantasyland.optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_output,
+                                             check_settings, run_batch)
 from fantasyland.optimizer.solver.objective import OBJECTIVES
 from fantasyland.optimizer.solver.record import solution_record as solution_dict
 

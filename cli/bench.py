@@ -21,8 +21,8 @@ from fantasyland.cli.render import (console, progress_bar)
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.optimizer import ObjectiveError
-from fantasyland.optimizer.batch.against import (CheckoutError, Comparison, SuiteError, checkout, compare,
-                                     groups, identical_results, identity_jobs)
+from fantasyland.optimizer.batch.against import (CheckoutError, Comparison, SuiteError, checkout,
+                                                 compare, groups, identical_results, identity_jobs)
 from fantasyland.optimizer.batch.benchmark import Timings, machine, time_ranking
 from fantasyland.optimizer.solver.objective import check_objective
 

@@ -10,7 +10,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from fantasyland.cli.render import console, err_console
-from fantasyland.optimizer.opponents.head_to_head import HeadToHead, head_to_head, saved_head_to_head
+from fantasyland.optimizer.opponents.head_to_head import (HeadToHead, head_to_head,
+                                                          saved_head_to_head)
 from fantasyland.optimizer.opponents.params import knobs_text, with_knobs
 from fantasyland.optimizer.opponents.pools import BOTS, dealing_for
 

@@ -12,7 +12,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from fantasyland.cli.audit import DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DEFAULT_PLACEMENTS, run_audit
+from fantasyland.cli.audit import (DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DEFAULT_PLACEMENTS,
+                                   run_audit)
 from fantasyland.cli.command import old_spelling
 from fantasyland.cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
 from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input

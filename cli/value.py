@@ -14,14 +14,15 @@ from rich.text import Text
 
 from fantasyland.cli.command import old_spelling
 from fantasyland.cli.errors import report_error, reports_bad_input
-from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, JsonOption, ObjectiveOption, OpponentsOption, SeedOption, VariantOption,
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, JsonOption,
+                                     ObjectiveOption, OpponentsOption, SeedOption, VariantOption,
                                      WorkersOption, check_opponents, hands_option, workers_count)
 from fantasyland.cli.render import (console, measured, progress_bar, say, shown)
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.objective import check_objective
-from fantasyland.optimizer.training.worth import DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate, \
-    worth_table
+from fantasyland.optimizer.training.worth import (DEFAULT_SAMPLES, InfiniteWorth, WorthTable,
+                                                  simulate, worth_table)
 
 
 def table_dict(table: WorthTable) -> dict:

@@ -7,12 +7,13 @@ from fantasyland.evaluator.board import (Board, BoardError, BoardReport, Royalti
                              evaluate_board, parse_board)
 from fantasyland.evaluator.cards import Card, CardError, format_cards, parse_card, parse_cards
 from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS, EntryRung, Requirement, Rules, RulesError, Scoring
+from fantasyland.evaluator.rules import (ROW_SIZE, ROWS, EntryRung, Requirement, Rules, RulesError,
+                                         Scoring)
 from fantasyland.evaluator.rules_files import (find_preset, find_rules, load_rules, preset_names,
                                    rules_from_text)
 from fantasyland.evaluator.scoring import TableResult, score_table, settle
-from fantasyland.evaluator.strength import (CLASS_NAMES, class_name, hand_name, lowball_of, rank3_array,
-                                rank5_array, strength_of)
+from fantasyland.evaluator.strength import (CLASS_NAMES, class_name, hand_name, lowball_of,
+                                            rank3_array, rank5_array, strength_of)
 
 __all__ = [
     "Board", "BoardError", "BoardReport", "CLASS_NAMES", "Card", "CardError", "EntryRung",

@@ -16,13 +16,15 @@ from numbers import Integral
 
 import numpy as np
 
-from fantasyland.evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
+from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck, format_cards,
+                                         parse_cards)
 from fantasyland.evaluator.handspec import Scale
 from fantasyland.evaluator.jokers import played_as, substitutes
 from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
 from fantasyland.evaluator.rules_files import find_rules
-from fantasyland.evaluator.strength import (class_name, hand_name, lowball_array, lowball_class_name,
-                                lowball_name, rank3_array, rank5_array)
+from fantasyland.evaluator.strength import (class_name, hand_name, lowball_array,
+                                            lowball_class_name, lowball_name, rank3_array,
+                                            rank5_array)
 
 
 class BoardError(CardError):

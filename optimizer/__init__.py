@@ -19,7 +19,8 @@ def __getattr__(name: str):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from fantasyland.optimizer.solver.mode import ModeResult
     from fantasyland.optimizer.solver.objective import ObjectiveError
-    from fantasyland.optimizer.solver.solve import SetValue, Solution, make_objective, solve, value_of_set
+    from fantasyland.optimizer.solver.solve import (SetValue, Solution, make_objective, solve,
+                                                    value_of_set)
     from fantasyland.optimizer.solver.table import TableSpec
 
     face = {"ModeResult": ModeResult, "ObjectiveError": ObjectiveError, "SetValue": SetValue,

@@ -19,16 +19,16 @@ from fantasyland.evaluator.board import Board, evaluate_board
 from fantasyland.evaluator.board_arrays import evaluate_boards
 from fantasyland.evaluator.cards import JOKER, Deck, parse_cards
 from fantasyland.evaluator.rules import ROWS
-from fantasyland.optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _Judge, choose, choose_each,
-                                    entry_worths, first_look, play_hand)
+from fantasyland.optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _Judge, choose,
+                                                 choose_each, entry_worths, first_look, play_hand)
 from fantasyland.optimizer.opponents import ranks
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.estimate import estimate
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.opponents.odds import even_odds, odds_from_boards
 from fantasyland.optimizer.opponents.params import params_meta, with_knobs
-from fantasyland.optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool, deal_from,
-                                       table_odds)
+from fantasyland.optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool,
+                                                   deal_from, table_odds)
 from fantasyland.optimizer.opponents.resolve import evaluate_played, resolve_boards
 
 STRONG = STRONG_PARAMS[THREE_KEEP_TWO.name]

@@ -24,8 +24,8 @@ from fantasyland.evaluator.naturals import best_natural, settle_naturals
 from fantasyland.optimizer import TableSpec, solve
 from fantasyland.optimizer.solver.ev import breakdown
 from fantasyland.evaluator.strength import rank3_array, rank5_array
-from fantasyland.optimizer.opponents.closed import (RowWorths, model_worths, opponent_boards, random_rows,
-                                        set_hand)
+from fantasyland.optimizer.opponents.closed import (RowWorths, model_worths, opponent_boards,
+                                                    random_rows, set_hand)
 
 ROWS = ("top", "middle", "bottom")
 HOUSE = Path(__file__).resolve().parents[1] / "fixtures" / "house"

@@ -18,8 +18,8 @@ import fantasyland.optimizer.opponents.chunks as chunks_module
 import fantasyland.optimizer.opponents.pools as pools_module
 from fantasyland.cli.main import app
 from fantasyland.evaluator import find_rules
-from fantasyland.optimizer.opponents.chunks import (Chunk, differences, load_chunk, run_chunks, save_chunk,
-                                        saved_chunks)
+from fantasyland.optimizer.opponents.chunks import (Chunk, differences, load_chunk, run_chunks,
+                                                    save_chunk, saved_chunks)
 from fantasyland.optimizer.opponents.draw import POOL_VARIABLE, model_name, serving_pool
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.pools import chunk_path, load_pool

@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 
 from fantasyland.cli.main import app
 from fantasyland.evaluator import find_rules, parse_cards
-from fantasyland.optimizer.solver.dealing import PROGRESSIVE_MIX, deal_hands, parse_size_weights, size_mix
+from fantasyland.optimizer.solver.dealing import (PROGRESSIVE_MIX, deal_hands, parse_size_weights,
+                                                  size_mix)
 
 runner = CliRunner()
 

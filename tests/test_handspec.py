@@ -10,9 +10,9 @@ import pytest
 import fantasyland.evaluator.handspec
 from fantasyland.evaluator.cards import Deck, parse_cards
 from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
-from fantasyland.evaluator.strength import (DESCRIPTORS, FLUSH, FULL_HOUSE, HIGH_CARD, LOW_DESCRIPTORS,
-                                PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR,
-                                lowball_of, strength_of)
+from fantasyland.evaluator.strength import (DESCRIPTORS, FLUSH, FULL_HOUSE, HIGH_CARD,
+                                            LOW_DESCRIPTORS, PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH,
+                                            TRIPS, TWO_PAIR, lowball_of, strength_of)
 
 
 def strength(text: str) -> int:

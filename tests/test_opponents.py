@@ -17,11 +17,11 @@ from fantasyland.evaluator.board_arrays import evaluate_boards
 from fantasyland.evaluator.cards import JOKER, Deck
 from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
 from fantasyland.optimizer import ObjectiveError, solve
-from fantasyland.optimizer.opponents.bot import (ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, deck_counts,
-                                     entry_worths, play_hand)
-from fantasyland.optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs, draw_boards,
-                                      opponent_boards, pair_boards, pool_calibration,
-                                      pool_features, pool_weights)
+from fantasyland.optimizer.opponents.bot import (ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams,
+                                                 deck_counts, entry_worths, play_hand)
+from fantasyland.optimizer.opponents.draw import (board_stats, bot_stats, candidate_pairs,
+                                                  draw_boards, opponent_boards, pair_boards,
+                                                  pool_calibration, pool_features, pool_weights)
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, bits,

@@ -20,11 +20,13 @@ from fantasyland.evaluator.board_arrays import evaluate_boards
 from fantasyland.evaluator.cards import JOKER, CardError, Deck, parse_cards
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.opponents.bot import deck_counts
-from fantasyland.optimizer.opponents.draw import (bot_stats, candidate_pairs, dealt_array, max_opponents,
-                                      opponent_boards, pair_boards, pair_jokers)
+from fantasyland.optimizer.opponents.draw import (bot_stats, candidate_pairs, dealt_array,
+                                                  max_opponents, opponent_boards, pair_boards,
+                                                  pair_jokers)
 from fantasyland.optimizer.opponents.errors import OpponentModelError
-from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, Pool, build_pool, deal_from, play_hands,
-                                       pool_file_name, pool_for, relabel, shipped_pools)
+from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, Pool, build_pool, deal_from,
+                                                   play_hands, pool_file_name, pool_for, relabel,
+                                                   shipped_pools)
 from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 JOKERS = Deck(1, 2, False)

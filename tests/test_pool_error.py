@@ -17,8 +17,8 @@ from fantasyland.cli.main import app
 from fantasyland.evaluator import find_rules, parse_cards
 from fantasyland.evaluator.board import evaluate_board, parse_board
 from fantasyland.optimizer import TableSpec, solve
-from fantasyland.optimizer.opponents.draw import (POOL_VARIABLE, draw_boards, model_name, opponent_draw,
-                                      pool_weights, serving_pool)
+from fantasyland.optimizer.opponents.draw import (POOL_VARIABLE, draw_boards, model_name,
+                                                  opponent_draw, pool_weights, serving_pool)
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.pools import Pool, pool_for
 from fantasyland.optimizer.solver.error_check import error_check

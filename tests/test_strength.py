@@ -24,9 +24,11 @@ from hypothesis import strategies as st
 import fantasyland.evaluator.strength as scale
 from fantasyland.evaluator import tables
 from fantasyland.evaluator.cards import RANK_CHARS, SUIT_CHARS, parse_cards
-from fantasyland.evaluator.strength import (CLASS_NAMES, CLASS_OF_STRENGTH, DESCRIPTORS, FIVE_OF_A_KIND,
-                                FLUSH, NUM_LOW, NUM_STRENGTHS, class_name, hand_name, is_royal, lowball_array, lowball_name,
-                                lowball_of, rank3_array, rank5_array, strength_of)
+from fantasyland.evaluator.strength import (CLASS_NAMES, CLASS_OF_STRENGTH, DESCRIPTORS,
+                                            FIVE_OF_A_KIND, FLUSH, NUM_LOW, NUM_STRENGTHS,
+                                            class_name, hand_name, is_royal, lowball_array,
+                                            lowball_name, lowball_of, rank3_array, rank5_array,
+                                            strength_of)
 from fantasyland.evaluator.strength import CARDS_OF_STRENGTH
 
 CHUNK = 250_000

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 from fantasyland.cli.main import app
 from fantasyland.evaluator import CardError, find_rules, format_cards
-from fantasyland.optimizer.solver.dealing import PROGRESSIVE_MIX, SizeError, parse_sizes, pick_size, size_mix
+from fantasyland.optimizer.solver.dealing import (PROGRESSIVE_MIX, SizeError, parse_sizes,
+                                                  pick_size, size_mix)
 from fantasyland.optimizer.solver.objective import ObjectiveError
 from fantasyland.optimizer.solver.table import TableSpec
 from fantasyland.optimizer.training.session import Session

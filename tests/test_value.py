@@ -15,8 +15,8 @@ from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import TableSpec, solve
 from fantasyland.optimizer.opponents.draw import opponent_boards
 from fantasyland.optimizer.solver.dealing import seeded_hand
-from fantasyland.optimizer.training.worth import (InfiniteWorth, Outcomes, fixed_point, simulate, worth_table,
-                                      worths)
+from fantasyland.optimizer.training.worth import (InfiniteWorth, Outcomes, fixed_point, simulate,
+                                                  worth_table, worths)
 
 runner = CliRunner()
 NONE = -math.inf

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from fantasyland.evaluator.rules_files import find_rules
-from fantasyland.optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings, adversarial_hands,
-                                       joker_hands, random_hands)
+from fantasyland.optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings,
+                                                   adversarial_hands, joker_hands, random_hands)
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.solve import solve
 

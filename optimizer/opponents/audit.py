@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from fantasyland.evaluator.rules import Rules
-from fantasyland.optimizer.opponents.bot import (deck_counts, finished_worth, pick, play_on, remaining,
-                                     score)
+from fantasyland.optimizer.opponents.bot import (deck_counts, finished_worth, pick, play_on,
+                                                 remaining, score)
 from fantasyland.optimizer.opponents.head_to_head import PLAY, deal_seats
 from fantasyland.optimizer.opponents.layout import EMPTY
 from fantasyland.optimizer.opponents.params import BotParams, Dealing

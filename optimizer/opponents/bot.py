@@ -72,7 +72,8 @@ from fantasyland.optimizer.opponents.estimate import estimate
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.opponents.memo import by_identity
 from fantasyland.optimizer.opponents.odds import RowOdds, even_odds
-from fantasyland.optimizer.opponents.params import DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing
+from fantasyland.optimizer.opponents.params import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO,
+                                                    BotParams, Dealing)
 from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 __all__ = ["DEALINGS", "ONE_AT_A_TIME", "THREE_KEEP_TWO", "BotParams", "Dealing", "PlayedHand",

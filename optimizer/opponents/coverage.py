@@ -19,8 +19,8 @@ import numpy as np
 
 from fantasyland.evaluator.cards import Deck
 from fantasyland.evaluator.rules import Rules
-from fantasyland.optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards, pool_weights,
-                                      serving_pool)
+from fantasyland.optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,
+                                                  pool_weights, serving_pool)
 
 #: The figures counted for each hand, in the order the table shows them.
 FIGURES = ("exact_pairs", "exact_hands", "placed_pairs", "placed_hands", "effective")

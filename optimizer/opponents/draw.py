@@ -57,9 +57,9 @@ from fantasyland.optimizer.opponents.compatible import candidate_pairs, pool_byt
 from fantasyland.optimizer.opponents.errors import CalibrationError, OpponentModelError
 from fantasyland.optimizer.opponents.bot import BotParams
 from fantasyland.optimizer.opponents.odds import RowOdds
-from fantasyland.optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dealing_for, dealt_from,
-                                       live_bot, load_pool, play_hands, pool_for, relabel,
-                                       shipped_pools)
+from fantasyland.optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dealing_for,
+                                                   dealt_from, live_bot, load_pool, play_hands,
+                                                   pool_for, relabel, shipped_pools)
 
 # --- drawing boards --------------------------------------------------------------------------
 

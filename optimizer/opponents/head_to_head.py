@@ -38,7 +38,8 @@ import numpy as np
 from fantasyland.evaluator.board import Board, evaluate_board
 from fantasyland.evaluator.rules import Rules
 from fantasyland.evaluator.scoring import settle
-from fantasyland.optimizer.opponents.bot import BotParams, Dealing, entry_worths, play_hand, play_in_turn
+from fantasyland.optimizer.opponents.bot import (BotParams, Dealing, entry_worths, play_hand,
+                                                 play_in_turn)
 from fantasyland.optimizer.opponents.chunks import Chunk, load_chunk, run_chunks, saved_chunks
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.params import explicit, params_meta, with_later_knobs

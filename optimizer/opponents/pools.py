@@ -38,8 +38,9 @@ from fantasyland.evaluator.cards import JOKER, ONE_DECK, Deck
 from fantasyland.evaluator.handspec import Scale
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
-from fantasyland.optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams, Dealing,
-                                     deck_counts, entry_worths, play_hand, remaining)
+from fantasyland.optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams,
+                                                 Dealing, deck_counts, entry_worths, play_hand,
+                                                 remaining)
 from fantasyland.optimizer.opponents.chunks import Chunk, run_chunks
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.memo import by_identity

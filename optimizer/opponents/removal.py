@@ -14,8 +14,8 @@ from fantasyland.evaluator.cards import JOKER
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.evaluator.scoring import settle
 from fantasyland.evaluator.strength import CLASS_OF_STRENGTH
-from fantasyland.optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array, pair_boards,
-                                      pair_jokers, serving_pool)
+from fantasyland.optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array,
+                                                  pair_boards, pair_jokers, serving_pool)
 from fantasyland.optimizer.opponents.pools import play_hands, pool_bot
 
 

@@ -34,8 +34,9 @@ from dataclasses import dataclass, field
 from fantasyland.evaluator import CardError, HandSpecError, RulesError, find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.evaluator.rules import Rules
-from fantasyland.optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice, PlayValue,
-                                       advise, check_settings, read_advice_position)
+from fantasyland.optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice,
+                                                   PlayValue, advise, check_settings,
+                                                   read_advice_position)
 from fantasyland.optimizer.ordinary.plays import Play, read_play
 from fantasyland.optimizer.ordinary.position import PositionError
 from fantasyland.optimizer.solver.objective import ObjectiveError

@@ -18,7 +18,8 @@ import numpy as np
 
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.evaluator.rules import Rules
-from fantasyland.optimizer.opponents.draw import dealt_array, draw_boards, pool_weights, serving_pool
+from fantasyland.optimizer.opponents.draw import (dealt_array, draw_boards, pool_weights,
+                                                  serving_pool)
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.pools import Pool, foul_signature
 from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown

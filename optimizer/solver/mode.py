@@ -27,8 +27,8 @@ from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, face
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
-from fantasyland.optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick, best_set,
-                                       every_set, tops_to_try)
+from fantasyland.optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick,
+                                                   best_set, every_set, tops_to_try)
 from fantasyland.optimizer.solver.joker_bounds import JokerChain
 from fantasyland.optimizer.solver.candidates import Candidates, preferred
 from fantasyland.optimizer.solver.model import SetModel, build_model

@@ -16,9 +16,11 @@ from numbers import Integral
 
 import numpy as np
 
-from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, parse_board, row_strengths
+from fantasyland.evaluator.board import (Board, BoardReport, evaluate_board, parse_board,
+                                         row_strengths)
 from fantasyland.evaluator.board import Royalties as RoyaltyPoints
-from fantasyland.evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, format_cards, parse_cards
+from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck, format_cards,
+                                         parse_cards)
 from fantasyland.evaluator.jokers import substitutes
 from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
 from fantasyland.evaluator.rules_files import find_rules
@@ -28,8 +30,9 @@ from fantasyland.optimizer.solver.alternatives import alternatives as find_alter
 from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
 from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
 from fantasyland.optimizer.solver.mode import ModeResult
-from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, Royalties, check_fl_value,
-                                        check_name, default_fl_value, opponent_model)
+from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, Royalties,
+                                                    check_fl_value, check_name, default_fl_value,
+                                                    opponent_model)
 from fantasyland.optimizer.solver.played import solve_mode_as_played
 from fantasyland.optimizer.solver.showdown import ShowdownChoice, showdown_choice
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fantasyland.evaluator.board import Board, BoardError, BoardReport, parse_board
-from fantasyland.evaluator.cards import JOKER, ONE_DECK, Card, CardError, Deck, card_name, parse_cards
+from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck, card_name,
+                                         parse_cards)
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver.objective import check_objective, ev_options

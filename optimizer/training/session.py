@@ -15,8 +15,8 @@ from fantasyland.evaluator.rules import Rules
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver.dealing import deal, pick_size, size_mix
 from fantasyland.optimizer.training.grading import Grade, grade, grade_record, parse_set
-from fantasyland.optimizer.solver.objective import (check_fl_value, check_objective, default_fl_value,
-                                        ev_options)
+from fantasyland.optimizer.solver.objective import (check_fl_value, check_objective,
+                                                    default_fl_value, ev_options)
 from fantasyland.optimizer.solver.objective import ObjectiveError
 from fantasyland.optimizer.solver.solve import Solution, default_samples, solve
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec, read_table
