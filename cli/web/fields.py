@@ -45,7 +45,7 @@ def read_fields(body: Any, fields: Mapping[str, Field]) -> dict[str, Any]:
     >>> read_fields({"sed": 3}, {"seed": Field(whole(0))})
     Traceback (most recent call last):
     ...
-    fantasyland.cli.fields.FieldError: unknown field 'sed': expected seed
+    fantasyland.cli.web.fields.FieldError: unknown field 'sed': expected seed
     """
     if not isinstance(body, dict):
         raise FieldError(f"the request body is {_shown(body)}: expected a JSON object of "

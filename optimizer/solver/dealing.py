@@ -56,7 +56,7 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     >>> parse_sizes("12")
     Traceback (most recent call last):
     ...
-    fantasyland.optimizer.dealing.SizeError: bad card count '12': expected 13 to 17, a range like 14-17 or a list like 14,16
+    fantasyland.optimizer.solver.dealing.SizeError: bad card count '12': expected 13 to 17, a range like 14-17 or a list like 14,16
     """
     sizes: list[int] = []
     for part in text.split(","):

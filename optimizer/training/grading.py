@@ -57,7 +57,7 @@ def parse_set(text: str, dealt: Sequence[Card], deck: Deck = ONE_DECK) -> Board:
     >>> parse_set("Ah Qs As / 9h 9d 9c 5h 5d / Ts Js 4c 3c 2c", hand)
     Traceback (most recent call last):
     ...
-    fantasyland.optimizer.grading.SetError: the set uses 'Ah', which was not dealt
+    fantasyland.optimizer.training.grading.SetError: the set uses 'Ah', which was not dealt
     """
     try:
         board = parse_board(text, deck)
