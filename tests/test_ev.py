@@ -113,6 +113,14 @@ def test_ev_optimum_matches_enumeration_under_every_scoring(scoring, opponents, 
     _check_ev_optimum(seed, opponents, str(variant), scoop, majority)
 
 
+@pytest.mark.parametrize("seed", (6, 49, 91, 117))
+def test_ev_optimum_under_2_4_where_the_majority_bounds_the_rows(seed):
+    """Seeded hands whose optimum, or its tie-break, a bound without the majority's share
+    (``ExpectedValue.weigh``'s ``extra``) misses: found by solving seeds 0 to 119 with and
+    without it (issue 44's mutant, which seeds 0 to 5 above do not tell apart)."""
+    _check_ev_optimum(seed, 1, "fixtures/house/scoring_2_4.toml", 0, 1)
+
+
 def _check_ev_optimum(seed, opponents, variant, scoop=3, majority=0):
     """The solver's EV optimum for a seeded hand is the enumeration's, with its tie-break
     and its reported value."""
