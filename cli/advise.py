@@ -187,7 +187,8 @@ def _render(advice: Advice, shown: int) -> None:
 
     after = position.rounds_left
     line("Position", f"{rules.name}, street {position.street}: ",
-         position.board.format() if position.placed else "empty board", "; dealt ", cards_text(position.cards),
+         position.board.format() if position.placed else "empty board",
+         "; dealt ", cards_text(position.cards),
          f" ({after} street{'s' * (after != 1)} after this one)" if after else
          " (the last street)")
     if position.dead:

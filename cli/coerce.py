@@ -5,8 +5,8 @@ so the first option a command parses imports pydantic: about 0.14 s, more than t
 ``fantasyland score`` (docs/benchmarks.md, "Start-up"). The options of this command line are
 of a few plain kinds (text, whole numbers, numbers, flags, paths, choices, and lists of
 them), and ``plain_coercion`` gives each such parameter a coercion of its own, which Typer
-calls in place of the adapter. Ranges, choices and path checks keep Typer's meaning; a bad value is one line
-naming what was typed (``'-5' is out of range: expected 0 to 1000``).
+calls in place of the adapter. Ranges, choices and path checks keep Typer's meaning; a bad
+value is one line naming what was typed (``'-5' is out of range: expected 0 to 1000``).
 
 Anything else keeps Typer's own coercion, and so does every parameter if Typer's insides ever
 change shape: then a command is slower to start, never wrong.

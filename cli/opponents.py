@@ -70,7 +70,8 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
     """Classic Chinese Poker's model: the worths of its fixed point, not a pool of boards."""
     hands = hands or closed.HANDS
     seed = closed.SEED if seed is None else seed
-    shipped = resources.files("fantasyland.optimizer.opponents.data") / closed.model_file_name(rules)
+    shipped = (resources.files("fantasyland.optimizer.opponents.data")
+               / closed.model_file_name(rules))
     target = output or Path(str(shipped))
     check_output(target, "model")  # before the half minute of work it would hold
     started = time.perf_counter()
@@ -225,8 +226,9 @@ def _coverage(rules, hands: int, samples: int, seed: int, json_output: bool) -> 
     console.print("A pair is a board under one suit relabelling; a hand counts every "
                   "relabelling of one pool board once; placed: the player's 13 placed cards "
                   "avoid the dealt ones (exact: every card it saw does); effective: the "
-                  f"independent boards behind a draw of {samples:,}. Issue 16 asks for 5,000 distinct "
-                  "placed-only hands at 17 cards (docs/ev-and-opponents.md, \"Pool size\").",
+                  f"independent boards behind a draw of {samples:,}. Issue 16 asks for 5,000 "
+                  "distinct placed-only hands at 17 cards (docs/ev-and-opponents.md, "
+                  "\"Pool size\").",
                   soft_wrap=True)
 
 

@@ -149,10 +149,11 @@ def parse_cards(text: str | Iterable[str], count: int | range | None = None,
 
     >>> format_cards(parse_cards("As 10h k♦"))
     'A♠ T♥ K♦'
-    >>> parse_cards("As Xx")
+    >>> parse_cards("As Xx")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    fantasyland.evaluator.cards.CardError: bad card 'Xx': expected a rank (2-9, T or 10, J, Q, K, A) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠), or Jk for a joker
+    fantasyland.evaluator.cards.CardError: bad card 'Xx': expected a rank (2-9, T or 10, J,
+    Q, K, A) followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠), or Jk for a joker
     """
     tokens = _tokens(text) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
     cards = tuple(parse_card(token) for token in tokens)

@@ -104,10 +104,12 @@ def parse_spec(text: str) -> HandSpec:
 
     >>> parse_spec("full house").cls
     6
-    >>> parse_spec("QX")
+    >>> parse_spec("QX")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    fantasyland.evaluator.handspec.HandSpecError: bad hand spec 'QX': expected a class (pair, trips, straight, flush, full house, quads, straight flush, royal flush, five of a kind ...), a pair or trips by rank (QQ, 222), a high card (T-high), or five ranks (75432)
+    fantasyland.evaluator.handspec.HandSpecError: bad hand spec 'QX': expected a class (pair,
+    trips, straight, flush, full house, quads, straight flush, royal flush, five of a kind ...),
+    a pair or trips by rank (QQ, 222), a high card (T-high), or five ranks (75432)
     """
     raw = str(text).strip()
     word = re.sub(r"[\s_-]", "", raw.lower())

@@ -9,8 +9,9 @@ strengths, so the strengths are worked out once for a pattern, from a representa
 
 One deck has 3,380 patterns of rows with one or two jokers (122,031 strengths), so their
 strengths are shipped as package data (``evaluator/data/joker_patterns.npz``, written by
-``python -m fantasyland.evaluator.tables``), one table for decks with five of a kind and one for decks
-without. Patterns only two decks have (a card held twice) are worked out when first met.
+``python -m fantasyland.evaluator.tables``), one table for decks with five of a kind and one
+for decks without. Patterns only two decks have (a card held twice) are worked out when first
+met.
 """
 
 from __future__ import annotations
@@ -126,8 +127,8 @@ def build_tables() -> dict[str, np.ndarray]:
 def _shipped() -> dict[str, np.ndarray]:
     """The shipped tables (built afresh where the file is missing or stale)."""
     try:
-        with resources.files("fantasyland.evaluator.data").joinpath(PATTERNS_FILE).open("rb") as file, \
-                np.load(file, allow_pickle=False) as archive:
+        shipped = resources.files("fantasyland.evaluator.data").joinpath(PATTERNS_FILE)
+        with shipped.open("rb") as file, np.load(file, allow_pickle=False) as archive:
             return {name: archive[name] for name in TABLE_NAMES}
     except (FileNotFoundError, KeyError):
         return build_tables()

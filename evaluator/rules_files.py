@@ -428,7 +428,8 @@ def _read_text(path: Path | Traversable, shown: str) -> str:
     """The text of a rules file: TOML is UTF-8, so other bytes are refused with their line."""
     try:
         # the user's files through the one bounded reader; the presets are the package's own
-        data = read_file(path, "rules file", MAX_RULES_BYTES) if isinstance(path, Path) else path.read_bytes()
+        data = (read_file(path, "rules file", MAX_RULES_BYTES) if isinstance(path, Path)
+                else path.read_bytes())
     except FileError as error:
         raise RulesError(str(error)) from None
     except OSError as error:
@@ -547,10 +548,11 @@ def rules_from_text(text: str, source: str = "rules") -> Rules:
 
     >>> rules_from_text('base = "pineapple"\\nname = "house"').name
     'house'
-    >>> rules_from_text("base = ")
+    >>> rules_from_text("base = ")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    fantasyland.evaluator.rules.RulesError: rules: not valid TOML: Invalid value (at end of document)
+    fantasyland.evaluator.rules.RulesError: rules: not valid TOML: Invalid value
+    (at end of document)
     """
     doc = _read_toml(text, source)
     _check_keys(doc, source)
@@ -565,10 +567,11 @@ def find_preset(name: str) -> Rules:
 
     >>> find_preset("prog").name
     'progressive'
-    >>> find_preset("house.toml")  # doctest: +ELLIPSIS
+    >>> find_preset("house.toml")  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    fantasyland.evaluator.rules.RulesError: unknown variant 'house.toml': expected one of chinese, ..., ultimate
+    fantasyland.evaluator.rules.RulesError: unknown variant 'house.toml': expected one of
+    chinese, ..., ultimate
     """
     if _canonical(name) not in _preset_documents():
         raise RulesError(f"unknown variant {name!r}: expected one of "
@@ -581,10 +584,12 @@ def find_rules(name: str | Rules) -> Rules:
 
     >>> find_rules("prog").name
     'progressive'
-    >>> find_rules("holdem")
+    >>> find_rules("holdem")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    fantasyland.evaluator.rules.RulesError: unknown variant 'holdem': expected one of chinese, deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard, ultimate or a path to a .toml rules file
+    fantasyland.evaluator.rules.RulesError: unknown variant 'holdem': expected one of chinese,
+    deuce, double-deck, pineapple, pineapple-joker, progressive, progressive-joker, standard,
+    ultimate or a path to a .toml rules file
     """
     if isinstance(name, Rules):
         return name

@@ -151,11 +151,11 @@ TABLE_NAMES = ("descriptors", "low_descriptors", "key5", "plain5", "key3", "plai
 
 def _load_tables() -> dict[str, np.ndarray]:
     """The shipped tables; built afresh only where the file is missing or lacks a table (a
-    checkout that deleted it, or a stale one): ``python -m fantasyland.evaluator.tables`` writes it again,
-    and a test holds the shipped file to a fresh build."""
+    checkout that deleted it, or a stale one): ``python -m fantasyland.evaluator.tables``
+    writes it again, and a test holds the shipped file to a fresh build."""
     try:
-        with resources.files("fantasyland.evaluator.data").joinpath(TABLES_FILE).open("rb") as file, \
-                np.load(file, allow_pickle=False) as archive:
+        shipped = resources.files("fantasyland.evaluator.data").joinpath(TABLES_FILE)
+        with shipped.open("rb") as file, np.load(file, allow_pickle=False) as archive:
             return {name: archive[name] for name in TABLE_NAMES}
     except (FileNotFoundError, KeyError):  # missing, or written before a table was added
         return build_tables()

@@ -9,7 +9,7 @@ timestamps, so that a test can hold each shipped file identical to a fresh build
 change to the rules of hand strength or of jokers, write them again and commit them:
 
     python -m fantasyland.evaluator.tables            # rewrite both files
-    python -m fantasyland.evaluator.tables --check    # exit 1 if a shipped file is not a fresh build
+    python -m fantasyland.evaluator.tables --check    # exit 1 if one is not a fresh build
 """
 
 from __future__ import annotations

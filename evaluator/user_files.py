@@ -136,8 +136,8 @@ def read_stdin(what: str, limit: int = MAX_FILE_BYTES) -> bytes:
 @dataclass(frozen=True)
 class Line:
     """A line of a file read line by line, without its line ending: its text (UTF-8, a bad
-    byte as ``Lines`` decodes it), or only its start when it is longer than the cap (``cut``); ``length``
-    is its length in bytes either way."""
+    byte as ``Lines`` decodes it), or only its start when it is longer than the cap
+    (``cut``); ``length`` is its length in bytes either way."""
 
     text: str
     length: int

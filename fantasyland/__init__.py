@@ -9,8 +9,9 @@ This root is the face of the Python API (docs/python-api.md)::
 
     >>> from fantasyland import solve, format_cards
     >>> solution = solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s", objective="royalties")
-    >>> solution
-    <Solution Ah Ac Ts / Kd Qh Qd 7h 7c / As 5s 4s 3s 2s, discards 6d: worth 37.7 (royalties), stays, optimal>
+    >>> solution  # doctest: +NORMALIZE_WHITESPACE
+    <Solution Ah Ac Ts / Kd Qh Qd 7h 7c / As 5s 4s 3s 2s, discards 6d: worth 37.7 (royalties),
+    stays, optimal>
     >>> format_cards(solution.top), solution.royalties.total
     ('A♥ A♣ T♠', 24)
 

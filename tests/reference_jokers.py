@@ -5,9 +5,10 @@ and a top from the dealt positions is scored; in each row, every face each joker
 is tried (``evaluator.jokers.every_face``, face by face, not the evaluator's few faces worth
 trying), and the set counts at its best legal choice of faces: the most royalties, plus
 ``fl_value`` if it stays. Of a bottom's ways that pay alike only the strongest is kept, and of
-a top's only the weakest: the bottom only has to reach the middle, the top to stay under it. Only the rules engine ranks rows and gives royalties, stays and
-qualifying hands. It knows the usual foul order only (bottom >= middle >= top), which every
-preset with jokers or two decks uses.
+a top's only the weakest: the bottom only has to reach the middle, the top to stay under it.
+Only the rules engine ranks rows and gives royalties, stays and qualifying hands. It knows the
+usual foul order only (bottom >= middle >= top), which every preset with jokers or two decks
+uses.
 
 ``best_of_each_kind`` finds the best set that stays and the best that does not, each played
 as ``score`` plays it: a set stays or not as its best way, the rules' worth of staying

@@ -3,8 +3,9 @@
 ``python3 tests/rewrite_transcripts.py [PAGE ...]`` runs every ```console and ```text
 transcript of the pages (all of them when none is named) exactly as tests/test_docs.py runs
 it, and puts each command's output in place of the one the page shows; a ```text block keeps
-the times it shows where only they differ. It prints the pages it changed. It decides nothing: read ``git diff`` of each page before committing it, as the
-page's prose may say something the new output no longer does.
+the times it shows where only they differ. It prints the pages it changed. It decides
+nothing: read ``git diff`` of each page before committing it, as the page's prose may say
+something the new output no longer does.
 """
 
 from __future__ import annotations

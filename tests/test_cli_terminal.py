@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pexpect
-import pytest
 from typer.testing import CliRunner
 
 from fantasyland.cli.main import app

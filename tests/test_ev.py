@@ -366,7 +366,8 @@ def test_dealt_card_ids_that_are_not_a_hand_are_refused(cards, message):
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"table": TableSpec(3)}, r"bad opponents count 3: expected 1 \(heads-up\) to 2 \(3 at the table\)"),
+    ({"table": TableSpec(3)},
+     r"bad opponents count 3: expected 1 \(heads-up\) to 2 \(3 at the table\)"),
     ({"samples": 0}, r"bad samples count 0: expected 1 to 100000"),
     ({"samples": 100_001}, r"bad samples count 100001"),
     ({"seed": -1}, r"bad seed -1: expected a whole number >= 0"),

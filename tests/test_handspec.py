@@ -142,9 +142,10 @@ def test_row_sizes_say_which_rows_can_make_a_spec(spec, high, deuce):
 
 def test_the_high_scale_holds_one_value_per_three_card_rank_multiset():
     # 286 no-pair, 13 x 12 pairs and 13 trips: C(13 + 2, 3) = 455 three-card hands
-    counts = np.bincount(fantasyland.evaluator.handspec._cards_of(Scale.HIGH))
+    sizes = fantasyland.evaluator.handspec._cards_of(Scale.HIGH)
+    counts = np.bincount(sizes)
     assert (counts[3], counts[5]) == (455, len(DESCRIPTORS) - 455)
-    assert strength("Qs Qh 7d") in np.flatnonzero(fantasyland.evaluator.handspec._cards_of(Scale.HIGH) == 3)
+    assert strength("Qs Qh 7d") in np.flatnonzero(sizes == 3)
 
 
 def test_handspec_doctests_pass():

@@ -74,7 +74,8 @@ def schema_names() -> list[str]:
 
 @cache
 def schemas() -> dict[str, dict]:
-    return {name: json.loads(files("fantasyland.cli.schemas").joinpath(name).read_text(encoding="utf-8"))
+    folder = files("fantasyland.cli.schemas")
+    return {name: json.loads(folder.joinpath(name).read_text(encoding="utf-8"))
             for name in schema_names()}
 
 
@@ -91,8 +92,8 @@ def validator(name: str) -> Draft202012Validator:
 
 def rejections(name: str, document: Any) -> list[tuple[str, str, str]]:
     """What is wrong with ``document`` under a schema: (where, keyword, message) for each
-    failure, ``where`` being a path in the document (``(root)`` for the top); for a ``oneOf`` that no
-    branch matches, the likeliest branch's failure."""
+    failure, ``where`` being a path in the document (``(root)`` for the top); for a ``oneOf``
+    that no branch matches, the likeliest branch's failure."""
     found = []
     for error in validator(name).iter_errors(document):
         if error.context:

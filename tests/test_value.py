@@ -126,13 +126,15 @@ def test_value_table_and_plot(tmp_path):
 
 
 @pytest.mark.parametrize("variant, args, said", [
-    ("pineapple", ["--objective", "royalties"], "the worth W of a 14-card repeat. It is the figure for the rules "
-                      "file's repeat_value, which now says 13.7."),
+    ("pineapple", ["--objective", "royalties"],
+     "the worth W of a 14-card repeat. It is the figure for the rules "
+     "file's repeat_value, which now says 13.7."),
     ("pineapple", ["--objective", "ev", "--opponents", "2"],
      "14-card repeat per opponent. It is the figure for the rules file's ev_repeat_value "
      "(points from one opponent), which now says 12.2."),
-    ("ultimate", ["--objective", "royalties"], "(W of the repeat each size earns). It is the figure for the rules "
-                     "file's repeat_value, which now says 14 = 13.7, 15 = 19.5, 16 = 29.0, "
+    ("ultimate", ["--objective", "royalties"],
+     "(W of the repeat each size earns). It is the figure for the rules "
+     "file's repeat_value, which now says 14 = 13.7, 15 = 19.5, 16 = 29.0, "
                      "17 = 55.4."),
 ])
 def test_value_says_what_it_measured_beside_what_the_rules_file_gives(variant, args, said):

@@ -104,8 +104,8 @@ def test_a_port_in_use_is_one_line_and_exit_code_2(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        result = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", "serve", "--port", str(port),
-                                 "--history", str(tmp_path / "h.sqlite3")],
+        result = subprocess.run([sys.executable, "-m", "fantasyland.cli.main", "serve",
+                                 "--port", str(port), "--history", str(tmp_path / "h.sqlite3")],
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")

@@ -1,1 +1,4 @@
-"""The strength tables, generated from the rules and shipped (``python -m fantasyland.evaluator.tables``)."""
+"""The strength tables, generated from the rules and shipped.
+
+``python -m fantasyland.evaluator.tables`` writes them.
+"""

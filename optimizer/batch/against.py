@@ -82,8 +82,8 @@ class Worker:
     def __init__(self, root: Path):
         self.root = Path(root)
         env = dict(os.environ, PYTHONPATH=str(self.root), PYTHONHASHSEED="0")
-        self.process = subprocess.Popen([sys.executable, "-c",
-                                         WORKER.replace("PKG.", package_prefix(self.root))], cwd=self.root,
+        worker = WORKER.replace("PKG.", package_prefix(self.root))
+        self.process = subprocess.Popen([sys.executable, "-c", worker], cwd=self.root,
                                         env=env, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, bufsize=1)
 

@@ -1,7 +1,7 @@
 """How long the command line takes to answer, measured as whole processes.
 
-``python -m fantasyland.optimizer.batch.startup [--against OLD_CHECKOUT] [--runs N]`` times, run by run
-and interleaved, a fresh interpreter doing each of:
+``python -m fantasyland.optimizer.batch.startup [--against OLD_CHECKOUT] [--runs N]`` times,
+run by run and interleaved, a fresh interpreter doing each of:
 
 - the floor: ``import typer, rich, numpy``, what any run of the command line loads;
 - a bare Typer command (a reference, not a target): a group of one command whose arguments

@@ -5,10 +5,10 @@ but they score fewer royalties (docs/ev-and-opponents.md, "Calibration"). The op
 model therefore weights each board ``b`` by ``exp(theta . f(b))``, with ``f(b)`` its
 royalties (0 when it fouls), whether it enters Fantasyland and whether it fouls, and
 ``theta`` the one vector that makes the weighted means of the pool's boards hit the target
-royalties while the foul and entry rates stay the bot's own. Of all the ways to reweight the boards to those three figures,
-this one moves least from the bot's play (it is the distribution of least relative entropy
-to the bot's, an exponential tilt), so it adds no structure of its own: among boards with
-equal figures the bot's frequencies stand.
+royalties while the foul and entry rates stay the bot's own. Of all the ways to reweight the
+boards to those three figures, this one moves least from the bot's play (it is the
+distribution of least relative entropy to the bot's, an exponential tilt), so it adds no
+structure of its own: among boards with equal figures the bot's frequencies stand.
 
 The target is the rules file's ``opponents.mean_royalties`` (Pineapple's presets: 4.5),
 in the rules' own points. The weights are a function of a board's figures under those

@@ -51,8 +51,8 @@ class RowOdds:
         table board that does not foul (-6 to +6), rows taken as independent."""
         win = [self.wins[row][values[row]] for row in ROWS]
         loss = [self.losses[row][values[row]] for row in ROWS]
-        return sum(w - l for w, l in zip(win, loss)) + 3 * (np.prod(win, axis=0)
-                                                             - np.prod(loss, axis=0))
+        return sum(w - lost for w, lost in zip(win, loss)) + 3 * (np.prod(win, axis=0)
+                                                                   - np.prod(loss, axis=0))
 
 
 def odds_from_boards(boards: BoardArrays, rules: Rules) -> RowOdds:

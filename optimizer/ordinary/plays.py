@@ -140,8 +140,8 @@ def read_play(position: Position, text: str) -> Play:
     keep = position.keep
     if len(named) != keep:
         raise PlayError(f"bad play {text.strip()!r}: this street keeps {keep} card"
-                        f"{'s' * (keep > 1)}, and {len(named)} {'were' if len(named) != 1 else 'was'}"
-                        " given a row")
+                        f"{'s' * (keep > 1)}, and {len(named)} "
+                        f"{'were' if len(named) != 1 else 'was'} given a row")
     left = list(dealt.elements()) + discard
     if len(left) != len(position.cards) - keep:
         raise PlayError(f"bad play {text.strip()!r}: expected {len(position.cards) - keep} "

@@ -53,10 +53,11 @@ def parse_sizes(text: str) -> tuple[int, ...]:
 
     >>> parse_sizes("14-16")
     (14, 15, 16)
-    >>> parse_sizes("12")
+    >>> parse_sizes("12")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    fantasyland.optimizer.solver.dealing.SizeError: bad card count '12': expected 13 to 17, a range like 14-17 or a list like 14,16
+    fantasyland.optimizer.solver.dealing.SizeError: bad card count '12': expected 13 to 17,
+    a range like 14-17 or a list like 14,16
     """
     sizes: list[int] = []
     for part in text.split(","):

@@ -133,7 +133,8 @@ def check_objective(rules: Rules, name: str) -> str:
     otherwise), and a weighting of them that meets the rules' ``opponents.mean_royalties``
     (``CalibrationError`` otherwise). Commands call it before they start work."""
     if check_name(name) == "ev" and rules.dealing != "closed":  # closed: the model sets hands
-        from fantasyland.optimizer.opponents.draw import pool_calibration  # the pools load on first use
+        # the pools load on first use
+        from fantasyland.optimizer.opponents.draw import pool_calibration
         from fantasyland.optimizer.opponents.pools import pool_for
 
         with opponent_model():

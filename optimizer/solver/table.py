@@ -204,7 +204,8 @@ def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN,
 
     ``named`` splits ``dealt`` by where the cards are (``("the board", ...)``, ...), for an
     error to name the place rather than "the dealt hand"."""
-    from fantasyland.optimizer.opponents.draw import max_opponents  # the opponent model loads on use
+    # the opponent model loads on use
+    from fantasyland.optimizer.opponents.draw import max_opponents
 
     most = max_opponents(rules)
     opponents = spec.seated(rules)
