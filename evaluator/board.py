@@ -43,7 +43,8 @@ class Board:
     jokers: tuple[Card, ...] = ()
 
     def row(self, name: str) -> tuple[Card, ...]:
-        return getattr(self, name)
+        cards: tuple[Card, ...] = getattr(self, name)
+        return cards
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -207,7 +208,8 @@ class BoardReport:
     fantasyland_cards: int | None  # cards dealt on entering Fantasyland, None if not entering
 
     def row(self, name: str) -> RowReport:
-        return getattr(self, name)
+        report: RowReport = getattr(self, name)
+        return report
 
     @property
     def fouled(self) -> bool:
@@ -253,7 +255,9 @@ def _row_report(row: str, cards: tuple[Card, ...], played: tuple[Card, ...],
                      int(rules.royalty_table(row)[value]))
 
 
-def _row_choices(row: str, cards: tuple[Card, ...], rules: Rules, elsewhere: set[Card]):
+def _row_choices(row: str, cards: tuple[Card, ...], rules: Rules, elsewhere: set[Card],
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                            np.ndarray]:
     """Each distinct way row ``cards`` can play (its jokers' faces): the faces, and the
     value, strength, royalty, stay and qualify of each, as arrays. Of the faces that play
     alike, those not on the board already (``elsewhere``) are preferred: a joker shown as a
@@ -272,7 +276,8 @@ def _row_choices(row: str, cards: tuple[Card, ...], rules: Rules, elsewhere: set
             rules.stay_table(row)[value], rules.qualify_table(row)[value])
 
 
-def _faces_tried(cards: tuple[Card, ...], rules: Rules, elsewhere: set[Card]) -> list[tuple]:
+def _faces_tried(cards: tuple[Card, ...], rules: Rules,
+                 elsewhere: set[Card]) -> list[tuple[Card, ...]]:
     """The faces worth trying for the row's jokers (``substitutes``), and for each the same
     ranks in suits not on the board, where the row's jokers can take them and stay a
     flush or not as they were."""

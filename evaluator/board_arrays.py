@@ -33,11 +33,14 @@ class BoardArrays:
     @property
     def entry_lost(self) -> np.ndarray:
         """Whether the board fouls though its rows make an entry: a chase that failed."""
-        return (self.entry_made > 0) & self.fouled
+        lost: np.ndarray = (self.entry_made > 0) & self.fouled
+        return lost
 
     @property
     def royalty_total(self) -> np.ndarray:
-        return sum(self.royalties[row] for row in ROWS)
+        top, middle, bottom = (self.royalties[row] for row in ROWS)
+        total: np.ndarray = top + middle + bottom
+        return total
 
 
 def evaluate_boards(boards: np.ndarray, rules: Rules) -> BoardArrays:

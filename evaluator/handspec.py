@@ -56,7 +56,7 @@ class HandSpec:
     exact: bool = False  # digits must be the whole descriptor (an exact no-pair hand)
 
     def matches(self, descriptors: np.ndarray) -> np.ndarray:
-        ok = descriptors[:, 0] == self.cls
+        ok: np.ndarray = descriptors[:, 0] == self.cls
         for i, d in enumerate(self.digits):
             ok &= descriptors[:, 1 + i] == d
         if self.exact:

@@ -44,7 +44,7 @@ def pattern_keys(hands: np.ndarray) -> np.ndarray:
     digits = np.sort(np.where(real, 1 + (cards >> 2) * 2 + repeat, 0), axis=1)
     suits = cards & 3
     suited = (k == 5) & ((suits == suits[:, :1]) | ~real).all(axis=1)
-    key = suited.astype(np.int64)
+    key: np.ndarray = suited.astype(np.int64)
     for i in range(k):
         key = key * _DIGITS + digits[:, i]
     return key

@@ -46,7 +46,8 @@ class _Rows:
         self.shared = np.where(same, suits[:, 0], -1)
 
     def holds(self, row: np.ndarray, face: np.ndarray) -> np.ndarray:
-        return (self.present[row] >> np.maximum(face, 0)) & 1 == 1
+        held: np.ndarray = (self.present[row] >> np.maximum(face, 0)) & 1 == 1
+        return held
 
     def free_face(self, row: np.ndarray, rank: np.ndarray, avoid_suit: np.ndarray,
                   taken: np.ndarray) -> np.ndarray:

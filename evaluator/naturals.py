@@ -74,8 +74,8 @@ def _three_quads(cards: tuple[Card, ...]) -> Key | None:
     return () if int((_ranks(cards) == 4).sum()) == 3 else None
 
 
-def _straight_rows(cards: tuple[Card, ...]) -> list[tuple[frozenset, int, frozenset, int,
-                                                          frozenset, int]]:
+def _straight_rows(cards: tuple[Card, ...]) -> list[tuple[frozenset[int], int, frozenset[int],
+                                                          int, frozenset[int], int]]:
     """Every way to cut the ranks into a back and a middle straight and a three-card front
     straight: (back ranks, high, middle ranks, high, front ranks, high), back >= middle."""
     counts = _ranks(cards).tolist()

@@ -90,7 +90,7 @@ def _spec(value: Any, where: str, row: str, scale: Scale) -> HandSpec:
 def _row(value: Any, where: str) -> str:
     if value not in ROWS:
         raise RulesError(f"{where}: unknown row {value!r}; expected top, middle or bottom")
-    return value
+    return str(value)
 
 
 def _text(value: Any, where: str) -> str:
@@ -157,7 +157,8 @@ def _order(doc: dict[str, Any], scales: dict[str, Scale], source: str) -> tuple[
     return rows
 
 
-def _royalties(doc: dict[str, Any], source: str, scales: dict[str, Scale]) -> tuple:
+def _royalties(doc: dict[str, Any], source: str, scales: dict[str, Scale],
+               ) -> tuple[tuple[str, tuple[tuple[HandSpec, int], ...]], ...]:
     """Each row's royalty table; ``[bonuses]`` tables become royalties paid to the row's
     winner only, less the 1 unit every row won pays (``_bonuses``)."""
     key = "bonuses" if _bonuses(doc, source) else "royalties"
@@ -193,7 +194,7 @@ def _bonuses(doc: dict[str, Any], source: str) -> bool:
 
 
 def _tables(value: Any, where: str, what: str, example: str,
-            fits: Callable[[dict], bool]) -> list[tuple[str, dict]]:
+            fits: Callable[[dict[str, Any]], bool]) -> list[tuple[str, dict[str, Any]]]:
     """The tables of a key that holds a list of them (``[{ top = "QQ", cards = 14 }]``),
     each with where it is in the file; refused unless ``value`` is ``what`` and each table
     ``fits``, the message showing ``example``."""
@@ -207,7 +208,8 @@ def _tables(value: Any, where: str, what: str, example: str,
     return tables
 
 
-def _fantasyland(doc: dict[str, Any], source: str, scales: dict[str, Scale]):
+def _fantasyland(doc: dict[str, Any], source: str, scales: dict[str, Scale],
+                 ) -> tuple[tuple[EntryRung, ...], tuple[Requirement, ...], int | None]:
     fl = doc.get("fantasyland", {})
     entry = []
     for where, rung in _tables(fl.get("entry", []), f"{source}: fantasyland.entry",
@@ -271,7 +273,7 @@ def _showdown(doc: dict[str, Any], source: str) -> Showdown:
         raise RulesError(f"{source}: naturals.between: expected \"higher\" (the higher "
                          f"natural wins its value) or \"difference\" (the difference of the "
                          f"values), got {between!r}")
-    naturals = []
+    naturals: list[Natural] = []
     for where, entry in _tables(section.get("hands", []), f"{source}: naturals.hands",
                                 "a list, lowest first,", '{ hand = "six pairs", value = 3 }',
                                 lambda entry: set(entry) == {"hand", "value"}):
@@ -292,7 +294,8 @@ def _points(value: Any, where: str) -> float:
     return float(value)
 
 
-def _repeat_value(doc: dict[str, Any], source: str, key: str) -> tuple[float | None, tuple]:
+def _repeat_value(doc: dict[str, Any], source: str,
+                  key: str) -> tuple[float | None, tuple[tuple[int, float], ...]]:
     """``repeat_value`` (or ``ev_repeat_value``): points, or a table of points by the size of
     the hand that stays; None where the rules do not give it. The points stand for every size
     a table leaves out (only sizes the rules never deal: see ``_check_sizes``)."""

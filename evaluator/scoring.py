@@ -143,14 +143,17 @@ def settle_table(seats: Sequence[Seat], rules: Rules) -> TableResult:
 def _settle_pair(a: Seat, b: Seat, rules: Rules) -> int:
     showdown = rules.showdown
     if a.surrendered or b.surrendered:
-        return (showdown.surrender if b.surrendered else 0) - (
-            showdown.surrender if a.surrendered else 0)
+        cost = showdown.surrender
+        assert cost is not None, "settle_table refuses a surrender the rules do not have"
+        return (cost if b.surrendered else 0) - (cost if a.surrendered else 0)
     if a.natural is not None and b.natural is not None:
         return settle_naturals(a.natural, b.natural, showdown.naturals)
     if a.natural is not None:
         return a.natural.natural.value
     if b.natural is not None:
         return -b.natural.natural.value
+    # a seat that neither surrenders nor declares a natural shows a set (``Seat`` checks)
+    assert a.report is not None and b.report is not None
     return settle(a.report, b.report, rules.scoring)
 
 

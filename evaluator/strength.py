@@ -24,6 +24,7 @@ of the import); a test holds that file byte-identical to a fresh build.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from importlib import resources
 from itertools import combinations, combinations_with_replacement
 
@@ -108,8 +109,8 @@ def build_tables() -> dict[str, np.ndarray]:
         mask = sum(1 << r for r in ranks)
         five_flush[mask] = describe(ranks, flush=True)
         low_flush[mask] = describe(ranks, flush=True, wheel=False)
-    for ranks in combinations_with_replacement(range(13), 3):
-        three[_multiset_key(ranks[::-1])] = describe(ranks[::-1])
+    for trio in combinations_with_replacement(range(13), 3):
+        three[_multiset_key(trio[::-1])] = describe(trio[::-1])
     for table in (five_plain, five_flush, three, paired_flush):
         high.update(dict.fromkeys(table.values()))
     descriptors = sorted(high)
@@ -119,11 +120,12 @@ def build_tables() -> dict[str, np.ndarray]:
     # Goodness in lowball: the lowest hand gets the highest number.
     low_of = {d: len(low_descriptors) - 1 - i for i, d in enumerate(low_descriptors)}
 
-    def keyed(table: dict[int, Descriptor], number: dict[Descriptor, int]):
+    def keyed(table: dict[int, Descriptor],
+              number: dict[Descriptor, int]) -> tuple[np.ndarray, np.ndarray]:
         keys = np.array(sorted(table), dtype=np.int64)
         return keys, np.array([number[table[k]] for k in keys], dtype=np.int32)
 
-    def masked(table: dict[int, Descriptor], number: dict[Descriptor, int]):
+    def masked(table: dict[int, Descriptor], number: dict[Descriptor, int]) -> np.ndarray:
         values = np.full(1 << 13, -1, dtype=np.int32)
         for mask, d in table.items():
             values[mask] = number[d]
@@ -183,7 +185,7 @@ def _lookup(cards: np.ndarray, keys: np.ndarray, plain: np.ndarray,
             flush_tables: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
     # Widen first: ``1 << rank`` below overflows a narrow dtype such as int8 (1 << 12 == 0).
     ranks = np.asarray(cards, dtype=np.int64) >> 2
-    values = plain[np.searchsorted(keys, _POW6[ranks].sum(axis=1))]
+    values: np.ndarray = plain[np.searchsorted(keys, _POW6[ranks].sum(axis=1))]
     if flush_tables is not None:
         suits = cards & 3
         is_flush = (suits == suits[:, :1]).all(axis=1)
@@ -218,7 +220,7 @@ def lowball_array(cards: np.ndarray) -> np.ndarray:
                    (_T["low_flush5"], _T["low_paired_flush5"]))
 
 
-def _as_row(cards) -> np.ndarray:
+def _as_row(cards: Iterable[int]) -> np.ndarray:
     row = np.asarray(tuple(cards), dtype=np.int64)
     if row.ndim != 1 or len(row) not in (3, 5):
         raise ValueError(f"a row has 3 or 5 cards, got {len(row)}")
@@ -229,13 +231,13 @@ def _as_row(cards) -> np.ndarray:
     return row[None, :]
 
 
-def strength_of(cards) -> Strength:
+def strength_of(cards: Iterable[int]) -> Strength:
     """The strength of one 3- or 5-card row on the shared high scale."""
     row = _as_row(cards)
     return int((rank5_array if row.shape[1] == 5 else rank3_array)(row)[0])
 
 
-def lowball_of(cards) -> int:
+def lowball_of(cards: Iterable[int]) -> int:
     """The 2-7 lowball goodness of one 5-card row (higher is better)."""
     row = _as_row(cards)
     if row.shape[1] != 5:
@@ -251,7 +253,7 @@ def class_name(strength: Strength) -> str:
     return CLASS_NAMES[hand_class(strength)]
 
 
-def describe_name(descriptor) -> str:
+def describe_name(descriptor: Iterable[int]) -> str:
     """A readable name such as "Kings full of Sevens" or "Pair of Queens"."""
     cls, *digits = (int(x) for x in descriptor)
     ranks = [d - 1 for d in digits if d]

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 #: The most a file read whole may hold: far above any rules file or history a player
 #: writes, far below what would strain a machine.
@@ -97,17 +97,19 @@ def _check_stdin(what: str) -> BinaryIO:
     stream = sys.stdin
     if stream is None or stream.closed:
         raise FileError(f"standard input is closed: expected {what} there")
-    binary = getattr(stream, "buffer", None)
+    # a stream without a byte buffer (a test's text stream) is read as it is: ``read_stdin``
+    # encodes the text it gives
+    binary = cast(BinaryIO, getattr(stream, "buffer", stream))
     try:
         fd = stream.fileno()
         mode = os.fstat(fd)
     except (OSError, ValueError, AttributeError):  # not a real stream (a test's), or gone
-        return binary if binary is not None else stream
+        return binary
     if stat.S_ISCHR(mode.st_mode) and not os.isatty(fd) and not _is_devnull(mode):
         raise FileError(f"standard input is a device: expected {what} from a file or a pipe")
     if stat.S_ISDIR(mode.st_mode):
         raise FileError(f"standard input is a directory: expected {what} from a file or a pipe")
-    return binary if binary is not None else stream
+    return binary
 
 
 def _is_devnull(mode: os.stat_result) -> bool:

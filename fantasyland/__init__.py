@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
+from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 if not (_HERE / "evaluator").is_dir() and (_HERE.parent / "evaluator" / "__init__.py").is_file():
@@ -55,7 +56,7 @@ _FACE = {
 __all__ = sorted(_FACE)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name not in _FACE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{_FACE[name]}"), name)
