@@ -39,6 +39,12 @@ def test_every_spelling_of_as_kd_7h_parses_to_the_same_cards(text):
     assert parse_cards(text) == (AS, KD, SEVEN_H)
 
 
+@pytest.mark.parametrize("outlined, filled", list(zip("♧♢♡♤", "♣♦♥♠")))
+def test_an_outlined_suit_symbol_is_its_filled_suit(outlined, filled):
+    # Found by the mutation run (docs/notes-mutation.md): ♧ read as ♦ went unseen.
+    assert parse_cards(f"Q{outlined}") == parse_cards(f"Q{filled}")
+
+
 @pytest.mark.parametrize("text", ["10h", "Th", "th", "10♥"])
 def test_ten_is_read_as_10_or_t(text):
     assert parse_cards(text) == (make_card(8, 2),)

@@ -4,7 +4,8 @@ and their links lead somewhere.
 Each test runs once per page (README.md and every docs/*.md), so a failure names the page.
 What a fenced block does depends on its language:
 
-- ```toml: a rules file whose first line is ``# NAME.toml``; it must load. The rules files
+- ```toml: a rules file whose first line is ``# NAME.toml``; it must load, under its name,
+  as rules that differ from its base, and an example that runs must use it. The rules files
   of every page are written where all examples run, so one page may use a file another
   page defines (which is why two pages must not define one name differently).
 - ```console: one or more commands, each ``$ fantasyland ARGS`` or
@@ -12,7 +13,8 @@ What a fenced block does depends on its language:
   command reads), each followed by exactly what it prints.
 - ```text starting with ``$ fantasyland``: the same, except that times (``in 12 ms``) may
   differ. A ```text block without a command is output shown on its own and is not run.
-- ```python: run, in order, in one namespace per page.
+- ```python: a session, ``>>> `` before each statement and what it prints after it, run by
+  doctest in order, in one namespace per page, each printing what the page shows.
 - ```sh: commands shown but not run, because what they print cannot be reproduced: timings
   (``batch`` and ``batch --bench``), setting up a Dask cluster, rebuilding the opponent pools
   (half an hour each). Keep these few; an example that can run belongs in ```console.
@@ -24,15 +26,18 @@ of it when they name one; and README.md stays a landing page of at most 260 line
 
 from __future__ import annotations
 
+import doctest
 import re
 import shlex
+import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from fantasyland.cli.main import app
-from fantasyland.evaluator import load_rules
+from fantasyland.evaluator import find_rules, load_rules
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -181,11 +186,26 @@ def test_the_manual_index_and_the_readme_link_every_page():
 # --- the examples --------------------------------------------------------------------------
 
 @pages
-def test_rules_file_examples_load(page, tmp_path):
+def test_rules_file_examples_load_under_their_name_and_change_their_base(page, tmp_path):
     for body in blocks(page, "toml"):
         path = tmp_path / RULES_FILE.match(body).group(1)
         path.write_text(body, encoding="utf-8")
-        load_rules(path)
+        rules, written = load_rules(path), tomllib.loads(body)
+        assert rules.name == written.get("name", path.stem), path.name
+        assert rules.description == written.get("description", ""), path.name
+        base = find_rules(written["base"])
+        # A file whose keys were all dropped on loading would be its base under a new name.
+        assert replace(rules, name=base.name, description=base.description,
+                       aliases=base.aliases) != base, f"{path.name} changes nothing of its base"
+
+
+def test_every_rules_file_is_used_by_an_example_that_runs():
+    # What a file changes is shown, and checked, by the output of a command that uses it.
+    used = {word for page in PAGES for body in blocks(page, "console", "text")
+            if body.startswith("$ ") for arguments, _, _ in transcript(body)
+            for word in shlex.split(arguments)}
+    unused = sorted(set(rules_files()) - used)
+    assert not unused, f"no example that runs uses {', '.join(unused)}"
 
 
 def test_no_two_pages_define_one_rules_file_differently():
@@ -215,10 +235,19 @@ def test_text_examples_print_what_the_page_shows_but_the_time(page, example_dir)
 
 
 @pages
-def test_python_examples_run(page, example_dir):
+def test_python_examples_print_what_the_page_shows(page, example_dir):
     namespace: dict = {}
-    for body in blocks(page, "python"):
-        exec(compile(body, page_id(page), "exec"), namespace)  # noqa: S102 - our own docs
+    parser, runner_ = doctest.DocTestParser(), doctest.DocTestRunner()
+    for number, body in enumerate(blocks(page, "python"), 1):
+        example = parser.get_doctest(body, namespace, f"{page_id(page)}, python block {number}",
+                                     page_id(page), 0)
+        assert any(step.want for step in example.examples), (
+            f"python block {number} shows no result: write it as a session, '>>> ' before "
+            "each statement and what it prints after it, so that the test compares them")
+        report: list[str] = []
+        result = runner_.run(example, out=report.append, clear_globs=False)
+        assert result.failed == 0, "".join(report)
+        namespace = example.globs  # the page's next block goes on from this one
 
 
 @pages
