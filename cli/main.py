@@ -96,8 +96,6 @@ class OneLineErrors(FlagsShowNoValue, TyperGroup):
 app = typer.Typer(
     name="fantasyland",
     cls=OneLineErrors,
-    help="Open-Face Chinese Poker: the best Fantasyland set, proved optimal, and the tools "
-         "around it.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",
@@ -126,11 +124,12 @@ def main(
         help="Print the version and exit.")] = False,
 ) -> None:
     """Open-Face Chinese Poker: the best Fantasyland set, proved optimal, and the tools
-    around it: solve a hand, check a set, train, score boards, and measure the opponents
-    and the worth of staying.
+    around it.
 
-    Variants are presets (standard, pineapple, progressive, ultimate, deuce) or house
-    rules in a TOML file; see docs/rules-files.md.
+    Variants are presets (standard, pineapple, progressive, ultimate, deuce,
+    pineapple-joker, progressive-joker, double-deck, chinese) or house rules in a TOML file;
+    see docs/rules.md and docs/rules-files.md. Every command plays pineapple and values a set
+    by ev unless told otherwise, or as your config file says (`fantasyland config`).
     """
 
 
