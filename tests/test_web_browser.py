@@ -452,6 +452,9 @@ def test_check_and_advise_render_an_answer_and_show_the_servers_error_line(deskt
     page.click("#check-submit")
     page.wait_for_selector("#check-result .answer", timeout=WAIT)
     expected = _cli("check", HAND, "--set", CHECKED)
+    # The select names the objective a check left to its default grades by (the server's).
+    assert page.inner_text("#check-objective option[value='']") == (
+        f"default ({expected['objective']})")
     summary = page.locator("#check-result .summary")
     assert float(summary.get_attribute("data-ev-lost")) == pytest.approx(expected["ev_lost"])
     assert summary.get_attribute("data-optimal") == "false"

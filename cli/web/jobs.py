@@ -103,12 +103,14 @@ def _offered(rules: Rules) -> dict:
 
 def variants() -> dict:
     """Every preset, with what the page needs to offer it, and the variant every view
-    starts from (the CLI's default: ``cli.defaults``)."""
+    starts from and the objective a request that names none is played by (the CLI's
+    defaults: ``cli.defaults``)."""
     from fantasyland.evaluator import find_rules
 
     name = find_rules(defaults()["variant"]).name
     views = ("solve", "check", "train", "advise", "review", "score")  # one default for all
     return {"default": name, "defaults": dict.fromkeys(views, name),
+            "objective": defaults()["objective"],
             "variants": [_offered(find_preset(name)) for name in preset_names()]}
 
 

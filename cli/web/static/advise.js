@@ -43,7 +43,7 @@ export class AdviseView {
 
   setVariants(data) {
     const ordinary = data.variants.filter((variant) => variant.ordinary);
-    this.settings.setVariants(ordinary, data.default);
+    this.settings.setVariants(ordinary, data.default, data.objective);
   }
 
   async advise() {

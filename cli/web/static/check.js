@@ -47,7 +47,7 @@ export class CheckView {
   }
 
   setVariants(data) {
-    this.settings.setVariants(data.variants, data.default);
+    this.settings.setVariants(data.variants, data.default, data.objective);
   }
 
   dealtChanged() {

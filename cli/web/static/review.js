@@ -102,7 +102,7 @@ export class ReviewView {
   }
 
   setVariants(data) {
-    this.settings.setVariants(data.variants, data.defaults?.review ?? data.default);
+    this.settings.setVariants(data.variants, data.defaults?.review ?? data.default, data.objective);
   }
 
   /** A history file opened is read into the text field, where it can still be edited. */

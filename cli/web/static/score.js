@@ -92,7 +92,7 @@ export class ScoreView {
   }
 
   setVariants(data) {
-    this.settings.setVariants(data.variants, data.defaults?.score ?? data.default);
+    this.settings.setVariants(data.variants, data.defaults?.score ?? data.default, data.objective);
   }
 
   async score() {

@@ -25,14 +25,6 @@ const FIELDS = {
   dead: { label: "Dead cards (seen elsewhere)", kind: "text", hint: "e.g. 2c 7d" },
 };
 
-/** The objective a command plays when a request names none, as the server's jobs choose
- * it (cli/web/jobs.py): check and train grade by royalties where there is a Fantasyland,
- * the others play ev. The select names it, so "default" is never a riddle. */
-function defaultObjective(prefix, variant) {
-  if ((prefix === "check" || prefix === "train") && variant?.fantasyland) return "royalties";
-  return "ev";
-}
-
 export class Settings {
   /** `main`: fields shown at once; `table`: fields under "At the table"; the variant and the
    * house rules are always there. `ordinary` keeps only variants with ordinary streets. */
@@ -91,7 +83,10 @@ export class Settings {
       input);
   }
 
-  setVariants(list, fallback) {
+  /** The variants to offer, the one chosen at first, and the objective a request that
+   * names none is played by (the server's default, from its config: /api/variants). */
+  setVariants(list, fallback, objective) {
+    this.objective = objective;
     this.variants = list.filter((variant) => !this.ordinary || variant.ordinary);
     const chosen = this.variants.some((v) => v.name === fallback) ? fallback
       : this.variants[0]?.name;
@@ -149,7 +144,7 @@ export class Settings {
     }
     if (this.inputs.objective) {
       this.inputs.objective.options[0].textContent = ruled ? "the rules' default"
-        : `default (${defaultObjective(this.prefix, variant)})`;
+        : `default (${this.objective})`;
     }
     this.onVariant(variant, ruled);
   }

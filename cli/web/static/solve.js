@@ -30,7 +30,7 @@ export class SolveView {
   }
 
   setVariants(data) {
-    this.settings.setVariants(data.variants, data.default);
+    this.settings.setVariants(data.variants, data.default, data.objective);
   }
 
   async solve() {

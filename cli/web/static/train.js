@@ -54,7 +54,7 @@ export class TrainView {
   setVariants(data) {
     // Training deals Fantasyland hands, the default variant's as the CLI's train does.
     const fantasyland = data.variants.filter((variant) => variant.fantasyland);
-    this.settings.setVariants(fantasyland, data.default);
+    this.settings.setVariants(fantasyland, data.default, data.objective);
   }
 
   /** The first visit deals the first hand and shows the history. */
