@@ -19,7 +19,7 @@ from rich.text import Text
 from fantasyland.cli.check import points
 from fantasyland.cli.errors import open_log
 from fantasyland.cli.prompt import read_until
-from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, say
+from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, plural, say
 from fantasyland.optimizer.ordinary.plays import PlayError
 from fantasyland.optimizer.ordinary.session import Decision, OrdinarySession
 from fantasyland.optimizer.solver.table import describe, read_table
@@ -42,17 +42,13 @@ def _unit(session: OrdinarySession) -> str:
     return "royalty points" if session.objective == "royalties" else session.rules.unit + "s"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def score_text(session: OrdinarySession, label: str = "Score") -> Text:
     s = session.score
     screened = f", {s.screened} not valued (screened out)" if s.screened else ""
     return Text.assemble(
         (f"{label}:".ljust(12), "bold"),
-        f"{_plural(s.hands, 'hand')}, {_plural(s.decisions, 'decision')}, {s.best} best "
-        f"({s.best_share:.0%}), {_plural(s.fouls, 'foul')}, EV lost {points(s.ev_lost)} "
+        f"{plural(s.hands, 'hand')}, {plural(s.decisions, 'decision')}, {s.best} best "
+        f"({s.best_share:.0%}), {plural(s.fouls, 'foul')}, EV lost {points(s.ev_lost)} "
         f"{_unit(session)} ({points(s.mean_ev_lost)} a decision){screened}")
 
 
@@ -89,7 +85,7 @@ def _show_street(session: OrdinarySession) -> None:
     p = street.position
     console.print()
     head = Text.assemble((f"Hand {street.hand}, street {p.street}", "bold"),
-                         f" ({_plural(len(p.cards), 'card')}, keep {p.keep}): ",
+                         f" ({plural(len(p.cards), 'card')}, keep {p.keep}): ",
                          cards_text(p.cards))
     say(head)
     board = p.board.format(ascii=True) if p.placed else "empty"
@@ -137,7 +133,7 @@ def _show_finish(session: OrdinarySession, log: IO[str] | None) -> None:
     screened = f", {f.screened} not valued" if f.screened else ""
     say(Text.assemble(
         (f"Hand {f.hand}:".ljust(12), "bold"),
-        f"EV lost {points(f.ev_lost)} {_unit(session)} over {_plural(len(f.decisions), 'play')}"
+        f"EV lost {points(f.ev_lost)} {_unit(session)} over {plural(len(f.decisions), 'play')}"
         f", {best} best{screened}"), LABEL_WIDTH)
     say(score_text(session), LABEL_WIDTH)
     if log is not None:

@@ -98,6 +98,32 @@ def _tops(cards: tuple[Card, ...], rules: Rules) -> _Tops:
     return _Tops(tr, tt, group, first_of, group * _Tops.span + ts, tm[first_of])
 
 
+def _legal_pairs(n: int, bm: np.ndarray, bs: np.ndarray, mm: np.ndarray, ms: np.ndarray,
+                 tops: _Tops):
+    """Every (bottom way, middle way) pair of disjoint positions with the middle no stronger,
+    in chunks of 64 bottoms: yields the pairs' indices (``bi``, ``mi``), the masks of every 3
+    of the positions each pair leaves (``top_masks``, one column a trio), whether that mask
+    has a way no stronger than the middle (``fits``), and the index of its strongest such
+    way (``safe``, valid where it fits)."""
+    full = (1 << n) - 1
+    trio = np.array(list(combinations(range(n - 10), 3)))
+    for chunk in range(0, len(bm), 64):
+        b = np.arange(chunk, min(chunk + 64, len(bm)))
+        ok = ((bm[b][:, None] & mm[None, :]) == 0) & (ms[None, :] <= bs[b][:, None])
+        bi, mi = np.nonzero(ok)
+        if not len(bi):
+            continue
+        bi = b[bi]
+        left = full ^ (bm[bi] | mm[mi])
+        positions = (left[:, None] >> np.arange(n)) & 1
+        spots = np.argsort(-positions, axis=1, kind="stable")[:, :n - 10]
+        top_masks = (np.int64(1) << spots[:, trio]).sum(axis=2)  # (pairs, C(n-10, 3))
+        where = np.minimum(np.searchsorted(tops.masks, top_masks), len(tops.masks) - 1)
+        at = np.searchsorted(tops.key, where * tops.span + ms[mi][:, None], side="right") - 1
+        fits = (tops.masks[where] == top_masks) & (at >= tops.first_of[where])
+        yield bi, mi, top_masks, fits, np.maximum(at, 0)
+
+
 def best_value(cards: tuple[Card, ...], rules: Rules, fl_value: float) -> float | None:
     """The most a set of ``cards`` is worth (royalties, plus ``fl_value`` if it stays), or
     None if every set fouls.
@@ -108,34 +134,14 @@ def best_value(cards: tuple[Card, ...], rules: Rules, fl_value: float) -> float 
     """
     assert rules.order == ("bottom", "middle", "top"), rules.order
     n = len(cards)
-    full = (1 << n) - 1
     bm, bs, br, bt = _every_way(cards, rules, "bottom", 5)
     mm, ms, mr, mt = _every_way(cards, rules, "middle", 5)
     tops = _tops(cards, rules)
     # each mask's prefix maxima of royalty: any top, and staying tops
     best_any = tops.best(tops.royalty)
     best_stay = tops.best(np.where(tops.stays, tops.royalty, NO))
-    first_of, key, masks, span = tops.first_of, tops.key, tops.masks, tops.span
     best = None
-    for chunk in range(0, len(bm), 64):
-        b = np.arange(chunk, min(chunk + 64, len(bm)))
-        ok = ((bm[b][:, None] & mm[None, :]) == 0) & (ms[None, :] <= bs[b][:, None])
-        bi, mi = np.nonzero(ok)
-        if not len(bi):
-            continue
-        bi = b[bi]
-        left = full ^ (bm[bi] | mm[mi])
-        # every 3-subset of the positions left: its mask's group, if it has ways
-        positions = (left[:, None] >> np.arange(n)) & 1
-        spots = np.argsort(-positions, axis=1, kind="stable")[:, :n - 10]
-        trio = np.array(list(combinations(range(n - 10), 3)))
-        top_masks = (np.int64(1) << spots[:, trio]).sum(axis=2)  # (pairs, C(n-10, 3))
-        where = np.searchsorted(masks, top_masks)
-        where = np.minimum(where, len(masks) - 1)
-        has = masks[where] == top_masks
-        at = np.searchsorted(key, where * span + ms[mi][:, None], side="right") - 1
-        fits = has & (at >= first_of[where])
-        safe = np.maximum(at, 0)
+    for bi, mi, _, fits, safe in _legal_pairs(n, bm, bs, mm, ms, tops):
         any_top = np.where(fits, best_any[safe], NO).max(axis=1)
         stay_top = np.where(fits, best_stay[safe], NO).max(axis=1)
         stays = bt[bi] | mt[mi]
@@ -166,30 +172,13 @@ def best_of_each_kind(cards: tuple[Card, ...], rules: Rules, fl_value: float
     assert rules.order == ("bottom", "middle", "top"), rules.order
     assert rules.repeat_value % 1, rules.repeat_value
     n = len(cards)
-    full = (1 << n) - 1
     bm, bs, br, bt = _every_way(cards, rules, "bottom", 5)
     mm, ms, mr, mt = _every_way(cards, rules, "middle", 5)
     tops = _tops(cards, rules)
     best_stay = tops.best(np.where(tops.stays, tops.royalty, NO))
     best_not = tops.best(np.where(tops.stays, NO, tops.royalty))
-    first_of, key, masks, span = tops.first_of, tops.key, tops.masks, tops.span
-    trio = np.array(list(combinations(range(n - 10), 3)))
     sets, stay, keep = [], [], []
-    for chunk in range(0, len(bm), 64):
-        b = np.arange(chunk, min(chunk + 64, len(bm)))
-        ok = ((bm[b][:, None] & mm[None, :]) == 0) & (ms[None, :] <= bs[b][:, None])
-        bi, mi = np.nonzero(ok)
-        if not len(bi):
-            continue
-        bi = b[bi]
-        left = full ^ (bm[bi] | mm[mi])
-        positions = (left[:, None] >> np.arange(n)) & 1
-        spots = np.argsort(-positions, axis=1, kind="stable")[:, :n - 10]
-        top_masks = (np.int64(1) << spots[:, trio]).sum(axis=2)  # (pairs, C(n-10, 3))
-        where = np.minimum(np.searchsorted(masks, top_masks), len(masks) - 1)
-        at = np.searchsorted(key, where * span + ms[mi][:, None], side="right") - 1
-        fits = (masks[where] == top_masks) & (at >= first_of[where])
-        safe = np.maximum(at, 0)
+    for bi, mi, top_masks, fits, safe in _legal_pairs(n, bm, bs, mm, ms, tops):
         top_stay = np.where(fits, best_stay[safe], NO)
         top_not = np.where(fits, best_not[safe], NO)
         rows_stay = (bt[bi] | mt[mi])[:, None]
