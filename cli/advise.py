@@ -111,7 +111,9 @@ def _verdict(advice: Advice) -> str:
     best, second = advice.plays[0], advice.plays[1]
     if advice.exact:
         gap = second.behind
-        return ("exact (the last street: every play finishes the board); the best is "
+        how = ("the last street: every play finishes the board" if advice.deals == 1 else
+               f"every play over all {advice.deals:,} deals of the last street")
+        return (f"exact ({how}); the best is "
                 + ("tied with the next" if gap == 0 else f"{gap:.2f} ahead of the next"))
     close = sum(p.close for p in advice.plays)
     screened = sum(p.screened for p in advice.plays)

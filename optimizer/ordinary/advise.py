@@ -2,7 +2,9 @@
 
 A play is worth what the board it leads to is worth when the hand is finished
 (``optimizer.ordinary.worth``). On the last street every play finishes the board, so each is
-valued exactly, with nothing sampled. Earlier, the rest of the hand is rolled out from each
+valued exactly, with nothing sampled. On the street before it each play is valued exactly
+too, over every deal of the last street (``optimizer.ordinary.exact``), so that a rare foul
+is never missed. Earlier, the rest of the hand is rolled out from each
 play by a race (``optimizer.ordinary.race``): rollouts are added until the best play leads
 every other by ``Z`` standard errors, or the budget runs out. Where a street has more than
 ``SCREEN`` plays (the first street's up to 232), the bot's first look picks the ones that race.
@@ -47,11 +49,12 @@ class Advice:
     table: Table
     entries: tuple[EntryValue, ...]  # the worth of each entry size used, from one opponent
     plays: tuple[PlayValue, ...]
-    exact: bool  # the last street: valued exactly
+    exact: bool  # the last street or the one before it: every play valued exactly
     samples: int  # opponent boards scored against (0 under royalties, or exact boards)
     seed: int
     budget: int
     rollouts: int  # rollouts of all plays together
+    deals: int = 0  # last deals each exact value is over (1 on the last street itself)
 
     @property
     def best(self) -> PlayValue:
@@ -139,7 +142,7 @@ def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
     entries = entry_values(rules, objective, entry_overrides)
     valuation, drawn = valuation_for(position, objective, seated, samples, seed, entries)
     plays = legal_plays(position)
-    if position.last_street:
+    if position.rounds_left <= 1:
         return _exact(position, objective, seated, entries, plays, valuation, drawn, seed,
                       budget)
     raced, left_out = _screen(position, plays, seed, {p.key for p in include})
@@ -150,14 +153,29 @@ def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
 
 def _exact(position, objective, table, entries, plays, valuation, drawn, seed, budget
            ) -> Advice:
-    out = valuation(np.stack([p.layout for p in plays]))
-    order = sorted(range(len(plays)), key=lambda i: (-out.value[i], i))
-    best = out.value[order[0]]
+    """Every play valued exactly: on the last street by the board it finishes, on the one
+    before it over every last deal."""
+    layouts = np.stack([p.layout for p in plays])
+    if position.last_street:
+        out = valuation(layouts)
+        value, foul, deals = out.value, out.fouled.astype(float), 1
+        chances = {e.cards: (out.entry_cards == e.cards).astype(float) for e in entries}
+    else:
+        from fantasyland.optimizer.ordinary.exact import exact_worth
+        from fantasyland.optimizer.ordinary.rollouts import unseen_cards
+
+        worth = exact_worth(valuation, layouts, unseen_cards(position), position.dealing)
+        value, foul, deals = worth.value, worth.foul_chance, worth.deals
+        chances = {e.cards: worth.entry_chances.get(e.cards, np.zeros(len(plays)))
+                   for e in entries}
+    order = sorted(range(len(plays)), key=lambda i: (-value[i], i))
+    best = value[order[0]]
     valued = tuple(PlayValue(
-        plays[i], float(out.value[i]), 0.0, float(out.fouled[i]),
-        {e.cards: float(out.entry_cards[i] == e.cards) for e in entries}, 0,
-        float(best - out.value[i]), 0.0, False) for i in order)
-    return Advice(position, objective, table, entries, valued, True, drawn, seed, budget, 0)
+        plays[i], float(value[i]), 0.0, float(foul[i]),
+        {cards: float(share[i]) for cards, share in chances.items()}, 0,
+        float(best - value[i]), 0.0, False) for i in order)
+    return Advice(position, objective, table, entries, valued, True, drawn, seed, budget, 0,
+                  deals)
 
 
 def _screen(position: Position, plays: list[Play], seed: int, keep: set[bytes]

@@ -23,7 +23,8 @@ def advice_record(advice: Advice) -> dict:
     return {
         "variant": advice.position.rules.name, "objective": advice.objective,
         "position": advice.position.record(), "table": advice.table.record(),
-        "exact": advice.exact, "samples": advice.samples, "seed": advice.seed,
+        "exact": advice.exact, "deals": advice.deals, "samples": advice.samples,
+        "seed": advice.seed,
         "budget": advice.budget, "rollouts": advice.rollouts, "settled": advice.settled,
         "entry_values": [{"cards": e.cards, "entry": names.get(e.cards, ""),
                           "value": e.value, "at_table": e.value * scale, "source": e.source}

@@ -81,7 +81,17 @@ class Valuation:
         return Outcome(value.astype(float), out.fouled, out.entry_cards)
 
     def _points(self, out: BoardArrays) -> np.ndarray:
-        """Mean points a deal that the boards ``out`` win from the opponents' sample."""
+        """Mean points a deal that the boards ``out`` win from the opponents' sample. Boards
+        that score alike (the same row values, royalties and foul) are scored once: the
+        boards of one street's finishes share most rows."""
+        columns = np.stack([out.fouled.astype(np.int64)] + [out.values[r] for r in ROWS]
+                           + [out.royalties[r] for r in ROWS], axis=1)
+        unique, inverse = np.unique(columns, axis=0, return_inverse=True)
+        alike = _Boards({r: unique[:, 1 + i] for i, r in enumerate(ROWS)},
+                        {r: unique[:, 4 + i] for i, r in enumerate(ROWS)}, unique[:, 0] == 1)
+        return self._points_of(alike)[inverse.reshape(-1)]
+
+    def _points_of(self, out: _Boards) -> np.ndarray:
         against, counts = self._against
         scoring = self.rules.scoring
         total = np.empty(len(out.fouled))

@@ -1,0 +1,106 @@
+"""The last street, exactly: what a board one street from the end is worth over every deal.
+
+A board with ``keep`` empty slots (the street before the last has been played) is finished by
+the last street: ``per_round`` cards are dealt from the unseen ones, ``keep`` of them go
+into the empty slots, the player choosing the best finish. Its worth is the mean, over every
+deal the unseen cards allow, of that best finish (``optimizer.ordinary.worth``), with nothing
+sampled: C(38, 3) = 8,436 deals in heads-up Pineapple.
+
+Valuing each deal's finishes one by one would value the same boards over and over: every
+finish is the board with some unseen cards in its empty slots. So each board is valued once
+for every way to fill its empty slots with distinct unseen cards (38 x 37 = 1,406 boards),
+and a deal's best finish is the largest of the entries its cards pick out of that table. A
+tie goes to the finish ``optimizer.ordinary.rollouts.finish`` would take (the board that sorts
+first), so that the chances of a foul and an entry are those of the rollouts' player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, permutations
+from math import comb
+
+import numpy as np
+
+from fantasyland.optimizer.opponents.layout import EMPTY
+from fantasyland.optimizer.opponents.params import Dealing
+from fantasyland.optimizer.ordinary.worth import Valuation
+
+#: The most deals one board's exact worth may enumerate: more would be a street that is not
+#: the last but one (the table of fills grows as the unseen cards to the power ``keep``).
+MOST_DEALS = 200_000
+
+
+@dataclass(frozen=True)
+class ExactWorth:
+    """What each of some boards one street from the end is worth, over every last deal:
+    ``value`` the mean of the best finish, ``foul_chance`` the share of deals whose best
+    finish fouls, ``entry_chances`` the share entering Fantasyland with each number of cards
+    (``{cards: (boards,) shares}``, sizes that never happen left out), ``deals`` how many
+    deals each mean is over."""
+
+    value: np.ndarray
+    foul_chance: np.ndarray
+    entry_chances: dict[int, np.ndarray]
+    deals: int
+
+
+@cache
+def _deal_picks(unseen: int, per_round: int, keep: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every deal of ``per_round`` of ``unseen`` cards (indices, ascending), and for each the
+    flat indices, into the table of fills, of its finishes: ``(deals, finishes)``, the
+    finishes of a deal in the order their boards sort (the first of a tie is the one
+    ``finish`` keeps)."""
+    deals = np.array(list(combinations(range(unseen), per_round)), dtype=np.int64)
+    orders = np.array(list(permutations(range(per_round), keep)), dtype=np.int64)
+    weights = unseen ** np.arange(keep - 1, -1, -1, dtype=np.int64)
+    picked = deals[:, orders]  # (deals, finishes, keep): the card for each empty slot
+    return deals, picked @ weights
+
+
+def _fills(unseen: int, keep: int) -> np.ndarray:
+    """Every ordered choice of ``keep`` distinct indices of ``unseen`` cards, as a
+    ``(unseen ** keep, keep)`` grid (entries that repeat an index are filled anyway; no deal
+    picks them)."""
+    grid = np.indices((unseen,) * keep).reshape(keep, -1).T
+    return grid.astype(np.int64)
+
+
+def exact_worth(valuation: Valuation, layouts: np.ndarray, unseen: np.ndarray,
+                dealing: Dealing) -> ExactWorth:
+    """The worth of each of ``layouts`` (``(P, 13)`` boards with ``dealing.keep`` empty
+    slots each) over every last deal of the ``unseen`` cards (module docstring)."""
+    layouts = np.asarray(layouts, dtype=np.int64).reshape(-1, 13)
+    unseen = np.asarray(unseen, dtype=np.int64)
+    per_round, keep = dealing.per_round, dealing.keep
+    count = len(unseen)
+    if comb(count, per_round) > MOST_DEALS:
+        raise ValueError(f"{comb(count, per_round)} last deals: more than {MOST_DEALS}; "
+                         "a board one street from the end has fewer")
+    deals, picks = _deal_picks(count, per_round, keep)
+    fills = _fills(count, keep)
+    distinct = (np.diff(np.sort(fills, axis=1), axis=1) != 0).all(axis=1)
+    values = np.empty((len(layouts), len(deals)))
+    fouled = np.empty((len(layouts), len(deals)), dtype=bool)
+    entries = np.empty((len(layouts), len(deals)), dtype=np.int64)
+    for i, layout in enumerate(layouts):
+        empty = np.flatnonzero(layout == EMPTY)
+        if len(empty) != keep:
+            raise ValueError(f"a board with {len(empty)} empty slots: expected {keep}, one "
+                             "street from the end")
+        boards = np.broadcast_to(layout, (int(distinct.sum()), 13)).copy()
+        boards[:, empty] = unseen[fills[distinct]]
+        out = valuation(boards)
+        table = np.full(len(fills), -np.inf)
+        foul_table = np.zeros(len(fills), dtype=bool)
+        entry_table = np.zeros(len(fills), dtype=np.int64)
+        table[distinct], foul_table[distinct], entry_table[distinct] = \
+            out.value, out.fouled, out.entry_cards
+        options = table[picks]
+        best = picks[np.arange(len(picks)), np.argmax(options, axis=1)]
+        values[i], fouled[i], entries[i] = table[best], foul_table[best], entry_table[best]
+    sizes = np.unique(entries)
+    return ExactWorth(values.mean(axis=1), fouled.mean(axis=1),
+                      {int(n): (entries == n).mean(axis=1) for n in sizes if n},
+                      len(deals))
