@@ -1,4 +1,4 @@
-"""The street before the last, valued exactly over every last deal (optimizer/ordinary/exact.py),
+"""The street before the last, valued exactly over every last deal (optimizer/opponents/exact.py),
 against the plain way: every deal's finishes valued one by one, as a rollout finishes a hand."""
 
 from itertools import combinations
@@ -9,7 +9,7 @@ import pytest
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer.ordinary.advise import (advise, entry_values, read_advice_position,
                                                    valuation_for)
-from fantasyland.optimizer.ordinary.exact import exact_worth
+from fantasyland.optimizer.opponents.exact import exact_worth
 from fantasyland.optimizer.ordinary.plays import legal_plays
 from fantasyland.optimizer.ordinary.rollouts import finish, unseen_cards
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec

@@ -3,7 +3,7 @@
 A play is worth what the board it leads to is worth when the hand is finished
 (``optimizer.ordinary.worth``). On the last street every play finishes the board, so each is
 valued exactly, with nothing sampled. On the street before it each play is valued exactly
-too, over every deal of the last street (``optimizer.ordinary.exact``), so that a rare foul
+too, over every deal of the last street (``optimizer.opponents.exact``), so that a rare foul
 is never missed. Earlier, the rest of the hand is rolled out from each
 play by a race (``optimizer.ordinary.race``): rollouts are added until the best play leads
 every other by ``Z`` standard errors, or the budget runs out. Where a street has more than
@@ -161,7 +161,7 @@ def _exact(position, objective, table, entries, plays, valuation, drawn, seed, b
         value, foul, deals = out.value, out.fouled.astype(float), 1
         chances = {e.cards: (out.entry_cards == e.cards).astype(float) for e in entries}
     else:
-        from fantasyland.optimizer.ordinary.exact import exact_worth
+        from fantasyland.optimizer.opponents.exact import exact_worth
         from fantasyland.optimizer.ordinary.rollouts import unseen_cards
 
         worth = exact_worth(valuation, layouts, unseen_cards(position), position.dealing)

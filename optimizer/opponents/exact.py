@@ -3,8 +3,8 @@
 A board with ``keep`` empty slots (the street before the last has been played) is finished by
 the last street: ``per_round`` cards are dealt from the unseen ones, ``keep`` of them go
 into the empty slots, the player choosing the best finish. Its worth is the mean, over every
-deal the unseen cards allow, of that best finish (``optimizer.ordinary.worth``), with nothing
-sampled: C(38, 3) = 8,436 deals in heads-up Pineapple.
+deal the unseen cards allow, of that best finish (by the valuation given: ``advise``'s,
+``optimizer.ordinary.worth``, or the learned value's), with nothing sampled: C(38, 3) = 8,436 deals in heads-up Pineapple.
 
 Valuing each deal's finishes one by one would value the same boards over and over: every
 finish is the board with some unseen cards in its empty slots. So each board is valued once
@@ -16,16 +16,30 @@ first), so that the chances of a foul and an entry are those of the rollouts' pl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, permutations
 from math import comb
+from typing import Protocol
 
 import numpy as np
 
 from fantasyland.optimizer.opponents.layout import EMPTY
 from fantasyland.optimizer.opponents.params import Dealing
-from fantasyland.optimizer.ordinary.worth import Valuation
+
+
+class Finished(Protocol):
+    """What a valuation says of finished boards: each one's worth, whether it fouled, and
+    the cards of the Fantasyland it enters (0: none)."""
+
+    value: np.ndarray
+    fouled: np.ndarray
+    entry_cards: np.ndarray
+
+
+#: A valuation: ``(N, 13)`` finished boards in, what they are worth out.
+Valuation = Callable[[np.ndarray], Finished]
 
 #: The most deals one board's exact worth may enumerate: more would be a street that is not
 #: the last but one (the table of fills grows as the unseen cards to the power ``keep``).
