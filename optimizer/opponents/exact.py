@@ -4,7 +4,8 @@ A board with ``keep`` empty slots (the street before the last has been played) i
 the last street: ``per_round`` cards are dealt from the unseen ones, ``keep`` of them go
 into the empty slots, the player choosing the best finish. Its worth is the mean, over every
 deal the unseen cards allow, of that best finish (by the valuation given: ``advise``'s,
-``optimizer.ordinary.worth``, or the learned value's), with nothing sampled: C(38, 3) = 8,436 deals in heads-up Pineapple.
+``optimizer.ordinary.worth``, or the learned value's), with nothing sampled: C(38, 3) =
+8,436 deals in heads-up Pineapple.
 
 Valuing each deal's finishes one by one would value the same boards over and over: every
 finish is the board with some unseen cards in its empty slots. So each board is valued once
