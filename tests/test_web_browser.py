@@ -2,11 +2,10 @@
 
 Each test drives the page as a user would (clicks, taps, the keyboard) and checks what it
 shows against what the CLI's ``--json`` gives for the same input; one plays a page on
-another site that tries to write to the server through the browser. The browser is the
-system's Chromium (``FANTASYLAND_CHROMIUM``, else ``chromium`` on the PATH), driven by
-Playwright; without one the module is skipped, unless ``FANTASYLAND_REQUIRE_BROWSER`` is
-set (as CI sets it), when it fails. Screenshots of every view go to
-``FANTASYLAND_SCREENSHOTS`` if set.
+another site that tries to write to the server through the browser. The browser is
+``tests.browsing``'s: without one the module is skipped, unless
+``FANTASYLAND_REQUIRE_BROWSER`` is set (as CI sets it), when it fails. Screenshots of every
+view go to ``FANTASYLAND_SCREENSHOTS`` if set.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import functools
 import html
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -28,6 +26,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browsing import launched
 from tests.serving import serve_process
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,38 +38,10 @@ PHONE = {"width": 390, "height": 844}
 WAIT = 60_000  # ms a request may take on a loaded machine
 STEP = 15_000  # ms a click or a field may wait for its element
 
-def _chromium() -> str | None:
-    return os.environ.get("FANTASYLAND_CHROMIUM") or shutil.which("chromium") \
-        or shutil.which("chromium-browser")
-
-
-def _no_browser(reason: str):
-    if os.environ.get("FANTASYLAND_REQUIRE_BROWSER"):
-        pytest.fail(f"FANTASYLAND_REQUIRE_BROWSER is set but no browser can be launched: "
-                    f"{reason}", pytrace=False)
-    pytest.skip(f"no browser: {reason}", allow_module_level=True)
-
-
-try:
-    from playwright import sync_api
-except ImportError:  # the test extra is not installed
-    _no_browser("Playwright is not installed (pip install -e '.[test]')")
-
-
 @pytest.fixture(scope="module")
 def browser():
-    executable = _chromium()
-    if executable is None:
-        _no_browser("no chromium on the PATH and FANTASYLAND_CHROMIUM is not set")
-    playwright = sync_api.sync_playwright().start()
-    try:
-        launched = playwright.chromium.launch(executable_path=executable)
-    except Exception as error:  # a missing library, a sandbox refused: no browser here
-        playwright.stop()
-        _no_browser(f"{executable} did not start: {str(error).splitlines()[0]}")
-    yield launched
-    launched.close()
-    playwright.stop()
+    with launched() as chromium:
+        yield chromium
 
 
 @pytest.fixture(scope="module")

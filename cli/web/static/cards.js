@@ -21,6 +21,8 @@ const SUIT_CHARS = Object.keys(SUIT_OF_CHAR).join("");
 // A joker ("joker" before "jk", both before a jack), or a rank and a suit; sticky, so that
 // run-together cards ("AsKd") are read one after the other.
 const TOKEN = new RegExp(`(joker|jk|\u{1F0CF})|(10|[2-9tjqka])([${SUIT_CHARS}])`, "iuy");
+// Emoji presentation selectors that phones append to suit symbols ("A♠️") mean nothing.
+const SELECTORS = /[\uFE0E\uFE0F]/gu;
 
 export function isJoker(card) {
   return card === JOKER;
@@ -53,7 +55,7 @@ export function printedCard(card) {
 export function parseCards(text) {
   const cards = [];
   const bad = [];
-  for (const word of text.split(/[\s,;]+/u)) {
+  for (const word of text.replace(SELECTORS, "").split(/[\s,;]+/u)) {
     if (!word) continue;
     let position = 0;
     const found = [];
@@ -71,9 +73,10 @@ export function parseCards(text) {
   return { cards, bad };
 }
 
-/** Split "TOP / MIDDLE / BOTTOM" into its three rows of cards, or null without two "/". */
+/** Split "TOP / MIDDLE / BOTTOM" (or "|" between the rows) into its three rows of cards, or
+ * null without two separators. */
 export function parseRows(text) {
-  const parts = text.split("/");
+  const parts = text.split(/[/|]/u);
   if (parts.length !== 3) return null;
   const [top, middle, bottom] = parts.map((part) => parseCards(part));
   if (top.bad.length || middle.bad.length || bottom.bad.length) return null;
