@@ -5,8 +5,8 @@ Typed cards are read twice: by the page, to mark the deck grid and place them in
 editor, and by the server, which answers. The page keeps its own copy of the tokenizer, so
 each spelling of README's "Cards may be typed as ..." and docs/serve.md, each separator, and
 each refusal is read by both, in one ``page.evaluate``, and the two must agree: the same
-cards from the same text, and the same texts refused. A set typed as rows is split by the
-page as ``parse_board`` splits it.
+cards from the same text, and the same texts refused. A set typed as rows, or as one run of
+13 cards, is split by the page as ``parse_board`` splits it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from fantasyland.cli.web.jobs import variants
+from fantasyland.evaluator import ROWS as ROW_NAMES
 from fantasyland.evaluator import parse_board
 from fantasyland.evaluator.cards import CardError, Deck, ascii_names, parse_cards
 from tests.browsing import launched
@@ -42,11 +44,15 @@ REFUSED = [
     "Asx", "As1", "sA", "♠A", "A s", "As/Kd", "As|Kd", "As.Kd", "A-s", "Ask d", "10 h", "AsKd7",
     "JkA", "Aß", "A♠x", "As, Kd, Qh, Xh",
 ]
-#: Sets typed as rows: by "/" or "|", spaced or not, and a row the server cannot read.
+#: Sets typed as rows: by "/" or "|", spaced or not, a whole set with no separator (split in
+#: the served rows' sizes), and sets the server cannot read.
 ROWS = [
     "Qs Qh 7d / Ts 9s 8s 7s 6s / As Ad Ac 2h 2d", "QsQh7d/Ts9s8s7s6s/AsAdAc2h2d",
     "Qs Qh 7d | Ts 9s 8s 7s 6s | As Ad Ac 2h 2d", "Jk Qh 7d / 10s 9s 8s 7s 6s / a♠ a♦ a♣ 2♥ 2♦",
+    "Qs Qh 7d Ts 9s 8s 7s 6s As Ad Ac 2h 2d", "QsQh7dTs9s8s7s6sAsAdAc2h2d",
     "Qs Qh Xd / Ts 9s 8s 7s 6s / As Ad Ac 2h 2d", "Qs Qh 7d / Ts 9s 8s 7s 6s",
+    "Qs Qh 7d Ts 9s 8s 7s 6s As Ad Ac 2h", "Qs Qh 7d Ts 9s 8s 7s 6s As Ad Ac 2h 2d 3c",
+    "Qs Qh Xd Ts 9s 8s 7s 6s As Ad Ac 2h 2d", "",
 ]
 
 
@@ -63,7 +69,7 @@ def _served_rows(text: str) -> dict[str, list[str]] | None:
         board = parse_board(text, deck=ROOMY)
     except CardError:
         return None
-    return {row: ascii_names(board.row(row)) for row in ("top", "middle", "bottom")}
+    return {row: ascii_names(board.row(row)) for row in ROW_NAMES}
 
 
 def _fulfil(route):
@@ -87,10 +93,13 @@ def page():
 
 
 def _read(page, texts: list[str], function: str) -> list:
-    return page.evaluate("""async ([texts, name]) => {
+    """``cards.js``'s ``function`` of each text, with the rows of a set as the server serves
+    them (``/api/variants``), as app.js sets them before the views read one."""
+    return page.evaluate("""async ([texts, name, rows]) => {
+        (await import("/static/layout.js")).setRows(rows);
         const cards = await import("/static/cards.js");
         return texts.map((text) => cards[name](text));
-    }""", [texts, function])
+    }""", [texts, function, variants()["rows"]])
 
 
 def test_every_spelling_and_separator_reads_as_the_servers_parse_cards(page):
@@ -113,3 +122,4 @@ def test_every_spelling_and_separator_reads_as_the_servers_parse_cards(page):
 def test_a_set_typed_as_rows_splits_as_the_servers_parse_board(page):
     read = _read(page, ROWS, "parseRows")
     assert read == [_served_rows(text) for text in ROWS]
+    assert sum(reading is not None for reading in read) == 6  # each case reads as it says

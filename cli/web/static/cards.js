@@ -1,6 +1,8 @@
 // Cards as the API spells them ("As", "Th", "Jk"), read from text as the CLI reads them,
 // and drawn as small playing cards.
 
+import { rowNames, rowSize, setSize } from "./layout.js";
+
 export const RANKS = "AKQJT98765432";  // the deck grid's order, highest first
 export const SUITS = "shdc";  // spades, hearts, diamonds, clubs: one grid row each
 export const JOKER = "Jk";
@@ -73,18 +75,29 @@ export function parseCards(text) {
   return { cards, bad };
 }
 
-/** Split "TOP / MIDDLE / BOTTOM" (or "|" between the rows) into its three rows of cards, or
- * null without two separators. */
+/** Split "TOP / MIDDLE / BOTTOM" (or "|" between the rows) into its rows of cards, or a
+ * whole set typed with no separator in the rows' sizes, as the server's parse_board splits
+ * it; null when it reads as neither. */
 export function parseRows(text) {
+  const names = rowNames();
   const parts = text.split(/[/|]/u);
-  if (parts.length !== 3) return null;
-  const [top, middle, bottom] = parts.map((part) => parseCards(part));
-  if (top.bad.length || middle.bad.length || bottom.bad.length) return null;
-  return { top: top.cards, middle: middle.cards, bottom: bottom.cards };
+  let rows;
+  if (parts.length === 1) {
+    const { cards, bad } = parseCards(text);
+    if (bad.length || cards.length !== setSize()) return null;
+    let start = 0;
+    rows = names.map((name) => cards.slice(start, start += rowSize(name)));
+  } else {
+    if (parts.length !== names.length) return null;
+    const read = parts.map((part) => parseCards(part));
+    if (read.some(({ bad }) => bad.length)) return null;
+    rows = read.map(({ cards }) => cards);
+  }
+  return Object.fromEntries(names.map((name, i) => [name, rows[i]]));
 }
 
 export function formatRows(rows) {
-  return ["top", "middle", "bottom"].map((row) => rows[row].join(" ")).join(" / ");
+  return rowNames().map((row) => rows[row].join(" ")).join(" / ");
 }
 
 /** A card drawn as a face: a <span>, or a <button> when `button` is set. `face` is the card
