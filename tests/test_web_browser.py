@@ -360,6 +360,45 @@ def _show(page, view: str):
     page.wait_for_selector(f"#{view}-view:not([hidden])")
 
 
+#: The endpoint each view's settings go to (Train's seed and sizes deal, the rest grade).
+SETTINGS = {"solve": ["solve"], "check": ["check"], "advise": ["advise"], "review": ["review"],
+            "train": ["train/deal", "train/grade"]}
+
+
+def test_every_setting_shows_the_bounds_and_the_default_the_server_serves(desktop):
+    page = desktop.open("solve")
+    _, fields = desktop.server.get("fields")
+    _, variants = desktop.server.get("variants")
+    samples = {variant["name"]: variant["samples"] for variant in variants["variants"]}
+    assert samples["chinese"] != samples["pineapple"]  # the hint that once said 2000 for both
+    for view, endpoints in SETTINGS.items():
+        _show(page, view)
+        shown = page.eval_on_selector_all(f"#{view}-settings [name]", """els => els.map(e => (
+            [e.name, e.getAttribute("min"), e.getAttribute("max"), e.placeholder,
+             e.tagName === "SELECT" ? [...e.options].map(o => o.value) : null]))""")
+        for name, low, high, hint, options in shown:
+            if name in ("variant", "rules"):
+                continue
+            schema = next(fields[path][name] for path in endpoints if name in fields[path])
+            if "enum" in schema:
+                assert options == ["", *schema["enum"]], (view, name)
+                continue
+            bound = schema.get("minimum", schema.get("exclusiveMinimum"))
+            assert low == (None if bound is None else f"{bound:g}"), (view, name)
+            if name != "opponents":  # its most is the variant's seats less one
+                assert high == (None if "maximum" not in schema else f"{schema['maximum']:g}"), \
+                    (view, name)
+            default = schema["default"]
+            if name == "samples" and default is None:
+                default = samples[page.input_value(f"#{view}-variant")]
+            if isinstance(default, (int, float)) and not isinstance(default, bool):
+                assert hint == f"{default:g}", (view, name)
+    for view in ("solve", "check"):  # Chinese plays fewer sampled deals: its hint says so
+        _show(page, view)
+        page.select_option(f"#{view}-variant", "chinese")
+        assert page.get_attribute(f"#{view}-samples", "placeholder") == str(samples["chinese"])
+
+
 def test_phone_layout_has_no_sideways_scroll_and_the_keyboard_alone_picks_and_places(phone):
     page = phone.open("solve")
     for view in ("solve", "train", "check", "advise", "review", "score"):

@@ -8,6 +8,7 @@ import { CheckView } from "./check.js";
 import { setRows } from "./layout.js";
 import { ReviewView } from "./review.js";
 import { ScoreView } from "./score.js";
+import { setFields } from "./settings.js";
 import { SolveView } from "./solve.js";
 import { TrainView } from "./train.js";
 
@@ -29,14 +30,17 @@ function show(name) {
   views[view]?.shown?.();
 }
 
-// The views are built from what the server serves: the rows of a set (layout.js).
+// The views are built from what the server serves: the rows of a set (layout.js) and the
+// fields each endpoint takes (settings.js).
 async function start() {
   window.addEventListener("hashchange", () => show(location.hash.slice(1)));
   try {
-    const variants = await getJson("/api/variants").catch((error) => {
-      throw new Error(`variants: ${error.message}`);
-    });
+    const [variants, fields] = await Promise.all(["variants", "fields"].map((name) =>
+      getJson(`/api/${name}`).catch((error) => {
+        throw new Error(`${name}: ${error.message}`);
+      })));
     setRows(variants.rows);
+    setFields(fields);
     views = Object.fromEntries(VIEWS.map((name) => [name, new BUILD[name]()]));
     for (const view of Object.values(views)) view.setVariants(variants);
     document.body.dataset.ready = "true";
