@@ -712,6 +712,7 @@ CASES["serve-error.schema.json"] = {
     "post-on-a-get-endpoint-405": served("POST", "/api/status", 405, json={}),
 }
 CASES["serve-variants.schema.json"] = {"presets": served("GET", "/api/variants")}
+CASES["serve-fields.schema.json"] = {"every-endpoint": served("GET", "/api/fields")}
 CASES["serve-train-deal.schema.json"] = {
     "seeded": served("POST", "/api/train/deal", json={"seed": TRAIN_SEED}),
     "seed-drawn-by-the-server": served("POST", "/api/train/deal", json={}),

@@ -428,3 +428,32 @@ def test_a_client_past_its_share_of_the_queue_is_refused_at_once():
 
     assert asyncio.run(run()) == ("this client's queue is full (1 waiting for a worker, the "
                                   "most the server queues for one client)")
+
+
+def test_fields_serve_each_bound_the_server_checks_and_the_defaults_it_plays(client):
+    """The page's forms take their bounds and hints from /api/fields: each served bound is
+    the one the server refuses past, and the defaults are those a request left short gets."""
+    served = client.get("/api/fields").json()
+    solve_fields = served["solve"]
+    assert solve_fields["samples"] | {} == {"type": "integer", "minimum": 1,
+                                           "maximum": 100_000, "required": False,
+                                           "default": None}  # the variant's own
+    assert solve_fields["seed"]["default"] == 0 and solve_fields["time_limit"]["default"] == 10
+    assert solve_fields["objective"]["enum"] == ["ev", "royalties"]
+    assert served["advise"]["budget"]["default"] == 96
+    past = 0
+    for path, fields in served.items():
+        for name, field in fields.items():
+            if field.get("type") != "integer" or "maximum" not in field:
+                continue
+            given = {other: "s0" if spec.get("type") == "string" else spec["minimum"]
+                     for other, spec in fields.items() if spec["required"]}
+            answer = client.post(f"/api/{path}", json=given | {name: field["maximum"] + 1})
+            assert answer.status_code == 400 and f"bad {name} " in answer.json()["error"]
+            past += 1
+    assert past >= 10
+    listed = client.get("/api/variants").json()
+    assert listed["rows"] == [{"name": "top", "cards": 3}, {"name": "middle", "cards": 5},
+                              {"name": "bottom", "cards": 5}]
+    samples = {v["name"]: v["samples"] for v in listed["variants"]}
+    assert samples["pineapple"] == 2000 and samples["chinese"] == 40

@@ -2,11 +2,10 @@
 
 Each test drives the page as a user would (clicks, taps, the keyboard) and checks what it
 shows against what the CLI's ``--json`` gives for the same input; one plays a page on
-another site that tries to write to the server through the browser. The browser is the
-system's Chromium (``FANTASYLAND_CHROMIUM``, else ``chromium`` on the PATH), driven by
-Playwright; without one the module is skipped, unless ``FANTASYLAND_REQUIRE_BROWSER`` is
-set (as CI sets it), when it fails. Screenshots of every view go to
-``FANTASYLAND_SCREENSHOTS`` if set.
+another site that tries to write to the server through the browser. The browser is
+``tests.browsing``'s: without one the module is skipped, unless
+``FANTASYLAND_REQUIRE_BROWSER`` is set (as CI sets it), when it fails. Screenshots of every
+view go to ``FANTASYLAND_SCREENSHOTS`` if set.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import functools
 import html
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -28,6 +26,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browsing import launched
 from tests.serving import serve_process
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,38 +38,10 @@ PHONE = {"width": 390, "height": 844}
 WAIT = 60_000  # ms a request may take on a loaded machine
 STEP = 15_000  # ms a click or a field may wait for its element
 
-def _chromium() -> str | None:
-    return os.environ.get("FANTASYLAND_CHROMIUM") or shutil.which("chromium") \
-        or shutil.which("chromium-browser")
-
-
-def _no_browser(reason: str):
-    if os.environ.get("FANTASYLAND_REQUIRE_BROWSER"):
-        pytest.fail(f"FANTASYLAND_REQUIRE_BROWSER is set but no browser can be launched: "
-                    f"{reason}", pytrace=False)
-    pytest.skip(f"no browser: {reason}", allow_module_level=True)
-
-
-try:
-    from playwright import sync_api
-except ImportError:  # the test extra is not installed
-    _no_browser("Playwright is not installed (pip install -e '.[test]')")
-
-
 @pytest.fixture(scope="module")
 def browser():
-    executable = _chromium()
-    if executable is None:
-        _no_browser("no chromium on the PATH and FANTASYLAND_CHROMIUM is not set")
-    playwright = sync_api.sync_playwright().start()
-    try:
-        launched = playwright.chromium.launch(executable_path=executable)
-    except Exception as error:  # a missing library, a sandbox refused: no browser here
-        playwright.stop()
-        _no_browser(f"{executable} did not start: {str(error).splitlines()[0]}")
-    yield launched
-    launched.close()
-    playwright.stop()
+    with launched() as chromium:
+        yield chromium
 
 
 @pytest.fixture(scope="module")
@@ -387,6 +358,45 @@ def _show(page, view: str):
     view changes on the hashchange that follows the click, not during it."""
     page.click(f"#tab-{view}")
     page.wait_for_selector(f"#{view}-view:not([hidden])")
+
+
+#: The endpoint each view's settings go to (Train's seed and sizes deal, the rest grade).
+SETTINGS = {"solve": ["solve"], "check": ["check"], "advise": ["advise"], "review": ["review"],
+            "train": ["train/deal", "train/grade"]}
+
+
+def test_every_setting_shows_the_bounds_and_the_default_the_server_serves(desktop):
+    page = desktop.open("solve")
+    _, fields = desktop.server.get("fields")
+    _, variants = desktop.server.get("variants")
+    samples = {variant["name"]: variant["samples"] for variant in variants["variants"]}
+    assert samples["chinese"] != samples["pineapple"]  # the hint that once said 2000 for both
+    for view, endpoints in SETTINGS.items():
+        _show(page, view)
+        shown = page.eval_on_selector_all(f"#{view}-settings [name]", """els => els.map(e => (
+            [e.name, e.getAttribute("min"), e.getAttribute("max"), e.placeholder,
+             e.tagName === "SELECT" ? [...e.options].map(o => o.value) : null]))""")
+        for name, low, high, hint, options in shown:
+            if name in ("variant", "rules"):
+                continue
+            schema = next(fields[path][name] for path in endpoints if name in fields[path])
+            if "enum" in schema:
+                assert options == ["", *schema["enum"]], (view, name)
+                continue
+            bound = schema.get("minimum", schema.get("exclusiveMinimum"))
+            assert low == (None if bound is None else f"{bound:g}"), (view, name)
+            if name != "opponents":  # its most is the variant's seats less one
+                assert high == (None if "maximum" not in schema else f"{schema['maximum']:g}"), \
+                    (view, name)
+            default = schema["default"]
+            if name == "samples" and default is None:
+                default = samples[page.input_value(f"#{view}-variant")]
+            if isinstance(default, (int, float)) and not isinstance(default, bool):
+                assert hint == f"{default:g}", (view, name)
+    for view in ("solve", "check"):  # Chinese plays fewer sampled deals: its hint says so
+        _show(page, view)
+        page.select_option(f"#{view}-variant", "chinese")
+        assert page.get_attribute(f"#{view}-samples", "placeholder") == str(samples["chinese"])
 
 
 def test_phone_layout_has_no_sideways_scroll_and_the_keyboard_alone_picks_and_places(phone):

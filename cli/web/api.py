@@ -17,6 +17,7 @@ from fantasyland.cli.web.fields import (
     TABLE_FIELDS,
     Field,
     FieldError,
+    Reader,
     choice,
     entry_values,
     number,
@@ -27,13 +28,19 @@ from fantasyland.cli.web.fields import (
 from fantasyland.evaluator.rules_files import MAX_POINTS
 
 
-def session_name(name: str, value: Any) -> str:
-    """A training session's name: the page makes one (a UUID) a visit."""
+_SESSION = r"[A-Za-z0-9_.:-]{1,64}"
+
+
+def _session_name(name: str, value: Any) -> str:
     value = text(name, value)
-    if not re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", value):
+    if not re.fullmatch(_SESSION, value):
         raise FieldError(f"bad {name} {value[:40]!r}: expected 1 to 64 letters, digits and "
                          "- _ . :")
     return value
+
+
+#: A training session's name: the page makes one (a UUID) a visit.
+session_name = Reader(_session_name, {"type": "string", "pattern": f"^{_SESSION}$"})
 
 
 @dataclass(frozen=True)

@@ -152,6 +152,9 @@ def create_app(settings: Settings) -> Starlette:
     async def variants(request: Request) -> Response:
         return JSONResponse(await asyncio.to_thread(jobs.variants))
 
+    async def fields(request: Request) -> Response:
+        return JSONResponse(await asyncio.to_thread(jobs.fields))
+
     async def train_history(request: Request) -> Response:
         try:
             given = request.query_params.get("limit", "100")
@@ -192,7 +195,7 @@ def create_app(settings: Settings) -> Starlette:
         finally:
             await pool.close()
 
-    routes = [Route("/", index), Route("/api/variants", variants),
+    routes = [Route("/", index), Route("/api/variants", variants), Route("/api/fields", fields),
               Route("/api/train/history", train_history), Route("/api/status", pool_status),
               *(route(endpoint) for endpoint in ENDPOINTS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]

@@ -28,11 +28,24 @@ def _shown(value: Any) -> str:
 
 
 @dataclass(frozen=True)
+class Reader:
+    """A field's reader: called as ``read(name, value)``, it checks and converts the value;
+    ``schema`` is the JSON Schema of what it takes, its bounds, as ``/api/fields`` serves it
+    to the page."""
+
+    read: Callable[[str, Any], Any]
+    schema: Mapping[str, Any]
+
+    def __call__(self, name: str, value: Any) -> Any:
+        return self.read(name, value)
+
+
+@dataclass(frozen=True)
 class Field:
     """How to read one field: ``read(name, value)`` checks and converts it; ``default`` is
     what a request that leaves it out gets, and ``required`` refuses leaving it out."""
 
-    read: Callable[[str, Any], Any]
+    read: Reader
     default: Any = None
     required: bool = False
 
@@ -78,8 +91,7 @@ def decimal(text: str) -> int | None:
     return None
 
 
-def text(name: str, value: Any) -> str:
-    """A string; a list of strings is joined by spaces (cards given one by one)."""
+def _text(name: str, value: Any) -> str:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return " ".join(value)
     if not isinstance(value, str):
@@ -87,8 +99,11 @@ def text(name: str, value: Any) -> str:
     return value
 
 
-def texts(name: str, value: Any) -> tuple[str, ...]:
-    """A list of strings (one board a string, say); one string alone is a list of one."""
+#: A string; a list of strings is joined by spaces (cards given one by one).
+text = Reader(_text, {"type": "string"})
+
+
+def _texts(name: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
@@ -96,7 +111,11 @@ def texts(name: str, value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def whole(low: int, high: int | None = None) -> Callable[[str, Any], int]:
+#: A list of strings (one board a string, say); one string alone is a list of one.
+texts = Reader(_texts, {"type": "array", "items": {"type": "string"}})
+
+
+def whole(low: int, high: int | None = None) -> Reader:
     """A reader of a whole number from ``low`` to ``high`` (no bound when None)."""
     expected = f"a whole number >= {low}" if high is None else \
         f"a whole number from {low} to {high}"
@@ -109,10 +128,11 @@ def whole(low: int, high: int | None = None) -> Callable[[str, Any], int]:
             raise FieldError(f"bad {name} {_shown(value)}: expected {expected}")
         return value
 
-    return read
+    bounds = {"minimum": low} | ({} if high is None else {"maximum": high})
+    return Reader(read, {"type": "integer"} | bounds)
 
 
-def wholes(low: int, high: int) -> Callable[[str, Any], tuple[int, ...]]:
+def wholes(low: int, high: int) -> Reader:
     """A reader of a list of whole numbers, each from ``low`` to ``high``."""
     one = whole(low, high)
 
@@ -121,10 +141,10 @@ def wholes(low: int, high: int) -> Callable[[str, Any], tuple[int, ...]]:
             value = [value]
         return tuple(one(name, item) for item in value)
 
-    return read
+    return Reader(read, {"type": "array", "items": one.schema})
 
 
-def number(low: float, high: float, above: bool = False) -> Callable[[str, Any], float]:
+def number(low: float, high: float, above: bool = False) -> Reader:
     """A reader of a finite number from ``low`` (or above it) to ``high``."""
 
     def read(name: str, value: Any) -> float:
@@ -137,10 +157,11 @@ def number(low: float, high: float, above: bool = False) -> Callable[[str, Any],
                              f"to {high:g}")
         return float(value)
 
-    return read
+    return Reader(read, {"type": "number", "exclusiveMinimum" if above else "minimum": low,
+                         "maximum": high})
 
 
-def choice(*options: str) -> Callable[[str, Any], str]:
+def choice(*options: str) -> Reader:
     """A reader of one of ``options``."""
 
     def read(name: str, value: Any) -> str:
@@ -149,18 +170,19 @@ def choice(*options: str) -> Callable[[str, Any], str]:
                              + " or ".join(options))
         return value
 
-    return read
+    return Reader(read, {"enum": list(options)})
 
 
-def flag(name: str, value: Any) -> bool:
+def _flag(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise FieldError(f"bad {name} {_shown(value)}: expected true or false")
     return value
 
 
-def entry_values(name: str, value: Any) -> dict[int, float]:
-    """``{"15": 20.5}``: the worth of an entry by the cards it deals, as ``--entry-value
-    15=20.5`` gives it."""
+flag = Reader(_flag, {"type": "boolean"})
+
+
+def _entry_values(name: str, value: Any) -> dict[int, float]:
     if not isinstance(value, dict):
         raise FieldError(f"bad {name} {_shown(value)}: expected an object of the cards an "
                          "entry deals and its worth, as in {\"15\": 20.5}")
@@ -173,6 +195,14 @@ def entry_values(name: str, value: Any) -> dict[int, float]:
                              f"entry deals (13 to 17) and its worth, as in {{\"15\": 20.5}}")
         values[cards] = float(worth)
     return values
+
+
+#: ``{"15": 20.5}``: the worth of an entry by the cards it deals, as ``--entry-value 15=20.5``
+#: gives it.
+entry_values = Reader(_entry_values, {
+    "type": "object", "patternProperties": {"^1[3-7]$": {
+        "type": "number", "minimum": -MAX_POINTS, "maximum": MAX_POINTS}},
+    "additionalProperties": False})
 
 
 #: The rules a request plays under: a preset by name, or a rules file's text.

@@ -15,7 +15,7 @@ from typing import Any
 
 from fantasyland.cli.defaults import load
 from fantasyland.cli.errors import INPUT_ERRORS
-from fantasyland.cli.web.fields import FieldError
+from fantasyland.cli.web.fields import Field, FieldError
 from fantasyland.evaluator import Rules, find_preset, preset_names, rules_from_text
 from fantasyland.evaluator.cards import card_name
 
@@ -46,6 +46,10 @@ def defaults() -> dict[str, Any]:
     config file over the built-in ones (``cli.defaults``), read once a process. ``serve``
     read the same file before it started, so a bad one never gets this far."""
     return load().values
+
+
+#: The fields a config file gives a default (``chosen``); its variant is ``variants``'s.
+CHOSEN = ("objective", "opponents", "fl_value", "samples")
 
 
 def chosen(fields: dict[str, Any], name: str) -> Any:
@@ -92,12 +96,13 @@ def _table(fields: dict[str, Any], rules: Rules):
 def _offered(rules: Rules) -> dict:
     """What the page needs to offer ``rules``: its Fantasyland, streets, deck and table."""
     from fantasyland.optimizer.solver.objective import OBJECTIVES
+    from fantasyland.optimizer.solver.solve import default_samples
 
     return {"name": rules.name, "description": rules.description,
             "fantasyland_sizes": list(rules.dealt_counts) if rules.entry else [],
             "fantasyland": bool(rules.entry), "ordinary": rules.dealing != "closed",
             "jokers": rules.deck.jokers, "copies": rules.deck.decks, "seats": rules.seats,
-            "players": rules.players,
+            "players": rules.players, "samples": default_samples(rules),
             "objectives": [o for o in OBJECTIVES if o == "ev" or rules.entry]}
 
 
@@ -105,13 +110,39 @@ def variants() -> dict:
     """Every preset, with what the page needs to offer it, and the variant every view
     starts from and the objective a request that names none is played by (the CLI's
     defaults: ``cli.defaults``)."""
-    from fantasyland.evaluator import find_rules
+    from fantasyland.evaluator import ROW_SIZE, ROWS, find_rules
 
     name = find_rules(defaults()["variant"]).name
     views = ("solve", "check", "train", "advise", "review", "score")  # one default for all
     return {"default": name, "defaults": dict.fromkeys(views, name),
             "objective": defaults()["objective"],
+            "rows": [{"name": row, "cards": ROW_SIZE[row]} for row in ROWS],
             "variants": [_offered(find_preset(name)) for name in preset_names()]}
+
+
+def fields() -> dict:
+    """Every endpoint's fields as the page offers them: each one's JSON Schema (its bounds),
+    whether a request must give it, and the default a request that leaves it out gets: the
+    endpoint's own, else the config file's (``cli.defaults``), else the command's; None
+    where that is the variant's own (its table, its worth of a repeat, its samples: each
+    variant of ``variants`` says its figure)."""
+    from fantasyland.cli.web.api import ENDPOINTS
+    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
+
+    # What advise and review play when neither the request nor the file sets a field.
+    commands = {"advise": {"samples": DEFAULT_SAMPLES, "budget": DEFAULT_BUDGET},
+                "review": {"budget": DEFAULT_BUDGET}}
+
+    def default(endpoint: str, name: str, field: Field) -> Any:
+        if field.default is not None:
+            return list(field.default) if isinstance(field.default, tuple) else field.default
+        if name in CHOSEN and defaults()[name] is not None:
+            return defaults()[name]
+        return commands.get(endpoint, {}).get(name)
+
+    return {endpoint.path: {name: dict(field.read.schema) | {
+        "required": field.required, "default": default(endpoint.path, name, field)}
+        for name, field in endpoint.fields.items()} for endpoint in ENDPOINTS}
 
 
 def rules_summary(fields: dict[str, Any]) -> dict:

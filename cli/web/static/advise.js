@@ -2,26 +2,42 @@
 // cards seen; the server ranks every play of the dealt cards.
 
 import { Busy, postJson } from "./api.js";
+import { rowLabel, rowNames } from "./layout.js";
 import { DeckPicker } from "./picker.js";
-import { adviseResult, showAnswer } from "./render.js";
+import { adviseResult, el, showAnswer } from "./render.js";
 import { Settings } from "./settings.js";
 
-const ZONES = [
-  { id: "top", label: "Top", short: "T" },
-  { id: "middle", label: "Middle", short: "M" },
-  { id: "bottom", label: "Bottom", short: "B" },
+// Where a clicked card goes: a row of the set (its field built here, one per row), or the
+// fields index.html has.
+const OTHERS = [
   { id: "cards", label: "Just dealt", short: "D" },
   { id: "discards", label: "My discards", short: "X" },
   { id: "dead", label: "Dead", short: "\u2020" },
 ];
 
+/** A row's line: its round button (where a clicked card goes) and its cards so far. */
+function rowLine(row, first) {
+  const label = `${rowLabel(row)} row so far`;
+  return el("div", { class: "zone-line" },
+    el("input", { type: "radio", name: "advise-zone", value: row, id: `advise-zone-${row}`,
+      checked: first, "aria-label": `Clicked cards go to: ${label}` }),
+    el("label", { for: `advise-${row}` }, label),
+    el("input", { id: `advise-${row}`, type: "text", autocomplete: "off",
+      spellcheck: "false" }));
+}
+
 export class AdviseView {
   constructor() {
-    this.inputs = Object.fromEntries(ZONES.map((zone) =>
+    const rows = rowNames();
+    document.getElementById("advise-zone-cards").closest(".zone-line")
+      .before(...rows.map((row, i) => rowLine(row, i === 0)));
+    const zones = [...rows.map((row) => ({ id: row, label: rowLabel(row),
+      short: rowLabel(row)[0] })), ...OTHERS];
+    this.inputs = Object.fromEntries(zones.map((zone) =>
       [zone.id, document.getElementById(`advise-${zone.id}`)]));
     this.result = document.getElementById("advise-result");
     this.picker = new DeckPicker(document.getElementById("advise-picker"),
-      ZONES.map((zone) => ({ ...zone, input: this.inputs[zone.id],
+      zones.map((zone) => ({ ...zone, input: this.inputs[zone.id],
         radio: document.querySelector(`input[name="advise-zone"][value="${zone.id}"]`) })));
     this.settings = new Settings(document.getElementById("advise-settings"), "advise", {
       alert: document.getElementById("advise-error"),
@@ -47,8 +63,7 @@ export class AdviseView {
   }
 
   async advise() {
-    const board = ["top", "middle", "bottom"].map((row) => this.inputs[row].value.trim())
-      .join(" / ");
+    const board = rowNames().map((row) => this.inputs[row].value.trim()).join(" / ");
     const body = { board, cards: this.inputs.cards.value, ...this.settings.values() };
     for (const name of ["discards", "dead"]) {
       if (this.inputs[name].value.trim()) body[name] = this.inputs[name].value;

@@ -5,21 +5,18 @@
 import { getJson } from "./api.js";
 import { AdviseView } from "./advise.js";
 import { CheckView } from "./check.js";
+import { setRows } from "./layout.js";
 import { ReviewView } from "./review.js";
 import { ScoreView } from "./score.js";
+import { setFields } from "./settings.js";
 import { SolveView } from "./solve.js";
 import { TrainView } from "./train.js";
 
 const VIEWS = ["solve", "train", "check", "advise", "review", "score"];
+const BUILD = { solve: SolveView, train: TrainView, check: CheckView, advise: AdviseView,
+  review: ReviewView, score: ScoreView };
 
-const views = {
-  solve: new SolveView(),
-  train: new TrainView(),
-  check: new CheckView(),
-  advise: new AdviseView(),
-  review: new ReviewView(),
-  score: new ScoreView(),
-};
+let views = {};
 
 function show(name) {
   const view = VIEWS.includes(name) ? name : "solve";
@@ -30,18 +27,26 @@ function show(name) {
     else tab.removeAttribute("aria-current");
   }
   document.title = `Fantasyland \u00b7 ${view[0].toUpperCase()}${view.slice(1)}`;
-  views[view].shown?.();
+  views[view]?.shown?.();
 }
 
+// The views are built from what the server serves: the rows of a set (layout.js) and the
+// fields each endpoint takes (settings.js).
 async function start() {
   window.addEventListener("hashchange", () => show(location.hash.slice(1)));
   try {
-    const variants = await getJson("/api/variants");
+    const [variants, fields] = await Promise.all(["variants", "fields"].map((name) =>
+      getJson(`/api/${name}`).catch((error) => {
+        throw new Error(`${name}: ${error.message}`);
+      })));
+    setRows(variants.rows);
+    setFields(fields);
+    views = Object.fromEntries(VIEWS.map((name) => [name, new BUILD[name]()]));
     for (const view of Object.values(views)) view.setVariants(variants);
     document.body.dataset.ready = "true";
   } catch (error) {
     for (const name of VIEWS) {
-      document.getElementById(`${name}-error`).textContent = `variants: ${error.message}`;
+      document.getElementById(`${name}-error`).textContent = error.message;
     }
   }
   show(location.hash.slice(1));

@@ -1,6 +1,8 @@
 // Cards as the API spells them ("As", "Th", "Jk"), read from text as the CLI reads them,
 // and drawn as small playing cards.
 
+import { rowNames, rowSize, setSize } from "./layout.js";
+
 export const RANKS = "AKQJT98765432";  // the deck grid's order, highest first
 export const SUITS = "shdc";  // spades, hearts, diamonds, clubs: one grid row each
 export const JOKER = "Jk";
@@ -21,6 +23,8 @@ const SUIT_CHARS = Object.keys(SUIT_OF_CHAR).join("");
 // A joker ("joker" before "jk", both before a jack), or a rank and a suit; sticky, so that
 // run-together cards ("AsKd") are read one after the other.
 const TOKEN = new RegExp(`(joker|jk|\u{1F0CF})|(10|[2-9tjqka])([${SUIT_CHARS}])`, "iuy");
+// Emoji presentation selectors that phones append to suit symbols ("A♠️") mean nothing.
+const SELECTORS = /[\uFE0E\uFE0F]/gu;
 
 export function isJoker(card) {
   return card === JOKER;
@@ -53,7 +57,7 @@ export function printedCard(card) {
 export function parseCards(text) {
   const cards = [];
   const bad = [];
-  for (const word of text.split(/[\s,;]+/u)) {
+  for (const word of text.replace(SELECTORS, "").split(/[\s,;]+/u)) {
     if (!word) continue;
     let position = 0;
     const found = [];
@@ -71,17 +75,29 @@ export function parseCards(text) {
   return { cards, bad };
 }
 
-/** Split "TOP / MIDDLE / BOTTOM" into its three rows of cards, or null without two "/". */
+/** Split "TOP / MIDDLE / BOTTOM" (or "|" between the rows) into its rows of cards, or a
+ * whole set typed with no separator in the rows' sizes, as the server's parse_board splits
+ * it; null when it reads as neither. */
 export function parseRows(text) {
-  const parts = text.split("/");
-  if (parts.length !== 3) return null;
-  const [top, middle, bottom] = parts.map((part) => parseCards(part));
-  if (top.bad.length || middle.bad.length || bottom.bad.length) return null;
-  return { top: top.cards, middle: middle.cards, bottom: bottom.cards };
+  const names = rowNames();
+  const parts = text.split(/[/|]/u);
+  let rows;
+  if (parts.length === 1) {
+    const { cards, bad } = parseCards(text);
+    if (bad.length || cards.length !== setSize()) return null;
+    let start = 0;
+    rows = names.map((name) => cards.slice(start, start += rowSize(name)));
+  } else {
+    if (parts.length !== names.length) return null;
+    const read = parts.map((part) => parseCards(part));
+    if (read.some(({ bad }) => bad.length)) return null;
+    rows = read.map(({ cards }) => cards);
+  }
+  return Object.fromEntries(names.map((name, i) => [name, rows[i]]));
 }
 
 export function formatRows(rows) {
-  return ["top", "middle", "bottom"].map((row) => rows[row].join(" ")).join(" / ");
+  return rowNames().map((row) => rows[row].join(" ")).join(" / ");
 }
 
 /** A card drawn as a face: a <span>, or a <button> when `button` is set. `face` is the card

@@ -1,14 +1,19 @@
-// The row editor: dealt cards start in the hand and are moved into top (3), middle (5) and
-// bottom (5). By tap: tap a hand card, then a row; tap a placed card to send it back. By
-// drag: drag a card onto a row or back onto the hand (pointer events, so mouse, pen and
-// touch alike). By keyboard: Enter or Space on a card selects it, on a row's button places
-// it; T, M or B places the selected card straight away. Cards left in the hand are discards.
+// The row editor: dealt cards start in the hand and are moved into the rows of a set (top,
+// middle and bottom, each as many cards as the server's layout says). By tap: tap a hand
+// card, then a row; tap a placed card to send it back. By drag: drag a card onto a row or
+// back onto the hand (pointer events, so mouse, pen and touch alike). By keyboard: Enter or
+// Space on a card selects it, on a row's button places it; a row's initial (T, M or B) or
+// its number (1, 2 or 3) places the selected card straight away. Cards left in the hand are
+// discards.
 
 import { cardElement, cardName, formatRows } from "./cards.js";
+import { emptyRows, rowLabel, rowNames, rowSize } from "./layout.js";
 
-export const ROW_SIZES = { top: 3, middle: 5, bottom: 5 };
-const ROW_LABEL = { top: "Top", middle: "Middle", bottom: "Bottom" };
-const KEY_ROW = { t: "top", m: "middle", b: "bottom", 1: "top", 2: "middle", 3: "bottom" };
+/** The row a key places a card in: its initial or its number, top first. */
+function keyRow(key) {
+  const names = rowNames();
+  return names.find((name) => name[0] === key) ?? names[Number(key) - 1];
+}
 const DRAG_START = 6;  // pixels a pointer moves before a press becomes a drag
 
 export class RowEditor {
@@ -27,7 +32,7 @@ export class RowEditor {
     this.container.classList.add("editor");
     this.container.replaceChildren();
     this.zones = {};
-    for (const row of Object.keys(ROW_SIZES)) {
+    for (const row of rowNames()) {
       const zone = document.createElement("div");
       zone.className = "editor-row";
       zone.dataset.zone = row;
@@ -57,7 +62,7 @@ export class RowEditor {
     this.zones.hand = { zone: hand, slots };
     const rows = document.createElement("div");
     rows.className = "editor-rows";
-    rows.append(this.zones.top.zone, this.zones.middle.zone, this.zones.bottom.zone);
+    rows.append(...rowNames().map((row) => this.zones[row].zone));
     this.container.append(rows, hand);
     this.container.addEventListener("keydown", (event) => this.onKey(event));
     this.render();
@@ -84,7 +89,7 @@ export class RowEditor {
   /** Place the cards of rows {top, middle, bottom}, those dealt; the rest go to the hand. */
   setRows(rows) {
     for (const item of this.items) item.place = "hand";
-    for (const row of Object.keys(ROW_SIZES)) {
+    for (const row of rowNames()) {
       for (const card of rows[row] ?? []) {
         const item = this.items.find((i) => i.card === card && i.place === "hand");
         if (item) item.place = row;
@@ -96,16 +101,15 @@ export class RowEditor {
   }
 
   trimRows() {
-    for (const [row, size] of Object.entries(ROW_SIZES)) {
-      this.items.filter((i) => i.place === row).slice(size).forEach((i) => { i.place = "hand"; });
+    for (const row of rowNames()) {
+      this.items.filter((i) => i.place === row).slice(rowSize(row))
+        .forEach((i) => { i.place = "hand"; });
     }
   }
 
   rows() {
-    const rows = {};
-    for (const row of Object.keys(ROW_SIZES)) {
-      rows[row] = this.items.filter((i) => i.place === row).map((i) => i.card);
-    }
+    const rows = emptyRows();
+    for (const item of this.items) if (item.place !== "hand") rows[item.place].push(item.card);
     return rows;
   }
 
@@ -116,7 +120,7 @@ export class RowEditor {
   full() {
     const rows = this.rows();
     return this.items.length > 0
-      && Object.entries(ROW_SIZES).every(([row, size]) => rows[row].length === size);
+      && rowNames().every((row) => rows[row].length === rowSize(row));
   }
 
   /** The set as "TOP / MIDDLE / BOTTOM"; "" while nothing is placed. */
@@ -138,7 +142,7 @@ export class RowEditor {
   }
 
   room(row) {
-    return ROW_SIZES[row] - this.items.filter((i) => i.place === row).length;
+    return rowSize(row) - this.items.filter((i) => i.place === row).length;
   }
 
   move(item, place) {
@@ -151,11 +155,11 @@ export class RowEditor {
   placeSelected(row) {
     const item = this.items.find((i) => i.id === this.selected);
     if (!item) {
-      this.announce(`Pick a card first, then the ${ROW_LABEL[row].toLowerCase()} row`);
+      this.announce(`Pick a card first, then the ${row} row`);
       return;
     }
     if (!this.move(item, row)) {
-      this.announce(`The ${ROW_LABEL[row].toLowerCase()} row is full`);
+      this.announce(`The ${row} row is full`);
       return;
     }
     this.selected = null;
@@ -181,7 +185,7 @@ export class RowEditor {
   }
 
   onKey(event) {
-    const row = KEY_ROW[event.key.toLowerCase()];
+    const row = keyRow(event.key.toLowerCase());
     if (!row || event.ctrlKey || event.metaKey || event.altKey || this.locked) return;
     const focused = this.items.find((i) => i.id === Number(document.activeElement?.dataset.item));
     if (this.selected === null && focused?.place === "hand") this.selected = focused.id;
@@ -273,15 +277,16 @@ export class RowEditor {
       const items = this.items.filter((i) => i.place === place);
       const buttons = items.map((item) => this.cardButton(item));
       if (place !== "hand") {
-        for (let i = items.length; i < ROW_SIZES[place]; i++) {
+        const size = rowSize(place);
+        for (let i = items.length; i < size; i++) {
           const slot = document.createElement("span");
           slot.className = "slot";
           buttons.push(slot);
         }
-        target.textContent = `${ROW_LABEL[place]} ${items.length}/${ROW_SIZES[place]}`;
+        target.textContent = `${rowLabel(place)} ${items.length}/${size}`;
         const action = selected ? `, place ${cardName(selected.card)} here` : "";
         target.setAttribute("aria-label",
-          `${ROW_LABEL[place]} row, ${items.length} of ${ROW_SIZES[place]} cards${action}`);
+          `${rowLabel(place)} row, ${items.length} of ${size} cards${action}`);
         target.disabled = this.locked;
       }
       slots.replaceChildren(...buttons);
@@ -295,7 +300,8 @@ export class RowEditor {
       note.setAttribute("aria-live", "polite");
       this.container.append(note);
     }
-    note.textContent = selected ? `${cardName(selected.card)} picked: now a row (or T, M, B)` : "";
+    const keys = rowNames().map((row) => row[0].toUpperCase()).join(", ");
+    note.textContent = selected ? `${cardName(selected.card)} picked: now a row (or ${keys})` : "";
     if (focus?.card !== undefined) {
       this.container.querySelector(`[data-item="${focus.card}"]`)?.focus();
     } else if (focus?.row) {

@@ -2,8 +2,7 @@
 // (a pair on top over a weaker middle) is seen before the set is graded.
 
 import { postJson } from "./api.js";
-
-const ROWS = ["top", "middle", "bottom"];
+import { rowNames } from "./layout.js";
 
 export class SetPreview {
   constructor(element) {
@@ -22,7 +21,7 @@ export class SetPreview {
       return;  // the grade will say what is wrong
     }
     if (asked !== this.asked) return;
-    const rows = ROWS.map((row) => {
+    const rows = rowNames().map((row) => {
       const { hand, royalty } = score.rows[row];
       return `${row}: ${hand}${royalty ? ` (+${royalty})` : ""}`;
     });

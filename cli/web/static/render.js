@@ -2,8 +2,7 @@
 
 import { postJson } from "./api.js";
 import { cardsElement } from "./cards.js";
-
-const ROWS = ["top", "middle", "bottom"];
+import { emptyRows, rowNames } from "./layout.js";
 
 /** Build an element: el("p", {class: "x", data: {a: 1}}, "text", child). */
 export function el(tag, attributes = {}, ...children) {
@@ -58,11 +57,11 @@ function percent(value, digits = 0) {
   return `${(100 * value).toFixed(digits)}%`;
 }
 
-/** Three rows of cards, each with its hand name and royalty when given; a finished set
- * drawn without its hand names is marked, for `nameHands` to name. */
+/** The rows of a set, top first, each with its hand name and royalty when given; a
+ * finished set drawn without its hand names is marked, for `nameHands` to name. */
 export function board(set, { hands = null, royalties = null, jokers = null, name = "set",
   finished = true } = {}) {
-  const rows = ROWS.map((row) => el("div", { class: "board-row", data: { row } },
+  const rows = rowNames().map((row) => el("div", { class: "board-row", data: { row } },
     el("span", { class: "row-name" }, row),
     cardsElement(set[row], { faces: jokers?.[row] ?? [] }),
     el("span", { class: "row-info" },
@@ -79,7 +78,7 @@ export function board(set, { hands = null, royalties = null, jokers = null, name
 export async function nameHands(container, rules) {
   const boards = [...container.querySelectorAll(".board[data-unnamed]")];
   await Promise.all(boards.map(async (element) => {
-    const text = ROWS.map((row) => [...element.querySelectorAll(`[data-row=${row}] .card`)]
+    const text = rowNames().map((row) => [...element.querySelectorAll(`[data-row=${row}] .card`)]
       .map((card) => card.dataset.card).join(" ")).join(" / ");
     let score;
     try {
@@ -87,7 +86,7 @@ export async function nameHands(container, rules) {
     } catch {
       return;
     }
-    for (const row of ROWS) {
+    for (const row of rowNames()) {
       element.querySelector(`[data-row=${row}] .row-info`)
         .prepend(el("span", { class: "hand-name" }, score.rows[row].hand));
     }
@@ -257,15 +256,16 @@ export function gradeResult(grade) {
 }
 
 function placement(play) {
-  const rows = Object.fromEntries(ROWS.map((row) => [row, []]));
+  const rows = emptyRows();
   for (const [card, row] of Object.entries(play.rows)) rows[row].push(card);
-  return el("span", { class: "placement" }, ROWS.filter((row) => rows[row].length).map((row) =>
+  const used = rowNames().filter((row) => rows[row].length);
+  return el("span", { class: "placement" }, used.map((row) =>
     el("span", { class: "place" }, `${row} `, cardsElement(rows[row], { small: true }))));
 }
 
 function boardText(text) {
   const rows = text.split("/").map((part) => part.trim().split(/\s+/u).filter(Boolean));
-  return board({ top: rows[0], middle: rows[1], bottom: rows[2] },
+  return board(Object.fromEntries(rowNames().map((row, i) => [row, rows[i]])),
     { name: "play", finished: false });
 }
 

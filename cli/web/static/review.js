@@ -3,6 +3,7 @@
 
 import { Busy, postJson } from "./api.js";
 import { cardLine, printedCard } from "./cards.js";
+import { rowNames } from "./layout.js";
 import { el, num, showAnswer } from "./render.js";
 import { Settings } from "./settings.js";
 
@@ -15,8 +16,6 @@ function lostText(decision) {
   return `${num(decision.ev_lost)}${error}${decision.close ? " (close)" : ""}`;
 }
 
-const ROWS = ["top", "middle", "bottom"];
-
 /** A play as the CLI's review writes it: the cards of each row it used, top first, in the
  * order they were dealt, then the discard ("T♦ middle, A♣ bottom, discard 7♥"). A card
  * dealt twice (two decks) lists its rows in ``rows``. */
@@ -24,7 +23,7 @@ function playText(play, dealt) {
   const left = {};
   for (const [card, row] of Object.entries(play.rows)) left[card] = [].concat(row);
   const placed = dealt.split(" ").map((card) => [card, (left[card] || []).shift()]);
-  const parts = ROWS.map((row) => placed.filter(([, at]) => at === row))
+  const parts = rowNames().map((row) => placed.filter(([, at]) => at === row))
     .filter((cards) => cards.length)
     .map((cards) => `${cards.map(([card]) => printedCard(card)).join(" ")} ${cards[0][1]}`);
   if (play.discard) parts.push(`discard ${printedCard(play.discard)}`);

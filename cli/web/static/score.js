@@ -3,10 +3,10 @@
 
 import { Busy, postJson } from "./api.js";
 import { cardsElement } from "./cards.js";
+import { rowNames } from "./layout.js";
 import { board, el, showAnswer } from "./render.js";
 import { Settings } from "./settings.js";
 
-const ROWS = ["top", "middle", "bottom"];
 const OTHERS = 3;  // a table seats 2 to 4 players
 
 function net(value) {
@@ -19,8 +19,8 @@ function playerName(i) {
 
 /** A scored set (score --json's object): its rows named, with royalties, and the verdict. */
 function scoredSet(set, name) {
-  const hands = Object.fromEntries(ROWS.map((row) => [row, set.rows[row].hand]));
-  const royalties = Object.fromEntries(ROWS.map((row) => [row, set.rows[row].royalty]));
+  const hands = Object.fromEntries(rowNames().map((row) => [row, set.rows[row].hand]));
+  const royalties = Object.fromEntries(rowNames().map((row) => [row, set.rows[row].royalty]));
   const verdict = set.fouled ? el("p", { class: "warning" }, `Fouled: ${set.foul_reasons
     .join("; ")}`)
     : el("p", {}, [set.royalties.total ? `royalties ${set.royalties.total}` : "no royalties",
@@ -29,7 +29,7 @@ function scoredSet(set, name) {
       .join(" \u00b7 "));
   // Rules without royalties (classic Chinese Poker) would show +0 on every row.
   const paid = set.royalties.total ? royalties : null;
-  return [board(set.board, { hands, royalties: paid, jokers: Object.fromEntries(ROWS.map(
+  return [board(set.board, { hands, royalties: paid, jokers: Object.fromEntries(rowNames().map(
     (row) => [row, set.rows[row].jokers])), name }), verdict];
 }
 

@@ -1,36 +1,62 @@
 // The settings of a view (variant, objective, opponents, ...) built as labelled fields, and
 // read back as the fields of a request: a field left empty is left out, so the server's
-// default holds.
+// default holds. Each field's kind, bounds, choices and default are the server's
+// (/api/fields, given to setFields before a view is built); the page adds the words.
 
 import { postJson } from "./api.js";
 import { el } from "./render.js";
 
 const RULES_PAUSE = 600;  // ms of no typing before house rules are read by the server
 
+// A field's label; `unset`: its hint where the server names no figure of its own (the
+// variant's, or none); `choices`: the words for a choice's values.
 const FIELDS = {
-  objective: { label: "Objective", kind: "select", options: [["", "the default"],
-    ["ev", "ev (points won)"], ["royalties", "royalties"]] },
-  opponents: { label: "Opponents", kind: "int", min: 1, hint: "default" },
-  fl_value: { label: "Worth of staying (fl_value)", kind: "number", min: 0, step: "any",
-    hint: "the variant's" },
-  seed: { label: "Seed", kind: "int", min: 0, hint: "0" },
-  samples: { label: "Samples", kind: "int", min: 1, hint: "2000" },
-  alternatives: { label: "Alternatives", kind: "int", min: 0, max: 50, hint: "0" },
-  budget: { label: "Rollout budget", kind: "int", min: 32, hint: "96" },
-  time_limit: { label: "Time limit (s)", kind: "number", min: 0, step: "any", hint: "10" },
-  sizes: { label: "Hand sizes dealt (e.g. 14 15)", kind: "ints", hint: "the variant's mix" },
-  opponent_fantasyland: { label: "Opponents in Fantasyland (cards, e.g. 14 15)", kind: "ints" },
-  against: { label: "Opponents' boards seen, one a line (TOP / MIDDLE / BOTTOM)",
-    kind: "lines" },
-  dead: { label: "Dead cards (seen elsewhere)", kind: "text", hint: "e.g. 2c 7d" },
+  objective: { label: "Objective", choices: { ev: "ev (points won)" } },
+  opponents: { label: "Opponents", unset: "default" },
+  fl_value: { label: "Worth of staying (fl_value)", unset: "the variant's" },
+  seed: { label: "Seed", unset: "random" },
+  samples: { label: "Samples" },
+  alternatives: { label: "Alternatives" },
+  budget: { label: "Rollout budget" },
+  time_limit: { label: "Time limit (s)" },
+  sizes: { label: "Hand sizes dealt (e.g. 14 15)", unset: "the variant's mix" },
+  opponent_fantasyland: { label: "Opponents in Fantasyland (cards, e.g. 14 15)" },
+  against: { label: "Opponents' boards seen, one a line (TOP / MIDDLE / BOTTOM)" },
+  dead: { label: "Dead cards (seen elsewhere)", unset: "e.g. 2c 7d" },
 };
+
+let served = {};
+
+/** The server's fields (/api/fields): each endpoint's, by its path. */
+export function setFields(fields) {
+  served = fields;
+}
+
+/** How a field is shown and read, from its JSON Schema: a select, a whole number, a
+ * number, whole numbers, lines (a list of strings) or text. */
+function kindOf(schema) {
+  if (schema.enum) return "select";
+  if (schema.type === "integer") return "int";
+  if (schema.type === "number") return "number";
+  if (schema.type === "array") return schema.items.type === "integer" ? "ints" : "lines";
+  return "text";
+}
+
+/** The server's default as a hint ("0", "96", "14 15"), or null where it names none. */
+function shown(value) {
+  if (value === null || value === undefined || value === "") return null;
+  if (Array.isArray(value)) return value.length ? value.join(" ") : null;
+  return String(value);
+}
 
 export class Settings {
   /** `main`: fields shown at once; `table`: fields under "At the table"; the variant and the
    * house rules are always there. `ordinary` keeps only variants with ordinary streets. */
   constructor(container, prefix, { main = [], table = [], ordinary = false, onVariant,
-    alert = null }) {
+    alert = null, endpoints = [prefix] }) {
     this.prefix = prefix;
+    this.endpoints = endpoints;
+    this.schemas = {};
     this.alert = alert;
     this.rulesTimer = null;
     this.ordinary = ordinary;
@@ -62,24 +88,33 @@ export class Settings {
     container.append(...parts);
   }
 
+  /** A field's input, as the first of the view's endpoints that takes it serves it. */
   field(name) {
     const spec = FIELDS[name];
+    const schema = this.endpoints.map((path) => served[path]?.[name]).find(Boolean);
+    if (!schema) throw new Error(`no endpoint of ${this.prefix} takes ${name}`);
+    this.schemas[name] = schema;
+    const kind = kindOf(schema);
     const id = `${this.prefix}-${name.replace("_", "-")}`;
     let input;
-    if (spec.kind === "select") {
-      input = el("select", { id, name }, spec.options.map(([value, text]) =>
+    if (kind === "select") {
+      const choices = [["", "the default"],
+        ...schema.enum.map((value) => [value, spec.choices?.[value] ?? value])];
+      input = el("select", { id, name }, choices.map(([value, text]) =>
         el("option", { value }, text)));
-    } else if (spec.kind === "lines") {
+    } else if (kind === "lines") {
       input = el("textarea", { id, name, rows: 2, spellcheck: "false" });
     } else {
-      const numeric = spec.kind === "int" || spec.kind === "number";
-      input = el("input", { id, name, type: numeric ? "number" : "text", min: spec.min,
-        max: spec.max, step: spec.kind === "int" ? 1 : spec.step,
-        inputmode: numeric ? "decimal" : null, placeholder: spec.hint ?? null,
+      const numeric = kind === "int" || kind === "number";
+      input = el("input", { id, name, type: numeric ? "number" : "text",
+        min: schema.minimum ?? schema.exclusiveMinimum, max: schema.maximum,
+        step: kind === "int" ? 1 : numeric ? "any" : null,
+        inputmode: numeric ? "decimal" : null,
+        placeholder: shown(schema.default) ?? spec.unset ?? null,
         autocomplete: "off", spellcheck: "false" });
     }
     this.inputs[name] = input;
-    return el("label", { for: id, class: spec.kind === "lines" ? "wide" : null }, spec.label,
+    return el("label", { for: id, class: kind === "lines" ? "wide" : null }, spec.label,
       input);
   }
 
@@ -141,6 +176,10 @@ export class Settings {
         this.inputs.opponents.max = String(Math.max(1, variant.seats - 1));
         this.inputs.opponents.placeholder = String(Math.max(1, variant.players - 1));
       }
+      // Samples the server takes from the variant where neither it nor the config says.
+      if (this.inputs.samples && shown(this.schemas.samples.default) === null) {
+        this.inputs.samples.placeholder = String(variant.samples);
+      }
     }
     if (this.inputs.objective) {
       this.inputs.objective.options[0].textContent = ruled ? "the rules' default"
@@ -163,7 +202,7 @@ export class Settings {
     for (const [name, input] of Object.entries(this.inputs)) {
       const text = input.value.trim();
       if (!text) continue;
-      const kind = FIELDS[name].kind;
+      const kind = kindOf(this.schemas[name]);
       if (kind === "int" || kind === "number") body[name] = Number(text);
       else if (kind === "ints") body[name] = text.split(/[\s,]+/u).filter(Boolean).map(Number);
       else if (kind === "lines") body[name] = text.split("\n").map((l) => l.trim()).filter(Boolean);

@@ -38,6 +38,7 @@ export class TrainView {
     this.settings = new Settings(document.getElementById("train-settings"), "train", {
       alert: document.getElementById("train-error"),
       main: ["objective", "fl_value", "seed", "sizes", "opponents", "samples"],
+      endpoints: ["train/deal", "train/grade"],  // the seed and sizes deal, the rest grade
     });
     this.busy = new Busy({ buttons: [this.submit, this.next, this.deal],
       status: document.getElementById("train-status"),
