@@ -145,7 +145,7 @@ def _summary(solution: Solution) -> list[Text]:
               "fouled": "proved: every set of these cards fouls"}.get(
         solution.status,
         f"feasible (time limit hit; the best possible is at most {_points(solution.bound)})")
-    line("Status", f"{status} in {solution.stats.get('solve_ms', 0.0):.0f} ms")
+    line("Status", f"{status} in {solution.stats.solve_ms:.0f} ms")
     return lines
 
 
