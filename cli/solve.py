@@ -19,9 +19,8 @@ from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, car
 from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
 from fantasyland.optimizer import ObjectiveError, Solution, solve
-from fantasyland.optimizer.solver.ev import breakdown
-from fantasyland.optimizer.solver.table import describe
-from fantasyland.optimizer.solver.record import solution_record as solution_dict
+from fantasyland.optimizer.solver import breakdown, describe
+from fantasyland.optimizer.solver import solution_record as solution_dict
 
 
 def _points(value: float) -> str:
