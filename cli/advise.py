@@ -34,18 +34,19 @@ from fantasyland.cli.options import (
 )
 from fantasyland.cli.render import LABEL_WIDTH, Words, cards_text, console, progress_bar, say
 from fantasyland.evaluator import ROWS, find_rules
-from fantasyland.optimizer.ordinary.advise import (
+from fantasyland.optimizer.ordinary import (
     DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     SCREEN,
     Advice,
-    advise,
+    PlayValue,
+    PositionError,
+    Z,
+    advice_record,
+    entry_names,
 )
-from fantasyland.optimizer.ordinary.position import PositionError
-from fantasyland.optimizer.ordinary.race import PlayValue, Z
-from fantasyland.optimizer.ordinary.record import advice_record, entry_names
-from fantasyland.optimizer.solver.objective import ObjectiveError
-from fantasyland.optimizer.solver.table import describe
+from fantasyland.optimizer.ordinary import advise_plays as advise
+from fantasyland.optimizer.solver import ObjectiveError, describe
 
 #: Seconds before the progress bar shows: a last street, or a short race, needs none.
 PROGRESS_AFTER = 0.5

@@ -11,10 +11,9 @@ from rich.table import Table
 
 from fantasyland.cli.head_to_head import Bot
 from fantasyland.cli.render import console, err_console, measured
-from fantasyland.optimizer.opponents.audit import Headroom, audit_decision, decisions, headroom
-from fantasyland.optimizer.opponents.errors import OpponentModelError
-from fantasyland.optimizer.opponents.params import knobs_text, with_knobs
-from fantasyland.optimizer.opponents.pools import BOTS, dealing_for
+from fantasyland.optimizer.opponents import (BOTS, Headroom, OpponentModelError, audit_decision,
+                                            dealing_for, decisions, headroom, knobs_text,
+                                            with_knobs)
 
 #: Deals --audit takes when --hands is not given.
 DEFAULT_AUDIT_DEALS = 100

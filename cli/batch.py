@@ -26,14 +26,13 @@ from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.user_files import FileError, is_stdout
 from fantasyland.evaluator.user_files import check_output as check_writable
 from fantasyland.optimizer import ObjectiveError
-from fantasyland.optimizer.batch.benchmark import machine
-from fantasyland.optimizer.batch.engines import Settings, open_engine
-from fantasyland.optimizer.batch.files import (BadLine, BatchError, WorkerError, count_hand_lines,
-                                               open_input)
-from fantasyland.optimizer.batch.run import (BenchRow, Events, Summary, benchmark, check_output,
-                                             check_settings, run_batch)
-from fantasyland.optimizer.solver.objective import OBJECTIVES
-from fantasyland.optimizer.solver.record import solution_record as solution_dict
+from fantasyland.optimizer.batch import (BadLine, BatchError, BenchRow, Events, Settings, Summary,
+                                        WorkerError, check_output, check_settings,
+                                        count_hand_lines, machine, open_engine, open_input,
+                                        run_batch)
+from fantasyland.optimizer.batch import benchmark_batches as benchmark
+from fantasyland.optimizer.solver import OBJECTIVES
+from fantasyland.optimizer.solver import solution_record as solution_dict
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
 SHOWN_ERRORS = SHOWN_BAD_LINES

@@ -21,10 +21,10 @@ from fantasyland.cli.render import (console, progress_bar)
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.optimizer import ObjectiveError
-from fantasyland.optimizer.batch.against import (CheckoutError, Comparison, SuiteError, checkout,
-                                                 compare, groups, identical_results, identity_jobs)
-from fantasyland.optimizer.batch.benchmark import Timings, machine, time_ranking
-from fantasyland.optimizer.solver.objective import check_objective
+from fantasyland.optimizer.batch import (CheckoutError, Comparison, SuiteError, Timings, checkout,
+                                        compare, groups, identical_results, identity_jobs,
+                                        machine, time_ranking)
+from fantasyland.optimizer.solver import check_objective
 
 
 class Suite(str, Enum):
@@ -81,7 +81,7 @@ def command(
     counts = list(cards)  # parsed by card_counts
     if advise:
         from fantasyland.cli.bench_advise import run
-        from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET
+        from fantasyland.optimizer.ordinary import DEFAULT_BUDGET
 
         with reports_bad_input(ObjectiveError):
             chosen = objective.value if objective is not None else "ev"

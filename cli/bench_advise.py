@@ -15,10 +15,10 @@ from rich.table import Table
 
 from fantasyland.cli.render import console, err_console
 from fantasyland.evaluator import find_rules
-from fantasyland.optimizer.batch.benchmark import Timings, machine
-from fantasyland.optimizer.opponents.pools import dealing_for
-from fantasyland.optimizer.ordinary.advise import advise
-from fantasyland.optimizer.ordinary.deal import seeded_positions
+from fantasyland.optimizer.batch import Timings, machine
+from fantasyland.optimizer.opponents import dealing_for
+from fantasyland.optimizer.ordinary import advise_plays as advise
+from fantasyland.optimizer.ordinary import seeded_positions
 
 
 def run(variant: str, hands: int, seed: int, objective: str, budget: int, workers: int,

@@ -20,8 +20,8 @@ from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, car
                                     row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules
 from fantasyland.optimizer import ObjectiveError
-from fantasyland.optimizer.solver.table import describe
-from fantasyland.optimizer.training.grading import Grade, grade, grade_record
+from fantasyland.optimizer.solver import describe
+from fantasyland.optimizer.training import Grade, grade, grade_record
 
 
 def points(value: float) -> str:

@@ -16,8 +16,7 @@ from fantasyland.cli.options import DEFAULT_VARIANT, SeedOption, VariantOption, 
 from fantasyland.cli.render import err_console, never_dealt_note
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.user_files import FileError, check_output, is_stdout
-from fantasyland.optimizer.solver.dealing import (SizeError, deal_hands, hand_line,
-                                                  parse_size_weights)
+from fantasyland.optimizer.solver import SizeError, deal_hands, hand_line, parse_size_weights
 
 LINES_PER_WRITE = 4096
 

@@ -10,10 +10,9 @@ from rich.progress import Progress
 from rich.table import Table
 
 from fantasyland.cli.render import console, err_console
-from fantasyland.optimizer.opponents.head_to_head import (HeadToHead, head_to_head,
-                                                          saved_head_to_head)
-from fantasyland.optimizer.opponents.params import knobs_text, with_knobs
-from fantasyland.optimizer.opponents.pools import BOTS, dealing_for
+from fantasyland.optimizer.opponents import (BOTS, HeadToHead, dealing_for, knobs_text,
+                                            saved_head_to_head, with_knobs)
+from fantasyland.optimizer.opponents import play_head_to_head as head_to_head
 
 
 class Bot(str, Enum):

@@ -24,16 +24,14 @@ from fantasyland.cli.render import (console, err_console, measured, progress_bar
 from fantasyland.evaluator import find_rules, parse_cards
 from fantasyland.evaluator.user_files import FileError, check_directory, check_output
 from fantasyland.optimizer import ObjectiveError, solve
-from fantasyland.optimizer.opponents import closed
-from fantasyland.optimizer.opponents.coverage import FIGURES, pool_coverage
-from fantasyland.optimizer.opponents.draw import bot_stats, serving_pool
-from fantasyland.optimizer.opponents.errors import OpponentModelError
-from fantasyland.optimizer.opponents.head_to_head import STEP
-from fantasyland.optimizer.opponents.pools import (CHUNK, POOL_SEED, build_pool, dealing_for,
-                                       load_pool, pool_file_name, shipped_build)
-from fantasyland.optimizer.opponents.removal import removal_check
-from fantasyland.optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
-from fantasyland.optimizer.solver.solve import default_samples
+from fantasyland.optimizer.opponents import (CHUNK, CLOSED_HANDS, CLOSED_ROUNDS, CLOSED_SEED,
+                                            FIGURES, POOL_SEED, STEP, OpponentModelError,
+                                            bot_stats, build_pool, closed_model_file_name,
+                                            dealing_for, iterate_closed_model, load_pool,
+                                            pool_coverage, pool_file_name, removal_check,
+                                            save_closed_model, serving_pool, shipped_build)
+from fantasyland.optimizer.solver import CHECK_CARDS, CHECK_HANDS, default_samples
+from fantasyland.optimizer.solver import check_ev_error as error_check
 
 
 def _figures(stats: dict) -> list[str]:
@@ -68,23 +66,23 @@ def _stats_table(title: str, stats: dict) -> Table:
 def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path | None,
                        quiet: bool) -> None:
     """Classic Chinese Poker's model: the worths of its fixed point, not a pool of boards."""
-    hands = hands or closed.HANDS
-    seed = closed.SEED if seed is None else seed
+    hands = hands or CLOSED_HANDS
+    seed = CLOSED_SEED if seed is None else seed
     shipped = (resources.files("fantasyland.optimizer.opponents.data")
-               / closed.model_file_name(rules))
+               / closed_model_file_name(rules))
     target = output or Path(str(shipped))
     check_output(target, "model")  # before the half minute of work it would hold
     started = time.perf_counter()
     with progress_bar(quiet=quiet) as bar:
-        task = bar.add_task("setting hands", total=hands * closed.ROUNDS)
-        worths = closed.iterate(rules, closed.ROUNDS, hands, seed,
-                                lambda n: bar.advance(task, n))[-1]
+        task = bar.add_task("setting hands", total=hands * CLOSED_ROUNDS)
+        worths = iterate_closed_model(rules, CLOSED_ROUNDS, hands, seed,
+                                      lambda n: bar.advance(task, n))[-1]
     try:
-        closed.save_model(target, worths, rules, closed.ROUNDS, hands, seed)
+        save_closed_model(target, worths, rules, CLOSED_ROUNDS, hands, seed)
     except OSError as error:
         raise FileError(f"cannot write model {str(target)!r}: {error.strerror or error}; the "
                         "model built is lost") from None
-    console.print(Text(shown(f"Wrote the model of {rules.name} ({closed.ROUNDS} rounds of "
+    console.print(Text(shown(f"Wrote the model of {rules.name} ({CLOSED_ROUNDS} rounds of "
                              f"{hands} hands, seed {seed}) to {target} in "
                              f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
 
@@ -240,7 +238,7 @@ def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool
     if rules.dealing != "closed":
         raise OpponentModelError(f"--fixed-point measures classic Chinese Poker's model "
                                  f"(dealing = \"closed\"); {rules.name} is played by the bot")
-    from fantasyland.optimizer.training.deviation import deviation
+    from fantasyland.optimizer.training import fixed_point_deviation as deviation
 
     with progress_bar(quiet=json_output) as bar:
         task = bar.add_task("best responses to the model", total=hands)

@@ -21,10 +21,10 @@ import typer
 from fantasyland.cli.defaults import BUILT_IN
 from fantasyland.evaluator import Rules, preset_names
 from fantasyland.evaluator.rules_files import MAX_POINTS
-from fantasyland.optimizer.solver.dealing import SizeError, parse_sizes
+from fantasyland.optimizer.solver import SizeError, parse_sizes
 
 if TYPE_CHECKING:
-    from fantasyland.optimizer.solver.table import TableSpec
+    from fantasyland.optimizer.solver import TableSpec
 
 
 class Objective(str, Enum):
@@ -160,7 +160,7 @@ def dead_option() -> Any:
 def table_options(opponents: int | None, against: list[str] | None,
                   opponent_fantasyland: list[int] | None, dead: str | None) -> TableSpec:
     """The table the options give (``solve``'s ``table``)."""
-    from fantasyland.optimizer.solver.table import TableSpec
+    from fantasyland.optimizer.solver import TableSpec
 
     return TableSpec(opponents, tuple(against or ()), tuple(opponent_fantasyland or ()),
                      dead or ())
@@ -172,8 +172,7 @@ def check_table(objective: str, rules: Rules, table: TableSpec) -> None:
     opponents): each hand's own cards are checked where it is solved."""
     if not table.known:
         return
-    from fantasyland.optimizer.solver.objective import ObjectiveError
-    from fantasyland.optimizer.solver.table import read_table
+    from fantasyland.optimizer.solver import ObjectiveError, read_table
 
     if objective != "ev":
         raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead cards) "

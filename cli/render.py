@@ -112,7 +112,7 @@ def show_model_builds() -> None:
     from rich.errors import LiveError
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    from fantasyland.optimizer.opponents import closed
+    from fantasyland.optimizer.opponents import watch_closed_model_builds
 
     here = os.getpid()
 
@@ -136,7 +136,7 @@ def show_model_builds() -> None:
         finally:
             bar.stop()
 
-    closed.on_build = building
+    watch_closed_model_builds(building)
 
 
 #: Style of each suit by index (``c d h s``): red for the red suits, the terminal's own

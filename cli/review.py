@@ -87,8 +87,8 @@ def command(
     numbers are advise's. Bad lines are reported with their line number and skipped; the
     exit code is then 1, and 2 when no line could be graded.
     """
-    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET
-    from fantasyland.optimizer.ordinary.review import review
+    from fantasyland.optimizer.ordinary import DEFAULT_BUDGET
+    from fantasyland.optimizer.ordinary import review_lines as review
 
     overrides = entry_values(entry_value)
     with reports_bad_input(ObjectiveError):
@@ -99,7 +99,7 @@ def command(
         else:
             lines = (read_file(history, "history").decode("utf-8-sig", errors="replace")
                      .splitlines())
-        from fantasyland.optimizer.ordinary.position import PositionError
+        from fantasyland.optimizer.ordinary import PositionError
 
         streets = sum(1 for line in lines if line.strip() and not line.strip().startswith("#"))
         try:

@@ -19,9 +19,8 @@ from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, car
 from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
 from fantasyland.optimizer import ObjectiveError, Solution, solve
-from fantasyland.optimizer.solver.ev import breakdown
-from fantasyland.optimizer.solver.table import describe
-from fantasyland.optimizer.solver.record import solution_record as solution_dict
+from fantasyland.optimizer.solver import breakdown, describe
+from fantasyland.optimizer.solver import solution_record as solution_dict
 
 
 def _points(value: float) -> str:
@@ -145,7 +144,7 @@ def _summary(solution: Solution) -> list[Text]:
               "fouled": "proved: every set of these cards fouls"}.get(
         solution.status,
         f"feasible (time limit hit; the best possible is at most {_points(solution.bound)})")
-    line("Status", f"{status} in {solution.stats.get('solve_ms', 0.0):.0f} ms")
+    line("Status", f"{status} in {solution.stats.solve_ms:.0f} ms")
     return lines
 
 

@@ -29,8 +29,8 @@ from fantasyland.cli.prompt import read_until
 from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, never_dealt_note, say
 from fantasyland.evaluator import CardError, Rules, find_rules
 from fantasyland.optimizer import ObjectiveError
-from fantasyland.optimizer.solver.table import describe, read_table
-from fantasyland.optimizer.training.session import Session
+from fantasyland.optimizer.solver import describe, read_table
+from fantasyland.optimizer.training import Session
 
 
 def _help(rules: Rules) -> str:
@@ -165,9 +165,8 @@ def command(
 def _ordinary(variant, hands, seed, objective, opponents, samples, against,
               opponent_fantasyland, dead, log, budget, entry_value, fl_value, cards) -> None:
     """``train --ordinary`` (``cli/train_ordinary.py``)."""
-    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
-    from fantasyland.optimizer.ordinary.position import PositionError
-    from fantasyland.optimizer.ordinary.session import OrdinarySession
+    from fantasyland.optimizer.ordinary import (DEFAULT_BUDGET, DEFAULT_SAMPLES, OrdinarySession,
+                                                PositionError)
     from fantasyland.cli.train_ordinary import run
 
     for name, value in (("--fl-value", fl_value), ("--cards", cards)):

@@ -20,9 +20,8 @@ from fantasyland.cli.check import points
 from fantasyland.cli.errors import open_log
 from fantasyland.cli.prompt import read_until
 from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, plural, say
-from fantasyland.optimizer.ordinary.plays import PlayError
-from fantasyland.optimizer.ordinary.session import Decision, OrdinarySession
-from fantasyland.optimizer.solver.table import describe, read_table
+from fantasyland.optimizer.ordinary import Decision, OrdinarySession, PlayError
+from fantasyland.optimizer.solver import describe, read_table
 
 
 

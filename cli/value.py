@@ -20,9 +20,9 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, JsonOpt
 from fantasyland.cli.render import (console, measured, progress_bar, say, shown)
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import ObjectiveError
-from fantasyland.optimizer.solver.objective import check_objective
-from fantasyland.optimizer.training.worth import (DEFAULT_SAMPLES, InfiniteWorth, WorthTable,
-                                                  simulate, worth_table)
+from fantasyland.optimizer.solver import check_objective
+from fantasyland.optimizer.training import (DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate,
+                                           worth_table)
 
 
 def table_dict(table: WorthTable) -> dict:

@@ -4,6 +4,9 @@ The walk reads every ``import`` in the source, lazy ones inside functions includ
 cycle that only bites at run time is caught as well. A package's ``__init__`` run by
 importing one of its modules is not counted: the ``optimizer`` root is a face that imports
 the solver, and every module below it would otherwise depend on it.
+
+The command line reaches the optimizer through faces only: the root and each concern's
+package, whose ``__all__`` says what it offers; a module below a face is the concern's own.
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),
     (PACKAGE,),  # the users' face
 )
+
+#: The faces the command line (the browser app too) imports the optimizer through: its root
+#: and each of its concerns.
+FACES = tuple(concern for concerns in LAYERS for concern in concerns
+              if concern.partition(".")[0] == "optimizer")
 
 #: Third-party packages that only some concerns may import.
 ONLY_IN = {"typer": ("cli",), "rich": ("cli",), "click": ("cli",),
@@ -120,6 +128,29 @@ def wrong_way_imports(graph: dict[str, set[str]]) -> list[str]:
     return wrong
 
 
+def face_bypasses(root: Path, listed: dict[str, set[str]]) -> list[str]:
+    """Every import in ``cli`` of an optimizer module below a face, or of a name the face
+    does not list (``listed``: each face's ``__all__``)."""
+    found = []
+    for name, path in module_names(root, ("cli",)).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                pairs = [(in_layers(alias.name), None) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                pairs = [(in_layers(node.module or ""), alias.name) for alias in node.names]
+            else:
+                continue
+            for module, imported in pairs:
+                if module.partition(".")[0] != "optimizer":
+                    continue
+                if module not in listed:
+                    found.append(f"{name} imports {module}, below its face")
+                elif imported is not None and imported not in listed[module]:
+                    found.append(f"{name} imports {imported} from {module}, whose face does "
+                                 "not list it")
+    return sorted(found)
+
+
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The import cycles: each strongly connected group of two or more modules (Tarjan)."""
     index: dict[str, int] = {}
@@ -179,6 +210,34 @@ def test_the_root_keeps_its_face():
     from fantasyland.optimizer import Solution, solve, value_of_set
 
     assert callable(solve) and callable(value_of_set) and Solution.__name__ == "Solution"
+
+
+def _faces() -> dict[str, object]:
+    import importlib
+
+    return {face: importlib.import_module(f"{PACKAGE}.{face}") for face in FACES}
+
+
+def test_the_command_line_imports_the_optimizer_through_its_faces_only():
+    listed = {face: set(module.__all__) for face, module in _faces().items()}
+    assert face_bypasses(REPO, listed) == []
+
+
+def test_every_name_a_face_lists_is_what_its_module_defines():
+    """And no name is a module's below it: importing the module would set the package's
+    attribute to the module, and ``from face import name`` would give the module."""
+    import importlib
+
+    for face, package in _faces().items():
+        below = {info.stem for info in (REPO / face.replace(".", "/")).iterdir()}
+        assert package.__all__ == sorted(set(package.__all__)), face
+        for name in package.__all__:
+            assert name not in below, f"{face}.{name} is also a module's name"
+            value = getattr(package, name)
+            if face != "optimizer":  # the root names the solver's own
+                module, _, defined = package._FACE[name].partition(":")
+                assert value is getattr(importlib.import_module(
+                    f"{package.__name__}.{module}"), defined or name), f"{face}.{name}"
 
 
 def test_every_import_of_the_project_goes_through_its_one_name():
@@ -269,3 +328,18 @@ def test_each_kind_of_wrong_way_import_is_caught(tmp_path, planted, expected):
     files = {k: v for k, v in PLANTED.items() if k != "optimizer/opponents/pools.py"}
     graph = import_graph(_tree(tmp_path, files | planted))
     assert wrong_way_imports(graph) == [expected]
+
+
+@pytest.mark.parametrize("planted, expected", [
+    ("from optimizer.solver.solve import solve\n",
+     "cli.run imports optimizer.solver.solve, below its face"),
+    ("import optimizer.solver.model\n", "cli.run imports optimizer.solver.model, below its face"),
+    ("from optimizer.solver import model\n",
+     "cli.run imports model from optimizer.solver, whose face does not list it"),
+], ids=["module-below", "import-below", "name-not-listed"])
+def test_an_import_that_bypasses_a_face_is_caught(tmp_path, planted, expected):
+    listed = {"optimizer": {"solve"}, "optimizer.solver": {"Solution"}}
+    root = _tree(tmp_path, PLANTED)
+    assert face_bypasses(root, listed) == []  # cli/solve.py imports solve from the root
+    _tree(root, {"cli/run.py": "from optimizer.solver import Solution\n" + planted})
+    assert face_bypasses(root, listed) == [expected]

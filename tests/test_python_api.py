@@ -66,3 +66,20 @@ def test_cards_print_as_the_commands_print_them():
     solution = solve(HAND, objective="royalties")
     assert format_cards(solution.top) == "A♥ A♣ T♠"
     assert format_cards(solution.top, ascii=True) == "Ah Ac Ts"
+
+
+def test_a_solution_s_stats_are_named_fields_that_cannot_change():
+    """``stats`` was a string-keyed dict: a misspelt key read as missing, and any caller could
+    write to it. Now each figure is a field, and the record is frozen like the solution."""
+    import dataclasses
+
+    solution = solve(HAND, objective="ev", samples=100)
+    stats = solution.stats
+    assert stats.candidates == {"top": 364, "middle": 2002, "bottom": 2002}
+    assert stats.stay.candidates == sum(stats.candidates.values())
+    assert stats.stay.proof == "every set valued" and stats.stay.cp_sat_status is None
+    assert 0 < stats.solve_ms <= stats.total_ms
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        stats.solve_ms = 0.0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        stats.stay.kept = 0

@@ -30,7 +30,7 @@ def bad_input_errors() -> tuple[type[ValueError], ...]:
     """``BAD_INPUT`` and the optimizer's input errors (imported here, so that importing this
     module does not load the solver)."""
     from fantasyland.optimizer import ObjectiveError
-    from fantasyland.optimizer.ordinary.position import PositionError
+    from fantasyland.optimizer.ordinary import PositionError
 
     return BAD_INPUT + (ObjectiveError, PositionError)
 
@@ -95,8 +95,7 @@ def _table(fields: dict[str, Any], rules: Rules):
 
 def _offered(rules: Rules) -> dict:
     """What the page needs to offer ``rules``: its Fantasyland, streets, deck and table."""
-    from fantasyland.optimizer.solver.objective import OBJECTIVES
-    from fantasyland.optimizer.solver.solve import default_samples
+    from fantasyland.optimizer.solver import OBJECTIVES, default_samples
 
     return {"name": rules.name, "description": rules.description,
             "fantasyland_sizes": list(rules.dealt_counts) if rules.entry else [],
@@ -127,7 +126,7 @@ def fields() -> dict:
     where that is the variant's own (its table, its worth of a repeat, its samples: each
     variant of ``variants`` says its figure)."""
     from fantasyland.cli.web.api import ENDPOINTS
-    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
+    from fantasyland.optimizer.ordinary import DEFAULT_BUDGET, DEFAULT_SAMPLES
 
     # What advise and review play when neither the request nor the file sets a field.
     commands = {"advise": {"samples": DEFAULT_SAMPLES, "budget": DEFAULT_BUDGET},
@@ -155,7 +154,7 @@ def rules_summary(fields: dict[str, Any]) -> dict:
 
 def solve(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer import solve as solve_hand
-    from fantasyland.optimizer.solver.record import solution_record
+    from fantasyland.optimizer.solver import solution_record
 
     rules = rules_of(fields)
     cards = _dealt(fields["cards"], rules)
@@ -173,7 +172,7 @@ def _dealt(text: str, rules: Rules):
 
 
 def check(fields: dict[str, Any]) -> dict:
-    from fantasyland.optimizer.training.grading import grade, grade_record
+    from fantasyland.optimizer.training import grade, grade_record
 
     rules = rules_of(fields)
     g = grade(fields["cards"], fields["set"], rules, chosen(fields, "objective"),
@@ -187,7 +186,7 @@ def _session(fields: dict[str, Any], rules: Rules):
     """The CLI trainer's session for this seed, dealt up to hand ``number``: the page's hand
     ``n`` of seed ``s`` is ``fantasyland train --seed s``'s hand ``n``."""
     from fantasyland.optimizer import TableSpec
-    from fantasyland.optimizer.training.session import Session
+    from fantasyland.optimizer.training import Session
 
     session = Session(rules, chosen(fields, "objective"), chosen(fields, "fl_value"),
                       sizes=fields.get("sizes") or None, seed=fields["seed"],
@@ -208,7 +207,7 @@ def train_deal(fields: dict[str, Any]) -> dict:
 
 def train_grade(fields: dict[str, Any]) -> dict:
     """The grade of a training hand, as ``train`` grades it (the same ev seed)."""
-    from fantasyland.optimizer.training.grading import grade_record
+    from fantasyland.optimizer.training import grade_record
 
     rules = rules_of(fields)
     session = _session(fields, rules)
@@ -219,9 +218,8 @@ def train_grade(fields: dict[str, Any]) -> dict:
 
 
 def advise(fields: dict[str, Any]) -> dict:
-    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET, DEFAULT_SAMPLES
-    from fantasyland.optimizer.ordinary.advise import advise as advise_plays
-    from fantasyland.optimizer.ordinary.record import advice_record
+    from fantasyland.optimizer.ordinary import (DEFAULT_BUDGET, DEFAULT_SAMPLES, advice_record,
+                                                advise_plays)
 
     rules = rules_of(fields)
     advice = advise_plays(rules, fields["board"], fields["cards"], chosen(fields, "objective"),
@@ -246,8 +244,7 @@ def score(fields: dict[str, Any]) -> dict:
 
 def review(fields: dict[str, Any]) -> dict:
     from fantasyland.cli.render import measured
-    from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET
-    from fantasyland.optimizer.ordinary.review import review as review_lines
+    from fantasyland.optimizer.ordinary import DEFAULT_BUDGET, review_lines
 
     rules = rules_of(fields)
     result = review_lines(fields["history"].splitlines(), rules, chosen(fields, "objective"),

@@ -4,4 +4,44 @@ Owns the batch run (``run``), its input and output files (``files``), where hand
 (``engines``) and the timings of ``bench`` (``benchmark``). Imports ``evaluator`` and
 ``optimizer.solver`` (the opponent model only for its name); never ``optimizer.training``
 or the command line.
+
+Its face is ``__all__``: what the command line and the browser app use, which import it from
+here and never from a module below (tests/test_architecture.py). Each name loads its module
+on first use, so that importing the package costs nothing.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+#: Each name of the face and the module that defines it (``module:name`` where the face
+#: renames it: a module named as its function would hide the function once imported).
+_FACE = {
+    # a batch run and its files
+    "BadLine": "files", "BatchError": "files", "WorkerError": "files",
+    "count_hand_lines": "files", "open_input": "files", "Settings": "engines",
+    "open_engine": "engines", "BenchRow": "run", "Events": "run", "Summary": "run",
+    "check_output": "run", "check_settings": "run", "run_batch": "run",
+    "benchmark_batches": "run:benchmark",
+    # the benchmark, and against an older checkout
+    "Timings": "benchmark", "machine": "benchmark", "time_ranking": "benchmark",
+    "CheckoutError": "against", "Comparison": "against", "SuiteError": "against",
+    "checkout": "against", "compare": "against", "groups": "against",
+    "identical_results": "against", "identity_jobs": "against",
+}
+
+__all__ = sorted(_FACE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FACE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, _, defined = _FACE[name].partition(":")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), defined or name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

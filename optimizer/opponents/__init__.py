@@ -4,4 +4,50 @@ Owns the bot (``bot``, ``estimate``, ``layout``, ``params``), the shipped pools 
 (``pools``, ``data/``), their calibration (``calibration``) and the seeded draw with card
 removal (``draw``, ``compatible``, ``removal``). Imports only ``evaluator``: the solver asks
 it for boards, never the other way round.
+
+Its face is ``__all__``: what the command line and the browser app use, which import it from
+here and never from a module below (tests/test_architecture.py). Each name loads its module
+on first use, so that importing the package costs nothing.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+#: Each name of the face and the module that defines it (``module:name`` where the face
+#: renames it: a module named as its function would hide the function once imported).
+_FACE = {
+    "OpponentModelError": "errors",
+    # the bot's pools and knobs
+    "BOTS": "pools", "CHUNK": "pools", "POOL_SEED": "pools", "build_pool": "pools",
+    "dealing_for": "pools", "load_pool": "pools", "pool_file_name": "pools",
+    "shipped_build": "pools", "knobs_text": "params", "with_knobs": "params",
+    # the draw, its figures and checks
+    "bot_stats": "draw", "serving_pool": "draw", "FIGURES": "coverage",
+    "pool_coverage": "coverage", "removal_check": "removal",
+    # bots against each other, and against their own best play
+    "HeadToHead": "head_to_head", "STEP": "head_to_head",
+    "play_head_to_head": "head_to_head:head_to_head", "saved_head_to_head": "head_to_head",
+    "Headroom": "audit", "audit_decision": "audit", "decisions": "audit", "headroom": "audit",
+    # classic Chinese Poker's model
+    "CLOSED_HANDS": "closed:HANDS", "CLOSED_ROUNDS": "closed:ROUNDS",
+    "CLOSED_SEED": "closed:SEED", "closed_model_file_name": "closed:model_file_name",
+    "iterate_closed_model": "closed:iterate", "save_closed_model": "closed:save_model",
+    "watch_closed_model_builds": "closed:watch_builds",
+}
+
+__all__ = sorted(_FACE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FACE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, _, defined = _FACE[name].partition(":")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), defined or name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

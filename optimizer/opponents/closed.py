@@ -363,6 +363,14 @@ on_build: Callable[[Rules, int], AbstractContextManager[Callable[[int], None] | 
     = None
 
 
+def watch_builds(hook: Callable[[Rules, int],
+                                AbstractContextManager[Callable[[int], None] | None]] | None
+                 ) -> None:
+    """Tell ``hook`` of every model built from now on (``on_build``); None: tell nobody."""
+    global on_build
+    on_build = hook
+
+
 def _build_and_cache(rules: Rules) -> RowWorths:
     """Build the model (``iterate``) and keep it in the cache, written whole or not at all;
     a cache that cannot be written costs the next run the build again, nothing more."""

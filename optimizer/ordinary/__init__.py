@@ -1,3 +1,38 @@
 """The ordinary hand of progressive Pineapple and its kin, street by street: what each play
 of the cards just dealt is worth (``advise``), a whole hand graded decision by decision
-(``review``), and the trainer that deals one (``session``)."""
+(``review``), and the trainer that deals one (``session``).
+
+Its face is ``__all__``: what the command line and the browser app use, which import it from
+here and never from a module below (tests/test_architecture.py). Each name loads its module
+on first use, so that importing the package costs nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+#: Each name of the face and the module that defines it (``module:name`` where the face
+#: renames it: a module named as its function would hide the function once imported).
+_FACE = {
+    "Advice": "advise", "DEFAULT_BUDGET": "advise", "DEFAULT_SAMPLES": "advise",
+    "SCREEN": "advise", "advise_plays": "advise:advise", "PlayValue": "race", "Z": "race",
+    "advice_record": "record", "entry_names": "record", "review_lines": "review:review",
+    "Decision": "session", "OrdinarySession": "session", "PlayError": "plays",
+    "PositionError": "position", "seeded_positions": "deal",
+}
+
+__all__ = sorted(_FACE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FACE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, _, defined = _FACE[name].partition(":")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), defined or name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

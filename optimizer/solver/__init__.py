@@ -4,4 +4,46 @@ Owns the enumerator (``candidates``), its bounds (``bounds``, ``search``), the C
 (``model``, ``mode``, ``alternatives``), the objectives (``objective``, ``ev``), dealing
 hands (``dealing``) and a solution as plain data (``record``). Imports ``evaluator`` and, for
 the ev objective's boards, ``optimizer.opponents``; nothing above it.
+
+Its face is ``__all__``: what the command line and the browser app use, which import it from
+here and never from a module below (tests/test_architecture.py). Each name loads its module
+on first use, so that importing the package costs nothing.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+#: Each name of the face and the module that defines it (``module:name`` where the face
+#: renames it: a module named as its function would hide the function once imported).
+_FACE = {
+    # a solution and its record
+    "Solution": "solve", "SolveStats": "solve", "ModeResult": "mode", "ModeStats": "mode",
+    "solution_record": "record", "breakdown": "ev", "default_samples": "solve",
+    # objectives and the table
+    "OBJECTIVES": "objective", "ObjectiveError": "objective",
+    "check_objective": "objective", "TableSpec": "table", "describe": "table",
+    "read_table": "table",
+    # dealt hands
+    "SizeError": "dealing", "deal_hands": "dealing", "hand_line": "dealing",
+    "parse_size_weights": "dealing", "parse_sizes": "dealing",
+    # the check of the ev's standard error
+    "CHECK_CARDS": "error_check", "CHECK_HANDS": "error_check",
+    "check_ev_error": "error_check:error_check",
+}
+
+__all__ = sorted(_FACE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FACE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, _, defined = _FACE[name].partition(":")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), defined or name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

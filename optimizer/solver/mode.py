@@ -41,6 +41,28 @@ if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
 TIEBREAK_ROWS = ("bottom", "middle", "top")
 
 
+@dataclass(frozen=True)
+class ModeStats:
+    """How one mode's search went: its sizes, and its phases in milliseconds. A phase the
+    search did not run (CP-SAT, when the bounds or the completion proved the set) is None."""
+
+    candidates: int = 0  # the mode's candidate rows
+    kept: int | None = None  # those left after pruning
+    deferred: int | None = None  # deferred middles (a hand with jokers), and those built
+    brought_back: int | None = None
+    prune_rounds: int | None = None
+    literals: int | None = None  # the CP-SAT model's size
+    cp_sat_status: str | None = None
+    proof: str | None = None  # "every set valued": every set that could beat it was valued
+    searches_as_played: int | None = None  # the parts a hand with jokers was searched in
+    bound_ms: float | None = None
+    prune_ms: float | None = None
+    complete_ms: float | None = None
+    build_ms: float | None = None
+    solve_ms: float | None = None
+    tiebreak_ms: float | None = None
+
+
 @dataclass(frozen=True, repr=False)
 class ModeResult:
     """The best set of one mode, and how it was found."""
@@ -52,7 +74,7 @@ class ModeResult:
     proved: bool
     bound: float  # the best bound in points (equal to ``points`` when proved)
     board_report: BoardReport
-    stats: dict[str, object] = field(default_factory=dict)
+    stats: ModeStats = field(default_factory=ModeStats)
 
     @property
     def board(self) -> Board:
@@ -147,7 +169,7 @@ def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pi
     report = evaluate_board(board_of(cands, choice.ranks), cands.rules)
     return ModeResult(need_stay, choice.value, objective.points(choice.value, need_stay),
                       tiebreak, proved, objective.points(max(bound, choice.value), need_stay),
-                      report, stats)
+                      report, ModeStats(**stats))
 
 
 def _parts(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
@@ -364,4 +386,5 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     tiebreak = tuple(choice.ranks[row] for row in TIEBREAK_ROWS)
     report = evaluate_board(board_of(cands, choice.ranks), cands.rules)
     return ModeResult(need_stay, value, objective.points(value, need_stay), tiebreak, proved,
-                      objective.points(max(bound, value), need_stay), report, stats)
+                      objective.points(max(bound, value), need_stay), report,
+                      ModeStats(**stats))

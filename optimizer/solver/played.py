@@ -183,7 +183,7 @@ def solve_mode_as_played(cands: Candidates, need_stay: bool, objective: Objectiv
         _, _, result, part = heapq.heappop(heap)
         if stays_as_played(part, result.board) == need_stay:
             bound = max([result.bound] + [entry[2].bound for entry in heap])
-            stats = {**result.stats, "searches_as_played": searches}
+            stats = replace(result.stats, searches_as_played=searches)
             return replace(result, proved=proved, bound=bound, stats=stats)
         for piece in _split(part, _rows_of(part, result.board)):
             search(piece)

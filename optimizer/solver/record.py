@@ -59,7 +59,7 @@ def solution_record(solution: Solution) -> dict:
         "status": solution.status,
         "bound": _points(solution.bound),
         "usual_count": solution.usual_count,
-        "solve_ms": round(float(solution.stats.get("solve_ms", 0.0)), 3),
+        "solve_ms": round(float(solution.stats.solve_ms), 3),
         "best_staying": _mode_dict(solution.best_staying),
         "best_not_staying": _mode_dict(solution.best_not_staying),
         "break_even_fl_value": _points(solution.break_even_fl_value),

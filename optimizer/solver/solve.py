@@ -10,7 +10,7 @@ against the best that does not.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral
 
@@ -29,7 +29,7 @@ from fantasyland.optimizer.solver.alternatives import Alternative
 from fantasyland.optimizer.solver.alternatives import alternatives as find_alternatives
 from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
 from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
-from fantasyland.optimizer.solver.mode import ModeResult
+from fantasyland.optimizer.solver.mode import ModeResult, ModeStats
 from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, Royalties,
                                                     check_fl_value, check_name, default_fl_value,
                                                     opponent_model)
@@ -47,6 +47,20 @@ CLOSED_SAMPLES = 40
 def default_samples(rules: Rules) -> int:
     """The opponent deals a solve samples under ``rules`` when it is not told."""
     return CLOSED_SAMPLES if rules.dealing == "closed" else DEFAULT_SAMPLES
+
+
+@dataclass(frozen=True)
+class SolveStats:
+    """How a solve went: the candidate rows enumerated, each mode's search (None for a mode
+    with no legal set), and its phases in milliseconds on the solver's clock."""
+
+    candidates: Mapping[str, int] = field(default_factory=dict)  # by row
+    stay: ModeStats | None = None
+    no_stay: ModeStats | None = None
+    setup_ms: float = 0.0
+    enumerate_ms: float = 0.0
+    solve_ms: float = 0.0  # the set chosen (the alternatives not yet sought)
+    total_ms: float = 0.0
 
 
 @dataclass(frozen=True, repr=False)
@@ -68,7 +82,7 @@ class Solution:
     best_staying: ModeResult | None = None
     best_not_staying: ModeResult | None = None
     alternatives: tuple[Alternative, ...] = ()
-    stats: dict[str, object] = field(default_factory=dict)
+    stats: SolveStats = field(default_factory=SolveStats)
 
     @property
     def board(self) -> Board:
@@ -307,7 +321,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         stats["solve_ms"] = stats["total_ms"] = (cpsat.clock() - started) * 1e3
         return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
                         board.bottom, _discards(dealt, board), report, value, "fouled", value,
-                        ev=ev, stats=stats)
+                        ev=ev, stats=SolveStats(**stats))
     best = max(results, key=lambda r: (r.points, r.tiebreak))
     stats["solve_ms"] = (cpsat.clock() - started) * 1e3
     others: tuple[Alternative, ...] = ()
@@ -322,7 +336,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
                     board.bottom, _discards(dealt, board), best.board_report, best.points,
                     "optimal" if proved else "feasible", max(r.bound for r in results),
-                    staying, not_staying, others, stats, ev)
+                    staying, not_staying, others, SolveStats(**stats), ev)
 
 
 @dataclass(frozen=True, repr=False)
