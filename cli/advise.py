@@ -41,10 +41,8 @@ from fantasyland.optimizer.ordinary.advise import (
     Advice,
     advise,
 )
-from fantasyland.optimizer.ordinary.position import PositionError
 from fantasyland.optimizer.ordinary.race import PlayValue, Z
 from fantasyland.optimizer.ordinary.record import advice_record, entry_names
-from fantasyland.optimizer.solver.objective import ObjectiveError
 from fantasyland.optimizer.solver.table import describe
 
 #: Seconds before the progress bar shows: a last street, or a short race, needs none.
@@ -160,7 +158,7 @@ def command(
     2 standard errors or the budget runs out. Bad input exits with code 2.
     """
     overrides = entry_values(entry_value)
-    with reports_bad_input(PositionError, ObjectiveError):
+    with reports_bad_input():
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         table = table_options(opponents, against, opponent_fantasyland, dead)
