@@ -40,13 +40,12 @@ from fantasyland.optimizer.ordinary import (
     SCREEN,
     Advice,
     PlayValue,
-    PositionError,
     Z,
     advice_record,
     entry_names,
 )
 from fantasyland.optimizer.ordinary import advise_plays as advise
-from fantasyland.optimizer.solver import ObjectiveError, describe
+from fantasyland.optimizer.solver import describe
 
 #: Seconds before the progress bar shows: a last street, or a short race, needs none.
 PROGRESS_AFTER = 0.5
@@ -163,7 +162,7 @@ def command(
     2 standard errors or the budget runs out. Bad input exits with code 2.
     """
     overrides = entry_values(entry_value)
-    with reports_bad_input(PositionError, ObjectiveError):
+    with reports_bad_input():
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         table = table_options(opponents, against, opponent_fantasyland, dead)

@@ -25,7 +25,6 @@ from fantasyland.cli.render import console, err_console, shown
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.user_files import FileError, is_stdout
 from fantasyland.evaluator.user_files import check_output as check_writable
-from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.batch import (BadLine, BatchError, BenchRow, Events, Settings, Summary,
                                         WorkerError, check_output, check_settings,
                                         count_hand_lines, machine, open_engine, open_input,
@@ -195,7 +194,7 @@ def command(
     del old_bench_hands  # its value went to --hands (cli.options)
     workers = workers_count(workers)
     if bench:
-        with reports_bad_input(ObjectiveError, BatchError):
+        with reports_bad_input():
             _bench(workers, hands, variant,
                    [objective.value] if given(ctx, "objective") else OBJECTIVES)
         return
@@ -206,16 +205,14 @@ def command(
         check_stdin_open("batch -", "the hands",
                          "pipe them in (fantasyland deal ... | fantasyland batch - -o OUT) or "
                          "give a file")
-    try:  # a file it can resume and append to, whole lines at a time: not stdout or a device
+    # A file it can resume and append to, whole lines at a time: not stdout or a device.
+    with reports_bad_input():
         if is_stdout(output):
             raise FileError("cannot write batch output '-': batch writes a file it resumes "
                             "from, not standard output; give a file (-o OUT.jsonl)")
         check_writable(output, "batch output")
         if errors is not None:
             check_writable(errors, "errors file")
-    except FileError as error:
-        report_error(str(error))
-        raise typer.Exit(2) from None
     errors = errors or output.with_name(output.name + ".errors")
     # Options left at solve's defaults are not recorded in the settings kept beside OUTPUT,
     # so that spelling a default out later does not count as other settings; those the
@@ -230,7 +227,7 @@ def command(
     if input_file != "-" and Path(input_file).resolve() == output.resolve():
         report_error(f"INPUT and OUTPUT are the same file: {output}")
         raise typer.Exit(2)
-    with reports_bad_input(ObjectiveError, BatchError):
+    with reports_bad_input():
         check_opponents(opponents, find_rules(variant))
         check_table(objective.value, find_rules(variant), table)
         check_settings(settings, variant)

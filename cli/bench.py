@@ -20,8 +20,7 @@ from fantasyland.cli.options import (DEFAULT_VARIANT, BudgetOption, FlValueOptio
 from fantasyland.cli.render import (console, progress_bar)
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.cards import format_cards
-from fantasyland.optimizer import ObjectiveError
-from fantasyland.optimizer.batch import (CheckoutError, Comparison, SuiteError, Timings, checkout,
+from fantasyland.optimizer.batch import (Comparison, Timings, checkout,
                                         compare, groups, identical_results, identity_jobs,
                                         machine, time_ranking)
 from fantasyland.optimizer.solver import check_objective
@@ -83,7 +82,7 @@ def command(
         from fantasyland.cli.bench_advise import run
         from fantasyland.optimizer.ordinary import DEFAULT_BUDGET
 
-        with reports_bad_input(ObjectiveError):
+        with reports_bad_input():
             chosen = objective.value if objective is not None else "ev"
             run(variant if variant != DEFAULT_VARIANT else "progressive", hands, seed, chosen,
                 DEFAULT_BUDGET if budget is None else budget, workers_count(workers),
@@ -92,7 +91,7 @@ def command(
     if verify:
         _verify(against, json_output, seed)
         return
-    with reports_bad_input(ObjectiveError, CheckoutError, SuiteError):
+    with reports_bad_input():
         objective = objective_for(objective, find_rules(variant))
         check_objective(find_rules(variant), objective.value)
         ranking = time_ranking(seed=seed)
@@ -176,7 +175,7 @@ def _verify(against: str | None, json_output: bool, seed: int) -> None:
     if against is None:
         raise typer.BadParameter("--verify needs --against", param_hint="'--verify'")
     jobs = identity_jobs(seed)
-    with reports_bad_input(CheckoutError):
+    with reports_bad_input():
         with checkout(against) as (root, label):
             with progress_bar(quiet=json_output) as bar:
                 task = bar.add_task("verifying", total=len(jobs))

@@ -19,7 +19,6 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, Against
 from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text, console,
                                     row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules
-from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver import describe
 from fantasyland.optimizer.training import Grade, grade, grade_record
 
@@ -150,7 +149,7 @@ def command(
     was not dealt, a wrong row size or a duplicate exits with code 2.
     """
     dealt = read_stdin("check", "the dealt cards") if cards == ["-"] else " ".join(cards)
-    with reports_bad_input(ObjectiveError):
+    with reports_bad_input():
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         g = grade(dealt, played, rules, objective.value, fl_value,

@@ -85,15 +85,11 @@ class Command(FlagsShowNoValue, TyperCommand):
 
     def make_context(self, info_name: Any, args: Any, parent: Any = None, **extra: Any) -> Any:
         if "default_map" not in extra:
-            from fantasyland.cli.defaults import ConfigError, default_map
+            from fantasyland.cli.defaults import default_map
+            from fantasyland.cli.errors import reports_bad_input
 
-            try:
+            with reports_bad_input():  # a bad config file (ConfigError)
                 extra["default_map"] = default_map(self.name or "", self.params)
-            except ConfigError as error:
-                from fantasyland.cli.errors import BAD_INPUT, report_error
-
-                report_error(str(error))
-                raise typer.Exit(BAD_INPUT) from None
         return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: Any) -> Any:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.evaluator.user_files import FileError, read_file
 
@@ -49,7 +50,7 @@ _MAX_SAMPLES = 100_000
 NOT_FROM_FILE: dict[str, tuple[str, ...]] = {"bench": ("objective",)}
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError):
     """A config file that cannot be read, or a key of it that is not what it should be."""
 
 

@@ -14,9 +14,7 @@ import typer
 from rich.text import Text
 
 from fantasyland.cli.render import err_console, shown
-from fantasyland.evaluator import CardError, HandSpecError, RulesError
-from fantasyland.evaluator import user_files
-from fantasyland.evaluator.user_files import FileError
+from fantasyland.evaluator import InputError, user_files
 
 #: The exit code for input the library refused (the code Click uses for usage errors).
 BAD_INPUT = 2
@@ -24,17 +22,27 @@ BAD_INPUT = 2
 #: Bad lines of an input printed on stderr; the rest are counted (batch and review).
 SHOWN_BAD_LINES = 20
 
-#: What the library raises for input it cannot read (``BoardError`` is a ``CardError``), and
-#: files and streams it cannot read or write (``FileError``).
-#: Other ``ValueError``s are bugs, and keep their traceback.
-INPUT_ERRORS: tuple[type[ValueError], ...] = (CardError, HandSpecError, RulesError, FileError)
-
 
 def report_error(message: str) -> None:
     """Print ``error: <message>`` on stderr, one line: the message is never read as Rich
     markup, and what it echoes of the input (an id, a token) is ``shown`` escaped."""
     err_console.print(Text.assemble(("error:", "bold red"), " ", shown(message)),
                       soft_wrap=True)
+
+
+@contextmanager
+def reports_bad_input() -> Iterator[None]:
+    """Turn input the library refuses (an ``InputError``, whichever layer raised it) into
+    ``error: ...`` and exit code 2. Other ``ValueError``s are bugs, and keep their traceback.
+
+    Use it around a command's body (``with reports_bad_input():``) or as a decorator
+    (``@reports_bad_input()``).
+    """
+    try:
+        yield
+    except InputError as error:
+        report_error(str(error))
+        raise typer.Exit(BAD_INPUT) from None
 
 
 #: The most a command reads from standard input for ``-``: a hand or a history, never more.
@@ -51,11 +59,8 @@ def read_stdin(command: str, what: str, limit: int = MAX_STDIN_BYTES) -> str:
                      f"them in (echo \"...\" | fantasyland {command} -) or give them as "
                      "arguments")
         raise typer.Exit(BAD_INPUT)
-    try:
+    with reports_bad_input():
         data = user_files.read_stdin(f"{what} for {command} -", limit)
-    except FileError as error:
-        report_error(str(error))
-        raise typer.Exit(BAD_INPUT) from None
     text = data.decode("utf-8-sig", errors="replace")
     if not text.strip():
         report_error(f"standard input is empty: {command} - reads {what} from it")
@@ -69,20 +74,6 @@ def check_stdin_open(command: str, reads: str, instead: str) -> None:
     if sys.stdin is None or sys.stdin.closed:
         report_error(f"standard input is closed: {command} reads {reads} from it; {instead}")
         raise typer.Exit(BAD_INPUT)
-
-
-@contextmanager
-def reports_bad_input(*more: type[ValueError]) -> Iterator[None]:
-    """Turn the library's input errors (and ``more``) into ``error: ...`` and exit code 2.
-
-    Use it around a command's body (``with reports_bad_input():``) or as a decorator
-    (``@reports_bad_input()``). A command with errors of its own passes their classes.
-    """
-    try:
-        yield
-    except INPUT_ERRORS + more as error:
-        report_error(str(error))
-        raise typer.Exit(BAD_INPUT) from None
 
 
 class _Log:

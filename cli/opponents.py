@@ -23,7 +23,7 @@ from fantasyland.cli.options import (DEFAULT_VARIANT, JsonOption, OpponentsOptio
 from fantasyland.cli.render import (console, err_console, measured, progress_bar, shown)
 from fantasyland.evaluator import find_rules, parse_cards
 from fantasyland.evaluator.user_files import FileError, check_directory, check_output
-from fantasyland.optimizer import ObjectiveError, solve
+from fantasyland.optimizer import solve
 from fantasyland.optimizer.opponents import (CHUNK, CLOSED_HANDS, CLOSED_ROUNDS, CLOSED_SEED,
                                             FIGURES, POOL_SEED, STEP, OpponentModelError,
                                             bot_stats, build_pool, closed_model_file_name,
@@ -429,7 +429,7 @@ def command(
         report_error(f"--incumbent {incumbent.value} is for --head-to-head: add --head-to-head")
         raise typer.Exit(BAD_INPUT)
     # no pool, or a target it cannot reach
-    with reports_bad_input(ObjectiveError, OpponentModelError):
+    with reports_bad_input():
         rules = find_rules(variant)
         seated = 1 if opponents is None else check_opponents(opponents, rules)
         if rules.dealing == "closed" and not (regenerate or fixed_point):

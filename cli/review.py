@@ -20,7 +20,6 @@ from fantasyland.cli.render import (LABEL_WIDTH, cards_text, console, labelled, 
                                     progress_bar, say)
 from fantasyland.evaluator import (ROWS, find_rules)
 from fantasyland.evaluator.user_files import MAX_FILE_BYTES, read_file
-from fantasyland.optimizer import ObjectiveError
 
 #: Exit code when some lines were bad but others were graded (as ``batch``).
 LINES_FAILED = 1
@@ -91,7 +90,7 @@ def command(
     from fantasyland.optimizer.ordinary import review_lines as review
 
     overrides = entry_values(entry_value)
-    with reports_bad_input(ObjectiveError):
+    with reports_bad_input():
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         if history == "-":
@@ -99,20 +98,13 @@ def command(
         else:
             lines = (read_file(history, "history").decode("utf-8-sig", errors="replace")
                      .splitlines())
-        from fantasyland.optimizer.ordinary import PositionError
-
         streets = sum(1 for line in lines if line.strip() and not line.strip().startswith("#"))
-        try:
-            with progress_bar(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
-                              TextColumn("lines"), TimeElapsedColumn(),
-                              quiet=json_output) as bar:
-                task = bar.add_task("grading", total=streets)
-                result = review(lines, rules, objective.value, opponents, seed=seed,
-                                budget=budget or DEFAULT_BUDGET, entry_overrides=overrides,
-                                progress=lambda _line, _result: bar.advance(task))
-        except PositionError as error:
-            report_error(str(error))
-            raise typer.Exit(BAD_INPUT) from None
+        with progress_bar(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("lines"), TimeElapsedColumn(), quiet=json_output) as bar:
+            task = bar.add_task("grading", total=streets)
+            result = review(lines, rules, objective.value, opponents, seed=seed,
+                            budget=budget or DEFAULT_BUDGET, entry_overrides=overrides,
+                            progress=lambda _line, _result: bar.advance(task))
     for bad in result.bad_lines[:SHOWN_BAD_LINES]:
         report_error(f"line {bad.line}: {bad.message}")
     if len(result.bad_lines) > SHOWN_BAD_LINES:

@@ -81,7 +81,7 @@ def command(
 
     from fantasyland.cli.web import connections
     from fantasyland.cli.web.app import Settings, create_app
-    from fantasyland.cli.web.history import HistoryError, default_path
+    from fantasyland.cli.web.history import StoreError, default_path
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     sock = _listen(host, port)
@@ -93,7 +93,7 @@ def command(
                             request_limit=request_limit,
                             allowed_hosts=(*LOOPBACK, host) if is_loopback(host) else ("*",))
         app = create_app(settings)
-    except HistoryError as error:  # the history cannot be made or opened
+    except StoreError as error:  # the history cannot be made or opened
         report_error(str(error))
         raise typer.Exit(BAD_INPUT) from None
     if not is_loopback(host):

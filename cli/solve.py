@@ -18,7 +18,7 @@ from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, car
                                     never_dealt_note, row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
-from fantasyland.optimizer import ObjectiveError, Solution, solve
+from fantasyland.optimizer import Solution, solve
 from fantasyland.optimizer.solver import breakdown, describe
 from fantasyland.optimizer.solver import solution_record as solution_dict
 
@@ -177,7 +177,7 @@ def command(
     (a bad card, a duplicate, fewer than 13 or more than 17 cards) exits with code 2.
     """
     text = read_stdin("solve", "the dealt cards") if cards == ["-"] else " ".join(cards)
-    with reports_bad_input(ObjectiveError):
+    with reports_bad_input():
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         # Read with the rules' deck, so that a joker or a second copy of a card is refused,

@@ -28,7 +28,6 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, Against
 from fantasyland.cli.prompt import read_until
 from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, never_dealt_note, say
 from fantasyland.evaluator import CardError, Rules, find_rules
-from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver import describe, read_table
 from fantasyland.optimizer.training import Session
 
@@ -124,7 +123,7 @@ def command(
                                           "line each (fantasyland train < sets.txt)")
     if seed is None:  # practice wants new hands; the seed is printed, to replay the session
         seed = random.SystemRandom().randrange(1_000_000)
-    with reports_bad_input(ObjectiveError):
+    with reports_bad_input():
         rules = find_rules(variant)
         opponents = check_opponents(opponents, rules)
         session = Session(rules, objective.value, fl_value, cards, seed,
@@ -165,8 +164,7 @@ def command(
 def _ordinary(variant, hands, seed, objective, opponents, samples, against,
               opponent_fantasyland, dead, log, budget, entry_value, fl_value, cards) -> None:
     """``train --ordinary`` (``cli/train_ordinary.py``)."""
-    from fantasyland.optimizer.ordinary import (DEFAULT_BUDGET, DEFAULT_SAMPLES, OrdinarySession,
-                                                PositionError)
+    from fantasyland.optimizer.ordinary import (DEFAULT_BUDGET, DEFAULT_SAMPLES, OrdinarySession)
     from fantasyland.cli.train_ordinary import run
 
     for name, value in (("--fl-value", fl_value), ("--cards", cards)):
@@ -179,7 +177,7 @@ def _ordinary(variant, hands, seed, objective, opponents, samples, against,
                                            "line each (fantasyland train --ordinary < plays.txt)")
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    with reports_bad_input(ObjectiveError, PositionError):
+    with reports_bad_input():
         rules = find_rules(variant)
         opponents = check_opponents(opponents, rules)
         session = OrdinarySession(

@@ -19,9 +19,8 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, JsonOpt
                                      WorkersOption, check_opponents, hands_option, workers_count)
 from fantasyland.cli.render import (console, measured, progress_bar, say, shown)
 from fantasyland.evaluator import find_rules
-from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver import check_objective
-from fantasyland.optimizer.training import (DEFAULT_SAMPLES, InfiniteWorth, WorthTable, simulate,
+from fantasyland.optimizer.training import (DEFAULT_SAMPLES, WorthTable, simulate,
                                            worth_table)
 
 
@@ -195,7 +194,7 @@ def command(
         _pyplot()
         check_plot_path(plot_file)
     workers = workers_count(workers)
-    with reports_bad_input(ObjectiveError):
+    with reports_bad_input():
         rules = find_rules(variant)
         opponents = check_opponents(opponents, rules)
         check_objective(rules, objective.value)
@@ -209,11 +208,7 @@ def command(
             task = bar.add_task("solving", total=hands * len(sizes))
             outcomes = simulate(rules, hands, seed, objective.value, opponents, sizes, workers,
                                 lambda done: bar.advance(task, done))
-        try:
-            table = worth_table(outcomes, rules, objective.value, seed, opponents)
-        except InfiniteWorth as error:
-            report_error(str(error))
-            raise typer.Exit(2) from None
+        table = worth_table(outcomes, rules, objective.value, seed, opponents)
     if plot_file is not None:
         plot(table, plot_file)
     if json_output:

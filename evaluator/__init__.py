@@ -6,6 +6,7 @@ This package knows nothing of the optimizer or the command line.
 from fantasyland.evaluator.board import (Board, BoardError, BoardReport, Royalties, RowReport,
                              evaluate_board, parse_board)
 from fantasyland.evaluator.cards import Card, CardError, format_cards, parse_card, parse_cards
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
 from fantasyland.evaluator.rules import (ROW_SIZE, ROWS, EntryRung, Requirement, Rules, RulesError,
                                          Scoring)
@@ -17,9 +18,9 @@ from fantasyland.evaluator.strength import (CLASS_NAMES, class_name, hand_name, 
 
 __all__ = [
     "Board", "BoardError", "BoardReport", "CLASS_NAMES", "Card", "CardError", "EntryRung",
-    "HandSpec", "HandSpecError", "ROWS", "ROW_SIZE", "Requirement", "RowReport", "Royalties",
-    "Rules", "RulesError", "Scale", "Scoring", "TableResult", "class_name", "evaluate_board",
-    "find_preset", "find_rules", "format_cards", "hand_name", "load_rules", "lowball_of",
-    "parse_board", "parse_card", "parse_cards", "parse_spec", "preset_names", "rank3_array",
-    "rank5_array", "rules_from_text", "score_table", "settle", "strength_of",
+    "HandSpec", "HandSpecError", "InputError", "ROWS", "ROW_SIZE", "Requirement", "RowReport",
+    "Royalties", "Rules", "RulesError", "Scale", "Scoring", "TableResult", "class_name",
+    "evaluate_board", "find_preset", "find_rules", "format_cards", "hand_name", "load_rules",
+    "lowball_of", "parse_board", "parse_card", "parse_cards", "parse_spec", "preset_names",
+    "rank3_array", "rank5_array", "rules_from_text", "score_table", "settle", "strength_of",
 ]

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from fantasyland.evaluator.errors import InputError
+
 Card = int
 
 #: The joker: wild, it stands for a face chosen when the set is scored (``evaluator.jokers``).
@@ -44,7 +46,7 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 _SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
-class CardError(ValueError):
+class CardError(InputError):
     """Cards that cannot be read: a bad token, a duplicate, or a wrong count."""
 
 

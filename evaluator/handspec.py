@@ -16,6 +16,7 @@ from functools import cache
 
 import numpy as np
 
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.cards import RANK_CHARS
 from fantasyland.evaluator.strength import (CARDS_OF_STRENGTH, CLASS_NAMES, DESCRIPTORS, HIGH_CARD,
                                 LOW_DESCRIPTORS, PAIR, STRAIGHT_FLUSH, TRIPS)
@@ -28,7 +29,7 @@ class Scale(str, Enum):
     DEUCE_TO_SEVEN = "deuce-to-seven"
 
 
-class HandSpecError(ValueError):
+class HandSpecError(InputError):
     """A hand spec that names no hand, quoted in the message."""
 
 

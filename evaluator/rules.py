@@ -11,6 +11,7 @@ from functools import cached_property
 
 import numpy as np
 
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.cards import ONE_DECK, Deck
 from fantasyland.evaluator.handspec import HandSpec, Scale, parse_spec
 from fantasyland.evaluator.naturals import Schedule
@@ -20,7 +21,7 @@ ROWS = ("top", "middle", "bottom")
 ROW_SIZE = {"top": 3, "middle": 5, "bottom": 5}
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """An unknown preset or a malformed rules file; the message names the bad key."""
 
 

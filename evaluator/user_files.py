@@ -8,7 +8,7 @@ that takes a path is checked here before the work that fills it starts, and ``-`
 standard output. Each failure is a ``FileError`` whose message is one line naming the path.
 
 It sits in the lowest layer because the rules files, which the evaluator reads, are among
-those files; it imports nothing of the project.
+those files; of the project it imports only its error's base (``evaluator.errors``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, cast
+
+from fantasyland.evaluator.errors import InputError
 
 #: The most a file read whole may hold: far above any rules file or history a player
 #: writes, far below what would strain a machine.
@@ -35,7 +37,7 @@ EXCERPT_CHARS = 1000
 STDIN = "-"
 
 
-class FileError(ValueError):
+class FileError(InputError):
     """A file or stream the user named that cannot be read or written as asked."""
 
 

@@ -51,6 +51,8 @@ _FACE = {
     "preset_names": "evaluator.rules_files", "rules_from_text": "evaluator.rules_files",
     "score_table": "evaluator.scoring", "settle": "evaluator.scoring",
     "TableResult": "evaluator.scoring", "hand_name": "evaluator.strength",
+    # the base of every error for input the library refuses
+    "InputError": "evaluator.errors",
 }
 
 __all__ = sorted(_FACE)

@@ -1,9 +1,10 @@
 """The web app: the page, and the JSON API over the library (``cli.web.api``).
 
-Every answer is JSON. Bad input is HTTP 400 with ``{"error": "<one line>"}``, the line the
-CLI would print; a request past the time limit is 504; a fault of the server's own is 500,
-its traceback in the server's log and never in the answer. Nothing a client sends can stop
-the server.
+Every answer is JSON. Bad input (an ``InputError``: the body, a field or a job refused it)
+is HTTP 400 with ``{"error": "<one line>"}``, the line the CLI would print, answered by one
+handler (``refused``); a request past the time limit is 504; a fault of the server's own is
+500, its traceback in the server's log and never in the answer. Nothing a client sends can
+stop the server.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from starlette.staticfiles import StaticFiles
 
 from fantasyland.cli.web import jobs
 from fantasyland.cli.web.api import ENDPOINTS, Endpoint
-from fantasyland.cli.web.fields import FieldError, decimal, read_fields, whole
+from fantasyland.cli.web.fields import decimal, read_fields, whole
 from fantasyland.cli.web.guard import RETRY_AFTER, Guard
-from fantasyland.cli.web.history import History, HistoryError
+from fantasyland.cli.web.history import History, StoreError
 from fantasyland.cli.web.workers import Full, Gone, Pool, TimeLimit, WorkerDied
+from fantasyland.evaluator import InputError
 
 log = logging.getLogger("fantasyland.serve")
 
@@ -52,13 +54,15 @@ class Settings:
     allowed_hosts: tuple[str, ...] = field(default=("*",))
 
 
-class BadRequest(Exception):
-    """Refused before any job: the message is the answer's one line."""
+class BadRequest(InputError):
+    """A body refused before any job, or a job's refusal brought back from its worker: the
+    message is the answer's one line."""
 
 
 class SlowBody(Exception):
     """The body did not arrive within ``BODY_WITHIN``: 408, and the connection is closed
-    rather than kept for a next request that would first have to finish this one."""
+    rather than kept for a next request that would first have to finish this one. Not an
+    ``InputError``: nothing was refused, the input never came."""
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -107,8 +111,6 @@ def create_app(settings: Settings) -> Starlette:
     async def answer(request: Request, endpoint: Endpoint) -> Response:
         try:
             fields = read_fields(await _body(request, settings.body_limit), endpoint.fields)
-        except (BadRequest, FieldError) as error:
-            return _error(400, str(error))
         except SlowBody as error:
             return JSONResponse({"error": str(error)}, 408, headers={"Connection": "close"})
         if "time_limit" in fields:  # the solver's own limit, within the server's
@@ -134,7 +136,7 @@ def create_app(settings: Settings) -> Starlette:
             return _error(500, "the worker running the request died (out of memory?); it "
                                "was replaced: try again")
         if status == "bad":
-            return _error(400, result)
+            raise BadRequest(result)
         if status == "fault":
             log.error("fault in %s: %s", endpoint.job, result)
             return _error(500, "internal error: " + result.strip().splitlines()[-1]
@@ -156,11 +158,8 @@ def create_app(settings: Settings) -> Starlette:
         return JSONResponse(await asyncio.to_thread(jobs.fields))
 
     async def train_history(request: Request) -> Response:
-        try:
-            given = request.query_params.get("limit", "100")
-            limit = whole(1, 1000)("limit", given if decimal(given) is None else decimal(given))
-        except FieldError as error:
-            return _error(400, str(error))
+        given = request.query_params.get("limit", "100")
+        limit = whole(1, 1000)("limit", given if decimal(given) is None else decimal(given))
         return JSONResponse(await asyncio.to_thread(history.recent, limit))
 
     async def pool_status(request: Request) -> Response:
@@ -180,6 +179,9 @@ def create_app(settings: Settings) -> Starlette:
         if status == 404:
             return _error(404, f"no such page or endpoint: {request.url.path}")
         return _error(status, str(getattr(exc, "detail", "")) or "error")
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        return _error(400, str(exc))
 
     async def fault(request: Request, exc: Exception) -> Response:
         log.exception("fault answering %s", request.url.path, exc_info=exc)
@@ -203,7 +205,8 @@ def create_app(settings: Settings) -> Starlette:
                     middleware=[Middleware(Guard, limit=settings.max_requests),
                                 Middleware(TrustedHostMiddleware,
                                            allowed_hosts=list(settings.allowed_hosts))],
-                    exception_handlers={HTTPException: not_found, Exception: fault})
+                    exception_handlers={HTTPException: not_found, InputError: refused,
+                                        Exception: fault})
     app.state.history = history
     return app
 
@@ -214,7 +217,7 @@ def _record(history: History, fields: dict[str, Any], result: dict) -> dict:
     ``unsaved``, why it was not stored."""
     try:
         hand_id = history.add(fields["session"], fields["seed"], fields["number"], result)
-    except HistoryError as error:
+    except StoreError as error:
         log.warning("%s", error)
         return {"grade": result["grade"], "unsaved": str(error)}
     score = history.score(fields["session"], result["variant"], result["objective"])

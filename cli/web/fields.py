@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules_files import MAX_POINTS
 
 
-class FieldError(ValueError):
+class FieldError(InputError):
     """A request field that is missing, unknown, or not what it should be."""
 
 

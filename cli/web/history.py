@@ -59,8 +59,10 @@ def _set_text(rows: dict) -> str:
     return " / ".join(" ".join(rows[row]) for row in ("top", "middle", "bottom"))
 
 
-class HistoryError(Exception):
-    """The history cannot be opened or written; the message says why, in one line."""
+class StoreError(Exception):
+    """The history cannot be opened or written; the message says why, in one line. Not an
+    ``InputError``: the store failed (a full disk, a locked file), not what a client sent, so
+    a hand graded keeps its grade and the answer says it was not stored."""
 
 
 class History:
@@ -73,8 +75,8 @@ class History:
             with self._connection() as db:
                 db.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as error:
-            raise HistoryError(f"cannot open the history {str(path)!r}: "
-                               f"{_reason(error)}") from None
+            raise StoreError(f"cannot open the history {str(path)!r}: "
+                             f"{_reason(error)}") from None
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
@@ -90,13 +92,13 @@ class History:
 
     def add(self, session: str, seed: int, number: int, answer: dict) -> int:
         """Store a graded hand (``jobs.train_grade``'s answer); its row id. The set is kept
-        as the grade read it (``As Kd``), however it was typed. ``HistoryError`` if it
+        as the grade read it (``As Kd``), however it was typed. ``StoreError`` if it
         cannot be written (a full disk, say): nothing is half written."""
         try:
             return self._add(session, seed, number, answer)
         except (OSError, sqlite3.Error) as error:
-            raise HistoryError(f"the hand was graded but not stored in the history "
-                               f"{str(self.path)!r}: {_reason(error)}") from None
+            raise StoreError(f"the hand was graded but not stored in the history "
+                             f"{str(self.path)!r}: {_reason(error)}") from None
 
     def _add(self, session: str, seed: int, number: int, answer: dict) -> int:
         grade = answer["grade"]

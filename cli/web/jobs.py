@@ -3,8 +3,8 @@
 A job takes the fields ``read_fields`` gave (``cli.web.api`` holds each endpoint's table)
 and returns the JSON object the matching CLI command prints with ``--json``, built by the
 same record functions, so the page and the terminal cannot disagree. Jobs run in the
-server's worker processes (``cli.web.workers``); bad input raises one of ``BAD_INPUT``,
-whose message is the CLI's one line.
+server's worker processes (``cli.web.workers``); bad input raises an ``InputError``, whose
+message is the CLI's one line.
 """
 
 from __future__ import annotations
@@ -14,25 +14,12 @@ from functools import cache, lru_cache
 from typing import Any
 
 from fantasyland.cli.defaults import load
-from fantasyland.cli.errors import INPUT_ERRORS
 from fantasyland.cli.web.fields import Field, FieldError
-from fantasyland.evaluator import Rules, find_preset, preset_names, rules_from_text
+from fantasyland.evaluator import InputError, Rules, find_preset, preset_names, rules_from_text
 from fantasyland.evaluator.cards import card_name
-
-#: The library's errors for input it cannot read (the CLI's), and a request's bad field.
-BAD_INPUT: tuple[type[ValueError], ...] = INPUT_ERRORS + (FieldError,)
 
 #: A rules file as text is read once per worker, however many requests send it.
 _RULES_CACHE = 32
-
-
-def bad_input_errors() -> tuple[type[ValueError], ...]:
-    """``BAD_INPUT`` and the optimizer's input errors (imported here, so that importing this
-    module does not load the solver)."""
-    from fantasyland.optimizer import ObjectiveError
-    from fantasyland.optimizer.ordinary import PositionError
-
-    return BAD_INPUT + (ObjectiveError, PositionError)
 
 
 @lru_cache(maxsize=_RULES_CACHE)
@@ -266,11 +253,12 @@ JOBS: dict[str, Callable[[dict[str, Any]], dict]] = {
 
 
 def answer(job: str, fields: dict[str, Any]) -> tuple[str, Any]:
-    """Run ``job``: ``("ok", record)``, or ``("bad", message)`` for input it refused. Any
-    other exception is a fault, and the caller's to report."""
+    """Run ``job``: ``("ok", record)``, or ``("bad", message)`` for input it refused (an
+    ``InputError``, carried so across the worker's pipe). Any other exception is a fault,
+    and the caller's to report."""
     try:
         return "ok", JOBS[job](fields)
-    except bad_input_errors() as error:
+    except InputError as error:
         return "bad", str(error)
     except RecursionError:  # input nested past what a reader can follow: not a fault
         return "bad", "the request is nested too deeply to read: expected plain values"

@@ -38,6 +38,8 @@ POLL = 0.1
 STARTUP = 120.0
 
 
+# How a job can end without its answer. None is an ``InputError``: the input may be fine, and
+# each has a status of its own (504, 499, 500, 503), not bad input's 400.
 class TimeLimit(Exception):
     """A job ran past the server's time limit; its worker was replaced."""
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings,
                                                    adversarial_hands, joker_hands, random_hands)
@@ -115,7 +116,7 @@ def current_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-class CheckoutError(ValueError):
+class CheckoutError(InputError):
     """``--against`` names neither a folder nor a revision."""
 
 
@@ -161,7 +162,7 @@ class Group:
         return self.options.get("samples")
 
 
-class SuiteError(ValueError):
+class SuiteError(InputError):
     """A suite that the rules cannot deal (the jokers suite under rules without jokers)."""
 
 

@@ -20,19 +20,21 @@ from pathlib import Path
 from typing import Any
 
 from fantasyland.evaluator.cards import RANK_CHARS, Card, CardError, parse_card, parse_cards
-from fantasyland.evaluator.rules import Rules, RulesError
+from fantasyland.evaluator.errors import InputError
+from fantasyland.evaluator.rules import Rules
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.evaluator.user_files import MAX_LINE_BYTES, FileError, Line, Lines, excerpt
 from fantasyland.optimizer.solver.solve import MAX_CARDS, MIN_CARDS
 
 
-class BatchError(ValueError):
+class BatchError(InputError):
     """An option, input or output file the batch cannot use (as opposed to one bad line)."""
 
 
 class WorkerError(RuntimeError):
     """A worker process or the cluster failed (not a hand): the run stops, and a rerun
-    goes on from what was written."""
+    goes on from what was written. Not an ``InputError``: the input was fine, the machinery
+    running it was not."""
 
 
 # --- reading input -------------------------------------------------------------------------
@@ -252,7 +254,7 @@ class Reader:
             rules = self._rules_index(variant)  # first: its deck says what a card may be
             dealt = parse_cards(cards, count=range(MIN_CARDS, MAX_CARDS + 1),
                                 deck=self.rules[rules].deck)
-        except (CardError, RulesError, BatchError) as error:
+        except InputError as error:  # the line's JSON, cards or rules
             return BadLine(number, hand_id, raw, str(error))
         if hand_id in self._seen:
             return BadLine(number, hand_id, raw, f"duplicate id {hand_id!r}: each hand needs "

@@ -4,8 +4,10 @@ The solver turns these into its own ``ObjectiveError`` where it asks for opponen
 this package never imports the solver above it.
 """
 
+from fantasyland.evaluator.errors import InputError
 
-class OpponentModelError(ValueError):
+
+class OpponentModelError(InputError):
     """Rules that no shipped pool serves, or bad arguments; the message says which."""
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from fantasyland.evaluator.board import Board
 from fantasyland.evaluator.cards import Card, format_cards, parse_cards
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
 from fantasyland.optimizer.opponents.params import Dealing
@@ -31,7 +32,7 @@ from fantasyland.optimizer.solver.table import (
 )
 
 
-class PositionError(ValueError):
+class PositionError(InputError):
     """A position that cannot be played: the message quotes the input and says what was
     expected."""
 

@@ -31,25 +31,21 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from fantasyland.evaluator import CardError, HandSpecError, RulesError, find_rules
+from fantasyland.evaluator import InputError, find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice,
                                                    PlayValue, advise, check_settings,
                                                    read_advice_position)
 from fantasyland.optimizer.ordinary.plays import Play, read_play
-from fantasyland.optimizer.ordinary.position import PositionError
-from fantasyland.optimizer.solver.objective import ObjectiveError
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec
 
 #: The keys a history line may hold.
 REQUIRED = ("board", "cards", "play")
 OPTIONAL = ("hand", "variant", "opponents", "against", "dead")
-#: What a line may fail with: input the library refuses. Any other error is a bug.
-LINE_ERRORS = (PositionError, ObjectiveError, CardError, HandSpecError, RulesError)
 
 
-class HistoryError(ValueError):
+class HistoryError(InputError):
     """A history line that cannot be read: the message says what was expected."""
 
 
@@ -306,7 +302,7 @@ def review(lines: Iterable[str], variant: str | Rules = "progressive", objective
             play = read_play(position, play_text(line.play))
             advice = advise(rules, line.board, line.cards, objective, table, earlier,
                             samples, seed, budget, workers, entry_overrides, include=(play,))
-        except (HistoryError,) + LINE_ERRORS as error:
+        except InputError as error:  # refused input is a bad line; any other error, a bug
             result: Decision | BadLine = BadLine(number, str(error), text)
             bad.append(result)
         else:

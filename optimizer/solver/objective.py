@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.optimizer.solver.candidates import Candidates
@@ -34,7 +35,7 @@ def ev_options(objective: str, **options: int) -> dict[str, int]:
             if objective == "ev" or name not in EV_OPTIONS}
 
 
-class ObjectiveError(ValueError):
+class ObjectiveError(InputError):
     """An unknown objective name or a bad parameter."""
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules import Rules
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver.dealing import seeded_hand
@@ -131,8 +132,9 @@ def simulate(variant: str | Rules, samples: int = DEFAULT_SAMPLES, seed: int = 0
     return out
 
 
-class InfiniteWorth(ValueError):
-    """Staying is certain, so Fantasyland never ends and has no finite worth."""
+class InfiniteWorth(InputError):
+    """Staying is certain, so Fantasyland never ends and has no finite worth: the rules
+    given (or too few hands simulated under them) leave nothing to value."""
 
 
 def fixed_point(outcomes: Outcomes) -> float:
