@@ -34,9 +34,14 @@ class Finished(Protocol):
     """What a valuation says of finished boards: each one's worth, whether it fouled, and
     the cards of the Fantasyland it enters (0: none)."""
 
-    value: np.ndarray
-    fouled: np.ndarray
-    entry_cards: np.ndarray
+    @property
+    def value(self) -> np.ndarray: ...
+
+    @property
+    def fouled(self) -> np.ndarray: ...
+
+    @property
+    def entry_cards(self) -> np.ndarray: ...
 
 
 #: A valuation: ``(N, 13)`` finished boards in, what they are worth out.

@@ -1,0 +1,169 @@
+"""The learned value of a board in progress (optimizer/opponents/learned): its features, its
+network, its labels backwards from the exact last street, and the bot that plays by it."""
+
+import numpy as np
+import pytest
+
+from fantasyland.evaluator import find_rules
+from fantasyland.evaluator.cards import JOKER, parse_cards
+from fantasyland.optimizer.opponents.bot import deck_counts, remaining
+from fantasyland.optimizer.opponents.exact import exact_worth
+from fantasyland.optimizer.opponents.layout import EMPTY, placements
+from fantasyland.optimizer.opponents.learned.bot import LearnedBot
+from fantasyland.optimizer.opponents.learned.features import FEATURES, NAMES, features
+from fantasyland.optimizer.opponents.learned.labels import Worth, exact_labels, model_labels
+from fantasyland.optimizer.opponents.learned.network import Network, fit
+from fantasyland.optimizer.opponents.learned.positions import Positions, play_tables
+from fantasyland.optimizer.opponents.pools import dealing_for
+
+PINEAPPLE = find_rules("pineapple")
+DEALING = dealing_for(PINEAPPLE)
+
+
+def layout_of(top: str, middle: str, bottom: str) -> np.ndarray:
+    layout = np.full(13, EMPTY, dtype=np.int64)
+    for start, text in ((0, top), (3, middle), (8, bottom)):
+        cards = list(parse_cards(text))
+        layout[start:start + len(cards)] = cards
+    return layout
+
+
+def unseen_counts(layout: np.ndarray, *dead: str) -> np.ndarray:
+    left = deck_counts(PINEAPPLE.deck)
+    np.subtract.at(left, layout[layout != EMPTY], 1)
+    for text in dead:
+        np.subtract.at(left, list(parse_cards(text)), 1)
+    return left
+
+
+# --- features ---------------------------------------------------------------------------------
+
+def test_the_features_of_a_board_read_as_its_rows_say():
+    layout = layout_of("Qh Qd", "7c 8c 9c", "2s 2d 3h")
+    seen = dict(zip(NAMES, features(layout[None], unseen_counts(layout))[0]))
+    assert len(NAMES) == FEATURES == len(set(NAMES))
+    assert seen["top.pair"] == 1 and seen["top.pair_10"] == 1  # queens: Fantasyland
+    assert seen["top.live_q"] == 0.5  # two queens left of four
+    assert seen["top.free"] == pytest.approx(1 / 5)
+    assert seen["middle.suited"] == pytest.approx(3 / 5) and seen["middle.flush_live"] == 10 / 13
+    # 7 8 9 sits in three windows (5-9, 6-T, 7-J), each with its missing ranks live
+    assert seen["middle.windows"] == seen["middle.windows_live"] == pytest.approx(3 / 5)
+    assert seen["bottom.pair"] == 1 and seen["bottom.group_rank"] == pytest.approx(1 / 13)
+    assert seen["top_over_middle"] == 1 and seen["top_pair_over_middle_pair"] == 1
+    assert seen["middle_over_bottom"] == 0
+    assert seen["to_place"] == pytest.approx(5 / 13)
+
+
+def test_a_dead_rank_closes_the_draws_it_feeds():
+    layout = layout_of("", "7c 8c 9c Tc", "")
+    live = dict(zip(NAMES, features(layout[None], unseen_counts(layout))[0]))
+    dead = dict(zip(NAMES, features(layout[None],
+                                    unseen_counts(layout, "6c 6d 6h 6s Jc Jd Jh Js"))[0]))
+    assert live["middle.windows_live"] == pytest.approx(2 / 5)  # 6-T and 7-J
+    assert dead["middle.windows_live"] == 0 and dead["middle.windows"] == live["middle.windows"]
+    assert dead["middle.flush_live"] < live["middle.flush_live"]
+
+
+def test_features_take_one_count_for_all_boards_or_one_each():
+    rng = np.random.default_rng(3)
+    layouts = np.stack([np.where(rng.random(13) < 0.5, rng.permutation(52)[:13], EMPTY)
+                        for _ in range(7)])
+    left = deck_counts(PINEAPPLE.deck)
+    together = features(layouts, left)
+    each = features(layouts, np.broadcast_to(left, (7, JOKER + 1)))
+    assert together.shape == (7, FEATURES) and together.dtype == np.float32
+    assert np.array_equal(together, each)
+
+
+# --- the network -----------------------------------------------------------------------------
+
+def test_the_network_learns_a_smooth_function_and_the_same_seed_gives_the_same_weights():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(3000, 4))
+    y = np.sin(x[:, 0]) + x[:, 1] * x[:, 2]
+    first = fit(x, y, seed=5, epochs=15)
+    again = fit(x, y, seed=5, epochs=15)
+    other = fit(x, y, seed=6, epochs=15)
+    assert first.held_out_error < 0.35 * y.std()
+    arrays, repeat = first.network.arrays("a."), again.network.arrays("a.")
+    assert all(np.array_equal(arrays[k], repeat[k]) for k in arrays)
+    assert not np.array_equal(arrays["a.w0"], other.network.arrays("a.")["a.w0"])
+    loaded = Network.from_arrays(arrays, "a.")
+    assert np.array_equal(loaded.predict(x[:50]), first.network.predict(x[:50]))
+
+
+# --- labels ----------------------------------------------------------------------------------
+
+def test_a_board_one_street_from_the_end_is_labelled_by_its_exact_worth():
+    layout = layout_of("Kd 5s", "Ac 2c 7h 7c", "8s 3d 8c Kh 9h")
+    left = unseen_counts(layout, "Qs Jd 4h")
+    positions = Positions(layout[None], left[None].astype(np.int8))
+    worth = Worth(PINEAPPLE)
+    label = exact_labels(worth, DEALING, positions)
+    assert label[0] == exact_worth(worth, layout[None], remaining(left), DEALING).value[0]
+
+
+def test_an_earlier_board_is_labelled_by_the_best_play_of_each_sampled_deal():
+    layout = layout_of("Kd 5s", "Ac 2c 7h", "8s 3d 8c 4d")
+    left = unseen_counts(layout, "Qs Jd 4h")
+    positions = Positions(np.stack([layout, layout]), np.stack([left, left]).astype(np.int8))
+    rng = np.random.default_rng(1)
+    model = Network(np.zeros(FEATURES), np.ones(FEATURES),
+                    ((rng.normal(size=(FEATURES, 8)), rng.normal(size=8)),
+                     (rng.normal(size=(8, 1)), np.zeros(1))))
+    labels = model_labels(model, DEALING, positions, deals=5, seed=7)
+    # the same, one deal at a time through ``placements``
+    unseen = remaining(left)
+    for i in range(2):
+        deal_rng = np.random.default_rng([7, i])
+        best = []
+        for _ in range(5):
+            dealt = deal_rng.choice(unseen, 3, replace=False)
+            options = placements(layout, dealt.tolist(), 2)
+            after = left.copy()
+            np.subtract.at(after, dealt, 1)
+            best.append(model.predict(features(options, after)).max())
+        assert labels[i] == pytest.approx(np.mean(best), rel=1e-12)
+    assert labels[0] != labels[1]  # each board its own deals
+
+
+# --- the bot ---------------------------------------------------------------------------------
+
+def test_the_bot_finishes_a_board_its_best_way_and_plays_the_exact_best_one_street_before():
+    worth = Worth(PINEAPPLE)
+    bot = LearnedBot(DEALING, {}, worth)
+    layout = layout_of("Kd 5s", "Ac 2c 7h 7c", "8s 3d 8c Kh 9h")
+    unseen = remaining(unseen_counts(layout, "Qs Jd 4h"))
+    played = bot(layout, list(parse_cards("Qc Qd 2d")), 2, unseen, 0, np.random.default_rng(0))
+    options = placements(layout, list(parse_cards("Qc Qd 2d")), 2)
+    assert worth(played[None]).value[0] == worth(options).value.max()
+    layout = layout_of("Kd 5s", "Ac 2c 7h", "8s 3d 8c Kh")
+    dealt = list(parse_cards("Qs 2h 2d"))
+    unseen = remaining(unseen_counts(layout, "Qs 2h 2d Ts Js"))
+    played = bot(layout, dealt, 2, unseen, 1, np.random.default_rng(0))
+    options = placements(layout, dealt, 2)
+    values = exact_worth(worth, options, unseen, DEALING).value
+    assert exact_worth(worth, played[None], unseen, DEALING).value[0] == values.max()
+
+
+def test_tables_played_in_chunks_are_the_tables_played_at_once():
+    worth = Worth(PINEAPPLE)
+    rng = np.random.default_rng(2)
+    models = {r: Network(np.zeros(FEATURES), np.ones(FEATURES),
+                         ((rng.normal(size=(FEATURES, 4)), np.zeros(4)),
+                          (rng.normal(size=(4, 1)), np.zeros(1)))) for r in (1, 2, 3, 4)}
+    bot = LearnedBot(DEALING, models, worth, exact_from=0)
+    whole = play_tables(PINEAPPLE, DEALING, [bot, bot], range(4), seed=3, explore=0.2)
+    parts = [play_tables(PINEAPPLE, DEALING, [bot, bot], range(a, b), seed=3, explore=0.2)
+             for a, b in ((0, 1), (1, 4))]
+    assert np.array_equal(whole.finished, np.concatenate([p.finished for p in parts]))
+    for r, positions in whole.positions.items():
+        joined = Positions.join([p.positions[r] for p in parts])
+        assert np.array_equal(positions.layouts, joined.layouts)
+        assert np.array_equal(positions.left, joined.left)
+        assert len(positions) == 8 and (positions.layouts != EMPTY).sum(axis=1).tolist() == \
+            [13 - 2 * r] * 8
+    seen = [sorted(b.tolist()) for b in whole.finished]
+    assert all(len(set(b)) == 13 for b in seen)
+    for table in range(4):  # two seats, one deck
+        assert not set(seen[2 * table]) & set(seen[2 * table + 1])
