@@ -10,7 +10,9 @@ deal the unseen cards allow, of that best finish (by the valuation given: ``advi
 Valuing each deal's finishes one by one would value the same boards over and over: every
 finish is the board with some unseen cards in its empty slots. So each board is valued once
 for every way to fill its empty slots with distinct unseen cards (38 x 37 = 1,406 boards),
-and a deal's best finish is the largest of the entries its cards pick out of that table. A
+and a deal's best finish is the largest of the entries its cards pick out of that table.
+Fills that score alike are valued once: a card's suit matters only to a row that can still
+make a flush. A
 tie goes to the finish ``optimizer.ordinary.rollouts.finish`` would take (the board that sorts
 first), so that the chances of a foul and an entry are those of the rollouts' player.
 """
@@ -26,7 +28,8 @@ from typing import Protocol
 
 import numpy as np
 
-from fantasyland.optimizer.opponents.layout import EMPTY
+from fantasyland.evaluator.cards import JOKER
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
 from fantasyland.optimizer.opponents.params import Dealing
 
 
@@ -87,6 +90,28 @@ def _fills(unseen: int, keep: int) -> np.ndarray:
     return grid.astype(np.int64)
 
 
+def _classes(layout: np.ndarray, empty: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+    """``(keep, U)``: for each empty slot, a class of each unseen card such that two cards of
+    one class in that slot leave boards that score alike. A card's suit matters only to a
+    row that can still make a flush (a five-card row whose cards so far share one suit), and
+    there only as that suit or not; elsewhere its rank is all. A joker is its own class."""
+    ranks, suits = unseen >> 2, unseen & 3
+    keys = np.empty((len(empty), len(unseen)), dtype=np.int64)
+    for k, slot in enumerate(empty.tolist()):
+        row = next(r for r in ROW_SLOTS.values() if slot in r)
+        placed = layout[row.start:row.stop]
+        faces = placed[(placed != EMPTY) & (placed != JOKER)]
+        flush_suits = np.unique(faces & 3)
+        if len(row) < 5 or len(flush_suits) > 1:
+            keys[k] = ranks
+        elif len(flush_suits) == 1:
+            keys[k] = ranks * 2 + (suits == flush_suits[0])
+        else:  # no face yet: any suit may flush
+            keys[k] = unseen
+        keys[k][unseen == JOKER] = -1
+    return keys
+
+
 def exact_worth(valuation: Valuation, layouts: np.ndarray, unseen: np.ndarray,
                 dealing: Dealing) -> ExactWorth:
     """The worth of each of ``layouts`` (``(P, 13)`` boards with ``dealing.keep`` empty
@@ -109,14 +134,21 @@ def exact_worth(valuation: Valuation, layouts: np.ndarray, unseen: np.ndarray,
         if len(empty) != keep:
             raise ValueError(f"a board with {len(empty)} empty slots: expected {keep}, one "
                              "street from the end")
-        boards = np.broadcast_to(layout, (int(distinct.sum()), 13)).copy()
-        boards[:, empty] = unseen[fills[distinct]]
+        # fills that score alike are valued once: one of each class (``_classes``)
+        classes = _classes(layout, empty, unseen) + 1  # 0 and up
+        key = np.zeros(int(distinct.sum()), dtype=np.int64)
+        for k in range(keep):
+            key = key * (int(classes.max()) + 1) + classes[k][fills[distinct][:, k]]
+        _, first, alike = np.unique(key, return_index=True, return_inverse=True)
+        boards = np.broadcast_to(layout, (len(first), 13)).copy()
+        boards[:, empty] = unseen[fills[distinct][first]]
         out = valuation(boards)
+        alike = alike.reshape(-1)
         table = np.full(len(fills), -np.inf)
         foul_table = np.zeros(len(fills), dtype=bool)
         entry_table = np.zeros(len(fills), dtype=np.int64)
         table[distinct], foul_table[distinct], entry_table[distinct] = \
-            out.value, out.fouled, out.entry_cards
+            out.value[alike], out.fouled[alike], out.entry_cards[alike]
         options = table[picks]
         best = picks[np.arange(len(picks)), np.argmax(options, axis=1)]
         values[i], fouled[i], entries[i] = table[best], foul_table[best], entry_table[best]
