@@ -52,7 +52,7 @@ def read_stdin(command: str, what: str, limit: int = MAX_STDIN_BYTES) -> str:
                      "arguments")
         raise typer.Exit(BAD_INPUT)
     try:
-        data = user_files.read_stdin(f"{what} for {command} -", limit)
+        data = user_files.read_stdin(f"{what} for {command} -", limit=limit)
     except FileError as error:
         report_error(str(error))
         raise typer.Exit(BAD_INPUT) from None

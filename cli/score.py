@@ -96,7 +96,7 @@ def command(
         _settle(text, list(against), variant, json_output)
         return
     with reports_bad_input():
-        report = evaluate_board(text, find_rules(variant))
+        report = evaluate_board(text, rules=find_rules(variant))
     if json_output:
         typer.echo(json.dumps(report_dict(report), indent=2, sort_keys=True))
         return

@@ -24,7 +24,7 @@ def ranked_sets(dealt, rules, value_of) -> list[tuple[float, Board]]:
         for middle in combinations(rest, 5):
             top = tuple(c for c in rest if c not in middle)
             board = Board(card_key(top), card_key(middle), card_key(bottom))
-            report = evaluate_board(board, rules)
+            report = evaluate_board(board, rules=rules)
             if report.fouled:
                 continue
             key = (round(value_of(board, report), 9),

@@ -53,7 +53,7 @@ def _worth_by_hand(rules, layout: np.ndarray, kept: tuple, rows: tuple,
     for card, row in zip(kept, rows):
         board[next(s for s in ROW_SLOTS[row] if board[s] == EMPTY)] = card
     report = evaluate_board(Board(tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])),
-                            rules)
+                            rules=rules)
     if report.fouled:
         return -params.foul_penalty
     odds = table_odds(rules)

@@ -186,7 +186,7 @@ def test_a_set_holding_jokers_counts_once_at_its_best_faces():
     for _ in range(300):
         order = rng.sample(dealt, 13)
         report = evaluate_board(Board(tuple(order[:3]), tuple(order[3:8]), tuple(order[8:])),
-                                rules)
+                                rules=rules)
         legal += not report.fouled
         if not report.fouled:
             assert counts.counts.get((report.royalties.total, report.stays), 0) > 0, order
@@ -211,7 +211,7 @@ def test_percentile_counts_sets_the_set_beats_or_ties():
     dealt = parse_cards(HAND)
     counts = exact_counts(dealt, rules)
     board = parse_board("5h 5d 4c / 9h 9d 9c 3c 2c / As Ks Qs Js Ts")
-    report = evaluate_board(board, rules)
+    report = evaluate_board(board, rules=rules)
     p = percentile(dealt, rules, report.royalties.total, False, "royalties", 0.0)
     assert p.exact and p.legal_sets == counts.total
     assert p.beaten_or_tied == sum(n for (r, _), n in counts.counts.items() if r <= 27)

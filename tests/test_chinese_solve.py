@@ -264,7 +264,7 @@ def test_every_set_is_worth_at_each_deal_what_the_table_settles(schedule):
         solution = solve(dealt, rules, "ev", boards=boards)
         shuffled = rng.sample(dealt, 13)
         for cards in (list(solution.board.cards), shuffled):
-            ours = evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules)
+            ours = evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules=rules)
             parts = set_points(solution.ev.field, rules.scoring, ours)
             points = sum(parts.values())
             swept += int((parts["sweeps"] != 0).sum())
@@ -274,7 +274,7 @@ def test_every_set_is_worth_at_each_deal_what_the_table_settles(schedule):
                     held = best_natural(theirs, rules.showdown.naturals)
                     table.append(Seat(natural=held, cards=tuple(theirs)) if held else Seat(
                         report=evaluate_board(Board(theirs[:3], theirs[3:8], theirs[8:]),
-                                              rules)))
+                                              rules=rules)))
                 assert points[d] == settle_table(table, rules).totals[0], (dealt, d)
                 checked += 1
     assert checked == 12 * 2 * 30

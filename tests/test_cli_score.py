@@ -379,7 +379,7 @@ def test_a_joker_shows_as_jk_with_its_face_where_symbols_cannot_be_encoded():
     from fantasyland.cli.render import row_text
     from fantasyland.evaluator import evaluate_board
 
-    report = evaluate_board("Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd", "joker")
+    report = evaluate_board("Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd", rules="joker")
     ascii_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
     assert row_text(report.top, ascii_out).plain == "Qs Qh Jk=Qc"
 

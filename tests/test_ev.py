@@ -162,7 +162,7 @@ def test_ev_breakdown_adds_up_and_matches_pairwise_settlement():
                                         + parts.opponent_fouls + parts.stay_value)
     # The same number from evaluator.scoring.settle, one opponent board at a time.
     settled = [settle(solution.report, evaluate_board(Board(tuple(b[:3]), tuple(b[3:8]),
-                                                            tuple(b[8:])), rules))
+                                                            tuple(b[8:])), rules=rules))
                for deal in boards for b in deal]
     assert parts.total == pytest.approx(sum(settled) / len(boards))
     # Its ± is the standard error of a mean of 30 deals: the sample standard deviation of a
@@ -204,7 +204,7 @@ def test_reported_ev_matches_the_mean_score_against_a_fresh_sample(seed):
     fresh = opponent_boards(rules, tuple(dealt), 300, 1, seed + 10_000)
     scores = np.array([
         sum(settle(solution.report, evaluate_board(
-            Board(tuple(b[:3]), tuple(b[3:8]), tuple(b[8:])), rules)) for b in deal)
+            Board(tuple(b[:3]), tuple(b[3:8]), tuple(b[8:])), rules=rules)) for b in deal)
         for deal in fresh], dtype=float)
     fresh_error = scores.std(ddof=1) / np.sqrt(len(scores))
     combined = np.hypot(reported.standard_error, fresh_error)

@@ -112,8 +112,8 @@ def test_joker_boards_are_stored_as_they_play_and_compare_as_faces():
     assert pool.boards.max() <= 51 and pool.jokers.any()
     out = evaluate_boards(pool.boards, rules)  # rows of faces: what the EV objective compares
     for i in np.flatnonzero(pool.jokers.any(axis=1))[:60]:
-        chosen = evaluate_board(_board(pool.placed[i]), rules)  # the jokers chosen afresh
-        stored = evaluate_board(_board(pool.boards[i], pool.jokers[i]), rules)
+        chosen = evaluate_board(_board(pool.placed[i]), rules=rules)  # the jokers chosen afresh
+        stored = evaluate_board(_board(pool.boards[i], pool.jokers[i]), rules=rules)
         # The real cards stay where they are; each joker's face plays as the evaluator's
         # choice for the set does (the face may differ where two make the same hand: the
         # pool's boards are relabelled after the choice).
@@ -137,7 +137,7 @@ def test_the_bots_joker_play_is_worth_what_evaluate_board_chooses(variant, deck)
     boards = boards[(boards == JOKER).any(axis=1)][:120]
     out = evaluate_played(boards, rules)
     for i, cards in enumerate(boards.tolist()):
-        report = evaluate_board(_board(cards), rules)
+        report = evaluate_board(_board(cards), rules=rules)
         assert report.fouled == out.fouled[i]
         assert report.royalties.total == out.royalty_total[i]
         assert (report.fantasyland_cards or 0) == out.entry_cards[i]

@@ -44,7 +44,7 @@ def _worth_and_error(pool: Pool, weights, rules, hand: str, board: str, count: i
     share = draw_boards(pool, dealt, count, 0, weights).share
     boards = PoolBoards.from_share(share, rules)
     points = sum(set_points(boards.field, rules.scoring,
-                            evaluate_board(parse_board(board), rules)).values())
+                            evaluate_board(parse_board(board), rules=rules)).values())
     return float(points @ share.shares @ share.mix), boards.error(points)
 
 

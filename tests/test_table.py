@@ -114,7 +114,7 @@ def test_an_opponent_in_fantasyland_sets_the_solver_s_optimum_of_its_cards():
         # the sampled board is the set, worth the optimum a fresh solve of its cards proves
         assert tuple(sample[0]) == board
         best = solve(cards, PINEAPPLE, "royalties")
-        report = evaluate_board(Board(board[:3], board[3:8], board[8:]), PINEAPPLE)
+        report = evaluate_board(Board(board[:3], board[3:8], board[8:]), rules=PINEAPPLE)
         worth = report.royalties.total + (best.fl_value if report.stays else 0)
         assert not report.fouled and worth == pytest.approx(best.value)
 

@@ -37,7 +37,7 @@ def bad_input_errors() -> tuple[type[ValueError], ...]:
 
 @lru_cache(maxsize=_RULES_CACHE)
 def _uploaded(text: str) -> Rules:
-    return rules_from_text(text, "rules")  # it refuses text nested too deeply, in one line
+    return rules_from_text(text, source="rules")  # it refuses text nested too deeply, in one line
 
 
 @cache
@@ -208,7 +208,7 @@ def score(fields: dict[str, Any]) -> dict:
 
     rules = rules_of(fields)
     if not fields["against"]:
-        return report_dict(evaluate_board(fields["board"], rules))
+        return report_dict(evaluate_board(fields["board"], rules=rules))
     seats, result = settled([fields["board"], *fields["against"]], rules, "boards in against")
     return table_dict(seats, result, rules)
 

@@ -167,7 +167,7 @@ def _figures(values: np.ndarray) -> BotFigures:
 
 def _report(rules: Rules, board: np.ndarray):
     cards = tuple(int(c) for c in board)
-    return evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules)
+    return evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules=rules)
 
 
 def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,

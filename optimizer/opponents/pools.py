@@ -283,7 +283,7 @@ def _as_played(rules: Rules, board: Sequence[int]) -> tuple[int, ...]:
     if JOKER not in board:
         return tuple(board)
     report = evaluate_board(Board(tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])),
-                            rules)
+                            rules=rules)
     return tuple(c for row in ROWS for c in report.row(row).played)
 
 

@@ -35,7 +35,7 @@ def _points_against(rules: Rules, ours: BoardReport, boards: np.ndarray,
         held = [JOKER if wild else card for card, wild in zip(b, j)]
         faces = tuple(card for card, wild in zip(b, j) if wild)
         board = Board(tuple(held[:3]), tuple(held[3:8]), tuple(held[8:]), faces)
-        points.append(settle(ours, evaluate_board(board, rules)))
+        points.append(settle(ours, evaluate_board(board, rules=rules)))
     return np.array(points, dtype=float)
 
 

@@ -81,7 +81,7 @@ def resolve_boards(boards: np.ndarray, rules: Rules) -> np.ndarray:
     else:
         for i, cards in enumerate(chosen.tolist()):
             report = evaluate_board(Board(tuple(cards[:3]), tuple(cards[3:8]),
-                                          tuple(cards[8:])), rules)
+                                          tuple(cards[8:])), rules=rules)
             chosen[i] = [c for row in ROWS for c in report.row(row).played]
     out[wild] = chosen
     return out

@@ -291,7 +291,7 @@ class OrdinarySession:
             self._discards.append(play.discard)
         if int((self._layout != EMPTY).sum()) == 13:
             text = board_text(self._layout)
-            self.finished = Finish(self._hand, text, evaluate_board(text, self.rules),
+            self.finished = Finish(self._hand, text, evaluate_board(text, rules=self.rules),
                                    tuple(self._decisions))
             self.score.finish(self.finished)
             self.current = None

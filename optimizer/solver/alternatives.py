@@ -163,5 +163,6 @@ def alternatives(cands: Candidates, modes: list[tuple[bool, int]], count: int,
     # Best first; sets of equal value (to the last few digits, as the two modes add the
     # worth of staying in points) in tie-break order.
     pooled.sort(key=lambda item: (-round(item.points, 9), tuple(-r for r in item.tiebreak)))
-    return [Alternative(item.points, evaluate_board(_board(cands, item.tiebreak), cands.rules))
+    return [Alternative(item.points,
+                        evaluate_board(_board(cands, item.tiebreak), rules=cands.rules))
             for item in pooled[:count]]

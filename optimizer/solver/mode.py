@@ -144,7 +144,7 @@ def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay:
 def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pick,
             tiebreak: tuple[int, int, int], proved: bool, bound: int, stats: dict
             ) -> ModeResult:
-    report = evaluate_board(board_of(cands, choice.ranks), cands.rules)
+    report = evaluate_board(board_of(cands, choice.ranks), rules=cands.rules)
     return ModeResult(need_stay, choice.value, objective.points(choice.value, need_stay),
                       tiebreak, proved, objective.points(max(bound, choice.value), need_stay),
                       report, stats)
@@ -362,6 +362,6 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     choice = _preferred_at(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(choice.ranks[row] for row in TIEBREAK_ROWS)
-    report = evaluate_board(board_of(cands, choice.ranks), cands.rules)
+    report = evaluate_board(board_of(cands, choice.ranks), rules=cands.rules)
     return ModeResult(need_stay, value, objective.points(value, need_stay), tiebreak, proved,
                       objective.points(max(bound, value), need_stay), report, stats)

@@ -302,7 +302,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     ev = goal if isinstance(goal, ExpectedValue) else None
     if not results:
         board = _fouled_board(dealt, rules.deck)
-        report = evaluate_board(board, rules)
+        report = evaluate_board(board, rules=rules)
         value = ev.fouled_points() if ev else 0.0
         stats["solve_ms"] = stats["total_ms"] = (cpsat.clock() - started) * 1e3
         return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
@@ -355,7 +355,7 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
     """
     rules = find_rules(variant)
     dealt = _dealt(cards, rules.deck)
-    board = parse_board(board, rules.deck) if isinstance(board, str) else board
+    board = parse_board(board, deck=rules.deck) if isinstance(board, str) else board
     left, missing = list(dealt), []
     for card in board.cards:
         (left.remove if card in left else missing.append)(card)
@@ -364,7 +364,7 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
                         "not dealt")
     goal = objective if not isinstance(objective, str) else make_objective(
         objective, rules, dealt, fl_value, table, samples, seed, boards)
-    report = evaluate_board(board, rules)
+    report = evaluate_board(board, rules=rules)
     if isinstance(goal, ExpectedValue):
         parts = breakdown(goal, report)
         return SetValue(parts.total, report, parts)

@@ -60,7 +60,7 @@ def parse_set(text: str, dealt: Sequence[Card], deck: Deck = ONE_DECK) -> Board:
     fantasyland.optimizer.training.grading.SetError: the set uses 'Ah', which was not dealt
     """
     try:
-        board = parse_board(text, deck)
+        board = parse_board(text, deck=deck)
     except BoardError as error:
         raise SetError(str(error)) from None
     dealt_count, used = Counter(dealt), Counter(board.cards)
