@@ -150,7 +150,8 @@ class _ChunkLog:
 
 def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: bool) -> None:
     dealt = parse_cards(cards, deck=rules.deck)
-    ours = solve(dealt, rules, "royalties").report  # the set scored against the boards
+    ours = solve(dealt, variant=rules,
+                 objective="royalties").report  # the set scored against the boards
     result = removal_check(rules, dealt, ours, hands, seed, workers)
     if json_output:
         typer.echo(json.dumps(measured(result), indent=2, sort_keys=True))
@@ -185,7 +186,7 @@ def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None
         raise OpponentModelError(f"--check-error {str(path)!r}: not a pool file ({error})") \
             from None
     samples = default_samples(rules) if samples is None else samples  # said in the header
-    result = error_check(rules, fresh, hands, samples, seed)
+    result = error_check(rules, fresh, hands=hands, samples=samples, seed=seed)
     pool = result["fresh_pool"]
     console.print(f"{rules.name}: {hands} hands of {', '.join(map(str, CHECK_CARDS))} cards "
                   f"in turn, heads-up, {samples} samples, seed {seed}; against the pool "

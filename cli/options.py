@@ -178,7 +178,7 @@ def check_table(objective: str, rules: Rules, table: TableSpec) -> None:
     if objective != "ev":
         raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead cards) "
                              "counts only under the ev objective: give it --objective ev")
-    read_table(rules, (), table)
+    read_table(rules, (), spec=table)
 
 
 def samples_option(help: str = SAMPLES_HELP) -> Any:

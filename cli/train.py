@@ -141,7 +141,7 @@ def command(
         worth = points(next(iter(worths.values()))) if len(set(worths.values())) == 1 else \
             ", ".join(f"{points(w)} for {n} cards" for n, w in worths.items())
         seats = {1: "heads-up", 2: "three-handed"}.get(opponents, f"{opponents + 1}-handed")
-        known = describe(read_table(session.rules, (), session.table)) \
+        known = describe(read_table(session.rules, (), spec=session.table)) \
             if session.table.known else ""
         table = f", {seats}" + (f" ({known})" if known else "") \
             if objective is Objective.ev else ""

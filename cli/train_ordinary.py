@@ -152,7 +152,7 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None) -> None:
             seats = session.table.seated(session.rules)
             table = ", " + {1: "heads-up", 2: "three-handed"}.get(seats, f"{seats + 1}-handed")
             if session.table.known:
-                table += f" ({describe(read_table(session.rules, (), session.table))})"
+                table += f" ({describe(read_table(session.rules, (), spec=session.table))})"
             table += f", {session.samples} opponent samples"
         say(Text.assemble(
             ("Training", "bold"), f": {session.rules.name} ordinary hands "

@@ -192,8 +192,9 @@ def test_the_best_set_of_each_kind_matches_the_plain_search_as_jokers_play():
 # --- deferred middles (optimizer.solver.candidates.Deferred) ---------------------------------
 
 def _weighed(cards, rules):
-    goal = make_objective("royalties", rules, cards, None, PLAIN, 200, 0, None)
-    return goal, goal.weigh(enumerate_candidates(cards, rules, goal.compares_rows))
+    goal = make_objective("royalties", rules, cards, None, table=PLAIN, samples=200, seed=0,
+                          boards=None)
+    return goal, goal.weigh(enumerate_candidates(cards, rules, compares_rows=goal.compares_rows))
 
 
 def _middles(rc):
@@ -220,7 +221,7 @@ def test_deferred_middles_come_back_exactly_where_their_bound_reaches(seed):
                 reach = probe.tiebreak[exact >= value]  # the choices' places in build order
                 which = np.zeros(len(probe), dtype=bool)
                 which[reach] = True
-                expected = _middles(mode.with_deferred(which).middle)
+                expected = _middles(mode.with_deferred(which=which).middle)
                 assert _middles(built.middle) == expected, (cards, need_stay, value)
                 assert expected <= everything
 

@@ -376,7 +376,7 @@ def test_a_mean_royalties_the_rates_rule_out_names_the_file_and_the_key(tmp_path
                                         "averages that (as played they average 3.")
     # the solver's callers still catch the one error type they catch today
     with pytest.raises(ObjectiveError, match=f"house.toml: opponents.mean_royalties = {target}"):
-        solve(HAND_14, rules, "ev", samples=10)
+        solve(HAND_14, variant=rules, objective="ev", samples=10)
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):
@@ -514,7 +514,7 @@ def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
     from fantasyland.optimizer.opponents.removal import removal_check
 
     dealt = parse_cards(HAND_14)
-    ours = solve(dealt, "pineapple").report
+    ours = solve(dealt, variant="pineapple").report
     result = removal_check(find_rules("pineapple"), dealt, ours, hands=12, seed=3)
     assert result["dealt"] == 14 and result["hands"] == 12
     assert result["exact_pairs"] > 0 and result["relaxed_pairs"] >= 0

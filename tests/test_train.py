@@ -43,7 +43,7 @@ def test_mix_follows_the_variant_and_cards_option():
     assert size_mix(find_rules("standard")) == {13: 1.0}  # 13 is not in the mix
     deuce = size_mix(find_rules("deuce"))
     assert deuce[14] == pytest.approx(0.45 / 0.70) and deuce[15] == pytest.approx(0.25 / 0.70)
-    assert size_mix(find_rules("progressive"), parse_sizes("15,17")) == {15: 0.5, 17: 0.5}
+    assert size_mix(find_rules("progressive"), sizes=parse_sizes("15,17")) == {15: 0.5, 17: 0.5}
 
 
 def test_sizes_are_drawn_at_the_mix_frequencies():

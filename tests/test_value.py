@@ -89,7 +89,7 @@ def test_simulated_choice_is_what_solve_plays():
     for n, o in hands.items():
         stays = o.choose(9.0)
         for i in range(3):
-            solution = solve(seeded_hand(5, n, i), "progressive", fl_value=9.0)
+            solution = solve(seeded_hand(5, n, i), variant="progressive", fl_value=9.0)
             assert solution.stays == stays[i]
             assert o.play(9.0)[0][i] + 9.0 * stays[i] == pytest.approx(solution.value)
 
@@ -154,13 +154,15 @@ def test_value_bad_input_exits_2():
 
 def test_the_default_worth_of_staying_follows_the_objective_and_the_table():
     hand, rules = seeded_hand(2, 14, 0), find_rules("pineapple")
-    assert solve(hand, rules, "royalties").fl_value == rules.repeat_value == 13.7
+    assert solve(hand, variant=rules, objective="royalties").fl_value == rules.repeat_value == 13.7
     for opponents in (1, 2):
-        solution = solve(hand, rules, "ev", table=TableSpec(opponents), samples=10)
+        solution = solve(hand, variant=rules, objective="ev", table=TableSpec(opponents),
+                         samples=10)
         assert solution.fl_value == pytest.approx(opponents * rules.ev_repeat_value)
     boards = opponent_boards(rules, hand, samples=10, opponents=2, seed=0)
-    assert solve(hand, rules, "ev", boards=boards).fl_value == pytest.approx(2 * 12.2)
-    assert solve(hand, rules, "ev", fl_value=5.0).fl_value == 5.0
+    assert solve(hand, variant=rules, objective="ev",
+                 boards=boards).fl_value == pytest.approx(2 * 12.2)
+    assert solve(hand, variant=rules, objective="ev", fl_value=5.0).fl_value == 5.0
 
 
 @pytest.mark.slow

@@ -57,7 +57,7 @@ def test_solve_answers_what_solve_json_prints(client):
     answer = client.post("/api/solve", json={"cards": HAND, "samples": 200, "seed": 4,
                                              "alternatives": 2})
     assert answer.status_code == 200, answer.text
-    expected = solution_record(solve(HAND, "pineapple", "ev", samples=200, seed=4,
+    expected = solution_record(solve(HAND, variant="pineapple", objective="ev", samples=200, seed=4,
                                      alternatives=2))
     assert _without_times(answer.json()) == _without_times(json.loads(json.dumps(expected)))
 
@@ -73,7 +73,7 @@ def test_solve_takes_the_cards_as_a_list_and_the_table_fields(client):
 
 def test_solve_under_royalties_is_the_exact_optimum(client):
     answer = client.post("/api/solve", json={"cards": HAND, "objective": "royalties"}).json()
-    expected = solution_record(solve(HAND, "pineapple", "royalties"))
+    expected = solution_record(solve(HAND, variant="pineapple", objective="royalties"))
     assert (answer["top"], answer["middle"], answer["bottom"], answer["value"]) == (
         expected["top"], expected["middle"], expected["bottom"], expected["value"])
 

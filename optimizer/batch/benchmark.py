@@ -153,11 +153,13 @@ def time_solving(card_counts: Iterable[int], hands: int, seed: int, variant: str
     extra = {} if samples is None else {"samples": samples}
     for cards in card_counts:
         dealt = random_hands(hands, cards, seed, find_rules(variant).deck)
-        solve(dealt[0], variant, objective, fl_value, **extra)  # warm the caches first
+        solve(dealt[0], variant=variant, objective=objective, fl_value=fl_value,
+              **extra)  # warm the caches first
         ms = []
         for i, hand in enumerate(dealt):
             start = time.perf_counter()
-            solution = solve(hand, variant, objective, fl_value, time_limit=60.0, **extra)
+            solution = solve(hand, variant=variant, objective=objective, fl_value=fl_value,
+                             time_limit=60.0, **extra)
             ms.append((time.perf_counter() - start) * 1e3)
             if solution.status != "optimal" and solution.status != "fouled":
                 raise RuntimeError(f"hand {hand} was not proved optimal: {solution.status}")

@@ -75,8 +75,9 @@ def solve_chunk(tasks: Sequence[Task], rules: Mapping[int, Rules],
         task_rules = _WORKER_RULES.setdefault(rules[task.rules], rules[task.rules])
         cpu = time.process_time()
         try:
-            solution = solve(task.cards, task_rules, settings.objective, settings.fl_value,
-                             settings.time_limit, **settings.solve_options())
+            solution = solve(task.cards, variant=task_rules, objective=settings.objective,
+                             fl_value=settings.fl_value,
+                             time_limit=settings.time_limit, **settings.solve_options())
             text = record_line(task.id, settings.record(solution))
             results.append(Result(task.seq, text, solution.value, solution.stays,
                                   time.process_time() - cpu))

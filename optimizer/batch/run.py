@@ -332,10 +332,11 @@ def check_settings(settings: Settings, variant: str | Rules = "pineapple") -> No
         # a hand that fits the table, against one sampled deal: its boards may be costly
         rules = find_rules(variant)
         left = list(rules.deck.cards)
-        for card in read_table(rules, (), options["table"]).known_cards:
+        for card in read_table(rules, (), spec=options["table"]).known_cards:
             left.remove(card)
         hand, options["samples"] = sorted(left)[:13], 1
-    solve(hand, variant, settings.objective, settings.fl_value, settings.time_limit,
+    solve(hand, variant=variant, objective=settings.objective, fl_value=settings.fl_value,
+          time_limit=settings.time_limit,
           **options)
 
 
@@ -384,9 +385,9 @@ def benchmark(record: Callable[[Solution], Mapping[str, Any]], objectives: Seque
                         settings = Settings(record, objective)
                         deck = find_rules(variant).deck
                         dealt = [hand_line(h) for h in
-                                 deal_hands(hands, {cards: 1.0}, seed, deck)]
+                                 deal_hands(hands, {cards: 1.0}, seed, deck=deck)]
                         warm = [hand_line(h) for h in
-                                deal_hands(4 * engine.slots, {cards: 1.0}, seed + 1, deck)]
+                                deal_hands(4 * engine.slots, {cards: 1.0}, seed + 1, deck=deck)]
                         out = Path(scratch, f"{count}-{cards}-{objective}.jsonl")
                         run_batch(warm, out.with_suffix(".warm"), settings, engine, variant,
                                   total=len(warm))

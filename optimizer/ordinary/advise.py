@@ -92,7 +92,7 @@ def valuation_for(position: Position, objective: str, table: Table, samples: int
     own_dead = tuple(c for c in position.dead if c not in table.known_cards)
     with opponent_model():
         drawn = draw_table(position.rules, seen + own_dead, table, samples, seed,
-                           fantasyland_set)
+                           set_fantasyland=fantasyland_set)
     field = OpponentField.from_boards(drawn.boards, position.rules, drawn.groups, table.exact,
                                       drawn.share)
     return Valuation(position.rules, objective, table.opponents, entries, field), \
@@ -106,8 +106,8 @@ def read_advice_position(rules: Rules, board: str | Board, cards: str | Sequence
     are out of the deck, as are the player's own earlier ``discards``."""
     position = read_position(rules, board, cards, discards)
     try:
-        table = read_table(rules, position.board.cards + position.cards + position.dead, spec,
-                           [("the board", position.board.cards),
+        table = read_table(rules, position.board.cards + position.cards + position.dead, spec=spec,
+                           named=[("the board", position.board.cards),
                             ("the dealt cards", position.cards), ("your discards", position.dead)])
     except ObjectiveError as error:
         raise PositionError(str(error)) from None

@@ -211,7 +211,7 @@ class OrdinarySession:
                 raise PositionError("the table (known boards, opponents in Fantasyland, dead "
                                     "cards) counts only under the ev objective: give it "
                                     "--objective ev")
-            for card in read_table(self.rules, (), self.table).known_cards:
+            for card in read_table(self.rules, (), spec=self.table).known_cards:
                 deck.remove(card)
         self._deck = tuple(deck)
         self._rng = random.Random(f"train-ordinary:{self.seed}")
@@ -310,7 +310,7 @@ class OrdinarySession:
         ev = {"opponents": self.table.seated(self.rules), "samples": self.samples} \
             if self.objective == "ev" else {}
         if self.table.known:
-            ev["table"] = read_table(self.rules, (), self.table).record()
+            ev["table"] = read_table(self.rules, (), spec=self.table).record()
         return {"session": {"mode": "ordinary", "variant": self.rules.name,
                             "objective": self.objective, "seed": self.seed,
                             "dealing": self.dealing.name, "budget": self.budget,

@@ -92,7 +92,7 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
         # With no floor, still drop the candidates that no legal set can hold (bound -INF).
         pruned = tighten(cands, need_stay, -INF // 2 if floor is None else floor)
         if all(len(pruned.row(r)) for r in ROWS):
-            set_model = build_model(pruned, need_stay, objective, floor)
+            set_model = build_model(pruned, need_stay, objective, floor=floor)
             for item in found:
                 set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"),
                                                      item.strengths)))

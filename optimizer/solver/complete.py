@@ -82,7 +82,7 @@ def _order_checks(order_pairs, row: str, known: tuple[str, ...]) -> list[tuple[s
 
 
 def best_set(cands: Candidates, need_stay: bool, floor: int | None, bottom_bound: np.ndarray,
-             deadline: float | None = None, max_bottoms: int | None = None,
+             *, deadline: float | None = None, max_bottoms: int | None = None,
              found: Found | None = None) -> tuple[Found | None, bool, int]:
     """The best legal set of ``cands`` worth ``floor`` or more (staying if asked), and the
     tie-break's choice among equals, for an objective whose value is the rows' weights summed.
@@ -106,7 +106,7 @@ has a set: "no legal set" is only ever said after a complete search), and
     ranked = np.lexsort((-tops.tiebreak, -tops.weight))
     shared = cands.has_jokers  # several candidates may share a mask
     rank_of = by_mask(tops.masks[ranked], n, np.arange(len(ranked), dtype=np.int16), NONE,
-                      shared)
+                      shared=shared)
     top_weight = np.append(tops.weight[ranked], -INF)  # index NONE clipped to the last
     top_strength = np.append(tops.strength[ranked], 0)
     top_stays = np.append(tops.stays[ranked], False)
@@ -131,7 +131,8 @@ has a set: "no legal set" is only ever said after a complete search), and
         return (np.full(len(strength), best_any[-1]), np.full(len(strength), best_stay[-1]))
 
     middle_cap_any, middle_cap_stay = cap_by("middle", middles.strength)
-    middle_of = by_mask(middles.masks, n, np.arange(len(middles), dtype=np.int32), -1, shared)
+    middle_of = by_mask(middles.masks, n, np.arange(len(middles), dtype=np.int32), -1,
+                        shared=shared)
     bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
 
     order = np.lexsort((-bottoms.tiebreak, -bottom_bound))
@@ -285,7 +286,7 @@ SETTINGS_OF_13 = 72_072
 
 
 def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
-              max_sets: int | None = None) -> dict[str, np.ndarray] | None:
+              *, max_sets: int | None = None) -> dict[str, np.ndarray] | None:
     """Every legal set of ``cands`` (staying if asked) whose rows' bounds add up to ``floor``
     or more, as each row's candidate index over the sets; None if there are more than
     ``limit`` (bottom, middle) pairs to look at, or more than ``max_sets`` sets (by default
@@ -325,7 +326,7 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
         return empty
     row_of, leftover = _leftover_tops(n)
     width, index_of = by_mask(tops.masks, n, np.arange(len(tops), dtype=np.int32), -1,
-                              cands.has_jokers)
+                              shared=cands.has_jokers)
     # Each pair has C(n - 10, 3) tops to try, each as many candidates as a joker's choices
     # make of one mask: past 13 cards, no more (pair, top) cells than its pairs would have
     # without jokers, or ``TOP_CELLS``.

@@ -182,7 +182,7 @@ def _without(dealt: Sequence[Card], used: Sequence[Card]) -> list[Card]:
 
 
 def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_value: float | None,
-                   table: TableSpec = PLAIN, samples: int | None = None, seed: int = 0,
+                   *, table: TableSpec = PLAIN, samples: int | None = None, seed: int = 0,
                    boards: np.ndarray | None = None) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
 
@@ -198,7 +198,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
 
     def staying(opponents: int) -> float:
         # the rules' own figures are bounded where the rules file is read
-        return default_fl_value(rules, name, len(dealt), opponents) if fl_value is None \
+        return default_fl_value(rules, name, len(dealt), opponents=opponents) if fl_value is None \
             else check_fl_value(fl_value)
 
     if name == "royalties":
@@ -218,8 +218,8 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
         if seed < 0:
             raise ObjectiveError(f"bad seed {seed!r}: expected a whole number >= 0")
         with opponent_model():
-            seated = read_table(rules, dealt, table)
-            drawn = draw_table(rules, dealt, seated, samples, seed, fantasyland_set)
+            seated = read_table(rules, dealt, spec=table)
+            drawn = draw_table(rules, dealt, seated, samples, seed, set_fantasyland=fantasyland_set)
         boards = drawn.boards
     elif table.known:
         raise ObjectiveError("give the opponents' boards or the table, not both")
@@ -251,11 +251,11 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
 def fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
     """The set an opponent in Fantasyland makes of its ``cards``: this solver's optimum for
     royalties plus its variant's worth of staying, each joker the face it plays as."""
-    solution = solve(tuple(cards), rules, "royalties")
+    solution = solve(tuple(cards), variant=rules, objective="royalties")
     return tuple(c for row in ROWS for c in solution.report.row(row).played)
 
 
-def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
+def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
           time_limit: float = 10.0, alternatives: int = 0, table: TableSpec = PLAIN,
           samples: int | None = None, seed: int = 0,
@@ -286,10 +286,11 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
         raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
-    goal = make_objective(objective, rules, dealt, fl_value, table, samples, seed, boards)
+    goal = make_objective(objective, rules, dealt, fl_value, table=table, samples=samples,
+                          seed=seed, boards=boards)
     deadline = started + time_limit
     clock = time.perf_counter()
-    cands = goal.weigh(enumerate_candidates(dealt, rules, goal.compares_rows))
+    cands = goal.weigh(enumerate_candidates(dealt, rules, compares_rows=goal.compares_rows))
     stats: dict[str, object] = {"setup_ms": (cpsat.clock() - started) * 1e3,
                                 "enumerate_ms": (time.perf_counter() - clock) * 1e3,
                                 "candidates": {r: len(cands.row(r)) for r in ROWS}}
@@ -343,7 +344,7 @@ class SetValue:
 
 
 def value_of_set(cards: str | Sequence[Card], board: str | Board,
-                 variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
+                 *, variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
                  fl_value: float | None = None, table: TableSpec = PLAIN,
                  samples: int | None = None, seed: int = 0,
                  boards: np.ndarray | None = None) -> SetValue:
@@ -363,7 +364,7 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
         raise CardError(f"the set uses {format_cards(missing[:1], ascii=True)!r}, which was "
                         "not dealt")
     goal = objective if not isinstance(objective, str) else make_objective(
-        objective, rules, dealt, fl_value, table, samples, seed, boards)
+        objective, rules, dealt, fl_value, table=table, samples=samples, seed=seed, boards=boards)
     report = evaluate_board(board, rules=rules)
     if isinstance(goal, ExpectedValue):
         parts = breakdown(goal, report)

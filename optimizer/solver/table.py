@@ -196,7 +196,7 @@ def already_fouls(board: KnownBoard, rules: Rules) -> str | None:
     return None
 
 
-def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN,
+def read_table(rules: Rules, dealt: Sequence[Card], *, spec: TableSpec = PLAIN,
                named: Sequence[tuple[str, Sequence[Card]]] = ()) -> Table:
     """The table ``spec`` for a dealt hand, once it is known that it can be: every card in
     one place (under two decks no more often than they hold it), every player's cards in the
@@ -283,7 +283,7 @@ SetFantasyland = Callable[[Rules, Sequence[Card]], tuple[Card, ...]]
 
 
 def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
-               seed: int, set_fantasyland: SetFantasyland | None = None) -> TableDraw:
+               seed: int, *, set_fantasyland: SetFantasyland | None = None) -> TableDraw:
     """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring);
     ``set_fantasyland`` sets the Fantasyland opponents' cards (``solve.fantasyland_set``)."""
     from fantasyland.optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,

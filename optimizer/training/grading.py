@@ -196,15 +196,17 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
     if isinstance(played, Board):
         parse_set(board.format(ascii=True), dealt, rules.deck)  # the checks of typed text
     if solution is None:
-        solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit, table=table,
+        solution = solve(dealt, variant=rules, objective=objective, fl_value=fl_value,
+                         time_limit=time_limit, table=table,
                          **ev_options(objective, samples=samples, seed=seed))
     # one objective (one sample of opponents) values the player's set and every set ranked
     goal = solution.ev if solution.ev is not None and table.known else make_objective(
-        objective, rules, dealt, solution.fl_value, table, samples, seed)
-    player = value_of_set(dealt, board, rules, goal)
+        objective, rules, dealt, solution.fl_value, table=table, samples=samples, seed=seed)
+    player = value_of_set(dealt, board, variant=rules, objective=goal)
     rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
                       solution.fl_value, seed=seed,
-                      value_of=lambda other: value_of_set(dealt, other, rules, goal).value)
+                      value_of=lambda other: value_of_set(dealt, other, variant=rules,
+                                                          objective=goal).value)
     return Grade(dealt, player, discards_of(dealt, board), solution, rank)
 
 

@@ -85,8 +85,8 @@ def _solve_hands(task: tuple) -> list[tuple]:
     rules, objective, cards, start, stop, seed, opponents = task
     results = []
     for i in range(start, stop):
-        hand = seeded_hand(seed, cards, i, rules.deck)
-        solution = solve(hand, rules, objective, time_limit=60.0,
+        hand = seeded_hand(seed, cards, i, deck=rules.deck)
+        solution = solve(hand, variant=rules, objective=objective, time_limit=60.0,
                          table=TableSpec(opponents=opponents),
                          **ev_options(objective, seed=seed * 100_003 + i))
         results.append(outcome_of(solution))
