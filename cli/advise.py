@@ -166,7 +166,8 @@ def command(
         table = table_options(opponents, against, opponent_fantasyland, dead)
         started = time.monotonic()
         with _progress(json_output) as tell:
-            advice = advise(rules, board, cards, objective.value, table, discards or (),
+            advice = advise(rules, board, cards, objective=objective.value, table=table,
+                            discards=discards or (),
                             samples=DEFAULT_SAMPLES if samples is None else samples,
                             seed=seed, budget=DEFAULT_BUDGET if budget is None else budget,
                             workers=workers_count(workers), entry_overrides=overrides,

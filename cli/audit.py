@@ -37,8 +37,9 @@ def run_audit(rules, decision: int, deals: int, seed: int, first: int, bot: Bot,
     with Progress(console=err_console, transient=True,
                   disable=json_output or not err_console.is_terminal) as bar:
         task = bar.add_task(f"auditing decision {decision}", total=deals)
-        audit = audit_decision(rules, dealing, params, decision, deals, seed, first,
-                               placements, continuations, lambda n: bar.advance(task, n))
+        audit = audit_decision(rules, dealing, params, decision, deals, seed, first=first,
+                               placements=placements, continuations=continuations,
+                               progress=lambda n: bar.advance(task, n))
     if audit.hands == 0:
         raise OpponentModelError(f"--audit {decision}: no deal of {first}..{first + deals - 1} "
                                  f"has {placements} placements there; lower --placements")

@@ -153,7 +153,7 @@ def command(
     with reports_bad_input(ObjectiveError):
         rules = find_rules(variant)
         check_opponents(opponents, rules)
-        g = grade(dealt, played, rules, objective.value, fl_value,
+        g = grade(dealt, played, variant=rules, objective=objective.value, fl_value=fl_value,
                   time_limit=time_limit, samples=samples, seed=seed,
                   table=table_options(opponents, against, opponent_fantasyland, dead))
     if json_output:

@@ -77,8 +77,8 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
     started = time.perf_counter()
     with progress_bar(quiet=quiet) as bar:
         task = bar.add_task("setting hands", total=hands * closed.ROUNDS)
-        worths = closed.iterate(rules, closed.ROUNDS, hands, seed,
-                                lambda n: bar.advance(task, n))[-1]
+        worths = closed.iterate(rules, rounds=closed.ROUNDS, hands=hands, seed=seed,
+                                progress=lambda n: bar.advance(task, n))[-1]
     try:
         closed.save_model(target, worths, rules, closed.ROUNDS, hands, seed)
     except OSError as error:
@@ -107,8 +107,10 @@ def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
     with progress_bar(quiet=quiet) as bar:
         task = bar.add_task(f"playing {dealing_for(rules).name} hands",
                             total=shipped_build(rules).hands if hands is None else hands)
-        pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot,
-                          chunks, saved_only, log if chunks is not None else None, knobs)
+        pool = build_pool(rules, hands=hands, seed=seed, workers=workers,
+                          progress=lambda n: bar.advance(task, n), bot=bot,
+                          directory=chunks, saved_only=saved_only,
+                          chunk_done=log if chunks is not None else None, knobs=knobs)
     log.flush()
     try:
         pool.save(target)
@@ -152,7 +154,7 @@ def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: 
     dealt = parse_cards(cards, deck=rules.deck)
     ours = solve(dealt, variant=rules,
                  objective="royalties").report  # the set scored against the boards
-    result = removal_check(rules, dealt, ours, hands, seed, workers)
+    result = removal_check(rules, dealt, ours, hands, seed, workers=workers)
     if json_output:
         typer.echo(json.dumps(measured(result), indent=2, sort_keys=True))
         return
@@ -245,7 +247,7 @@ def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool
 
     with progress_bar(quiet=json_output) as bar:
         task = bar.add_task("best responses to the model", total=hands)
-        result = deviation(rules, hands, opponents=opponents, seed=seed,
+        result = deviation(rules, hands=hands, opponents=opponents, seed=seed,
                            progress=lambda n: bar.advance(task, n))
     if json_output:
         typer.echo(json.dumps(measured(vars(result)), indent=2, sort_keys=True))

@@ -107,7 +107,8 @@ def command(
                               TextColumn("lines"), TimeElapsedColumn(),
                               quiet=json_output) as bar:
                 task = bar.add_task("grading", total=streets)
-                result = review(lines, rules, objective.value, opponents, seed=seed,
+                result = review(lines, variant=rules, objective=objective.value,
+                                opponents=opponents, seed=seed,
                                 budget=budget or DEFAULT_BUDGET, entry_overrides=overrides,
                                 progress=lambda _line, _result: bar.advance(task))
         except PositionError as error:

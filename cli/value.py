@@ -207,10 +207,12 @@ def command(
                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
         with progress_bar(*columns, quiet=json_output) as bar:
             task = bar.add_task("solving", total=hands * len(sizes))
-            outcomes = simulate(rules, hands, seed, objective.value, opponents, sizes, workers,
-                                lambda done: bar.advance(task, done))
+            outcomes = simulate(rules, samples=hands, seed=seed, objective=objective.value,
+                                opponents=opponents, sizes=sizes, jobs=workers,
+                                progress=lambda done: bar.advance(task, done))
         try:
-            table = worth_table(outcomes, rules, objective.value, seed, opponents)
+            table = worth_table(outcomes, rules, objective=objective.value, seed=seed,
+                                opponents=opponents)
         except InfiniteWorth as error:
             report_error(str(error))
             raise typer.Exit(2) from None

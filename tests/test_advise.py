@@ -162,7 +162,7 @@ def test_last_street_ev_values_are_points_settled_against_the_advisers_boards(op
     given_board = Board(rows["top"], rows["middle"], rows["bottom"])
     advice = advise(PROGRESSIVE, given_board, dealt, objective="ev", table=spec, samples=50,
                     seed=seed)
-    position, table = read_advice_position(PROGRESSIVE, given_board, dealt, spec)
+    position, table = read_advice_position(PROGRESSIVE, given_board, dealt, spec=spec)
     valuation, drawn = valuation_for(position, "ev", table, 50, seed,
                                      entry_values(PROGRESSIVE, "ev"))
     assert drawn == advice.samples == 50

@@ -41,7 +41,7 @@ def _worth_and_error(pool: Pool, weights, rules, hand: str, board: str, count: i
     """What the set wins on average against the draw's expected boards, and the pool error
     the estimator gives it."""
     dealt = np.array(parse_cards(hand))
-    share = draw_boards(pool, dealt, count, 0, weights).share
+    share = draw_boards(pool, dealt, count, 0, weights=weights).share
     boards = PoolBoards.from_share(share, rules)
     points = sum(set_points(boards.field, rules.scoring,
                             evaluate_board(parse_board(board), rules=rules)).values())
@@ -82,7 +82,7 @@ def test_relabellings_of_one_pool_board_count_as_one_board():
 def test_the_error_is_the_ratio_estimate_s_influence_over_the_boards():
     dealt = np.array(parse_cards(HAND_17))
     pool = pool_for(RULES)
-    share = draw_boards(pool, dealt, 2000, 0, pool_weights(pool, RULES)).share
+    share = draw_boards(pool, dealt, 2000, 0, weights=pool_weights(pool, RULES)).share
     assert share.shares.shape[1] == 2 and 0 < share.mix[0] < 1  # the exact pairs run out
     points = np.random.default_rng(1).normal(size=len(share.boards))
     means = points @ share.shares

@@ -195,7 +195,7 @@ def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
     g = session.play(optimal_text(played))
     record = session.hand_record(g)
     assert record["ev_seed"] == 3_000_002
-    again = grade(session.current.cards, optimal_text(played), "pineapple", "ev",
+    again = grade(session.current.cards, optimal_text(played), variant="pineapple", objective="ev",
                   table=TableSpec(2), seed=record["ev_seed"])
     assert again.ev_lost == pytest.approx(g.ev_lost) and again.player.value == g.player.value
     header = session.header_record()["session"]

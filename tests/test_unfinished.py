@@ -55,7 +55,7 @@ def test_boards_made_live_are_played_by_the_bot_of_the_pool_that_serves(tmp_path
     # the live boards the stronger bot's, valued against the table's odds; the first bot's
     # pool, the first bot's, which counts royalties.
     rules = find_rules("pineapple")
-    first = play_hands(rules, THREE_KEEP_TWO, 1, 0, BotParams())
+    first = play_hands(rules, THREE_KEEP_TWO, 1, 0, params=BotParams())
     first.save(tmp_path / "first.npz")
     monkeypatch.setenv(POOL_VARIABLE, str(tmp_path / "first.npz"))
     assert serving_bot(rules) == (BotParams(), None)

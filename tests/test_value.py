@@ -171,7 +171,7 @@ def test_presets_worth_of_staying_under_ev_is_what_the_value_command_measures(va
     # A fresh seed, so the preset's figure (seed 0, 1000 hands) is checked, not repeated.
     rules = find_rules(variant)
     table = worth_table(simulate(variant, samples=300, seed=11, objective="ev", jobs=2,
-                                 sizes=(cards,)), rules, "ev", seed=11)
+                                 sizes=(cards,)), rules, objective="ev", seed=11)
     row = table.row(cards)
     assert abs(row.worth - rules.ev_repeat_value_after(cards)) < 3 * row.worth_se + 0.05
 
@@ -192,8 +192,9 @@ def test_the_note_says_when_the_rules_have_no_ev_worth_and_repeat_value_stands_i
 
     rules = dataclasses.replace(find_rules("pineapple"), ev_repeat_value=None,
                                 ev_repeat_values=())
-    table = worth_table(simulate(rules, 6, 0, "ev", 1, rules.dealt_counts, 1, None), rules,
-                        "ev", 0, 1)
+    table = worth_table(simulate(rules, samples=6, seed=0, objective="ev", opponents=1,
+                                 sizes=rules.dealt_counts, jobs=1, progress=None), rules,
+                        objective="ev", seed=0, opponents=1)
     assert "ev_repeat_value (points from one opponent), which it lacks (its repeat_value, " \
            "13.7, stands in)" in _staying_note(table)
 

@@ -82,7 +82,7 @@ def test_check_answers_what_check_json_prints(client):
     played = "Kd Qh Qd / Ts 7h 7c 6d 5s / As Ah Ac 4s 3s"
     answer = client.post("/api/check", json={"cards": HAND, "set": played})
     assert answer.status_code == 200, answer.text
-    expected = grade_record(grade(HAND, played, find_rules("pineapple"), "ev"))
+    expected = grade_record(grade(HAND, played, variant=find_rules("pineapple"), objective="ev"))
     assert _without_times(answer.json()) == _without_times(json.loads(json.dumps(expected)))
 
 

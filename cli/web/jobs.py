@@ -145,8 +145,8 @@ def check(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer.training.grading import grade, grade_record
 
     rules = rules_of(fields)
-    g = grade(fields["cards"], fields["set"], rules, chosen(fields, "objective"),
-              chosen(fields, "fl_value"), time_limit=fields["time_limit"],
+    g = grade(fields["cards"], fields["set"], variant=rules, objective=chosen(fields, "objective"),
+              fl_value=chosen(fields, "fl_value"), time_limit=fields["time_limit"],
               samples=chosen(fields, "samples"), seed=fields["seed"],
               table=_table(fields, rules))
     return grade_record(g)
@@ -193,8 +193,9 @@ def advise(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer.ordinary.record import advice_record
 
     rules = rules_of(fields)
-    advice = advise_plays(rules, fields["board"], fields["cards"], chosen(fields, "objective"),
-                          _table(fields, rules), fields["discards"] or (),
+    advice = advise_plays(rules, fields["board"], fields["cards"],
+                          objective=chosen(fields, "objective"),
+                          table=_table(fields, rules), discards=fields["discards"] or (),
                           samples=chosen(fields, "samples") or DEFAULT_SAMPLES, seed=fields["seed"],
                           budget=fields["budget"] or DEFAULT_BUDGET, workers=1,
                           entry_overrides=fields["entry_value"])
@@ -219,8 +220,9 @@ def review(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer.ordinary.review import review as review_lines
 
     rules = rules_of(fields)
-    result = review_lines(fields["history"].splitlines(), rules, chosen(fields, "objective"),
-                          seated(fields["opponents"], rules), seed=fields["seed"],
+    result = review_lines(fields["history"].splitlines(), variant=rules,
+                          objective=chosen(fields, "objective"),
+                          opponents=seated(fields["opponents"], rules), seed=fields["seed"],
                           budget=fields["budget"] or DEFAULT_BUDGET,
                           entry_overrides=fields["entry_value"])
     if not result.decisions:

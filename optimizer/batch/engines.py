@@ -119,7 +119,7 @@ class Engine:
         done, rest = concurrent.futures.wait(pending, return_when="FIRST_COMPLETED")
         return set(done), set(rest)
 
-    def close(self, wait: bool = True) -> None:
+    def close(self, *, wait: bool = True) -> None:
         pass
 
 
@@ -136,7 +136,7 @@ class PoolEngine(Engine):
     def submit(self, tasks, rules, settings):
         return self._pool.submit(solve_chunk, tasks, rules, settings)
 
-    def close(self, wait: bool = True) -> None:
+    def close(self, *, wait: bool = True) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=True)
 
 
@@ -191,12 +191,12 @@ class DaskEngine(Engine):
         done, rest = self._distributed.wait(list(pending), return_when="FIRST_COMPLETED")
         return set(done), set(rest)
 
-    def close(self, wait: bool = True) -> None:
+    def close(self, *, wait: bool = True) -> None:
         self._client.close()
 
 
 @contextmanager
-def open_engine(workers: int = 1, cluster: str | None = None) -> Iterator[Engine]:
+def open_engine(*, workers: int = 1, cluster: str | None = None) -> Iterator[Engine]:
     """The engine for ``--workers`` / ``--cluster``: one worker runs in this process."""
     if workers < 1:
         raise BatchError(f"bad --workers {workers}: expected 1 or more")

@@ -36,8 +36,8 @@ def fresh_breakdown(rules: Rules, fresh: Pool, dealt: Sequence[int], report, fl_
     """The EV breakdown of the set ``report`` of ``dealt`` heads-up against ``samples``
     boards drawn from ``fresh`` (card removal and weighting as a solve draws), its ± counting
     that pool's error."""
-    draw = draw_boards(fresh, dealt_array(dealt, rules.deck), samples, seed,
-                       pool_weights(fresh, rules))
+    draw = draw_boards(fresh, dealt_array(dealt, deck=rules.deck), samples, seed,
+                       weights=pool_weights(fresh, rules))
     field = OpponentField.from_boards(draw.boards.reshape(samples, 1, 13), rules,
                                       share=draw.share)
     return breakdown(ExpectedValue(field, rules.scoring, fl_value), report)

@@ -44,7 +44,7 @@ def _board(cards: np.ndarray) -> Board:
                  tuple(cards[8:].tolist()))
 
 
-def deviation(rules: Rules, hands: int = 200, samples: int = 50, opponents: int = 1,
+def deviation(rules: Rules, *, hands: int = 200, samples: int = 50, opponents: int = 1,
               seed: int = 0, progress: Callable[[int], None] | None = None) -> Deviation:
     """What a best response to the model gains over the model's own setting (module
     docstring), on ``hands`` seeded 13-card hands, each against ``samples`` deals of

@@ -148,8 +148,9 @@ class Session:
         """
         if self.current is None:
             raise RuntimeError("no hand has been dealt")
-        board = parse_set(text, self.current.cards, self.rules.deck)
-        g = grade(self.current.cards, board, self.rules, self.objective, self.fl_value,
+        board = parse_set(text, self.current.cards, deck=self.rules.deck)
+        g = grade(self.current.cards, board, variant=self.rules, objective=self.objective,
+                  fl_value=self.fl_value,
                   table=self.table, samples=self.samples, seed=self.hand_seed,
                   solution=self.solution())
         self.score.add(g)

@@ -93,7 +93,7 @@ def _solve_hands(task: tuple) -> list[tuple]:
     return results
 
 
-def simulate(variant: str | Rules, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+def simulate(variant: str | Rules, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
              objective: str = "royalties", opponents: int = 1,
              sizes: Sequence[int] | None = None, jobs: int = 1,
              progress: Callable[[int], None] | None = None) -> dict[int, Outcomes]:
@@ -220,7 +220,7 @@ def _se(x: np.ndarray) -> float:
     return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
 
 
-def worth_table(outcomes: dict[int, Outcomes], rules: Rules, objective: str = "royalties",
+def worth_table(outcomes: dict[int, Outcomes], rules: Rules, *, objective: str = "royalties",
                 seed: int = 0, opponents: int = 1) -> WorthTable:
     """The table ``fantasyland value`` prints, with bootstrap standard errors for ``W``."""
     w = worths(outcomes, rules)
