@@ -184,7 +184,7 @@ def _render(advice: Advice, shown: int) -> None:
 
     def line(label: str, *value: str | Text) -> None:
         say(Text.assemble(((f"{label}:" if label else "").ljust(12), "bold"), *value),
-            LABEL_WIDTH)
+            indent=LABEL_WIDTH)
 
     after = position.rounds_left
     line("Position", f"{rules.name}, street {position.street}: ",
@@ -205,7 +205,7 @@ def _render(advice: Advice, shown: int) -> None:
         line("Objective", f"royalties, in {words.units} from one opponent: rows a toss-up, "
                           f"a foul costing {rules.scoring.foul_penalty}")
     if rules.entry:
-        say(_entries_line(advice), LABEL_WIDTH)
+        say(_entries_line(advice), indent=LABEL_WIDTH)
     console.print(_table(advice, shown))
     if shown < len(advice.plays):
         line("", f"and {len(advice.plays) - shown} more (--all lists them)")

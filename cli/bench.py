@@ -59,7 +59,7 @@ def command(
              "holding its checkout, or a git revision (checked out in a temporary worktree).",
         show_default=False)] = None,
     samples: Annotated[list[int] | None, samples_option(
-        "With --objective ev: opponent deals per solve (solve's default if not given); give "
+        help="With --objective ev: opponent deals per solve (solve's default if not given); give "
         "it again to time several counts in one run (--samples 200 --samples 2000).")] = None,
     advise: Annotated[bool, typer.Option(
         help="Instead, time `advise` on --hands seeded positions of each street of an "

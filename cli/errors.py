@@ -41,7 +41,7 @@ def report_error(message: str) -> None:
 MAX_STDIN_BYTES = 1024 * 1024
 
 
-def read_stdin(command: str, what: str, limit: int = MAX_STDIN_BYTES) -> str:
+def read_stdin(command: str, what: str, *, limit: int = MAX_STDIN_BYTES) -> str:
     """All of standard input, at most ``limit`` bytes, for a command given ``-``: ``what``
     it reads there names it in the one-line error for a closed, an empty, a device or an
     oversized input (exit code 2)."""

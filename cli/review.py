@@ -95,7 +95,7 @@ def command(
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         if history == "-":
-            lines = read_stdin("review", "the history", MAX_FILE_BYTES).splitlines()
+            lines = read_stdin("review", "the history", limit=MAX_FILE_BYTES).splitlines()
         else:
             lines = (read_file(history, "history").decode("utf-8-sig", errors="replace")
                      .splitlines())
@@ -154,4 +154,4 @@ def _print(result) -> None:
         lines.append(labelled("Skipped", f"{plural(len(result.bad_lines), 'bad line')}: "
                               + ", ".join(shown) + (f" and {more} more" if more else "")))
     for line in lines:
-        say(line, LABEL_WIDTH)
+        say(line, indent=LABEL_WIDTH)

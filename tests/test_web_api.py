@@ -301,7 +301,7 @@ def test_a_request_s_time_limit_is_capped_at_the_server_s(tmp_path, monkeypatch)
     class Recording(Pool):  # the fields each job is sent to a worker with
         async def run(self, job, fields, gone, client=""):
             sent.append(dict(fields))
-            return await super().run(job, fields, gone, client)
+            return await super().run(job, fields, gone, client=client)
 
     monkeypatch.setattr(app_module, "Pool", Recording)
     settings = Settings(history=tmp_path / "h.sqlite3", workers=1, request_limit=5.0)
@@ -413,12 +413,13 @@ def test_a_client_past_its_share_of_the_queue_is_refused_at_once():
         async def here() -> bool:
             return False
 
-        running = asyncio.create_task(pool.run("advise", slow, here, "a"))  # takes the worker
-        waiting = asyncio.create_task(pool.run("advise", slow, here, "a"))  # waits for it
+        running = asyncio.create_task(pool.run("advise", slow, here,
+                                               client="a"))  # takes the worker
+        waiting = asyncio.create_task(pool.run("advise", slow, here, client="a"))  # waits for it
         await asyncio.sleep(0)  # both tasks reach their first wait
         try:
             with pytest.raises(Full) as refused:
-                await pool.run("advise", slow, here, "a")
+                await pool.run("advise", slow, here, client="a")
             return str(refused.value)
         finally:
             for task in (running, waiting):

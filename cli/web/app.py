@@ -119,7 +119,7 @@ def create_app(settings: Settings) -> Starlette:
             if endpoint.heavy:
                 client = request.client.host if request.client else ""
                 status, result = await pool.run(endpoint.job, fields, request.is_disconnected,
-                                                client)
+                                                client=client)
             else:
                 status, result = await asyncio.to_thread(jobs.answer, endpoint.job, fields)
         except Full as error:
@@ -155,7 +155,8 @@ def create_app(settings: Settings) -> Starlette:
     async def train_history(request: Request) -> Response:
         try:
             given = request.query_params.get("limit", "100")
-            limit = whole(1, 1000)("limit", given if decimal(given) is None else decimal(given))
+            limit = whole(1, high=1000)("limit",
+                                        given if decimal(given) is None else decimal(given))
         except FieldError as error:
             return _error(400, str(error))
         return JSONResponse(await asyncio.to_thread(history.recent, limit))

@@ -210,7 +210,8 @@ def score(fields: dict[str, Any]) -> dict:
     rules = rules_of(fields)
     if not fields["against"]:
         return report_dict(evaluate_board(fields["board"], rules=rules))
-    seats, result = settled([fields["board"], *fields["against"]], rules, "boards in against")
+    seats, result = settled([fields["board"], *fields["against"]], rules,
+                            others="boards in against")
     return table_dict(seats, result, rules)
 
 
