@@ -93,8 +93,8 @@ def valuation_for(position: Position, objective: str, table: Table, samples: int
     with opponent_model():
         drawn = draw_table(position.rules, seen + own_dead, table, samples, seed,
                            set_fantasyland=fantasyland_set)
-    field = OpponentField.from_boards(drawn.boards, position.rules, drawn.groups, table.exact,
-                                      drawn.share)
+    field = OpponentField.from_boards(drawn.boards, position.rules, groups=drawn.groups,
+                                      exact=table.exact, share=drawn.share)
     return Valuation(position.rules, objective, table.opponents, entries, field), \
         drawn.boards.shape[0]
 

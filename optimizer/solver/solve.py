@@ -243,7 +243,8 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if drawn is None:
         return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
                              staying(boards.shape[1]))
-    field = OpponentField.from_boards(boards, rules, drawn.groups, seated.exact, drawn.share)
+    field = OpponentField.from_boards(boards, rules, groups=drawn.groups, exact=seated.exact,
+                                      share=drawn.share)
     return ExpectedValue(field, rules.scoring, staying(boards.shape[1]),
                          table=None if seated.plain else seated)
 
