@@ -20,6 +20,7 @@ rank), then middle, then top. Nothing is sampled or cut off by a budget: this is
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from math import comb
@@ -68,6 +69,31 @@ class Found:
     value: int
     key: tuple[int, int, int]
     masks: dict[str, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Search:
+    """What ``best_set`` builds once per search and ``_complete`` reads for each chunk of
+    bottoms: the candidates, the lookups of middles and tops by the cards a row leaves, the
+    tops ranked best first, the order checks, and the most a top can add under each row."""
+
+    cands: Candidates
+    need_stay: bool
+    full: int  # the mask of every dealt card
+    row_of: np.ndarray  # ``_leftover_tops``
+    leftover: np.ndarray
+    rank_of: tuple[int, Callable[[np.ndarray], np.ndarray]]  # ``by_mask`` of the ranked tops
+    middle_of: tuple[int, Callable[[np.ndarray], np.ndarray]]  # ``by_mask`` of the middles
+    top_weight: np.ndarray  # the ranked tops' (index NONE clipped to the last)
+    top_strength: np.ndarray
+    top_stays: np.ndarray
+    top_tiebreak: np.ndarray
+    top_checks: list[tuple[str, bool]]  # ``_order_checks``
+    middle_checks: list[tuple[str, bool]]
+    middle_cap_any: np.ndarray  # the most a top adds under each middle (staying or not)
+    middle_cap_stay: np.ndarray
+    bottom_cap_any: np.ndarray
+    bottom_cap_stay: np.ndarray
 
 
 def _order_checks(order_pairs, row: str, known: tuple[str, ...]) -> list[tuple[str, bool]]:
@@ -135,6 +161,13 @@ has a set: "no legal set" is only ever said after a complete search), and
                         shared=shared)
     bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
 
+    search = _Search(cands=cands, need_stay=need_stay, full=full, row_of=row_of,
+                     leftover=leftover, rank_of=rank_of, middle_of=middle_of,
+                     top_weight=top_weight, top_strength=top_strength, top_stays=top_stays,
+                     top_tiebreak=top_tiebreak, top_checks=top_checks,
+                     middle_checks=middle_checks, middle_cap_any=middle_cap_any,
+                     middle_cap_stay=middle_cap_stay, bottom_cap_any=bottom_cap_any,
+                     bottom_cap_stay=bottom_cap_stay)
     order = np.lexsort((-bottoms.tiebreak, -bottom_bound))
     order = order[bottom_bound[order] > -INF // 2]
     if floor is not None:
@@ -164,20 +197,23 @@ has a set: "no legal set" is only ever said after a complete search), and
                 continue
             chunk = chunk[reach]
         step = min(max(PAIR_CELLS // max(len(middles), 1), 1), step * 2)
-        found = _complete(cands, chunk, need_stay, target, found, full, row_of, leftover,
-                          rank_of, (top_weight, top_strength, top_stays, top_tiebreak),
-                          top_checks, middle_checks,
-                          (middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay),
-                          middle_of)
+        found = _complete(search, chunk, target, found)
     return found, True, int(-INF)
 
 
-def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, rank_of, top,
-              top_checks, middle_checks, caps, middle_of) -> Found | None:
+def _complete(search: _Search, chunk: np.ndarray, target: int | None,
+              found: Found | None) -> Found | None:
     """Complete the bottoms ``chunk`` and fold their best sets into ``found``."""
+    cands, need_stay, full = search.cands, search.need_stay, search.full
+    row_of, leftover, rank_of, middle_of = (search.row_of, search.leftover, search.rank_of,
+                                            search.middle_of)
     bottoms, middles = cands.bottom, cands.middle
-    top_weight, top_strength, top_stays, top_tiebreak = top
-    middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay = caps
+    top_weight, top_strength, top_stays, top_tiebreak = (
+        search.top_weight, search.top_strength, search.top_stays, search.top_tiebreak)
+    top_checks, middle_checks = search.top_checks, search.middle_checks
+    middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay = (
+        search.middle_cap_any, search.middle_cap_stay, search.bottom_cap_any,
+        search.bottom_cap_stay)
     # The middles that could reach the target beside the chunk's best bottom, in one pass
     # over the middles, before the (bottom, middle) matrix.
     mid = np.flatnonzero(middle_cap_any > -INF // 2)  # a top fits under it

@@ -49,7 +49,7 @@ def default_samples(rules: Rules) -> int:
     return CLOSED_SAMPLES if rules.dealing == "closed" else DEFAULT_SAMPLES
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, kw_only=True)
 class Solution:
     """The chosen set for a dealt hand, and how it was found."""
 
@@ -307,9 +307,10 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
         report = evaluate_board(board, rules=rules)
         value = ev.fouled_points() if ev else 0.0
         stats["solve_ms"] = stats["total_ms"] = (cpsat.clock() - started) * 1e3
-        return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
-                        board.bottom, _discards(dealt, board), report, value, "fouled", value,
-                        ev=ev, stats=stats)
+        return Solution(cards=dealt, rules=rules, objective=goal.name, fl_value=goal.fl_value,
+                        top=board.top, middle=board.middle, bottom=board.bottom,
+                        discards=_discards(dealt, board), report=report, value=value,
+                        status="fouled", bound=value, ev=ev, stats=stats)
     best = max(results, key=lambda r: (r.points, r.tiebreak))
     stats["solve_ms"] = (cpsat.clock() - started) * 1e3
     others: tuple[Alternative, ...] = ()
@@ -321,10 +322,12 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
     stats["total_ms"] = (cpsat.clock() - started) * 1e3
     proved = all(r.proved for r in results)
     board = best.board
-    return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
-                    board.bottom, _discards(dealt, board), best.board_report, best.points,
-                    "optimal" if proved else "feasible", max(r.bound for r in results),
-                    staying, not_staying, others, stats, ev)
+    return Solution(cards=dealt, rules=rules, objective=goal.name, fl_value=goal.fl_value,
+                    top=board.top, middle=board.middle, bottom=board.bottom,
+                    discards=_discards(dealt, board), report=best.board_report,
+                    value=best.points, status="optimal" if proved else "feasible",
+                    bound=max(r.bound for r in results), best_staying=staying,
+                    best_not_staying=not_staying, alternatives=others, stats=stats, ev=ev)
 
 
 @dataclass(frozen=True, repr=False)
