@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fantasyland.cli.audit import (DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DEFAULT_PLACEMENTS,
-                                   run_audit)
+                                   Audit, run_audit)
 from fantasyland.cli.command import old_spelling
 from fantasyland.cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
 from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input
@@ -454,11 +454,13 @@ def command(
                               (incumbent, incumbent_knobs or []))
             return
         if auditing:
-            run_audit(rules, audit, DEFAULT_AUDIT_DEALS if hands is None else hands, seed,
-                      first_deal, bot or Bot.STRONG, knobs,
-                      DEFAULT_PLACEMENTS if placements is None else placements,
-                      DEFAULT_CONTINUATIONS if continuations is None else continuations,
-                      json_output)
+            asked = Audit(decision=audit,
+                          deals=DEFAULT_AUDIT_DEALS if hands is None else hands, seed=seed,
+                          first=first_deal, bot=bot or Bot.STRONG, knobs=knobs,
+                          placements=DEFAULT_PLACEMENTS if placements is None else placements,
+                          continuations=(DEFAULT_CONTINUATIONS if continuations is None
+                                         else continuations))
+            run_audit(rules, asked, json_output)
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,

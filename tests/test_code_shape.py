@@ -47,7 +47,6 @@ STILL_LONG: set[tuple[str, str]] = {
     ("optimizer/ordinary/advise.py", "advise"), ("optimizer/ordinary/advise.py", "_exact"),
     ("optimizer/ordinary/review.py", "review"),
     # the CLI's helpers that take a command's options on
-    ("cli/audit.py", "run_audit"), ("cli/audit.py", "_audit_dict"),
     ("cli/opponents.py", "_regenerate"), ("cli/train.py", "_ordinary"),
 }
 
