@@ -368,8 +368,10 @@ def test_a_bot_that_sees_the_table_is_never_dealt_a_card_face_up_on_the_other_bo
 
     calls, choose = [], bot.choose
 
-    def recording(rules, dealing, layout, new, keep, unseen, rounds_left, params, **rest):
-        placed = choose(rules, dealing, layout, new, keep, unseen, rounds_left, params, **rest)
+    def recording(rules, dealing, layout, new, keep, unseen, rounds_left, params, *rest,
+                  **named):
+        placed = choose(rules, dealing, layout, new, keep, unseen, rounds_left, params, *rest,
+                        **named)
         calls.append((params.sees_boards, unseen.copy(), placed.copy()))
         return placed
 
