@@ -168,7 +168,8 @@ def command(
         table = table_options(opponents, against, opponent_fantasyland, dead)
         started = time.monotonic()
         with _progress(json_output) as tell:
-            advice = advise(rules, board, cards, objective.value, table, discards or (),
+            advice = advise(rules, board, cards, objective=objective.value, table=table,
+                            discards=discards or (),
                             samples=DEFAULT_SAMPLES if samples is None else samples,
                             seed=seed, budget=DEFAULT_BUDGET if budget is None else budget,
                             workers=workers_count(workers), entry_overrides=overrides,
@@ -185,7 +186,7 @@ def _render(advice: Advice, shown: int) -> None:
 
     def line(label: str, *value: str | Text) -> None:
         say(Text.assemble(((f"{label}:" if label else "").ljust(12), "bold"), *value),
-            LABEL_WIDTH)
+            indent=LABEL_WIDTH)
 
     after = position.rounds_left
     line("Position", f"{rules.name}, street {position.street}: ",
@@ -206,7 +207,7 @@ def _render(advice: Advice, shown: int) -> None:
         line("Objective", f"royalties, in {words.units} from one opponent: rows a toss-up, "
                           f"a foul costing {rules.scoring.foul_penalty}")
     if rules.entry:
-        say(_entries_line(advice), LABEL_WIDTH)
+        say(_entries_line(advice), indent=LABEL_WIDTH)
     console.print(_table(advice, shown))
     if shown < len(advice.plays):
         line("", f"and {len(advice.plays) - shown} more (--all lists them)")

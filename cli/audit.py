@@ -4,6 +4,7 @@ the bot would gain, by rollouts of its own play, and the table (or JSON) of it."
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import typer
 from rich.progress import Progress
@@ -22,10 +23,26 @@ DEFAULT_PLACEMENTS = 6
 DEFAULT_CONTINUATIONS = 16
 
 
-def run_audit(rules, decision: int, deals: int, seed: int, first: int, bot: Bot,
-              knobs: list[str], placements: int, continuations: int,
-              json_output: bool) -> None:
-    """Audit ``decision`` of ``bot`` (with ``knobs``) and print the result."""
+@dataclass(frozen=True, kw_only=True)
+class Audit:
+    """What ``--audit`` asks: ``decision`` of ``bot`` (with ``knobs``) in seat A of the
+    ``deals`` from ``first``, its best ``placements`` each played on ``continuations`` times."""
+
+    decision: int
+    deals: int
+    seed: int
+    first: int
+    bot: Bot
+    knobs: list[str]
+    placements: int
+    continuations: int
+
+
+def run_audit(rules, asked: Audit, json_output: bool) -> None:
+    """Audit the decision ``asked`` and print the result."""
+    decision, deals, seed, first = asked.decision, asked.deals, asked.seed, asked.first
+    bot, knobs, placements, continuations = (asked.bot, asked.knobs, asked.placements,
+                                             asked.continuations)
     dealing = dealing_for(rules)
     if decision > decisions(dealing):
         raise OpponentModelError(
@@ -36,17 +53,17 @@ def run_audit(rules, decision: int, deals: int, seed: int, first: int, bot: Bot,
     with Progress(console=err_console, transient=True,
                   disable=json_output or not err_console.is_terminal) as bar:
         task = bar.add_task(f"auditing decision {decision}", total=deals)
-        audit = audit_decision(rules, dealing, params, decision, deals, seed, first,
-                               placements, continuations, lambda n: bar.advance(task, n))
+        audit = audit_decision(rules, dealing, params, decision, deals, seed, first=first,
+                               placements=placements, continuations=continuations,
+                               progress=lambda n: bar.advance(task, n))
     if audit.hands == 0:
         raise OpponentModelError(f"--audit {decision}: no deal of {first}..{first + deals - 1} "
                                  f"has {placements} placements there; lower --placements")
     found = headroom(audit)
     tuned = knobs_text(base, params)
     if json_output:
-        typer.echo(json.dumps(measured(_audit_dict(rules.name, audit.decision, seed, first,
-                                                   deals, bot, tuned, placements,
-                                                   continuations, audit.skipped, found)),
+        typer.echo(json.dumps(measured(_audit_dict(rules.name, audit.decision, asked, tuned,
+                                                   audit.skipped, found)),
                               indent=2, sort_keys=True))
         return
     who = f"the {bot.value} bot" + (f" ({tuned})" if tuned else "")
@@ -61,12 +78,12 @@ def run_audit(rules, decision: int, deals: int, seed: int, first: int, bot: Bot,
                   "\"How much a better choice would gain\").", soft_wrap=True)
 
 
-def _audit_dict(variant: str, decision: int, seed: int, first: int, deals: int, bot: Bot,
-                tuned: str, placements: int, continuations: int, skipped: int,
+def _audit_dict(variant: str, decision: int, asked: Audit, tuned: str, skipped: int,
                 found: Headroom) -> dict:
-    return {"variant": variant, "decision": decision, "seed": seed, "first_deal": first,
-            "deals": deals, "bot": bot.value, "knobs": tuned, "placements": placements,
-            "continuations": continuations, "hands": found.hands, "skipped": skipped,
+    return {"variant": variant, "decision": decision, "seed": asked.seed,
+            "first_deal": asked.first, "deals": asked.deals, "bot": asked.bot.value,
+            "knobs": tuned, "placements": asked.placements,
+            "continuations": asked.continuations, "hands": found.hands, "skipped": skipped,
             "mean_difference": found.mean_difference, "spread": found.spread,
             "noise": found.noise, "changed": found.changed, "lead": found.lead,
             "raw_lead": found.raw_lead,

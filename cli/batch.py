@@ -122,7 +122,7 @@ def _load() -> str:
 
 def _bench(workers: int, hands: int, variant: str, objectives: Sequence[str]) -> None:
     for objective in objectives:  # a bad one fails now, not after the others are measured
-        check_settings(Settings(solution_dict, objective), variant)
+        check_settings(Settings(solution_dict, objective), variant=variant)
     console.print(f"Machine: {machine()}", soft_wrap=True)
     console.print(f"Load average before: {_load()}", soft_wrap=True)
     table = Table(title=f"batch throughput: {variant}, {hands} seeded random hands per row")
@@ -230,9 +230,9 @@ def command(
     with reports_bad_input():
         check_opponents(opponents, find_rules(variant))
         check_table(objective.value, find_rules(variant), table)
-        check_settings(settings, variant)
+        check_settings(settings, variant=variant)
         try:
-            check_output(output, settings, variant)  # before any worker starts
+            check_output(output, settings, variant=variant)  # before any worker starts
         except OSError as error:
             raise BatchError(f"{error.filename or output}: {error.strerror}") from None
         try:
@@ -244,12 +244,13 @@ def command(
         bar = _progress(progress)
         events = _Bar(bar, errors)
         try:
-            with open_input(input_file) as lines, open_engine(workers, cluster) as engine:
+            with (open_input(input_file) as lines,
+                  open_engine(workers=workers, cluster=cluster) as engine):
                 if bar is not None:
                     bar.start()
                 try:
-                    summary = run_batch(lines, output, settings, engine, variant, errors,
-                                        total, events)
+                    summary = run_batch(lines, output, settings, engine, variant=variant,
+                                        errors=errors, total=total, events=events)
                 finally:
                     if bar is not None:
                         bar.stop()

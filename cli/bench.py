@@ -58,7 +58,7 @@ def command(
              "holding its checkout, or a git revision (checked out in a temporary worktree).",
         show_default=False)] = None,
     samples: Annotated[list[int] | None, samples_option(
-        "With --objective ev: opponent deals per solve (solve's default if not given); give "
+        help="With --objective ev: opponent deals per solve (solve's default if not given); give "
         "it again to time several counts in one run (--samples 200 --samples 2000).")] = None,
     advise: Annotated[bool, typer.Option(
         help="Instead, time `advise` on --hands seeded positions of each street of an "
@@ -96,15 +96,15 @@ def command(
         check_objective(find_rules(variant), objective.value)
         ranking = time_ranking(seed=seed)
         todo = groups(suite.value, counts, hands, seed, variant, objective.value, fl_value,
-                      samples or (None,))
+                      samples=samples or (None,))
         with progress_bar(quiet=json_output) as bar:
             task = bar.add_task("solving", total=sum(len(g.hands) for g in todo))
             if against is None:
-                results = compare(todo, None, lambda _g, _i: bar.advance(task))
+                results = compare(todo, None, progress=lambda _g, _i: bar.advance(task))
                 label = None
             else:
                 with checkout(against) as (root, label):
-                    results = compare(todo, root, lambda _g, _i: bar.advance(task))
+                    results = compare(todo, root, progress=lambda _g, _i: bar.advance(task))
     random_first = [r for r in results if r.group.suite == "random"
                     and r.group.options == results[0].group.options]
     if json_output:
@@ -174,12 +174,12 @@ def _group_json(result: Comparison) -> dict:
 def _verify(against: str | None, json_output: bool, seed: int) -> None:
     if against is None:
         raise typer.BadParameter("--verify needs --against", param_hint="'--verify'")
-    jobs = identity_jobs(seed)
+    jobs = identity_jobs(seed=seed)
     with reports_bad_input():
         with checkout(against) as (root, label):
             with progress_bar(quiet=json_output) as bar:
                 task = bar.add_task("verifying", total=len(jobs))
-                differ = identical_results(jobs, root, lambda _i: bar.advance(task))
+                differ = identical_results(jobs, root, progress=lambda _i: bar.advance(task))
     if json_output:
         typer.echo(json.dumps({"against": label, "hands": len(jobs),
                                "differ": [{"job": j, "current": a, "against": b}

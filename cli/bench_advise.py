@@ -38,7 +38,7 @@ def run(variant: str, hands: int, seed: int, objective: str, budget: int, worker
             for street in streets:
                 dealt = positions[street][index]
                 started = time.perf_counter()
-                advice = advise(rules, dealt.board, dealt.cards, objective,
+                advice = advise(rules, dealt.board, dealt.cards, objective=objective,
                                 discards=dealt.discards, seed=seed, budget=budget,
                                 workers=workers)
                 found[street]["ms"].append((time.perf_counter() - started) * 1000)

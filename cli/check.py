@@ -61,7 +61,7 @@ def percentile_text(g: Grade) -> str:
             f"{p.legal_sets:,} legal sets {drawn} (an estimate)")
 
 
-def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
+def grade_lines(g: Grade, *, skip: tuple[str, ...] = ()) -> list[Text]:
     """The verdict on a set, a labelled line each (but those labelled as in ``skip``)."""
     lines: list[Text] = []
     report = g.report
@@ -81,7 +81,7 @@ def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
         line(words.royalties.capitalize(), royalties_text(report))
     if g.player.stays:
         line("Stays", "yes (" + any_of([f"{row}: {report.row(row).name}"
-                                       for row in report.stay_rows], "and") + ")")
+                                       for row in report.stay_rows], word="and") + ")")
     elif words.fantasyland:
         line("Stays", "no")
     stay_part = f" + {points(g.fl_value)} for staying" if g.player.stays else ""
@@ -152,14 +152,14 @@ def command(
     with reports_bad_input():
         rules = find_rules(variant)
         check_opponents(opponents, rules)
-        g = grade(dealt, played, rules, objective.value, fl_value,
+        g = grade(dealt, played, variant=rules, objective=objective.value, fl_value=fl_value,
                   time_limit=time_limit, samples=samples, seed=seed,
                   table=table_options(opponents, against, opponent_fantasyland, dead))
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
         return
     say(Text.assemble(("Dealt:".ljust(12), "bold"), cards_text(g.cards),
-                      f"  ({len(g.cards)} cards, {g.rules.name})"), LABEL_WIDTH)
+                      f"  ({len(g.cards)} cards, {g.rules.name})"), indent=LABEL_WIDTH)
     console.print(board_table(g.report))
     for text in grade_lines(g):
-        say(text, LABEL_WIDTH)
+        say(text, indent=LABEL_WIDTH)

@@ -81,4 +81,4 @@ def command(
             err_console.print(note, soft_wrap=True, highlight=False)
         if output is not None:  # streams welcome (-o /dev/stdout); a missing directory not
             check_output(output, "deal output", streams=True)
-        _write((hand_line(h) for h in deal_hands(hands, sizes, seed, rules.deck)), output)
+        _write((hand_line(h) for h in deal_hands(hands, sizes, seed, deck=rules.deck)), output)

@@ -92,7 +92,7 @@ def load() -> Defaults:
                               "a TOML file of defaults, or unset it")
         return Defaults(dict(BUILT_IN), frozenset(), None, named_by)
     try:  # the one bounded reader: a FIFO or a link to /dev/zero is refused, not read
-        data = read_file(path, "config file", MAX_CONFIG_BYTES)
+        data = read_file(path, "config file", limit=MAX_CONFIG_BYTES)
     except FileError as error:
         raise ConfigError(str(error)) from None
     import tomllib

@@ -49,7 +49,7 @@ def reports_bad_input() -> Iterator[None]:
 MAX_STDIN_BYTES = 1024 * 1024
 
 
-def read_stdin(command: str, what: str, limit: int = MAX_STDIN_BYTES) -> str:
+def read_stdin(command: str, what: str, *, limit: int = MAX_STDIN_BYTES) -> str:
     """All of standard input, at most ``limit`` bytes, for a command given ``-``: ``what``
     it reads there names it in the one-line error for a closed, an empty, a device or an
     oversized input (exit code 2)."""
@@ -60,7 +60,7 @@ def read_stdin(command: str, what: str, limit: int = MAX_STDIN_BYTES) -> str:
                      "arguments")
         raise typer.Exit(BAD_INPUT)
     with reports_bad_input():
-        data = user_files.read_stdin(f"{what} for {command} -", limit)
+        data = user_files.read_stdin(f"{what} for {command} -", limit=limit)
     text = data.decode("utf-8-sig", errors="replace")
     if not text.strip():
         report_error(f"standard input is empty: {command} - reads {what} from it")

@@ -49,7 +49,8 @@ def play_head_to_head(rules, deals: int, seed: int, first: int, chunks: Path | N
                       disable=not err_console.is_terminal) as bar:
             task = bar.add_task(f"playing {dealing.name} deals from both seats", total=deals)
             result = head_to_head(rules, dealing, *bots, deals, seed,
-                                  lambda n: bar.advance(task, n), first, chunks)
+                                  progress=lambda n: bar.advance(task, n), first=first,
+                                  directory=chunks)
         which = f"{first}..{first + deals - 1}"
     console.print(f"{rules.name}: {result.deals} deals ({which}), each played from both "
                   f"seats ({result.games} games), seed {seed}", soft_wrap=True)

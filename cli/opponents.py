@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fantasyland.cli.audit import (DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DEFAULT_PLACEMENTS,
-                                   run_audit)
+                                   Audit, run_audit)
 from fantasyland.cli.command import old_spelling
 from fantasyland.cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
 from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input
@@ -75,8 +75,8 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
     started = time.perf_counter()
     with progress_bar(quiet=quiet) as bar:
         task = bar.add_task("setting hands", total=hands * CLOSED_ROUNDS)
-        worths = iterate_closed_model(rules, CLOSED_ROUNDS, hands, seed,
-                                      lambda n: bar.advance(task, n))[-1]
+        worths = iterate_closed_model(rules, rounds=CLOSED_ROUNDS, hands=hands, seed=seed,
+                                      progress=lambda n: bar.advance(task, n))[-1]
     try:
         save_closed_model(target, worths, rules, CLOSED_ROUNDS, hands, seed)
     except OSError as error:
@@ -105,8 +105,10 @@ def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
     with progress_bar(quiet=quiet) as bar:
         task = bar.add_task(f"playing {dealing_for(rules).name} hands",
                             total=shipped_build(rules).hands if hands is None else hands)
-        pool = build_pool(rules, hands, seed, workers, lambda n: bar.advance(task, n), bot,
-                          chunks, saved_only, log if chunks is not None else None, knobs)
+        pool = build_pool(rules, hands=hands, seed=seed, workers=workers,
+                          progress=lambda n: bar.advance(task, n), bot=bot,
+                          directory=chunks, saved_only=saved_only,
+                          chunk_done=log if chunks is not None else None, knobs=knobs)
     log.flush()
     try:
         pool.save(target)
@@ -148,8 +150,9 @@ class _ChunkLog:
 
 def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: bool) -> None:
     dealt = parse_cards(cards, deck=rules.deck)
-    ours = solve(dealt, rules, "royalties").report  # the set scored against the boards
-    result = removal_check(rules, dealt, ours, hands, seed, workers)
+    ours = solve(dealt, variant=rules,
+                 objective="royalties").report  # the set scored against the boards
+    result = removal_check(rules, dealt, ours, hands, seed, workers=workers)
     if json_output:
         typer.echo(json.dumps(measured(result), indent=2, sort_keys=True))
         return
@@ -183,7 +186,7 @@ def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None
         raise OpponentModelError(f"--check-error {str(path)!r}: not a pool file ({error})") \
             from None
     samples = default_samples(rules) if samples is None else samples  # said in the header
-    result = error_check(rules, fresh, hands, samples, seed)
+    result = error_check(rules, fresh, hands=hands, samples=samples, seed=seed)
     pool = result["fresh_pool"]
     console.print(f"{rules.name}: {hands} hands of {', '.join(map(str, CHECK_CARDS))} cards "
                   f"in turn, heads-up, {samples} samples, seed {seed}; against the pool "
@@ -242,7 +245,7 @@ def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool
 
     with progress_bar(quiet=json_output) as bar:
         task = bar.add_task("best responses to the model", total=hands)
-        result = deviation(rules, hands, opponents=opponents, seed=seed,
+        result = deviation(rules, hands=hands, opponents=opponents, seed=seed,
                            progress=lambda n: bar.advance(task, n))
     if json_output:
         typer.echo(json.dumps(measured(vars(result)), indent=2, sort_keys=True))
@@ -449,11 +452,13 @@ def command(
                               (incumbent, incumbent_knobs or []))
             return
         if auditing:
-            run_audit(rules, audit, DEFAULT_AUDIT_DEALS if hands is None else hands, seed,
-                      first_deal, bot or Bot.STRONG, knobs,
-                      DEFAULT_PLACEMENTS if placements is None else placements,
-                      DEFAULT_CONTINUATIONS if continuations is None else continuations,
-                      json_output)
+            asked = Audit(decision=audit,
+                          deals=DEFAULT_AUDIT_DEALS if hands is None else hands, seed=seed,
+                          first=first_deal, bot=bot or Bot.STRONG, knobs=knobs,
+                          placements=DEFAULT_PLACEMENTS if placements is None else placements,
+                          continuations=(DEFAULT_CONTINUATIONS if continuations is None
+                                         else continuations))
+            run_audit(rules, asked, json_output)
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,

@@ -100,7 +100,7 @@ def variant_option() -> Any:
     return typer.Option("--variant", help=VARIANT_HELP + CONFIG_NOTE)
 
 
-def objective_option(shown: str | None = None) -> Any:
+def objective_option(*, shown: str | None = None) -> Any:
     if shown is None:
         return typer.Option("--objective", help=OBJECTIVE_HELP + CONFIG_NOTE)
     return typer.Option("--objective", help=f"{OBJECTIVE_HELP} [default: {shown}]",
@@ -177,16 +177,16 @@ def check_table(objective: str, rules: Rules, table: TableSpec) -> None:
     if objective != "ev":
         raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead cards) "
                              "counts only under the ev objective: give it --objective ev")
-    read_table(rules, (), table)
+    read_table(rules, (), spec=table)
 
 
-def samples_option(help: str = SAMPLES_HELP) -> Any:
+def samples_option(*, help: str = SAMPLES_HELP) -> Any:
     return typer.Option("--samples", help=help, min=1, max=100_000,
                         show_default="2000; 40 where every opponent sets 13 closed cards "
                                      "(chinese)")
 
 
-def seed_option(shown: str | None = None) -> Any:
+def seed_option(*, shown: str | None = None) -> Any:
     return typer.Option("--seed", help=SEED_HELP, min=0,
                         **({} if shown is None else {"show_default": shown}))
 
@@ -230,7 +230,7 @@ def entry_values(texts: list[str] | None) -> dict[int, float]:
     return values
 
 
-def hands_option(help: str, shown: str | None = None, low: int = 1) -> Any:
+def hands_option(help: str, *, shown: str | None = None, low: int = 1) -> Any:
     """``--hands``: a count of hands, in every command that counts them. What the hands are
     for (per size, per measurement, to play) is the command's, so it gives the help."""
     return typer.Option("--hands", help=help, min=low,
@@ -241,7 +241,7 @@ VariantOption = Annotated[str, variant_option()]
 ObjectiveOption = Annotated[Objective, objective_option()]
 #: bench's ``--objective``: royalties, or ev without Fantasyland (``objective_for``).
 RoyaltiesObjectiveOption = Annotated[Objective | None, objective_option(
-    "royalties; ev where the variant has no Fantasyland")]
+    shown="royalties; ev where the variant has no Fantasyland")]
 FlValueOption = Annotated[float | None, fl_value_option()]
 OpponentsOption = Annotated[int | None, opponents_option()]
 SamplesOption = Annotated[int | None, samples_option()]

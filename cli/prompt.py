@@ -22,7 +22,7 @@ QUIT = {"q", "quit", "exit"}
 T = TypeVar("T")
 
 
-def read_line(prompt: str, interactive: bool, again: str = "") -> str:
+def read_line(prompt: str, interactive: bool, *, again: str = "") -> str:
     """One line of input; ``EOFError`` at the end of the input. In a terminal the line can be
     edited (arrows, history), and ``again``, a line that could not be used, is typed back
     for the player to mend rather than retype."""
@@ -47,7 +47,7 @@ def read_until(prompt: str, interactive: bool, show_help: Callable[[], None],
     quits. ``what`` names the thing typed in the message that asks again ("set", "play")."""
     again = ""
     while True:
-        text = read_line(prompt, interactive, again).strip()
+        text = read_line(prompt, interactive, again=again).strip()
         again = ""
         if text.lower() in QUIT:
             return None

@@ -69,7 +69,7 @@ class Wrapped:
             yield Text.assemble(head if i == 0 else " " * len(head), line)
 
 
-def say(text: str | Text, indent: int = 0, out: Console = console) -> None:
+def say(text: str | Text, *, indent: int = 0, out: Console = console) -> None:
     """Print a line of prose: on a terminal wrapped to its width (``Wrapped``); elsewhere
     (piped, captured) as one line, as there is no width to fit there, and a line a script
     greps for is not cut in two."""
@@ -97,7 +97,7 @@ def progress_bar(*columns: str | ProgressColumn, quiet: bool = False) -> Progres
                     disable=quiet or not err_console.is_terminal)
 
 
-def plural(count: int, word: str, words: str | None = None) -> str:
+def plural(count: int, word: str, *, words: str | None = None) -> str:
     """``1 play``, ``2 plays``, ``0 plays``."""
     return f"{count} {word if count == 1 else words or word + 's'}"
 
@@ -159,24 +159,24 @@ def _symbols(out: Console) -> bool:
     return (out.encoding or "").lower().replace("-", "").startswith("utf")
 
 
-def card_text(card: Card, out: Console = console) -> Text:
+def card_text(card: Card, *, out: Console = console) -> Text:
     """One card, coloured by suit (``T♦`` in red)."""
     return Text(card_name(card, ascii=not _symbols(out)), style=SUIT_STYLES[suit_of(card)])
 
 
-def cards_text(cards: Iterable[Card], out: Console = console) -> Text:
+def cards_text(cards: Iterable[Card], *, out: Console = console) -> Text:
     """Cards separated by spaces, each coloured by suit."""
-    return Text(" ").join(card_text(card, out) for card in cards)
+    return Text(" ").join(card_text(card, out=out) for card in cards)
 
 
-def row_text(row: RowReport, out: Console = console) -> Text:
+def row_text(row: RowReport, *, out: Console = console) -> Text:
     """A row as dealt, each joker with the face it plays as: ``Q♠ Q♥ 🃏=Q♦`` (``Jk=Qd``)."""
     parts = []
     for card, face in zip(row.cards, row.played):
         if card == JOKER:
-            parts.append(Text.assemble(card_text(card, out), "=", card_text(face, out)))
+            parts.append(Text.assemble(card_text(card, out=out), "=", card_text(face, out=out)))
         else:
-            parts.append(card_text(card, out))
+            parts.append(card_text(card, out=out))
     return Text(" ").join(parts)
 
 
@@ -203,7 +203,7 @@ class Words:
         return self.unit + "s"
 
 
-def board_table(report: BoardReport, out: Console = console) -> Table:
+def board_table(report: BoardReport, *, out: Console = console) -> Table:
     """The three rows of a set: cards, hand and the royalty (or bonus) each hand is worth by
     itself, where the rules pay any."""
     words = Words.of(report.rules)
@@ -215,7 +215,7 @@ def board_table(report: BoardReport, out: Console = console) -> Table:
         table.add_column(words.royalty.capitalize(), justify="right")
     for name in ROWS:
         row = report.row(name)
-        table.add_row(name, row_text(row, out), row.name,
+        table.add_row(name, row_text(row, out=out), row.name,
                       *([str(row.royalty)] if words.pays_royalties else []))
     return table
 
@@ -230,7 +230,7 @@ def royalties_text(report: BoardReport) -> str:
     return f"{r.total} (top {r.top}, middle {r.middle}, bottom {r.bottom})"
 
 
-def any_of(items: Sequence[str], word: str = "or") -> str:
+def any_of(items: Sequence[str], *, word: str = "or") -> str:
     """``a``, ``a or b``, ``a, b or c``."""
     if len(items) <= 1:
         return "".join(items)
@@ -248,15 +248,15 @@ def never_dealt_note(rules: Rules, sizes: Sequence[int], then: str) -> Text | No
                 f"{then}", style="yellow")
 
 
-def measured(data, digits: int = 6):
+def measured(data, *, digits: int = 6):
     """``data`` with every float rounded to ``digits`` decimals: a measured figure (a rate, a
     mean, its standard error) printed with 16 digits claims a precision it does not have."""
     if isinstance(data, float):
         return round(data, digits)
     if isinstance(data, dict):
-        return {key: measured(value, digits) for key, value in data.items()}
+        return {key: measured(value, digits=digits) for key, value in data.items()}
     if isinstance(data, (list, tuple)):
-        return [measured(value, digits) for value in data]
+        return [measured(value, digits=digits) for value in data]
     return data
 
 

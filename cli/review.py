@@ -94,7 +94,7 @@ def command(
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         if history == "-":
-            lines = read_stdin("review", "the history", MAX_FILE_BYTES).splitlines()
+            lines = read_stdin("review", "the history", limit=MAX_FILE_BYTES).splitlines()
         else:
             lines = (read_file(history, "history").decode("utf-8-sig", errors="replace")
                      .splitlines())
@@ -102,7 +102,8 @@ def command(
         with progress_bar(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("lines"), TimeElapsedColumn(), quiet=json_output) as bar:
             task = bar.add_task("grading", total=streets)
-            result = review(lines, rules, objective.value, opponents, seed=seed,
+            result = review(lines, variant=rules, objective=objective.value,
+                            opponents=opponents, seed=seed,
                             budget=budget or DEFAULT_BUDGET, entry_overrides=overrides,
                             progress=lambda _line, _result: bar.advance(task))
     for bad in result.bad_lines[:SHOWN_BAD_LINES]:
@@ -145,4 +146,4 @@ def _print(result) -> None:
         lines.append(labelled("Skipped", f"{plural(len(result.bad_lines), 'bad line')}: "
                               + ", ".join(shown) + (f" and {more} more" if more else "")))
     for line in lines:
-        say(line, LABEL_WIDTH)
+        say(line, indent=LABEL_WIDTH)

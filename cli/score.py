@@ -58,7 +58,7 @@ def summary_lines(report: BoardReport) -> list[Text]:
         else:
             lines.append(("Fantasyland entry", f"yes, with {report.fantasyland_cards} cards"))
         if report.stays:
-            by = any_of([f"{row} {report.row(row).name}" for row in report.stay_rows], "and")
+            by = any_of([f"{row} {report.row(row).name}" for row in report.stay_rows], word="and")
             lines.append(("Fantasyland stay", f"yes if played in Fantasyland ({by}); "
                                               f"{_repeat(rules)}"))
         else:
@@ -96,18 +96,18 @@ def command(
         _settle(text, list(against), variant, json_output)
         return
     with reports_bad_input():
-        report = evaluate_board(text, find_rules(variant))
+        report = evaluate_board(text, rules=find_rules(variant))
     if json_output:
         typer.echo(json.dumps(report_dict(report), indent=2, sort_keys=True))
         return
     variant_line, *result_lines = summary_lines(report)
-    say(variant_line, variant_line.spans[0].end)  # under the text, past the widest label
+    say(variant_line, indent=variant_line.spans[0].end)  # under the text, past the widest label
     console.print(board_table(report))
     for line in result_lines:
-        say(line, line.spans[0].end)
+        say(line, indent=line.spans[0].end)
 
 
-def settled(texts: list[str], rules: Rules, others: str = "--against"
+def settled(texts: list[str], rules: Rules, *, others: str = "--against"
             ) -> tuple[list[Seat], TableResult]:
     """The seats read from ``texts`` (the player's first) and the table's settlement; too
     many players is a ``BoardError`` that says how many ``others`` there may be."""
@@ -128,7 +128,7 @@ def _settle(text: str, against: list[str], variant: str, json_output: bool) -> N
     if json_output:
         typer.echo(json.dumps(table_dict(seats, result, rules), indent=2, sort_keys=True))
         return
-    say(Text.assemble(("Variant:".ljust(9), "bold"), rules.name), 9)
+    say(Text.assemble(("Variant:".ljust(9), "bold"), rules.name), indent=9)
     table = Table("Player", *(row for row in ROWS), "Net")
     for i, (seat, net) in enumerate(zip(seats, result.totals)):
         name = "you" if i == 0 else f"against {i}"

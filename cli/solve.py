@@ -120,7 +120,7 @@ def _summary(solution: Solution) -> list[Text]:
     if words.pays_royalties:
         line(words.royalties.capitalize(), royalties_text(report))
     if solution.stays:
-        by = any_of([f"{row}: {report.row(row).name}" for row in solution.stay_rows], "and")
+        by = any_of([f"{row}: {report.row(row).name}" for row in solution.stay_rows], word="and")
         line("Stays", f"yes ({by}); the next Fantasyland deals "
                       f"{solution.fantasyland_cards_next} cards")
     elif words.fantasyland:
@@ -193,16 +193,16 @@ def command(
     rules = solution.rules
     say(Text.assemble(
         ("Dealt:".ljust(12), "bold"), cards_text(sort_cards(solution.cards)),
-        f"  ({len(solution.cards)} cards, {rules.name})"), LABEL_WIDTH)
+        f"  ({len(solution.cards)} cards, {rules.name})"), indent=LABEL_WIDTH)
     note = never_dealt_note(rules, [len(solution.cards)], "solved anyway")
     if note is not None:
         say(note)
     console.print(board_table(solution.report))
     for text in _summary(solution):
-        say(text, LABEL_WIDTH)
+        say(text, indent=LABEL_WIDTH)
     if solution.alternatives:
         console.print(Text("Alternatives:", style="bold"))
         for i, alt in enumerate(solution.alternatives, 1):
             say(Text.assemble(
                 f"  {i}. {_points(alt.value)} ({_signed(alt.value - solution.value)}): ",
-                _short(alt.report)), len(f"  {i}. "))
+                _short(alt.report)), indent=len(f"  {i}. "))

@@ -65,8 +65,8 @@ def _play_hand(session: Session, interactive: bool, log: IO[str] | None) -> bool
         return False
     console.print(side_by_side(g))
     for line in grade_lines(g, skip=("Discards", "Value", "Optimal")):  # in the table
-        say(line, LABEL_WIDTH)
-    say(_score_text(session), LABEL_WIDTH)
+        say(line, indent=LABEL_WIDTH)
+    say(_score_text(session), indent=LABEL_WIDTH)
     if log is not None:
         log.write(json.dumps(session.hand_record(g), sort_keys=True) + "\n")
         log.flush()
@@ -140,7 +140,7 @@ def command(
         worth = points(next(iter(worths.values()))) if len(set(worths.values())) == 1 else \
             ", ".join(f"{points(w)} for {n} cards" for n, w in worths.items())
         seats = {1: "heads-up", 2: "three-handed"}.get(opponents, f"{opponents + 1}-handed")
-        known = describe(read_table(session.rules, (), session.table)) \
+        known = describe(read_table(session.rules, (), spec=session.table)) \
             if session.table.known else ""
         table = f", {seats}" + (f" ({known})" if known else "") \
             if objective is Objective.ev else ""
@@ -156,7 +156,7 @@ def command(
         except (EOFError, KeyboardInterrupt):
             console.print()
         console.print()
-        say(_score_text(session, "Summary"), LABEL_WIDTH)
+        say(_score_text(session, "Summary"), indent=LABEL_WIDTH)
         if out is not None:
             out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")
 

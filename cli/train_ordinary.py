@@ -41,7 +41,7 @@ def _unit(session: OrdinarySession) -> str:
     return "royalty points" if session.objective == "royalties" else session.rules.unit + "s"
 
 
-def score_text(session: OrdinarySession, label: str = "Score") -> Text:
+def score_text(session: OrdinarySession, *, label: str = "Score") -> Text:
     s = session.score
     screened = f", {s.screened} not valued (screened out)" if s.screened else ""
     return Text.assemble(
@@ -90,7 +90,7 @@ def _show_street(session: OrdinarySession) -> None:
     board = p.board.format(ascii=True) if p.placed else "empty"
     dead = f"; your discards {' '.join(cards_text([c]).plain for c in p.dead)}" \
         if p.dead else ""
-    say(Text.assemble(("Board:".ljust(12), "bold"), board, dead), LABEL_WIDTH)
+    say(Text.assemble(("Board:".ljust(12), "bold"), board, dead), indent=LABEL_WIDTH)
 
 
 def _play_street(session: OrdinarySession, interactive: bool, log: IO[str] | None) -> bool:
@@ -108,7 +108,7 @@ def _play_street(session: OrdinarySession, interactive: bool, log: IO[str] | Non
         return False
     d = session.play(text)
     for line in grade_lines(d, _unit(session)):
-        say(line, LABEL_WIDTH)
+        say(line, indent=LABEL_WIDTH)
     if log is not None:
         log.write(json.dumps(session.decision_record(d), sort_keys=True) + "\n")
         log.flush()
@@ -127,14 +127,14 @@ def _show_finish(session: OrdinarySession, log: IO[str] | None) -> None:
         outcome = f"royalties {r.royalties.total}" + (
             f", Fantasyland with {r.fantasyland_cards} cards"
             if r.fantasyland_cards is not None else "")
-    say(Text.assemble(("Finished:".ljust(12), "bold"), f"{f.board}: {outcome}"), LABEL_WIDTH)
+    say(Text.assemble(("Finished:".ljust(12), "bold"), f"{f.board}: {outcome}"), indent=LABEL_WIDTH)
     best = sum(d.is_best for d in f.decisions)
     screened = f", {f.screened} not valued" if f.screened else ""
     say(Text.assemble(
         (f"Hand {f.hand}:".ljust(12), "bold"),
         f"EV lost {points(f.ev_lost)} {_unit(session)} over {plural(len(f.decisions), 'play')}"
-        f", {best} best{screened}"), LABEL_WIDTH)
-    say(score_text(session), LABEL_WIDTH)
+        f", {best} best{screened}"), indent=LABEL_WIDTH)
+    say(score_text(session), indent=LABEL_WIDTH)
     if log is not None:
         log.write(json.dumps(session.finish_record(), sort_keys=True) + "\n")
         log.flush()
@@ -151,7 +151,7 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None) -> None:
             seats = session.table.seated(session.rules)
             table = ", " + {1: "heads-up", 2: "three-handed"}.get(seats, f"{seats + 1}-handed")
             if session.table.known:
-                table += f" ({describe(read_table(session.rules, (), session.table))})"
+                table += f" ({describe(read_table(session.rules, (), spec=session.table))})"
             table += f", {session.samples} opponent samples"
         say(Text.assemble(
             ("Training", "bold"), f": {session.rules.name} ordinary hands "
@@ -167,6 +167,6 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None) -> None:
         except (EOFError, KeyboardInterrupt):
             console.print()
         console.print()
-        say(score_text(session, "Summary"), LABEL_WIDTH)
+        say(score_text(session, label="Summary"), indent=LABEL_WIDTH)
         if out is not None:
             out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")

@@ -206,9 +206,11 @@ def command(
                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
         with progress_bar(*columns, quiet=json_output) as bar:
             task = bar.add_task("solving", total=hands * len(sizes))
-            outcomes = simulate(rules, hands, seed, objective.value, opponents, sizes, workers,
-                                lambda done: bar.advance(task, done))
-        table = worth_table(outcomes, rules, objective.value, seed, opponents)
+            outcomes = simulate(rules, samples=hands, seed=seed, objective=objective.value,
+                                opponents=opponents, sizes=sizes, jobs=workers,
+                                progress=lambda done: bar.advance(task, done))
+        table = worth_table(outcomes, rules, objective=objective.value, seed=seed,
+                            opponents=opponents)
     if plot_file is not None:
         plot(table, plot_file)
     if json_output:

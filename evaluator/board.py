@@ -68,8 +68,8 @@ class Board:
     def with_jokers(self, faces: tuple[Card, ...]) -> Board:
         return Board(self.top, self.middle, self.bottom, tuple(faces))
 
-    def format(self, ascii: bool = False) -> str:
-        return " / ".join(format_cards(self.row(r), ascii) for r in ROWS)
+    def format(self, *, ascii: bool = False) -> str:
+        return " / ".join(format_cards(self.row(r), ascii=ascii) for r in ROWS)
 
     def __repr__(self) -> str:
         """The set as text that ``parse_board`` reads back, and the faces its jokers play.
@@ -81,7 +81,7 @@ class Board:
         return f"<Board {self.format(ascii=True)}{faces}>"
 
 
-def parse_board(text: str, deck: Deck = ONE_DECK) -> Board:
+def parse_board(text: str, *, deck: Deck = ONE_DECK) -> Board:
     """Parse ``"TOP / MIDDLE / BOTTOM"`` (``|`` also separates rows); 13 cards with no
     separator are read in that order, 3 / 5 / 5. ``deck`` says how many of each card (and
     how many jokers) a board may hold.
@@ -359,12 +359,12 @@ def choose_jokers(board: Board, rules: Rules) -> Board:
     return board.with_jokers(tuple(int(face) for row in ROWS for face in pick[row]["faces"][best]))
 
 
-def evaluate_board(board: Board | str, rules: Rules | str = "standard") -> BoardReport:
+def evaluate_board(board: Board | str, *, rules: Rules | str = "standard") -> BoardReport:
     """Fouls, royalties, Fantasyland entry and staying for a finished board; a board whose
     jokers stand for no faces yet gets the faces ``choose_jokers`` picks."""
     rules = find_rules(rules)
     if isinstance(board, str):
-        board = parse_board(board, rules.deck)
+        board = parse_board(board, deck=rules.deck)
     else:
         _check_board(board, rules.deck)  # a Board built in code skips the parser's checks
     if board.joker_count and not board.jokers:

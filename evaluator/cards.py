@@ -69,7 +69,7 @@ class Deck:
         """How many of ``card`` the deck holds."""
         return self.jokers if card == JOKER else self.decks
 
-    def check(self, cards: Sequence[Card], tokens: Sequence[str] | None = None) -> None:
+    def check(self, cards: Sequence[Card], *, tokens: Sequence[str] | None = None) -> None:
         """Refuse more of any card than the deck holds, naming the token."""
         names = tokens if tokens is not None else [card_name(c, ascii=True) for c in cards]
         seen: dict[Card, int] = {}
@@ -141,7 +141,7 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
-def parse_cards(text: str | Iterable[str], count: int | range | None = None,
+def parse_cards(text: str | Iterable[str], *, count: int | range | None = None,
                 deck: Deck = ONE_DECK) -> tuple[Card, ...]:
     """Parse cards from text (``"As Kd 7h"``, ``"AsKd7h"``, ``"A♠,K♥"``) or from tokens.
 
@@ -159,7 +159,7 @@ def parse_cards(text: str | Iterable[str], count: int | range | None = None,
     """
     tokens = _tokens(text) if isinstance(text, str) else [t for s in text for t in _tokens(s)]
     cards = tuple(parse_card(token) for token in tokens)
-    deck.check(cards, tokens)
+    deck.check(cards, tokens=tokens)
     if count is not None:
         allowed = range(count, count + 1) if isinstance(count, int) else count
         if len(cards) not in allowed:
@@ -169,17 +169,17 @@ def parse_cards(text: str | Iterable[str], count: int | range | None = None,
     return cards
 
 
-def card_name(card: Card, ascii: bool = False) -> str:
+def card_name(card: Card, *, ascii: bool = False) -> str:
     if card == JOKER:
         return "Jk" if ascii else JOKER_SYMBOL
     suits = SUIT_CHARS if ascii else SUIT_SYMBOLS
     return RANK_CHARS[rank_of(card)] + suits[suit_of(card)]
 
 
-def format_cards(cards: Iterable[Card], ascii: bool = False, sep: str = " ") -> str:
+def format_cards(cards: Iterable[Card], *, ascii: bool = False, sep: str = " ") -> str:
     """Format cards, with suit symbols unless ``ascii`` (then ``As Kd``, which parses back);
     a joker is the joker symbol, or ``Jk``."""
-    return sep.join(card_name(card, ascii) for card in cards)
+    return sep.join(card_name(card, ascii=ascii) for card in cards)
 
 
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:

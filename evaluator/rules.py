@@ -300,7 +300,7 @@ class Rules:
             return self.repeat_value_after(dealt)
         return dict(self.ev_repeat_values).get(dealt, self.ev_repeat_value)
 
-    def entry_value(self, cards: int, ev: bool, card_worth: float = CARD_WORTH) -> EntryValue:
+    def entry_value(self, cards: int, ev: bool, *, card_worth: float = CARD_WORTH) -> EntryValue:
         """The worth of entering Fantasyland with ``cards`` cards (``EntryValue``): the rules'
         ``entry_value`` (``ev_entry_value`` under ev) where they give it; else, for a size
         that repeats as itself, the worth of staying at that size, which is the same run;

@@ -382,7 +382,7 @@ def _check_sizes(rules: Rules, source: str) -> None:
                              + ", ".join(map(str, rules.dealt_counts)))
 
 
-def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
+def rules_from_document(doc: dict[str, Any], *, source: str = "rules") -> Rules:
     """Build rules from a parsed TOML document (after any ``base`` has been merged in)."""
     _check_keys(doc, source)
     scales = _scales(doc, source)
@@ -431,7 +431,7 @@ def _read_text(path: Path | Traversable, shown: str) -> str:
     """The text of a rules file: TOML is UTF-8, so other bytes are refused with their line."""
     try:
         # the user's files through the one bounded reader; the presets are the package's own
-        data = (read_file(path, "rules file", MAX_RULES_BYTES) if isinstance(path, Path)
+        data = (read_file(path, "rules file", limit=MAX_RULES_BYTES) if isinstance(path, Path)
                 else path.read_bytes())
     except FileError as error:
         raise RulesError(str(error)) from None
@@ -542,10 +542,10 @@ def load_rules(path: str | Path) -> Rules:
     _check_keys(doc, path.name)
     _check_not_empty(doc, path.name)
     return rules_from_document(_resolve(doc, path.name) | {"name": doc.get("name", path.stem)},
-                               path.name)
+                               source=path.name)
 
 
-def rules_from_text(text: str, source: str = "rules") -> Rules:
+def rules_from_text(text: str, *, source: str = "rules") -> Rules:
     """A rules file given as its text (an upload, say), read as ``load_rules`` reads a file:
     the same checks and messages, each starting with ``source``.
 
@@ -561,7 +561,7 @@ def rules_from_text(text: str, source: str = "rules") -> Rules:
     _check_keys(doc, source)
     _check_not_empty(doc, source)
     return rules_from_document(_resolve(doc, source) | {"name": doc.get("name", source)},
-                               source)
+                               source=source)
 
 
 def find_preset(name: str) -> Rules:
@@ -602,7 +602,7 @@ def find_rules(name: str | Rules) -> Rules:
             doc = _preset_documents()[canonical]
             resolved = _resolve(doc, canonical) | {
                 k: doc[k] for k in ("name", "aliases", "description") if k in doc}
-            _PRESETS[canonical] = rules_from_document(resolved, canonical)
+            _PRESETS[canonical] = rules_from_document(resolved, source=canonical)
         return _PRESETS[canonical]
     if name.endswith(".toml") or Path(name).is_file():
         return load_rules(name)

@@ -23,12 +23,12 @@ def row_results(a: BoardReport, b: BoardReport) -> tuple[int, int, int]:
                  ((a.row(r).value, b.row(r).value) for r in ROWS))  # type: ignore[return-value]
 
 
-def settle(a: BoardReport, b: BoardReport, scoring: Scoring | None = None) -> int:
+def settle(a: BoardReport, b: BoardReport, *, scoring: Scoring | None = None) -> int:
     """Points ``a`` wins from ``b`` (negative when ``a`` pays).
 
     >>> from evaluator.board import evaluate_board
-    >>> ivey = evaluate_board("6s6c4h / TdTs9cQs8c / 3h3d3s2h2d", "standard")
-    >>> hellmuth = evaluate_board("AhKdQd / 9h9d5h5d4c / KsJs9s8s7s", "standard")
+    >>> ivey = evaluate_board("6s6c4h / TdTs9cQs8c / 3h3d3s2h2d", rules="standard")
+    >>> hellmuth = evaluate_board("AhKdQd / 9h9d5h5d4c / KsJs9s8s7s", rules="standard")
     >>> settle(ivey, hellmuth)
     4
     """
@@ -69,11 +69,12 @@ class TableResult:
         return tuple(sum(row) for row in self.pairs)
 
 
-def score_table(boards: Sequence[BoardReport], scoring: Scoring | None = None) -> TableResult:
+def score_table(boards: Sequence[BoardReport], *, scoring: Scoring | None = None) -> TableResult:
     """Settle every pair among 2 to 4 players."""
     if not 2 <= len(boards) <= 4:
         raise ValueError(f"a table has 2 to 4 players, got {len(boards)}")
-    pairs = tuple(tuple(0 if i == j else settle(a, b, scoring) for j, b in enumerate(boards))
+    pairs = tuple(tuple(0 if i == j else settle(a, b, scoring=scoring)
+                        for j, b in enumerate(boards))
                   for i, a in enumerate(boards))
     return TableResult(pairs)
 
@@ -154,7 +155,7 @@ def _settle_pair(a: Seat, b: Seat, rules: Rules) -> int:
         return -b.natural.natural.value
     # a seat that neither surrenders nor declares a natural shows a set (``Seat`` checks)
     assert a.report is not None and b.report is not None
-    return settle(a.report, b.report, rules.scoring)
+    return settle(a.report, b.report, scoring=rules.scoring)
 
 
 def read_seat(text: str, rules: Rules) -> Seat:
@@ -179,7 +180,7 @@ def read_seat(text: str, rules: Rules) -> Seat:
             raise CardError(f"bad natural {words!r}: these cards hold none of {rules.name}'s "
                             f"special hands ({schedule})")
         return Seat(natural=held, cards=tuple(cards))
-    return Seat(evaluate_board(words, rules))
+    return Seat(evaluate_board(words, rules=rules))
 
 
 def check_table(seats: Sequence[Seat], rules: Rules, texts: Sequence[str]) -> None:

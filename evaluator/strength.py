@@ -52,7 +52,7 @@ def _straight_high(distinct_desc: tuple[int, ...], wheel: bool) -> int | None:
     return None
 
 
-def describe(ranks: tuple[int, ...], flush: bool = False, wheel: bool = True) -> Descriptor:
+def describe(ranks: tuple[int, ...], *, flush: bool = False, wheel: bool = True) -> Descriptor:
     """Describe a 3- or 5-card hand from its ranks (0 = deuce .. 12 = ace).
 
     ``wheel=False`` ranks for 2-7 lowball, where the ace is always high and A-2-3-4-5 is

@@ -53,7 +53,7 @@ def encode(tables: Mapping[str, np.ndarray], names: Sequence[str]) -> bytes:
     return buffer.getvalue()
 
 
-def fresh(table: str = "strength") -> bytes:
+def fresh(*, table: str = "strength") -> bytes:
     """The bytes of a fresh build of one shipped file's tables from the rules."""
     _, names, build = SHIPPED[table]
     return encode(build(), names)
@@ -63,7 +63,7 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(*, argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m fantasyland.evaluator.tables",
         description="Write the tables generated from the rules (hand strengths, and what "
@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     failed = False
     for table in chosen:
         output = args.output or SOURCE_DIR / SHIPPED[table][0]
-        data = fresh(table)
+        data = fresh(table=table)
         if args.check:
             same = output.is_file() and output.read_bytes() == data
             print(f"{output.name}: {'a fresh build' if same else 'NOT a fresh build'} "

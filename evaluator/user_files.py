@@ -80,7 +80,7 @@ def _open_regular(path: str | Path, what: str) -> BinaryIO:
         raise
 
 
-def read_file(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_file(path: str | Path, what: str, *, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; ``what`` it is (``"rules
     file"``) names it in the error."""
     with _open_regular(path, what) as data:
@@ -121,7 +121,7 @@ def _is_devnull(mode: os.stat_result) -> bool:
         return False
 
 
-def read_stdin(what: str, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_stdin(what: str, *, limit: int = MAX_FILE_BYTES) -> bytes:
     """All of standard input, at most ``limit`` bytes: ``what`` it should hold names it in
     the error. A device (``< /dev/zero``) is refused before it is read."""
     stream = _check_stdin(what)
@@ -202,7 +202,7 @@ class Lines:
             self._data.close()
 
 
-def excerpt(text: str, length: int | None = None) -> dict[str, str | int]:
+def excerpt(text: str, *, length: int | None = None) -> dict[str, str | int]:
     """What a record keeps of a line: all of a short one; the start of a long one, and its
     length in bytes."""
     size = len(text.encode("utf-8", "surrogateescape")) if length is None else length
@@ -218,7 +218,7 @@ def is_stdout(path: str | Path | None) -> bool:
     return path is not None and str(path) == STDIN
 
 
-def check_output(path: str | Path, what: str, streams: bool = False) -> None:
+def check_output(path: str | Path, what: str, *, streams: bool = False) -> None:
     """Refuse, before the work that fills it, an output that cannot be written: a missing
     or unwritable directory, a directory in its place, and unless ``streams`` (the command
     writes a stream, not a file it reopens or replaces) a device or a FIFO."""

@@ -192,7 +192,7 @@ def plain_best_sets(cards: Sequence[Card], rules: Rules | str,
             left = [c for c in rest if c not in middle]
             for top in combinations(left, 3):
                 board = Board(card_key(top), card_key(middle), card_key(bottom))
-                report = evaluate_board(board, rules)
+                report = evaluate_board(board, rules=rules)
                 if report.fouled:
                     continue
                 value = report.royalties.total + fl_value * report.stays

@@ -39,7 +39,8 @@ def finishes(rules: Rules, rows: dict[str, tuple[int, ...]], dealt: tuple[int, .
     are kept. ``opponent_boards``: under ev, the sample, a list of deals each a list of
     ``opponents`` finished boards."""
     seen: dict[tuple, Finish] = {}
-    theirs_reports = [[evaluate_board(b, rules) for b in deal] for deal in opponent_boards or []]
+    theirs_reports = [[evaluate_board(b, rules=rules) for b in deal]
+                      for deal in opponent_boards or []]
     positions = range(len(dealt))
     for kept in combinations(positions, keep):
         thrown = [dealt[i] for i in positions if i not in kept]
@@ -53,7 +54,7 @@ def finishes(rules: Rules, rows: dict[str, tuple[int, ...]], dealt: tuple[int, .
             if key in seen:
                 continue
             board = Board(*key)
-            report = evaluate_board(board, rules)
+            report = evaluate_board(board, rules=rules)
             entry = report.fantasyland_cards or 0
             royalties = report.royalties.total
             if objective == "royalties":

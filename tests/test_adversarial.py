@@ -69,7 +69,7 @@ def reference_cases(sizes: tuple[int, ...], slow: bool) -> list:
     for n in sizes:
         count = {13: PER_KIND, 14: PER_KIND, 15: PER_KIND, 16: 4, 17: 1}[n]
         for kind in KINDS:
-            for i, hand in enumerate(adversarial_hands(kind, count, n, seed=7)):
+            for i, hand in enumerate(adversarial_hands(kind, count=count, cards=n, seed=7)):
                 variant = ("pineapple", "standard", "deuce")[i % 3]
                 fl_value = (0.0, 15.0)[i % 2]
                 params.append(pytest.param(hand, variant, fl_value,

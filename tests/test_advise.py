@@ -122,7 +122,7 @@ def test_last_street_lists_every_play_and_values_it_as_enumerated(seed, rules):
     check_against_enumeration(rules, rows, dealt, advice, "royalties")
     # the royalties themselves, read back from the value of each board that stands
     for play in advice.plays:
-        report = evaluate_board(Board(*rows_of(play.play.layout)), rules)
+        report = evaluate_board(Board(*rows_of(play.play.layout)), rules=rules)
         if not report.fouled:
             worth = {e.cards: e.value for e in advice.entries}.get(entry_of(play), 0.0)
             assert play.value - worth == pytest.approx(report.royalties.total)
@@ -162,7 +162,7 @@ def test_last_street_ev_values_are_points_settled_against_the_advisers_boards(op
     given_board = Board(rows["top"], rows["middle"], rows["bottom"])
     advice = advise(PROGRESSIVE, given_board, dealt, objective="ev", table=spec, samples=50,
                     seed=seed)
-    position, table = read_advice_position(PROGRESSIVE, given_board, dealt, spec)
+    position, table = read_advice_position(PROGRESSIVE, given_board, dealt, spec=spec)
     valuation, drawn = valuation_for(position, "ev", table, 50, seed,
                                      entry_values(PROGRESSIVE, "ev"))
     assert drawn == advice.samples == 50
@@ -228,7 +228,7 @@ def test_valuation_under_ev_agrees_with_the_solvers_per_board_scorer(seed):
     entries = entry_values(PROGRESSIVE, "ev")
     valuation = Valuation(PROGRESSIVE, "ev", opponents, entries, field)
     out = valuation(ours[None])
-    report = evaluate_board(board_of(ours), PROGRESSIVE)
+    report = evaluate_board(board_of(ours), rules=PROGRESSIVE)
     points = sum(set_points(field, PROGRESSIVE.scoring, report).values()).mean()
     entry = report.fantasyland_cards if not report.fouled else None
     worth = PROGRESSIVE.entry_value(entry, ev=True).value * opponents if entry else 0.0
@@ -246,7 +246,7 @@ def test_valuation_under_ev_agrees_with_the_solver_for_fouled_and_entering_board
         deals = np.stack([rng.permutation(rest)[:26].reshape(2, 13) for _ in range(8)])
         field = OpponentField.from_boards(deals, PROGRESSIVE)
         valuation = Valuation(PROGRESSIVE, "ev", 2, entry_values(PROGRESSIVE, "ev"), field)
-        report = evaluate_board(board_of(ours), PROGRESSIVE)
+        report = evaluate_board(board_of(ours), rules=PROGRESSIVE)
         points = sum(set_points(field, PROGRESSIVE.scoring, report).values()).mean()
         worth = 0.0 if report.fouled else PROGRESSIVE.entry_value(14, ev=True).value * 2
         assert valuation(ours[None]).value[0] == pytest.approx(points + worth, abs=1e-9)

@@ -24,7 +24,7 @@ def ranked_sets(dealt, rules, value_of) -> list[tuple[float, Board]]:
         for middle in combinations(rest, 5):
             top = tuple(c for c in rest if c not in middle)
             board = Board(card_key(top), card_key(middle), card_key(bottom))
-            report = evaluate_board(board, rules)
+            report = evaluate_board(board, rules=rules)
             if report.fouled:
                 continue
             key = (round(value_of(board, report), 9),
@@ -49,7 +49,8 @@ def test_alternatives_are_the_next_sets_in_value_then_tie_break_order(seed):
     dealt = random.Random(seed).sample(range(52), 13)
     expected = ranked_sets(dealt, rules, lambda board, report: report.royalties.total
                            + FL_VALUE * report.stays)[:6]
-    assert_head_of(expected, solve(dealt, rules, "royalties", FL_VALUE, alternatives=5))
+    assert_head_of(expected, solve(dealt, variant=rules, objective="royalties", fl_value=FL_VALUE,
+                                   alternatives=5))
 
 
 def test_ev_alternatives_reach_staying_sets_far_below_the_optimum():
@@ -60,8 +61,9 @@ def test_ev_alternatives_reach_staying_sets_far_below_the_optimum():
     dealt = [38, 40, 4, 30, 49, 46, 19, 20, 8, 47, 42, 28, 34]
     goal = make_objective("ev", rules, dealt, None, samples=200)
     expected = ranked_sets(dealt, rules,
-                           lambda board, _: value_of_set(dealt, board, rules, goal).value)[:5]
-    solution = solve(dealt, rules, "ev", alternatives=4, samples=200)
+                           lambda board, _: value_of_set(dealt, board, variant=rules,
+                                                         objective=goal).value)[:5]
+    solution = solve(dealt, variant=rules, objective="ev", alternatives=4, samples=200)
     assert any(a.report.stays for a in solution.alternatives)
     assert_head_of(expected, solution)
 

@@ -30,7 +30,7 @@ def test_random_hands_are_seeded_per_seed_and_card_count():
 def test_time_solving_times_every_hand_of_every_count_and_reports_progress():
     seen = []
     timings = time_solving([13, 17], 2, 1, "pineapple", "royalties", None,
-                           lambda cards, done: seen.append((cards, done)))
+                           progress=lambda cards, done: seen.append((cards, done)))
     assert [t.label for t in timings] == ["13 cards", "17 cards"]
     assert all(len(t.ms) == 2 and (t.ms > 0).all() for t in timings)
     assert seen == [(13, 1), (13, 2), (17, 1), (17, 2)]

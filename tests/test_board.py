@@ -45,7 +45,8 @@ def legal_board(rules: str = "standard", **rows: str) -> BoardReport:
         cards = [card for row in filled.values() for card in row]
         if len(set(cards)) < 13:
             continue
-        report = evaluate_board(Board(filled["top"], filled["middle"], filled["bottom"]), rules)
+        report = evaluate_board(Board(filled["top"], filled["middle"], filled["bottom"]),
+                                rules=rules)
         if not report.fouled:
             return report
     raise AssertionError(f"no legal {rules} board holds {rows}")
@@ -263,7 +264,7 @@ def test_deuce_middle_royalties(middle, points):
     pytest.param("7h 5h 4h 3h 2h", id="suited_75432_is_a_flush"),
 ])
 def test_deuce_middle_must_be_ten_high_or_lower_without_pair_straight_or_flush(middle):
-    report = evaluate_board(f"4c 3d 2d / {middle} / Ac Kc Qc Jc Tc", "deuce")
+    report = evaluate_board(f"4c 3d 2d / {middle} / Ac Kc Qc Jc Tc", rules="deuce")
     assert report.fouled
     assert report.foul_reasons == (
         f"the middle row ({report.middle.name}) must be T-high or better",)
@@ -272,14 +273,14 @@ def test_deuce_middle_must_be_ten_high_or_lower_without_pair_straight_or_flush(m
 
 def test_deuce_middle_is_not_ordered_against_top_or_bottom():
     # Aces on top over a 7-high middle is normal in 2-7; only bottom must beat top.
-    report = evaluate_board("As Ah Kd / 7h 5d 4s 3c 2h / 3s 3d 3h 9c 9d", "deuce")
+    report = evaluate_board("As Ah Kd / 7h 5d 4s 3c 2h / 3s 3d 3h 9c 9d", rules="deuce")
     assert not report.fouled
     assert report.royalties == type(report.royalties)(9, 8, 6)
     assert report.middle.name == "7-5-4-3-2 low"
 
 
 def test_deuce_bottom_must_beat_top():
-    report = evaluate_board("As Ah Kd / 7h 5d 4s 3c 2h / Ks Kh Qd Jc 9d", "deuce")
+    report = evaluate_board("As Ah Kd / 7h 5d 4s 3c 2h / Ks Kh Qd Jc 9d", rules="deuce")
     assert report.foul_reasons == (
         "the top row (Pair of Aces) beats the bottom row (Pair of Kings)",)
 
@@ -307,7 +308,7 @@ def test_fantasyland_entry_cards_by_top(preset, cards):
     pytest.param("Qh Qs 2d", "7h 6d 4s 3c 2h", None, id="qq_top_is_not_enough"),
 ])
 def test_deuce_entry(top, middle, cards):
-    report = evaluate_board(f"{top} / {middle} / {free('bottom', top, middle)}", "deuce")
+    report = evaluate_board(f"{top} / {middle} / {free('bottom', top, middle)}", rules="deuce")
     assert report.fantasyland_cards == cards
 
 
@@ -336,7 +337,7 @@ def test_stay_rows(preset, rows, stays):
 
 def test_stays_reports_any_row():
     assert legal_board("pineapple", top="2d 2h 2s").stays
-    assert not evaluate_board("Ah As Kd / 2s 2h 2d 3c 3d / 4s 4h 4d 3s 3h", "pineapple").stays
+    assert not evaluate_board("Ah As Kd / 2s 2h 2d 3c 3d / 4s 4h 4d 3s 3h", rules="pineapple").stays
 
 
 # --- a fouled board ------------------------------------------------------------------------
@@ -344,7 +345,7 @@ def test_stays_reports_any_row():
 @pytest.mark.parametrize("preset", PRESETS)
 def test_fouled_board_scores_no_royalties_no_entry_no_stay(preset):
     # AAA on top over the middle's kings fouls every preset's order (bottom over top in 2-7).
-    report = evaluate_board("As Ah Ad / Kc Kd Ks 7c 2c / Qc Qd Qh 2d 2h", preset)
+    report = evaluate_board("As Ah Ad / Kc Kd Ks 7c 2c / Qc Qd Qh 2d 2h", rules=preset)
     assert report.fouled
     assert report.royalties.total == 0
     assert report.fantasyland_cards is None
@@ -367,7 +368,7 @@ def deuce_middle_qualifies(cards: tuple[int, ...]) -> bool:
 
 @given(boards, st.sampled_from(PRESETS))
 def test_random_board_fouls_exactly_when_the_rows_are_out_of_order(board, preset):
-    report = evaluate_board(board, preset)
+    report = evaluate_board(board, rules=preset)
     top, middle, bottom = (strength_of(board.row(r)) for r in ("top", "middle", "bottom"))
     if preset == "deuce":
         expected = bottom < top or not deuce_middle_qualifies(board.middle)
@@ -378,7 +379,7 @@ def test_random_board_fouls_exactly_when_the_rows_are_out_of_order(board, preset
 
 @given(boards, st.sampled_from(PRESETS))
 def test_random_fouled_board_never_reports_royalties_entry_or_stay(board, preset):
-    report = evaluate_board(board, preset)
+    report = evaluate_board(board, rules=preset)
     if report.fouled:
         assert report.royalties.total == 0
         assert report.fantasyland_cards is None and report.stay_rows == ()
@@ -449,12 +450,12 @@ def best_worth_of_any_faces(board: Board, rules) -> tuple:
 
 
 @given(joker_boards(), st.sampled_from(JOKER_RULES))
-@example(parse_board("7c 2c 3d / As Ks Qs Js Jk / Ah Kh Qh Jh Th", find_rules("joker").deck),
+@example(parse_board("7c 2c 3d / As Ks Qs Js Jk / Ah Kh Qh Jh Th", deck=find_rules("joker").deck),
          "pineapple-joker")  # a middle equal to the bottom is legal (issue 44, item 1)
 @settings(max_examples=200)
 def test_the_faces_score_chooses_for_jokers_are_the_best_of_every_choice(board, rules):
     rules = find_rules(rules)
-    report = evaluate_board(board, rules)
+    report = evaluate_board(board, rules=rules)
     chosen = report.board
     for row in ROWS:  # each joker stands for a face the rules allow it in its row
         if JOKER in board.row(row):
@@ -478,5 +479,5 @@ def test_board_doctests_pass():
     ("9c 7d 5c 4c 2c", "high card"),
 ])
 def test_a_deuce_to_seven_middle_is_classed_on_its_own_scale(middle, cls):
-    report = evaluate_board(f"Qh Qd 4h / {middle} / As Ks Qs Js 9s", "deuce")
+    report = evaluate_board(f"Qh Qd 4h / {middle} / As Ks Qs Js 9s", rules="deuce")
     assert report.middle.class_name == cls

@@ -53,7 +53,7 @@ def _worth_by_hand(rules, layout: np.ndarray, kept: tuple, rows: tuple,
     for card, row in zip(kept, rows):
         board[next(s for s in ROW_SLOTS[row] if board[s] == EMPTY)] = card
     report = evaluate_board(Board(tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])),
-                            rules)
+                            rules=rules)
     if report.fouled:
         return -params.foul_penalty
     odds = table_odds(rules)
@@ -90,7 +90,7 @@ def test_the_last_street_plays_the_best_of_every_play_counted_by_hand(rows, new)
     layout, cards = _layout(*rows), parse_cards(new)
     rng = np.random.default_rng(0)
     chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, cards, 2, np.array([], dtype=np.int64),
-                    0, STRONG, rng, table_odds(PINEAPPLE))
+                    0, STRONG, rng, odds=table_odds(PINEAPPLE))
     best = max(_worth_by_hand(PINEAPPLE, layout, kept, rows_, STRONG)
                for kept, rows_ in _every_play(layout, cards, 2))
     placed = [c for c in chosen.tolist() if c not in layout.tolist()]
@@ -106,7 +106,7 @@ def test_the_last_street_takes_the_rows_that_win_when_royalties_tie():
     layout = _layout("Kc 9d", "Qs Qh 8c 7d", "Jh Jd 6s 6c 4h")
     rng = np.random.default_rng(0)
     chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, parse_cards("As 2d 3c"), 2,
-                    np.array([], dtype=np.int64), 0, STRONG, rng, table_odds(PINEAPPLE))
+                    np.array([], dtype=np.int64), 0, STRONG, rng, odds=table_odds(PINEAPPLE))
     assert parse_cards("As")[0] in chosen[:3].tolist()
 
 
@@ -130,7 +130,7 @@ def test_the_last_street_never_fouls_when_a_legal_play_exists(params):
         if not legal:
             continue
         chosen = choose(PINEAPPLE, THREE_KEEP_TWO, layout, new, 2,
-                        np.array([], dtype=np.int64), 0, params, rng, table_odds(PINEAPPLE))
+                        np.array([], dtype=np.int64), 0, params, rng, odds=table_odds(PINEAPPLE))
         assert not evaluate_boards(chosen[None], PINEAPPLE).fouled[0]
         checked += 1
 
@@ -301,7 +301,7 @@ def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, flat
     odds = table_odds(PINEAPPLE)
     coming, samples = 12, 24
     worth = estimate(PINEAPPLE, layout[None], unseen, coming, params,
-                     np.random.default_rng(seed), samples, odds, (3, 2))
+                     np.random.default_rng(seed), samples, odds=odds, deal=(3, 2))
     shuffles = np.random.default_rng(seed).permuted(
         np.broadcast_to(unseen, (samples, len(unseen))), axis=1)
     expected = []
@@ -381,10 +381,10 @@ def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():
     for deal in deals:
         plays = placements(layout, deal.tolist(), 2)
         left = np.setdiff1d(unseen, deal)
-        value = first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 1, params, rng, 8, odds)
+        value = first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 1, params, rng, 8, odds=odds)
         best = plays[np.argmax(value)][None]
         expected.append(first_look(PINEAPPLE, best, left, THREE_KEEP_TWO, 1, params, rng, 8,
-                                   odds)[0])
+                                   odds=odds)[0])
         plain.append(value.max())
     worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, params, odds, np.random.default_rng(4)).search(
         layout[None], unseen, 2)
@@ -412,7 +412,7 @@ def test_a_nested_search_judges_each_deals_best_plays_by_a_search_of_their_own(n
     for deal in dealt(unseen, 2):
         plays = placements(layout, deal.tolist(), 2)
         left = np.setdiff1d(unseen, deal)
-        ranked = first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 2, params, rng, 6, odds)
+        ranked = first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 2, params, rng, 6, odds=odds)
         kept = plays[np.argsort(-ranked, kind="stable")[:nested_plays]]
         inner = np.zeros(len(kept))
         for inner_deal in dealt(left, 2):
@@ -423,7 +423,7 @@ def test_a_nested_search_judges_each_deals_best_plays_by_a_search_of_their_own(n
             counts = [len(b) for b in best]
             value = first_look(PINEAPPLE, np.concatenate(best),
                                np.setdiff1d(left, inner_deal), THREE_KEEP_TWO, 1, params,
-                               rng, 5, odds)
+                               rng, 5, odds=odds)
             inner += [part.max() for part in np.split(value, np.cumsum(counts)[:-1])]
         outer.append((inner / 2).max())
     worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, params, odds, np.random.default_rng(8)).search(
@@ -470,7 +470,7 @@ def test_a_rollout_plays_the_rest_of_the_hand_as_the_bots_first_look_would():
             new = stream[3 * street:3 * street + 3]
             left = np.setdiff1d(left, new)
             current = choose_each(PINEAPPLE, THREE_KEEP_TWO, current, new.tolist(), 2, left,
-                                  rounds_left, policy, rng, odds)
+                                  rounds_left, policy, rng, odds=odds)
         worths.append([_worth_by_hand(PINEAPPLE, board, (), (), ROLLED) for board in current])
     worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, ROLLED, odds, np.random.default_rng(6)).roll_out(
         layouts, unseen, 2)
@@ -518,7 +518,7 @@ def test_the_first_five_cards_play_by_the_first_knobs_and_only_they_do():
     def play(params, layout, new, keep, seen, rounds_left):
         unseen = np.setdiff1d(np.arange(52), seen)
         return choose(PINEAPPLE, THREE_KEEP_TWO, layout, new, keep, unseen, rounds_left,
-                      params, np.random.default_rng(7), odds)
+                      params, np.random.default_rng(7), odds=odds)
 
     empty = np.full(13, EMPTY, dtype=np.int64)
     differs = 0

@@ -72,7 +72,7 @@ def test_every_card_round_trips_through_format_and_parse(ascii):
     assert parse_cards(text) == FULL_DECK
     assert format_cards(parse_cards(text), ascii=ascii) == text
     for card in FULL_DECK:
-        assert parse_card(card_name(card, ascii)) == card
+        assert parse_card(card_name(card, ascii=ascii)) == card
 
 
 def test_every_card_has_a_distinct_name():

@@ -75,7 +75,7 @@ def test_a_set_that_does_not_fit_the_hand_names_the_problem(text, message):
 # --- grading --------------------------------------------------------------------------------
 
 def test_optimal_set_loses_nothing_and_ranks_100():
-    g = grade(HAND, OPTIMAL, "pineapple")
+    g = grade(HAND, OPTIMAL, variant="pineapple")
     assert g.optimal and g.ev_lost == 0 and not g.fouled
     assert g.player.stays and g.player.value == 37 + find_rules("pineapple").repeat_value
     assert g.percentile.exact and g.percentile.percent == 100
@@ -83,14 +83,14 @@ def test_optimal_set_loses_nothing_and_ranks_100():
 
 
 def test_a_different_set_of_equal_value_counts_as_optimal():
-    g = grade(HAND, EQUAL, "pineapple")
+    g = grade(HAND, EQUAL, variant="pineapple")
     assert g.report.board != g.solution.board
     assert g.optimal and g.ev_lost == 0
 
 
 def test_worse_set_loses_the_difference_in_the_objective():
     # The optimum: 12 (full house middle) + 25 (royal bottom) + 10 for staying = 47.
-    g = grade(HAND, "5h 5d 4c / 9h 9d 9c 3c 2c / As Ks Qs Js Ts", "pineapple", fl_value=10)
+    g = grade(HAND, "5h 5d 4c / 9h 9d 9c 3c 2c / As Ks Qs Js Ts", variant="pineapple", fl_value=10)
     assert g.solution.value == 47
     assert g.player.value == 2 + 25 + 10  # trips middle
     assert g.ev_lost == 10 and not g.optimal and g.advice == ()
@@ -98,7 +98,7 @@ def test_worse_set_loses_the_difference_in_the_objective():
 
 
 def test_fouled_set_scores_zero_ranks_zero_and_names_the_rows():
-    g = grade(HAND, "9h 9d 9c / 5h 5d 2c 2d 4c / As Ks Qs Js Ts", "pineapple")
+    g = grade(HAND, "9h 9d 9c / 5h 5d 2c 2d 4c / As Ks Qs Js Ts", variant="pineapple")
     assert g.fouled and g.player.value == 0 and not g.player.stays
     assert "the top row (Three Nines) beats the middle row" in g.report.foul_reasons[0]
     assert g.percentile.percent == 0
@@ -107,7 +107,7 @@ def test_fouled_set_scores_zero_ranks_zero_and_names_the_rows():
 
 
 def test_giving_up_a_repeat_for_royalties_is_said_in_words():
-    g = grade(STAY_HAND, GREEDY, "pineapple", fl_value=9.6)
+    g = grade(STAY_HAND, GREEDY, variant="pineapple", fl_value=9.6)
     assert g.solution.stays and not g.player.stays
     assert g.advice == ("you took 6 more royalty points but gave up a Fantasyland repeat "
                         "worth about 9.6",)
@@ -116,7 +116,7 @@ def test_giving_up_a_repeat_for_royalties_is_said_in_words():
 
 def test_keeping_a_repeat_that_costs_more_than_it_is_worth_is_said_in_words():
     staying = "3s 3h 3c / Ad Jd 8s 8h 8c / Ac Kc Jc Tc 2c"
-    g = grade(STAY_HAND, staying, "pineapple", fl_value=2)
+    g = grade(STAY_HAND, staying, variant="pineapple", fl_value=2)
     assert g.player.stays and not g.solution.stays
     assert g.advice == ("you kept a Fantasyland repeat worth about 2 but gave up 6 royalty "
                         "points for it",)
@@ -124,7 +124,7 @@ def test_keeping_a_repeat_that_costs_more_than_it_is_worth_is_said_in_words():
 
 def test_an_unknown_objective_is_refused_naming_it():
     with pytest.raises(ObjectiveError, match="unknown objective 'chips'"):
-        grade(HAND, OPTIMAL, "pineapple", "chips")
+        grade(HAND, OPTIMAL, variant="pineapple", objective="chips")
 
 
 # --- percentile -----------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def test_a_set_holding_jokers_counts_once_at_its_best_faces():
     for _ in range(300):
         order = rng.sample(dealt, 13)
         report = evaluate_board(Board(tuple(order[:3]), tuple(order[3:8]), tuple(order[8:])),
-                                rules)
+                                rules=rules)
         legal += not report.fouled
         if not report.fouled:
             assert counts.counts.get((report.royalties.total, report.stays), 0) > 0, order
@@ -211,7 +211,7 @@ def test_percentile_counts_sets_the_set_beats_or_ties():
     dealt = parse_cards(HAND)
     counts = exact_counts(dealt, rules)
     board = parse_board("5h 5d 4c / 9h 9d 9c 3c 2c / As Ks Qs Js Ts")
-    report = evaluate_board(board, rules)
+    report = evaluate_board(board, rules=rules)
     p = percentile(dealt, rules, report.royalties.total, False, "royalties", 0.0)
     assert p.exact and p.legal_sets == counts.total
     assert p.beaten_or_tied == sum(n for (r, _), n in counts.counts.items() if r <= 27)
@@ -298,7 +298,7 @@ def test_check_grades_under_the_ev_objective_too():
 def test_board_passed_in_code_is_checked_like_typed_text():
     board = parse_board("4c 2d 2h / 9h 9d 9c 5h 5d / As Ks Qs Js Ts")
     with pytest.raises(SetError, match="'2h', which was not dealt"):
-        grade(HAND, board, "pineapple")
+        grade(HAND, board, variant="pineapple")
 
 
 def test_check_17_cards_labels_the_percentile_an_estimate():
@@ -328,7 +328,7 @@ def test_check_never_shows_100_percent_for_a_set_that_is_beaten():
 
 
 def test_check_grades_on_the_sample_solve_used_when_given_the_same_samples_and_seed():
-    solution = solve(STAY_HAND, "pineapple", "ev", samples=60, seed=2)
+    solution = solve(STAY_HAND, variant="pineapple", objective="ev", samples=60, seed=2)
     result = check(STAY_HAND, "--set", solution.board.format(ascii=True), "--objective", "ev",
                    "--samples", "60", "--seed", "2", "--json")
     assert result.exit_code == 0, result.output
@@ -353,7 +353,7 @@ def test_check_reads_the_hand_from_stdin_and_the_set_from_its_option():
 
 def test_an_optimal_set_s_sampled_percentile_is_100_not_an_estimate_with_a_zero_error():
     # A sample of 200 sets once printed 'about 100.0% ± 0.0%': a precision it has not.
-    solution = solve(STAY_HAND, "pineapple", "ev", samples=60, seed=2)
+    solution = solve(STAY_HAND, variant="pineapple", objective="ev", samples=60, seed=2)
     result = check(STAY_HAND, "--set", solution.board.format(ascii=True), "--objective", "ev",
                    "--samples", "60", "--seed", "2")
     assert result.exit_code == 0, result.output

@@ -25,7 +25,7 @@ WEST = "Kc Qc 7s / 6c 6d Js Th 9s / Ac Ad Ah 4c 4d"
 
 
 def board(text: str, rules=CHINESE):
-    return evaluate_board(text, rules)
+    return evaluate_board(text, rules=rules)
 
 
 def seats(*texts: str, rules=CHINESE) -> list[Seat]:
@@ -63,7 +63,7 @@ def test_east_cannot_put_the_jacks_in_front():
         for middle in combinations(left, 5):
             bottom = tuple(c for c in left if c not in middle)
             set_ = Board((*jacks, third), middle, bottom)
-            assert evaluate_board(set_, CHINESE).fouled
+            assert evaluate_board(set_, rules=CHINESE).fouled
 
 
 def test_the_bonus_example_a_pays_b_3_under_the_typical_scale():

@@ -270,9 +270,9 @@ def test_red_suits_render_red_and_black_suits_do_not():
 
 def test_cards_fall_back_to_ascii_where_suit_symbols_cannot_be_encoded():
     ascii_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
-    assert cards_text(parse_cards("Ah Td"), ascii_out).plain == "Ah Td"
+    assert cards_text(parse_cards("Ah Td"), out=ascii_out).plain == "Ah Td"
     utf8_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
-    assert cards_text(parse_cards("Ah Td"), utf8_out).plain == "A♥ T♦"
+    assert cards_text(parse_cards("Ah Td"), out=utf8_out).plain == "A♥ T♦"
 
 
 def test_score_reads_the_board_from_stdin_on_one_line_or_three():
@@ -379,9 +379,9 @@ def test_a_joker_shows_as_jk_with_its_face_where_symbols_cannot_be_encoded():
     from fantasyland.cli.render import row_text
     from fantasyland.evaluator import evaluate_board
 
-    report = evaluate_board("Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd", "joker")
+    report = evaluate_board("Qs Qh Jk / 9c 9d 9h 5c 5d / As Ad Ac Kh Kd", rules="joker")
     ascii_out = Console(file=io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
-    assert row_text(report.top, ascii_out).plain == "Qs Qh Jk=Qc"
+    assert row_text(report.top, out=ascii_out).plain == "Qs Qh Jk=Qc"
 
 
 @pytest.mark.parametrize("board, variant, message", [

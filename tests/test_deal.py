@@ -191,6 +191,6 @@ def test_double_deck_deals_both_copies_of_a_card_and_never_three():
 def test_deal_hands_takes_the_deck_and_one_deck_is_the_default():
     sizes = {15: 1.0}
     assert list(deal_hands(20, sizes, 9)) == list(deal_hands(20, sizes, 9,
-                                                             find_rules("pineapple").deck))
-    double = list(deal_hands(20, sizes, 9, find_rules("double-deck").deck))
+                                                             deck=find_rules("pineapple").deck))
+    double = list(deal_hands(20, sizes, 9, deck=find_rules("double-deck").deck))
     assert double != list(deal_hands(20, sizes, 9)) and all(len(h) == 15 for h in double)

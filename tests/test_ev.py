@@ -128,7 +128,7 @@ def _check_ev_optimum(seed, opponents, variant, scoop=3, majority=0):
     dealt = rng.sample(range(52), 13)
     rules = find_rules(variant)
     boards = _opponent_boards(dealt, 40, opponents, seed)
-    solution = solve(dealt, rules, objective="ev", fl_value=9.5, boards=boards)
+    solution = solve(dealt, variant=rules, objective="ev", fl_value=9.5, boards=boards)
     best, every = _reference_best_ev(dealt, rules, boards, 9.5, scoop, majority)
     assert solution.status == "optimal"
     assert solution.value == pytest.approx(best, abs=1e-9)
@@ -156,13 +156,13 @@ def test_ev_breakdown_adds_up_and_matches_pairwise_settlement():
     dealt = rng.sample(range(52), 14)
     rules = find_rules("pineapple")
     boards = _opponent_boards(dealt, 30, 2, 5)
-    solution = solve(dealt, "pineapple", objective="ev", fl_value=0.0, boards=boards)
+    solution = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0, boards=boards)
     parts = breakdown(solution.ev, solution.report)
     assert parts.total == pytest.approx(parts.royalties + parts.row_points + parts.scoops
                                         + parts.opponent_fouls + parts.stay_value)
     # The same number from evaluator.scoring.settle, one opponent board at a time.
     settled = [settle(solution.report, evaluate_board(Board(tuple(b[:3]), tuple(b[3:8]),
-                                                            tuple(b[8:])), rules))
+                                                            tuple(b[8:])), rules=rules))
                for deal in boards for b in deal]
     assert parts.total == pytest.approx(sum(settled) / len(boards))
     # Its ± is the standard error of a mean of 30 deals: the sample standard deviation of a
@@ -179,9 +179,9 @@ def test_ev_gives_up_a_royalty_point_for_rows_that_win_more_often():
     # EV objective takes 99 on top (4) with AA in the middle and a flush below (4), and the
     # stronger middle wins enough rows to pay for the lost point.
     dealt = "As Ah Qs Qc Jh 9h 9d 8c 7c 4s 4c 3h 3c 2s"
-    royalties = solve(dealt, "pineapple", objective="royalties", fl_value=0.0)
+    royalties = solve(dealt, variant="pineapple", objective="royalties", fl_value=0.0)
     boards = _opponent_boards(royalties.cards, 60, 1, 74)
-    ev = solve(dealt, "pineapple", objective="ev", fl_value=0.0, boards=boards)
+    ev = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0, boards=boards)
     assert ev.board.format(ascii=True) == "9h 9d 3h / As Ah Qs Jh 4s / Qc 8c 7c 4c 3c"
     assert royalties.board.format(ascii=True) == "As Ah 7c / 8c 4s 4c 3h 3c / Qs Qc Jh 9h 9d"
     assert (ev.royalties.total, royalties.royalties.total) == (8, 9)
@@ -198,13 +198,13 @@ def test_reported_ev_matches_the_mean_score_against_a_fresh_sample(seed):
     rng = random.Random(100 + seed)
     dealt = rng.sample(range(52), rng.choice((14, 15, 17)))
     rules = find_rules("pineapple")
-    solution = solve(dealt, "pineapple", objective="ev", fl_value=0.0, samples=300,
+    solution = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0, samples=300,
                      seed=seed)
     reported = breakdown(solution.ev, solution.report)
     fresh = opponent_boards(rules, tuple(dealt), 300, 1, seed + 10_000)
     scores = np.array([
         sum(settle(solution.report, evaluate_board(
-            Board(tuple(b[:3]), tuple(b[3:8]), tuple(b[8:])), rules)) for b in deal)
+            Board(tuple(b[:3]), tuple(b[3:8]), tuple(b[8:])), rules=rules)) for b in deal)
         for deal in fresh], dtype=float)
     fresh_error = scores.std(ddof=1) / np.sqrt(len(scores))
     combined = np.hypot(reported.standard_error, fresh_error)
@@ -218,7 +218,8 @@ def test_a_bad_seed_is_an_objective_error_naming_it(seed):
 
 
 def test_a_fouled_set_loses_its_rows_and_the_scoop_and_pays_the_royalties_of_who_stands():
-    solution = solve("As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc Js", "deuce", "ev")  # all sets foul
+    solution = solve("As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc Js", variant="deuce",
+                     objective="ev")  # all sets foul
     parts = breakdown(solution.ev, solution.report)
     assert solution.fouled and parts.total == pytest.approx(solution.value)
     field = solution.ev.field
@@ -256,9 +257,11 @@ def test_one_objective_made_from_text_values_the_optimum_as_solve_does():
     from fantasyland.optimizer import make_objective, value_of_set
 
     rules = find_rules("pineapple")
-    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, TableSpec(2), seed=4)
-    solution = solve(HAND_WITHOUT_LOW_CARDS, rules, "ev", table=TableSpec(2), seed=4)
-    assert value_of_set(HAND_WITHOUT_LOW_CARDS, solution.board, rules, goal).value == \
+    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, table=TableSpec(2), seed=4)
+    solution = solve(HAND_WITHOUT_LOW_CARDS, variant=rules, objective="ev", table=TableSpec(2),
+                     seed=4)
+    assert value_of_set(HAND_WITHOUT_LOW_CARDS, solution.board, variant=rules,
+                        objective=goal).value == \
         pytest.approx(solution.value)
 
 
@@ -269,7 +272,7 @@ def test_the_shared_points_of_many_sets_are_each_sets_against_every_board(varian
     must pay what each board pays a set, counted here one board at a time."""
     from fantasyland.optimizer import make_objective
 
-    goal = make_objective("ev", find_rules(variant), HAND_WITHOUT_LOW_CARDS[:38], None, table,
+    goal = make_objective("ev", find_rules(variant), HAND_WITHOUT_LOW_CARDS[:38], None, table=table,
                           seed=4)
     rng = np.random.default_rng(7)
     terms = goal.scoop_terms
@@ -304,7 +307,7 @@ def test_every_set_that_could_beat_a_floor_is_found_and_no_other():
 
     rules = find_rules("pineapple")
     cards = tuple(parse_cards(HAND_WITHOUT_LOW_CARDS))
-    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, TableSpec(1), seed=2)
+    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, table=TableSpec(1), seed=2)
     cands = goal.weigh(enumerate_candidates(cards, rules).with_deferred())
     rng = np.random.default_rng(3)
     cands = cands.replace(**{row: cands.row(row).take(np.sort(rng.choice(
@@ -325,7 +328,7 @@ def test_every_set_that_could_beat_a_floor_is_found_and_no_other():
     floors = np.quantile(list(legal.values()), [0.0, 0.5, 0.999]).astype(np.int64)
     for floor in [*floors, edge]:
         expected = {key for key, total in legal.items() if total >= floor}
-        found = every_set(cands, False, int(floor), 1 << 20, 1 << 24)
+        found = every_set(cands, False, int(floor), 1 << 20, max_sets=1 << 24)
         assert set(zip(found["bottom"].tolist(), found["middle"].tolist(),
                        found["top"].tolist())) == expected
         assert len(found["top"]) == len(expected)
@@ -393,7 +396,7 @@ def test_every_ev_figure_of_a_record_is_rounded_alike_with_no_float_noise():
 
     # 7 samples make sevenths: 18.428571428571427 unrounded
     hand = "As Ah Qs Jd Jc Ts 8s 8h 5s 5h 3s 3d 3c 2s"
-    ev = solution_record(solve(hand, "pineapple", "ev", samples=7))["ev"]
+    ev = solution_record(solve(hand, variant="pineapple", objective="ev", samples=7))["ev"]
     figures = {key: value for key, value in ev.items() if isinstance(value, float)}
     assert set(figures) >= {"royalties", "row_points", "total"}
     assert all(value == round(value, 9) for value in figures.values()), figures

@@ -45,8 +45,8 @@ CASES = [
 @pytest.mark.parametrize("variant, objective, board, cards, dead", CASES)
 def test_every_play_is_worth_its_finishes_deal_by_deal(variant, objective, board, cards, dead):
     rules = find_rules(variant)
-    position, table = read_advice_position(rules, board, cards, AGAINST.get(objective, PLAIN),
-                                           dead)
+    position, table = read_advice_position(rules, board, cards,
+                                           spec=AGAINST.get(objective, PLAIN), discards=dead)
     assert position.rounds_left == 1
     valuation, _ = valuation_for(position, objective, table, 300, 5,
                                  entry_values(rules, objective))
@@ -69,7 +69,7 @@ def test_every_play_is_worth_its_finishes_deal_by_deal(variant, objective, board
 def test_one_card_a_street_finishes_in_the_last_slot():
     rules = find_rules("standard")
     position, table = read_advice_position(rules, "Kd Kh / Ac Ad 7h 7c / 8s 3d 8c 8d 2h",
-                                           "Qs", PLAIN, "Ks Ts 4c")
+                                           "Qs", discards="Ks Ts 4c")
     assert position.rounds_left == 1 and position.dealing.keep == 1
     valuation, _ = valuation_for(position, "royalties", table, 1, 0,
                                  entry_values(rules, "royalties"))

@@ -51,7 +51,8 @@ def test_a_game_is_settled_by_the_variants_scoring_from_both_seats():
     # The challenger made Ivey's board from both seats, the incumbent Hellmuth's: each game
     # sets the challenger's seat against the incumbent's other seat, and Ivey wins both.
     result = score(PINEAPPLE, _boards(IVEY, IVEY), _boards(HELLMUTH, HELLMUTH))
-    ivey, hellmuth = evaluate_board(IVEY, "pineapple"), evaluate_board(HELLMUTH, "pineapple")
+    ivey = evaluate_board(IVEY, rules="pineapple")
+    hellmuth = evaluate_board(HELLMUTH, rules="pineapple")
     assert settle(ivey, hellmuth) == 4  # docs/rules.md, "Scoring"
     assert result.points == pytest.approx(4) and result.points_se == 0
     assert result.points_with_entries == result.points  # no one enters Fantasyland
@@ -68,8 +69,8 @@ def test_the_same_boards_on_both_sides_are_an_even_match():
 
 def test_an_entry_is_credited_at_its_worth_and_a_foul_pays_six_and_royalties():
     result = score(PINEAPPLE, _boards(QUEENS, QUEENS), _boards(FOULED, FOULED))
-    queens = evaluate_board(QUEENS, "pineapple")
-    assert evaluate_board(FOULED, "pineapple").fouled
+    queens = evaluate_board(QUEENS, rules="pineapple")
+    assert evaluate_board(FOULED, rules="pineapple").fouled
     assert result.points == pytest.approx(6 + queens.royalties.total)
     assert result.points_with_entries == pytest.approx(6 + queens.royalties.total + 12.2)
     assert result.challenger.fantasyland_rate == 1 and result.incumbent.foul_rate == 1
@@ -81,7 +82,7 @@ def test_the_difference_of_two_bots_figures_is_paired_deal_by_deal():
     # deal 1: each plays Ivey's board from seat A and fouls from seat B.
     result = score(PINEAPPLE, _boards(QUEENS, QUEENS, IVEY, FOULED),
                    _boards(FOULED, FOULED, IVEY, FOULED))
-    queens = evaluate_board(QUEENS, "pineapple").royalties.total
+    queens = evaluate_board(QUEENS, rules="pineapple").royalties.total
     difference = result.difference
     assert difference.hands == result.deals == 2
     assert difference.foul_rate == pytest.approx((-1 + 0) / 2)
@@ -367,8 +368,10 @@ def test_a_bot_that_sees_the_table_is_never_dealt_a_card_face_up_on_the_other_bo
 
     calls, choose = [], bot.choose
 
-    def recording(rules, dealing, layout, new, keep, unseen, rounds_left, params, *rest):
-        placed = choose(rules, dealing, layout, new, keep, unseen, rounds_left, params, *rest)
+    def recording(rules, dealing, layout, new, keep, unseen, rounds_left, params, *rest,
+                  **named):
+        placed = choose(rules, dealing, layout, new, keep, unseen, rounds_left, params, *rest,
+                        **named)
         calls.append((params.sees_boards, unseen.copy(), placed.copy()))
         return placed
 

@@ -64,7 +64,7 @@ def check(cards, rules, fl_value):
     assert solution.status == "optimal"
     assert solution.value == pytest.approx(expected), (cards, solution.board.format(ascii=True))
     # The set as the solver chose its jokers' faces is worth what it says.
-    report = evaluate_board(solution.board, rules)
+    report = evaluate_board(solution.board, rules=rules)
     assert len(solution.board.jokers) == solution.board.cards.count(JOKER)
     assert not report.fouled
     worth = report.royalties.total + (fl_value if report.stays else 0.0)
@@ -116,7 +116,7 @@ def test_a_joker_is_played_down_when_the_middle_cannot_beat_trips():
     # Jk Qs Qh on top, the middle a pair of queens: trips would foul, so the joker is a
     # kicker, at most the middle's best: Q Q T against Q Q T 8 5.
     board = "Jk Qs Qh / Qc Qd 5h 8s Tc / Ah Ad 9c 9s 4d"
-    report = evaluate_board(board, JOKERS)
+    report = evaluate_board(board, rules=JOKERS)
     assert not report.fouled
     assert report.top.name == "Pair of Queens" and report.top.royalty == 7
     # a ten, as high as it can be, and one not already on the board (Tc is in the middle)
@@ -125,21 +125,21 @@ def test_a_joker_is_played_down_when_the_middle_cannot_beat_trips():
 
 
 def test_two_jokers_on_top_make_trips_that_stay():
-    report = evaluate_board("Jk Jk Qh / Kc Kd Ks 8s 8c / Ah Ad Ac 9s 9d", JOKERS)
+    report = evaluate_board("Jk Jk Qh / Kc Kd Ks 8s 8c / Ah Ad Ac 9s 9d", rules=JOKERS)
     assert report.top.name == "Three Queens" and report.top.royalty == 20 and report.stays
 
 
 @pytest.mark.parametrize("rules, name, royalty", [
     (JOKERS, "Four Aces", 10), (JOKERS_FIVE, "Five Aces", 15)])
 def test_five_of_a_kind_only_where_the_rules_have_it(rules, name, royalty):
-    report = evaluate_board("2c 3d 4h / Kc Kd 7s 7c 5h / Jk As Ah Ad Ac", rules)
+    report = evaluate_board("2c 3d 4h / Kc Kd 7s 7c 5h / Jk As Ah Ad Ac", rules=rules)
     assert report.bottom.name == name and report.bottom.royalty == royalty
 
 
 def test_a_flush_holding_a_pair_beats_a_higher_plain_flush_under_two_decks():
-    low = evaluate_board("2c 3d 4h / Ah Kh Qh Jh 9h / As As Ks 9s 2s", TWO_DECKS)
+    low = evaluate_board("2c 3d 4h / Ah Kh Qh Jh 9h / As As Ks 9s 2s", rules=TWO_DECKS)
     assert not low.fouled  # A-A-K-9-2 of spades beats A-K-Q-J-9 of hearts
-    high = evaluate_board("2c 3d 4h / As As Ks 9s 2s / Ah Kh Qh Jh 9h", TWO_DECKS)
+    high = evaluate_board("2c 3d 4h / As As Ks 9s 2s / Ah Kh Qh Jh 9h", rules=TWO_DECKS)
     assert high.fouled
 
 
@@ -167,7 +167,7 @@ def test_the_best_set_that_does_not_stay_plays_its_jokers_as_score_does():
     assert (keep.points, keep.royalties) == (25.0, 25)
     assert solution.break_even_fl_value == -19.0
     played = evaluate_board(Board(keep.board.top, keep.board.middle, keep.board.bottom),
-                            PINEAPPLE_JOKER)
+                            rules=PINEAPPLE_JOKER)
     assert not played.stays and played.royalties.total == 25
     assert solution.best_staying.points == 44.0
 
@@ -186,14 +186,15 @@ def test_the_best_set_of_each_kind_matches_the_plain_search_as_jokers_play():
                 continue
             assert mode.points == pytest.approx(expected), cards
             played = evaluate_board(Board(mode.board.top, mode.board.middle, mode.board.bottom),
-                                    PINEAPPLE_JOKER)
+                                    rules=PINEAPPLE_JOKER)
             assert played.stays == mode.stays, (cards, mode.board.format(ascii=True))
 
 # --- deferred middles (optimizer.solver.candidates.Deferred) ---------------------------------
 
 def _weighed(cards, rules):
-    goal = make_objective("royalties", rules, cards, None, PLAIN, 200, 0, None)
-    return goal, goal.weigh(enumerate_candidates(cards, rules, goal.compares_rows))
+    goal = make_objective("royalties", rules, cards, None, table=PLAIN, samples=200, seed=0,
+                          boards=None)
+    return goal, goal.weigh(enumerate_candidates(cards, rules, compares_rows=goal.compares_rows))
 
 
 def _middles(rc):
@@ -220,7 +221,7 @@ def test_deferred_middles_come_back_exactly_where_their_bound_reaches(seed):
                 reach = probe.tiebreak[exact >= value]  # the choices' places in build order
                 which = np.zeros(len(probe), dtype=bool)
                 which[reach] = True
-                expected = _middles(mode.with_deferred(which).middle)
+                expected = _middles(mode.with_deferred(which=which).middle)
                 assert _middles(built.middle) == expected, (cards, need_stay, value)
                 assert expected <= everything
 

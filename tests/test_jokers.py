@@ -134,5 +134,5 @@ def test_the_one_deck_patterns_are_every_pattern_one_deck_deals():
 def test_the_shipped_pattern_table_is_a_fresh_build_byte_for_byte():
     shipped = resources.files("fantasyland.evaluator.data").joinpath(
         joker_patterns.PATTERNS_FILE).read_bytes()
-    assert shipped == tables.fresh("joker-patterns"), \
+    assert shipped == tables.fresh(table="joker-patterns"), \
         "the joker rules changed: rewrite the file with `python -m fantasyland.evaluator.tables`"

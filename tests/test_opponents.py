@@ -160,7 +160,7 @@ def test_the_shipped_pools_are_what_the_code_plays(pool, tmp_path):
     # replayed by the bot and from the seed its meta records; the stronger bot's against
     # the odds it records, and with the entry worths it counted.
     rules = _played_under(pool, tmp_path)
-    fresh = play_hands(rules, pool.dealing, 5, pool.meta["seed"], pool_bot(pool))
+    fresh = play_hands(rules, pool.dealing, 5, pool.meta["seed"], params=pool_bot(pool))
     assert fresh.meta["params"] == pool.meta["params"]
     assert fresh.meta.get("odds") == pool.meta.get("odds")
     assert (fresh.boards == pool.boards[:5]).all()
@@ -308,7 +308,7 @@ def test_calibrated_draws_follow_the_weights(dealt, tier):
             weighted += n / count * (chance @ royalties / chance.sum())
             plain += n / count * royalties.mean()
     weights = pool_weights(pool, rules)
-    draws = [draw_boards(pool, np.array(dealt), count, seed, weights) for seed in range(40)]
+    draws = [draw_boards(pool, np.array(dealt), count, seed, weights=weights) for seed in range(40)]
     assert {d.tier for d in draws} == {tier}
     drawn = np.concatenate([d.boards for d in draws])
     mean = evaluate_boards(drawn, rules).royalty_total.mean()
@@ -376,7 +376,7 @@ def test_a_mean_royalties_the_rates_rule_out_names_the_file_and_the_key(tmp_path
                                         "averages that (as played they average 3.")
     # the solver's callers still catch the one error type they catch today
     with pytest.raises(ObjectiveError, match=f"house.toml: opponents.mean_royalties = {target}"):
-        solve(HAND_14, rules, "ev", samples=10)
+        solve(HAND_14, variant=rules, objective="ev", samples=10)
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):
@@ -405,7 +405,7 @@ def test_weighted_figures_count_each_board_by_its_weight():
     boards = pool_for(rules).boards[:400]
     weights = np.random.default_rng(0).uniform(0.1, 5.0, len(boards))
     out = evaluate_boards(boards, rules)
-    stats = board_stats(rules, boards, weights)
+    stats = board_stats(rules, boards, weights=weights)
     share = weights / weights.sum()
     standing = ~out.fouled
     assert stats["mean_royalties"] == pytest.approx(share @ out.royalty_total)
@@ -514,7 +514,7 @@ def test_removal_check_compares_live_play_with_three_draws_from_the_pool():
     from fantasyland.optimizer.opponents.removal import removal_check
 
     dealt = parse_cards(HAND_14)
-    ours = solve(dealt, "pineapple").report
+    ours = solve(dealt, variant="pineapple").report
     result = removal_check(find_rules("pineapple"), dealt, ours, hands=12, seed=3)
     assert result["dealt"] == 14 and result["hands"] == 12
     assert result["exact_pairs"] > 0 and result["relaxed_pairs"] >= 0
@@ -537,8 +537,8 @@ def test_every_draw_avoids_the_dealt_cards_and_repeats_itself(seed, cards, count
     pool = pool_for(rules)
     dealt = np.random.default_rng(seed).choice(52, cards, replace=False)
     weights = pool_weights(pool, rules)
-    draw = draw_boards(pool, dealt, count, seed, weights)
-    again = draw_boards(pool, dealt, count, seed, weights)
+    draw = draw_boards(pool, dealt, count, seed, weights=weights)
+    again = draw_boards(pool, dealt, count, seed, weights=weights)
     assert draw.boards.shape == (count, 13) and (draw.boards == again.boards).all()
     assert not np.isin(draw.boards, dealt).any()
     assert (np.sort(draw.boards, axis=1)[:, 1:] != np.sort(draw.boards, axis=1)[:, :-1]).all()

@@ -50,7 +50,7 @@ def test_a_hand_is_dealt_from_the_rules_deck():
     assert Counter(deal_from(JOKERS).tolist())[JOKER] == 2 and len(deal_from(JOKERS)) == 54
     two = Counter(deal_from(TWO_DECKS).tolist())
     assert len(two) == 52 and set(two.values()) == {2}
-    left = Counter(deal_from(TWO_DECKS, [51, 51, 0]).tolist())
+    left = Counter(deal_from(TWO_DECKS, removed=[51, 51, 0]).tolist())
     assert 51 not in left and left[0] == 1 and sum(left.values()) == 101
 
 
@@ -112,8 +112,8 @@ def test_joker_boards_are_stored_as_they_play_and_compare_as_faces():
     assert pool.boards.max() <= 51 and pool.jokers.any()
     out = evaluate_boards(pool.boards, rules)  # rows of faces: what the EV objective compares
     for i in np.flatnonzero(pool.jokers.any(axis=1))[:60]:
-        chosen = evaluate_board(_board(pool.placed[i]), rules)  # the jokers chosen afresh
-        stored = evaluate_board(_board(pool.boards[i], pool.jokers[i]), rules)
+        chosen = evaluate_board(_board(pool.placed[i]), rules=rules)  # the jokers chosen afresh
+        stored = evaluate_board(_board(pool.boards[i], pool.jokers[i]), rules=rules)
         # The real cards stay where they are; each joker's face plays as the evaluator's
         # choice for the set does (the face may differ where two make the same hand: the
         # pool's boards are relabelled after the choice).
@@ -137,7 +137,7 @@ def test_the_bots_joker_play_is_worth_what_evaluate_board_chooses(variant, deck)
     boards = boards[(boards == JOKER).any(axis=1)][:120]
     out = evaluate_played(boards, rules)
     for i, cards in enumerate(boards.tolist()):
-        report = evaluate_board(_board(cards), rules)
+        report = evaluate_board(_board(cards), rules=rules)
         assert report.fouled == out.fouled[i]
         assert report.royalties.total == out.royalty_total[i]
         assert (report.fantasyland_cards or 0) == out.entry_cards[i]
@@ -214,7 +214,7 @@ def test_removal_counts_copies_exactly(deck):
     rng = np.random.default_rng(8)
     for trial in range(3):
         dealt = rng.permutation(deal_from(deck))[:14 + trial]
-        exact, relaxed = candidate_pairs(pool, dealt_array(dealt, deck))
+        exact, relaxed = candidate_pairs(pool, dealt_array(dealt, deck=deck))
         exact, relaxed = set(exact.tolist()), set(relaxed.tolist())
         for pair in range(len(pool) * 24):
             board, perm = divmod(pair, 24)
@@ -227,7 +227,7 @@ def test_removal_counts_copies_exactly(deck):
 
 def test_one_ace_of_spades_dealt_leaves_one_for_the_opponents_under_two_decks():
     pool = pool_for(_rules(TWO_DECKS))
-    one, two = dealt_array([51], TWO_DECKS), dealt_array([51, 51], TWO_DECKS)
+    one, two = dealt_array([51], deck=TWO_DECKS), dealt_array([51, 51], deck=TWO_DECKS)
     for dealt, most in ((one, 1), (two, 0)):
         exact, relaxed = candidate_pairs(pool, dealt)
         boards = pair_boards(pool, np.concatenate([exact, relaxed]))
@@ -239,19 +239,19 @@ def test_one_ace_of_spades_dealt_leaves_one_for_the_opponents_under_two_decks():
 def test_a_joker_dealt_leaves_the_other_and_two_leave_none():
     pool = pool_for(_rules(JOKERS))
     for dealt, most in (([], 2), ([JOKER], 1), ([JOKER, JOKER], 0)):
-        exact, relaxed = candidate_pairs(pool, dealt_array(dealt, JOKERS))
+        exact, relaxed = candidate_pairs(pool, dealt_array(dealt, deck=JOKERS))
         pairs = np.concatenate([exact, relaxed])
         assert len(pairs) and pair_jokers(pool, pairs).sum(axis=1).max() == most
 
 
 def test_dealt_cards_are_checked_against_the_deck():
-    assert dealt_array([51, 51], TWO_DECKS).tolist() == [51, 51]
-    assert dealt_array(parse_cards("Jk As Jk", deck=JOKERS), JOKERS).tolist() == \
+    assert dealt_array([51, 51], deck=TWO_DECKS).tolist() == [51, 51]
+    assert dealt_array(parse_cards("Jk As Jk", deck=JOKERS), deck=JOKERS).tolist() == \
         [JOKER, 51, JOKER]
     with pytest.raises(CardError, match="a third 'As'"):
-        dealt_array([51, 51, 51], TWO_DECKS)
+        dealt_array([51, 51, 51], deck=TWO_DECKS)
     with pytest.raises(CardError, match="too many jokers"):
-        dealt_array([JOKER] * 3, JOKERS)
+        dealt_array([JOKER] * 3, deck=JOKERS)
     with pytest.raises(CardError, match="distinct"):
         dealt_array([51, 51])
 

@@ -248,7 +248,7 @@ def test_fl_value_beyond_the_rules_files_bound_is_refused_by_every_command():
     with pytest.raises(ObjectiveError, match=f"expected points from 0 to {MAX_POINTS}"):
         check_fl_value(1e308)
     with pytest.raises(ObjectiveError, match="bad fl_value"):
-        solve(HAND_14, "pineapple", "royalties", fl_value=MAX_POINTS + 1)
+        solve(HAND_14, variant="pineapple", objective="royalties", fl_value=MAX_POINTS + 1)
 
 
 def test_a_rules_file_with_no_base_and_no_tables_is_refused_in_every_command(tmp_path,

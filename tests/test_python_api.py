@@ -51,13 +51,14 @@ def test_a_solution_prints_its_set_value_and_status_in_one_short_line(objective)
 def test_a_valued_set_and_a_scored_board_print_what_they_score():
     valued = value_of_set(HAND, SET_IN_THE_MIDDLE)
     assert repr(valued) == f"<SetValue {SET_IN_THE_MIDDLE}: 21, does not stay>"
-    fouled = evaluate_board("As Ac 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d", find_rules("pineapple"))
+    fouled = evaluate_board("As Ac 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d",
+                            rules=find_rules("pineapple"))
     assert repr(fouled) == ("<BoardReport As Ac 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d: fouls "
                             "(pineapple)>")
 
 
 def test_a_joker_prints_with_the_face_it_plays():
-    report = evaluate_board("Jk 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d", "pineapple-joker")
+    report = evaluate_board("Jk 6c 4h / Td Ts 9c Qs 8c / 3h 3d 3s 2h 2d", rules="pineapple-joker")
     assert repr(report.top) == "<RowReport top Jk 6c 4h as 6d 6c 4h: Pair of Sixes, royalty 1>"
     assert repr(report.board).endswith("(jokers as 6d)>")
 

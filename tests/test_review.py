@@ -43,7 +43,7 @@ def numbers(value) -> tuple:
 
 
 def test_review_reproduces_advise_decision_by_decision():
-    graded = review(late_streets(), "progressive", seed=3, **FAST)
+    graded = review(late_streets(), variant="progressive", seed=3, **FAST)
     assert [d.line for d in graded.decisions] == [1, 2, 3] and not graded.bad_lines
     rules = find_rules("progressive")
     thrown: list = []

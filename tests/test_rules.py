@@ -521,9 +521,10 @@ def test_house_jokers_five_of_a_kind_pays_its_own_royalty():
     assert differences(rules, pineapple) == {"deck", "royalties.bottom", "royalties.middle"}
     assert rules.deck == Deck(decks=1, jokers=2, five_of_a_kind=True)
     five = "As Ad Ac Ah Jk"
-    assert evaluate_board(f"Qs Qh Jk / 2c 3c 4c 5c 7d / {five}", rules).bottom.royalty == 50
-    assert evaluate_board(f"2s 3h 4d / {five} / Ks Kh Kd Kc Qc", rules).fouled  # 5 > 4 of a kind
-    assert evaluate_board(f"2s 3h 4d / Ks Kh Kd Kc Jk / {five}", rules).middle.royalty == 100
+    assert evaluate_board(f"Qs Qh Jk / 2c 3c 4c 5c 7d / {five}", rules=rules).bottom.royalty == 50
+    # five of a kind beats four
+    assert evaluate_board(f"2s 3h 4d / {five} / Ks Kh Kd Kc Qc", rules=rules).fouled
+    assert evaluate_board(f"2s 3h 4d / Ks Kh Kd Kc Jk / {five}", rules=rules).middle.royalty == 100
     for row in ("bottom", "middle"):  # below five of a kind, the base's table is unchanged
         below = parse_spec("five of a kind").threshold(Scale.HIGH)
         assert np.array_equal(rules.royalty_table(row)[:below],
@@ -535,8 +536,8 @@ def test_house_double_deck_aa_entry():
     assert differences(rules, double) == {"entry"}
     assert [(str(r.requires[0].spec), r.cards) for r in rules.entry] == [("AA", 14)]
     bottom = "As As Ad Ad Ac"  # five aces, from two decks
-    kings = evaluate_board(f"Ks Kh 2c / Qc Qd Qh 3c 3d / {bottom}", rules)
-    aces = evaluate_board(f"Ah Ac 2c / Qc Qd Qh 3c 3d / {bottom}", rules)
+    kings = evaluate_board(f"Ks Kh 2c / Qc Qd Qh 3c 3d / {bottom}", rules=rules)
+    aces = evaluate_board(f"Ah Ac 2c / Qc Qd Qh 3c 3d / {bottom}", rules=rules)
     assert (kings.fantasyland_cards, aces.fantasyland_cards) == (None, 14)
     assert kings.bottom.name == "Five Aces" and kings.bottom.royalty == 15  # as a straight flush
 
@@ -558,7 +559,7 @@ def test_a_joker_preset_is_its_base_with_two_jokers_and_no_five_of_a_kind(name, 
 
 
 def test_under_a_joker_preset_a_joker_beside_quads_makes_no_five_of_a_kind():
-    report = evaluate_board("2s 3h 4d / 6c 7c 8c 9c Tc / As Ad Ac Ah Jk", "pineapple-joker")
+    report = evaluate_board("2s 3h 4d / 6c 7c 8c 9c Tc / As Ad Ac Ah Jk", rules="pineapple-joker")
     assert report.bottom.class_name == "quads" and report.bottom.royalty == 10
 
 

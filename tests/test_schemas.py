@@ -186,7 +186,7 @@ def _sets_of(variant: str, seed: int, rounds: int) -> list[str]:
     for n in range(rounds):
         cards = dealer.deal().cards
         if n % 2 == 0:
-            report = solve(cards, variant).report
+            report = solve(cards, variant=variant).report
             rows = [report.row(row).cards for row in ("top", "middle", "bottom")]
         else:
             rows = [cards[:3], cards[3:8], cards[8:13]]

@@ -31,7 +31,7 @@ FOULED = "Ac As 5c / Kc Kh 8d 7d 4s / Jc Jd Jh 5s 6h"
 
 
 def board(text: str, rules="standard"):
-    return evaluate_board(text, rules)
+    return evaluate_board(text, rules=rules)
 
 
 # --- two players ---------------------------------------------------------------------------
@@ -97,21 +97,21 @@ def test_winning_two_rows_with_66_against_a_back_straight_is_a_tie():
 
 def test_2_4_scoring_pays_one_per_row_and_one_for_the_majority():
     ivey, hellmuth = board(IVEY), board(HELLMUTH)
-    assert settle(ivey, hellmuth, TWO_FOUR) == (1 - 1 + 1) + 1 + (7 - 4)
+    assert settle(ivey, hellmuth, scoring=TWO_FOUR) == (1 - 1 + 1) + 1 + (7 - 4)
 
 
 def test_2_4_scoop_is_worth_four_and_a_foul_costs_four():
     winner = board("4s 4h 2d / As Ah 7c 5d 3h / Ac Ad 8c 8d 4c")
     loser = board("3s 3c 2h / Js Jh 7d 5c 3d / Jc Jd 9c 9d 4d")
     assert row_results(winner, loser) == (1, 1, 1)
-    assert settle(winner, loser, TWO_FOUR) == 4
-    assert settle(board(IVEY), board(FOULED), TWO_FOUR) == 4 + 7
+    assert settle(winner, loser, scoring=TWO_FOUR) == 4
+    assert settle(board(IVEY), board(FOULED), scoring=TWO_FOUR) == 4 + 7
 
 
 def test_2_4_house_file_settles_through_its_rules():
     rules = load_rules(HOUSE / "scoring_2_4.toml")
     ivey, hellmuth = board(IVEY, rules), board(HELLMUTH, rules)
-    assert settle(ivey, hellmuth) == settle(board(IVEY), board(HELLMUTH), TWO_FOUR) == 5
+    assert settle(ivey, hellmuth) == settle(board(IVEY), board(HELLMUTH), scoring=TWO_FOUR) == 5
 
 
 def test_only_the_row_winners_royalty_counts_under_the_house_rule():
@@ -119,7 +119,7 @@ def test_only_the_row_winners_royalty_counts_under_the_house_rule():
     ivey, hellmuth = board(IVEY, rules), board(HELLMUTH, rules)
     # Hellmuth's flush loses the bottom row, so it earns him nothing: 1 + 1 (66) + 1 + 6.
     assert settle(ivey, hellmuth) == 8
-    assert settle(board(IVEY), board(HELLMUTH), WINNER_ONLY) == 8
+    assert settle(board(IVEY), board(HELLMUTH), scoring=WINNER_ONLY) == 8
     assert settle(hellmuth, ivey) == -8
 
 
@@ -161,13 +161,13 @@ def test_four_player_boards_reproduce_the_seed_tables_row_winners(table):
 
 
 def test_four_player_table_totals_with_the_simplest_payments(table):
-    result = score_table(table, ROW_POINTS_ONLY)
+    result = score_table(table, scoring=ROW_POINTS_ONLY)
     assert result.totals == (3, -5, 3, -1)
     assert result.pairs[0][1] == 3 and result.pairs[1][0] == -3  # North v East
 
 
 def test_four_player_table_in_1_6_adds_the_scoop_only_where_north_scoops_east(table):
-    simple, one_six = score_table(table, ROW_POINTS_ONLY), score_table(table)
+    simple, one_six = score_table(table, scoring=ROW_POINTS_ONLY), score_table(table)
     assert one_six.totals == (6, -8, 3, -1)
     changed = {(i, j) for i in range(4) for j in range(4)
                if one_six.pairs[i][j] != simple.pairs[i][j]}
@@ -176,7 +176,7 @@ def test_four_player_table_in_1_6_adds_the_scoop_only_where_north_scoops_east(ta
 
 def test_table_is_zero_sum_and_antisymmetric(table):
     for scoring in (None, ROW_POINTS_ONLY, TWO_FOUR, WINNER_ONLY):
-        result = score_table(table, scoring)
+        result = score_table(table, scoring=scoring)
         assert sum(result.totals) == 0
         assert all(result.pairs[i][j] == -result.pairs[j][i]
                    for i in range(4) for j in range(4))
@@ -189,7 +189,7 @@ def test_three_players_pay_a_flush_royalty_to_each_opponent():
               board("Ks 4c 2d / As Qs 9d 6d 4s / Js Ts Td 7c 7d")]
     assert len({c for r in [flush, *others] for c in r.board.cards}) == 39
     assert all(r.royalties.total == 0 for r in others)
-    result = score_table([flush, *others], ROW_POINTS_ONLY)
+    result = score_table([flush, *others], scoring=ROW_POINTS_ONLY)
     rows = [sum(row_results(flush, other)) for other in others]
     assert [result.pairs[0][1], result.pairs[0][2]] == [rows[0] + 4, rows[1] + 4]
     assert result.totals[0] == sum(rows) + 8
@@ -214,26 +214,26 @@ def deal(deck: list[int], seat: int) -> Board:
 
 @given(st.permutations(range(52)), presets, scorings)
 def test_settle_is_antisymmetric(deck, preset, scoring):
-    a, b = (evaluate_board(deal(deck, seat), preset) for seat in (0, 1))
-    assert settle(a, b, scoring) == -settle(b, a, scoring)
+    a, b = (evaluate_board(deal(deck, seat), rules=preset) for seat in (0, 1))
+    assert settle(a, b, scoring=scoring) == -settle(b, a, scoring=scoring)
 
 
 @given(st.permutations(range(52)), st.integers(2, 4), presets, scorings)
 def test_score_table_is_zero_sum(deck, players, preset, scoring):
-    reports = [evaluate_board(deal(deck, seat), preset) for seat in range(players)]
-    result = score_table(reports, scoring)
+    reports = [evaluate_board(deal(deck, seat), rules=preset) for seat in range(players)]
+    result = score_table(reports, scoring=scoring)
     assert sum(result.totals) == 0
     for i, report in enumerate(reports):
         for j, other in enumerate(reports):
             if i != j:
-                assert result.pairs[i][j] == settle(report, other, scoring)
+                assert result.pairs[i][j] == settle(report, other, scoring=scoring)
 
 
 def arranged(deck: list[int], seat: int, preset: str, fouled: bool) -> BoardReport:
     """The seat's 13 cards as dealt or with the middle and bottom swapped, whichever fouls
     (or does not) as asked; nothing (the example is dropped) when neither does."""
     dealt = deal(deck, seat)
-    reports = [evaluate_board(b, preset)
+    reports = [evaluate_board(b, rules=preset)
                for b in (dealt, Board(dealt.top, dealt.bottom, dealt.middle))]
     chosen = next((report for report in reports if report.fouled == fouled), None)
     assume(chosen is not None)  # a top above both rows, or two rows of equal strength

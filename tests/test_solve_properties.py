@@ -76,7 +76,7 @@ def test_uses_exactly_the_dealt_cards_less_the_discards(problem):
 def test_never_fouls_and_is_worth_its_royalties_plus_the_stay(problem):
     cards, variant, fl_value = problem
     sol, where = solved(problem)
-    report = evaluate_board(Board(sol.top, sol.middle, sol.bottom), variant)
+    report = evaluate_board(Board(sol.top, sol.middle, sol.bottom), rules=variant)
     assert report.fouled == sol.fouled, where
     if sol.fouled:
         return  # only when no legal set exists: the next test samples sets to confirm it
@@ -93,7 +93,7 @@ def test_no_sampled_legal_set_is_worth_more(problem, seed):
     sol, _ = solved(problem)
     rng = random.Random(seed)
     for board in random_sets(cards, rng, SAMPLES):
-        report = evaluate_board(board, variant)
+        report = evaluate_board(board, rules=variant)
         if report.fouled:
             continue
         where = f"{label(cards, variant, fl_value)}: sampled {board.format(ascii=True)}"

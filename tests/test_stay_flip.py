@@ -25,10 +25,11 @@ HANDS = ["As Kc Th 9c 7c 6s 6c 5d 4h 3s 3h 3d 3c 2s 2h",
 @pytest.mark.parametrize("objective", ["royalties", "ev"])
 def test_the_decision_flips_at_the_break_even_worth(hand, objective):
     options = {"samples": 60, "seed": 3} if objective == "ev" else {}
-    flip = solve(hand, "pineapple", objective, **options).break_even_fl_value
+    flip = solve(hand, variant="pineapple", objective=objective, **options).break_even_fl_value
     assert flip is not None
-    above = solve(hand, "pineapple", objective, fl_value=flip + 0.05, **options)
-    below = solve(hand, "pineapple", objective, fl_value=max(flip - 0.05, 0.0), **options)
+    above = solve(hand, variant="pineapple", objective=objective, fl_value=flip + 0.05, **options)
+    below = solve(hand, variant="pineapple", objective=objective, fl_value=max(flip - 0.05, 0.0),
+                  **options)
     assert above.stays and not below.stays
     assert above.break_even_fl_value == pytest.approx(flip)  # the worth does not move it
     # above it the staying set is worth the other plus what the worth exceeds the flip by
@@ -38,14 +39,15 @@ def test_the_decision_flips_at_the_break_even_worth(hand, objective):
 def test_no_flip_without_a_set_of_each_kind():
     # no legal set of these 13 cards stays in Pineapple (no pair of queens or better on
     # top, no trips, no quads)
-    solution = solve("Ac Kd Jh 9s 8c 7d 6h 5s 4c 3d 2h Td 9h", "pineapple", "royalties")
+    solution = solve("Ac Kd Jh 9s 8c 7d 6h 5s 4c 3d 2h Td 9h", variant="pineapple",
+                     objective="royalties")
     assert solution.best_staying is None and solution.break_even_fl_value is None
 
 
 def test_solve_says_where_the_decision_flips_in_words_and_json():
     runner = CliRunner()
     text = runner.invoke(app, ["solve", HANDS[0], "--objective", "royalties"]).output
-    flip = solve(HANDS[0], "pineapple", "royalties").break_even_fl_value
+    flip = solve(HANDS[0], variant="pineapple", objective="royalties").break_even_fl_value
     assert f"staying is right while a repeat is worth more than {flip:g} points" in text
     record = json.loads(runner.invoke(app, ["solve", HANDS[0], "--objective", "royalties",
                                             "--json"]).output)

@@ -365,12 +365,12 @@ def test_import_uses_the_shipped_tables_read_only():
 def test_writing_the_tables_twice_gives_the_same_bytes(tmp_path):
     first, second = tmp_path / "first.npz", tmp_path / "second.npz"
     strength = ["--table", "strength"]
-    assert tables.main([*strength, "--output", str(first)]) == 0
-    assert tables.main([*strength, "--output", str(second)]) == 0
+    assert tables.main(argv=[*strength, "--output", str(first)]) == 0
+    assert tables.main(argv=[*strength, "--output", str(second)]) == 0
     assert first.read_bytes() == second.read_bytes() == tables.fresh()
-    assert tables.main(["--check", *strength, "--output", str(first)]) == 0
+    assert tables.main(argv=["--check", *strength, "--output", str(first)]) == 0
     first.write_bytes(first.read_bytes()[:-1])
-    assert tables.main(["--check", *strength, "--output", str(first)]) == 1
+    assert tables.main(argv=["--check", *strength, "--output", str(first)]) == 1
 
 
 def test_the_module_checks_the_shipped_file_from_the_command_line():

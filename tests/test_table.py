@@ -97,15 +97,15 @@ def _cards(boards: np.ndarray) -> list[set[int]]:
 def test_dead_cards_are_on_no_sampled_board():
     dealt = parse_cards(HAND)
     dead = parse_cards("Kh Ks Jc 9d")
-    table = read_table(PINEAPPLE, dealt, TableSpec(2, dead="Kh Ks Jc 9d"))
+    table = read_table(PINEAPPLE, dealt, spec=TableSpec(2, dead="Kh Ks Jc 9d"))
     drawn = draw_table(PINEAPPLE, dealt, table, 100, 5)
     assert not any(board & (set(dealt) | set(dead)) for board in _cards(drawn.boards))
 
 
 def test_an_opponent_in_fantasyland_sets_the_solver_s_optimum_of_its_cards():
     dealt = parse_cards(HAND)
-    table = read_table(PINEAPPLE, dealt, TableSpec(opponent_fantasyland=(15,)))
-    drawn = draw_table(PINEAPPLE, dealt, table, 24, 2, fantasyland_set)
+    table = read_table(PINEAPPLE, dealt, spec=TableSpec(opponent_fantasyland=(15,)))
+    drawn = draw_table(PINEAPPLE, dealt, table, 24, 2, set_fantasyland=fantasyland_set)
     assert drawn.live_deals == 16 and len(drawn.fantasyland_hands) == 16
     assert drawn.groups is not None and drawn.groups.max() == 15
     for (cards, board), sample in zip(drawn.fantasyland_hands[:6], drawn.boards):
@@ -113,16 +113,16 @@ def test_an_opponent_in_fantasyland_sets_the_solver_s_optimum_of_its_cards():
         assert set(board) <= set(cards)
         # the sampled board is the set, worth the optimum a fresh solve of its cards proves
         assert tuple(sample[0]) == board
-        best = solve(cards, PINEAPPLE, "royalties")
-        report = evaluate_board(Board(board[:3], board[3:8], board[8:]), PINEAPPLE)
+        best = solve(cards, variant=PINEAPPLE, objective="royalties")
+        report = evaluate_board(Board(board[:3], board[3:8], board[8:]), rules=PINEAPPLE)
         worth = report.royalties.total + (best.fl_value if report.stays else 0)
         assert not report.fouled and worth == pytest.approx(best.value)
 
 
 def test_an_unfinished_board_keeps_what_is_seen_and_is_finished_from_the_deck_left():
     dealt = parse_cards(HAND)
-    table = read_table(PINEAPPLE, dealt, TableSpec(2, ("Kh Kc / 7d 8d / 2h",), (14,)))
-    drawn = draw_table(PINEAPPLE, dealt, table, 3, 1, fantasyland_set)
+    table = read_table(PINEAPPLE, dealt, spec=TableSpec(2, ("Kh Kc / 7d 8d / 2h",), (14,)))
+    drawn = draw_table(PINEAPPLE, dealt, table, 3, 1, set_fantasyland=fantasyland_set)
     assert drawn.boards.shape == (3, 2, 13)
     for deal in drawn.boards:
         seen, fantasyland = set(deal[0].tolist()), set(deal[1].tolist())
@@ -135,7 +135,7 @@ def test_an_unfinished_board_keeps_what_is_seen_and_is_finished_from_the_deck_le
 
 def test_the_same_seed_makes_the_same_table():
     dealt = parse_cards(HAND)
-    table = read_table(PINEAPPLE, dealt, TableSpec(2, ("Kh Kc / 7d 8d / 2h",), dead="9c"))
+    table = read_table(PINEAPPLE, dealt, spec=TableSpec(2, ("Kh Kc / 7d 8d / 2h",), dead="9c"))
     first = draw_table(PINEAPPLE, dealt, table, 2, 7).boards
     assert (first == draw_table(PINEAPPLE, dealt, table, 2, 7).boards).all()
     assert not (first == draw_table(PINEAPPLE, dealt, table, 2, 8).boards).all()
@@ -143,7 +143,7 @@ def test_the_same_seed_makes_the_same_table():
 
 def test_classic_ofc_seats_three_opponents():
     hand = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s"
-    solution = solve(hand, "standard", "ev", table=TableSpec(3), samples=50)
+    solution = solve(hand, variant="standard", objective="ev", table=TableSpec(3), samples=50)
     assert solution.ev.field.opponents == 3 and solution.status == "optimal"
 
 
@@ -231,6 +231,6 @@ def test_two_decks_count_a_card_s_copies_across_the_table():
     rules = find_rules("double-deck")
     dealt = parse_cards("As As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s 2c", deck=rules.deck)
     with pytest.raises(ValueError, match="card 'As' is in the dealt hand and the dead cards"):
-        read_table(rules, dealt, TableSpec(dead="As"))
-    table = read_table(rules, dealt, TableSpec(dead="Kd"))  # the second Kd is the dead one
+        read_table(rules, dealt, spec=TableSpec(dead="As"))
+    table = read_table(rules, dealt, spec=TableSpec(dead="Kd"))  # the second Kd is the dead one
     assert table.dead == parse_cards("Kd")

@@ -32,7 +32,7 @@ def _row(row: str, cards: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray
 
 
 def _known(text: str) -> dict:
-    report = evaluate_board(text, RULES)
+    report = evaluate_board(text, rules=RULES)
     return {"fouled": report.fouled,
             "value": {r: report.row(r).value for r in ROWS},
             "royalty": {r: report.row(r).royalty for r in ROWS}}
@@ -88,7 +88,7 @@ CASES = [
 
 
 def test_the_cases_hold_boards_that_stand_and_one_that_fouls():
-    fouled = [evaluate_board(b, RULES).fouled for _, boards in CASES for b in boards]
+    fouled = [evaluate_board(b, rules=RULES).fouled for _, boards in CASES for b in boards]
     assert fouled == [False, False, False, True]
 
 

@@ -43,7 +43,7 @@ def test_mix_follows_the_variant_and_cards_option():
     assert size_mix(find_rules("standard")) == {13: 1.0}  # 13 is not in the mix
     deuce = size_mix(find_rules("deuce"))
     assert deuce[14] == pytest.approx(0.45 / 0.70) and deuce[15] == pytest.approx(0.25 / 0.70)
-    assert size_mix(find_rules("progressive"), parse_sizes("15,17")) == {15: 0.5, 17: 0.5}
+    assert size_mix(find_rules("progressive"), sizes=parse_sizes("15,17")) == {15: 0.5, 17: 0.5}
 
 
 def test_sizes_are_drawn_at_the_mix_frequencies():
@@ -195,7 +195,7 @@ def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
     g = session.play(optimal_text(played))
     record = session.hand_record(g)
     assert record["ev_seed"] == 3_000_002
-    again = grade(session.current.cards, optimal_text(played), "pineapple", "ev",
+    again = grade(session.current.cards, optimal_text(played), variant="pineapple", objective="ev",
                   table=TableSpec(2), seed=record["ev_seed"])
     assert again.ev_lost == pytest.approx(g.ev_lost) and again.player.value == g.player.value
     header = session.header_record()["session"]

@@ -69,7 +69,7 @@ def test_each_grade_is_advise_s_for_the_same_position_and_seed():
         seed = session.decision_seed
         d = session.play(text)
         again = advise(find_rules("progressive"), p.board.format(ascii=True), p.cards,
-                       "royalties", discards=p.dead, seed=seed, budget=32)
+                       objective="royalties", discards=p.dead, seed=seed, budget=32)
         mine = next(v for v in again.plays if v.play.key == d.played.play.key)
         assert d.position.street == street
         assert d.ev_lost == pytest.approx(max(mine.behind, 0.0))

@@ -46,7 +46,7 @@ def test_a_board_finished_by_the_bot_keeps_its_cards_in_their_rows():
     # four rounds of three cards, two kept each: eight placed and four thrown away
     assert len(new) == 8 and len(thrown) == 4 and set(new + list(thrown)) <= set(left)
     assert len(set(board)) == 13
-    evaluate_board(Board(board[:3], board[3:8], board[8:]), rules)  # a board of 13 cards
+    evaluate_board(Board(board[:3], board[3:8], board[8:]), rules=rules)  # a board of 13 cards
 
 
 def test_boards_made_live_are_played_by_the_bot_of_the_pool_that_serves(tmp_path,
@@ -55,7 +55,7 @@ def test_boards_made_live_are_played_by_the_bot_of_the_pool_that_serves(tmp_path
     # the live boards the stronger bot's, valued against the table's odds; the first bot's
     # pool, the first bot's, which counts royalties.
     rules = find_rules("pineapple")
-    first = play_hands(rules, THREE_KEEP_TWO, 1, 0, BotParams())
+    first = play_hands(rules, THREE_KEEP_TWO, 1, 0, params=BotParams())
     first.save(tmp_path / "first.npz")
     monkeypatch.setenv(POOL_VARIABLE, str(tmp_path / "first.npz"))
     assert serving_bot(rules) == (BotParams(), None)

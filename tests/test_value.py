@@ -89,7 +89,7 @@ def test_simulated_choice_is_what_solve_plays():
     for n, o in hands.items():
         stays = o.choose(9.0)
         for i in range(3):
-            solution = solve(seeded_hand(5, n, i), "progressive", fl_value=9.0)
+            solution = solve(seeded_hand(5, n, i), variant="progressive", fl_value=9.0)
             assert solution.stays == stays[i]
             assert o.play(9.0)[0][i] + 9.0 * stays[i] == pytest.approx(solution.value)
 
@@ -154,13 +154,15 @@ def test_value_bad_input_exits_2():
 
 def test_the_default_worth_of_staying_follows_the_objective_and_the_table():
     hand, rules = seeded_hand(2, 14, 0), find_rules("pineapple")
-    assert solve(hand, rules, "royalties").fl_value == rules.repeat_value == 13.7
+    assert solve(hand, variant=rules, objective="royalties").fl_value == rules.repeat_value == 13.7
     for opponents in (1, 2):
-        solution = solve(hand, rules, "ev", table=TableSpec(opponents), samples=10)
+        solution = solve(hand, variant=rules, objective="ev", table=TableSpec(opponents),
+                         samples=10)
         assert solution.fl_value == pytest.approx(opponents * rules.ev_repeat_value)
     boards = opponent_boards(rules, hand, samples=10, opponents=2, seed=0)
-    assert solve(hand, rules, "ev", boards=boards).fl_value == pytest.approx(2 * 12.2)
-    assert solve(hand, rules, "ev", fl_value=5.0).fl_value == 5.0
+    assert solve(hand, variant=rules, objective="ev",
+                 boards=boards).fl_value == pytest.approx(2 * 12.2)
+    assert solve(hand, variant=rules, objective="ev", fl_value=5.0).fl_value == 5.0
 
 
 @pytest.mark.slow
@@ -169,7 +171,7 @@ def test_presets_worth_of_staying_under_ev_is_what_the_value_command_measures(va
     # A fresh seed, so the preset's figure (seed 0, 1000 hands) is checked, not repeated.
     rules = find_rules(variant)
     table = worth_table(simulate(variant, samples=300, seed=11, objective="ev", jobs=2,
-                                 sizes=(cards,)), rules, "ev", seed=11)
+                                 sizes=(cards,)), rules, objective="ev", seed=11)
     row = table.row(cards)
     assert abs(row.worth - rules.ev_repeat_value_after(cards)) < 3 * row.worth_se + 0.05
 
@@ -190,8 +192,9 @@ def test_the_note_says_when_the_rules_have_no_ev_worth_and_repeat_value_stands_i
 
     rules = dataclasses.replace(find_rules("pineapple"), ev_repeat_value=None,
                                 ev_repeat_values=())
-    table = worth_table(simulate(rules, 6, 0, "ev", 1, rules.dealt_counts, 1, None), rules,
-                        "ev", 0, 1)
+    table = worth_table(simulate(rules, samples=6, seed=0, objective="ev", opponents=1,
+                                 sizes=rules.dealt_counts, jobs=1, progress=None), rules,
+                        objective="ev", seed=0, opponents=1)
     assert "ev_repeat_value (points from one opponent), which it lacks (its repeat_value, " \
            "13.7, stands in)" in _staying_note(table)
 

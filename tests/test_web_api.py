@@ -57,7 +57,7 @@ def test_solve_answers_what_solve_json_prints(client):
     answer = client.post("/api/solve", json={"cards": HAND, "samples": 200, "seed": 4,
                                              "alternatives": 2})
     assert answer.status_code == 200, answer.text
-    expected = solution_record(solve(HAND, "pineapple", "ev", samples=200, seed=4,
+    expected = solution_record(solve(HAND, variant="pineapple", objective="ev", samples=200, seed=4,
                                      alternatives=2))
     assert _without_times(answer.json()) == _without_times(json.loads(json.dumps(expected)))
 
@@ -73,7 +73,7 @@ def test_solve_takes_the_cards_as_a_list_and_the_table_fields(client):
 
 def test_solve_under_royalties_is_the_exact_optimum(client):
     answer = client.post("/api/solve", json={"cards": HAND, "objective": "royalties"}).json()
-    expected = solution_record(solve(HAND, "pineapple", "royalties"))
+    expected = solution_record(solve(HAND, variant="pineapple", objective="royalties"))
     assert (answer["top"], answer["middle"], answer["bottom"], answer["value"]) == (
         expected["top"], expected["middle"], expected["bottom"], expected["value"])
 
@@ -82,7 +82,7 @@ def test_check_answers_what_check_json_prints(client):
     played = "Kd Qh Qd / Ts 7h 7c 6d 5s / As Ah Ac 4s 3s"
     answer = client.post("/api/check", json={"cards": HAND, "set": played})
     assert answer.status_code == 200, answer.text
-    expected = grade_record(grade(HAND, played, find_rules("pineapple"), "ev"))
+    expected = grade_record(grade(HAND, played, variant=find_rules("pineapple"), objective="ev"))
     assert _without_times(answer.json()) == _without_times(json.loads(json.dumps(expected)))
 
 
@@ -301,7 +301,7 @@ def test_a_request_s_time_limit_is_capped_at_the_server_s(tmp_path, monkeypatch)
     class Recording(Pool):  # the fields each job is sent to a worker with
         async def run(self, job, fields, gone, client=""):
             sent.append(dict(fields))
-            return await super().run(job, fields, gone, client)
+            return await super().run(job, fields, gone, client=client)
 
     monkeypatch.setattr(app_module, "Pool", Recording)
     settings = Settings(history=tmp_path / "h.sqlite3", workers=1, request_limit=5.0)
@@ -413,12 +413,13 @@ def test_a_client_past_its_share_of_the_queue_is_refused_at_once():
         async def here() -> bool:
             return False
 
-        running = asyncio.create_task(pool.run("advise", slow, here, "a"))  # takes the worker
-        waiting = asyncio.create_task(pool.run("advise", slow, here, "a"))  # waits for it
+        running = asyncio.create_task(pool.run("advise", slow, here,
+                                               client="a"))  # takes the worker
+        waiting = asyncio.create_task(pool.run("advise", slow, here, client="a"))  # waits for it
         await asyncio.sleep(0)  # both tasks reach their first wait
         try:
             with pytest.raises(Full) as refused:
-                await pool.run("advise", slow, here, "a")
+                await pool.run("advise", slow, here, client="a")
             return str(refused.value)
         finally:
             for task in (running, waiting):

@@ -56,26 +56,26 @@ class Endpoint:
 
 _CARDS = {"cards": Field(text, required=True)}
 _EV = {"objective": Field(choice("ev", "royalties")), "seed": Field(whole(0), 0)}
-_ADVISE = {"budget": Field(whole(32, 100_000)), "entry_value": Field(entry_values, {})}
+_ADVISE = {"budget": Field(whole(32, high=100_000)), "entry_value": Field(entry_values, {})}
 _SIZES = {"sizes": Field(wholes(13, 17), ())}
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("solve", "solve", _CARDS | RULES_FIELDS | TABLE_FIELDS | SOLVE_FIELDS
-             | {"alternatives": Field(whole(0, 50), 0)}),
+             | {"alternatives": Field(whole(0, high=50), 0)}),
     Endpoint("check", "check", _CARDS | {"set": Field(text, required=True)} | RULES_FIELDS
              | TABLE_FIELDS | SOLVE_FIELDS),
     Endpoint("train/deal", "train_deal", RULES_FIELDS | _SIZES
-             | {"seed": Field(whole(0)), "number": Field(whole(1, 100_000), 1)}, heavy=False),
+             | {"seed": Field(whole(0)), "number": Field(whole(1, high=100_000), 1)}, heavy=False),
     Endpoint("train/grade", "train_grade", RULES_FIELDS | _SIZES | {
         "session": Field(session_name, required=True),
         "seed": Field(whole(0), required=True),
-        "number": Field(whole(1, 100_000), required=True),
+        "number": Field(whole(1, high=100_000), required=True),
         "set": Field(text, required=True), "objective": Field(choice("ev", "royalties")),
         "fl_value": Field(number(0, MAX_POINTS)), "opponents": TABLE_FIELDS["opponents"],
         "samples": SOLVE_FIELDS["samples"]}),
     Endpoint("advise", "advise", RULES_FIELDS | TABLE_FIELDS | _EV | _ADVISE | {
         "board": Field(text, required=True), "cards": Field(text, required=True),
-        "discards": Field(text, ""), "samples": Field(whole(1, 100_000))}),
+        "discards": Field(text, ""), "samples": Field(whole(1, high=100_000))}),
     Endpoint("score", "score", RULES_FIELDS | {"board": Field(text, required=True),
                                                "against": TABLE_FIELDS["against"]},
              heavy=False),

@@ -121,7 +121,7 @@ def create_app(settings: Settings) -> Starlette:
             if endpoint.heavy:
                 client = request.client.host if request.client else ""
                 status, result = await pool.run(endpoint.job, fields, request.is_disconnected,
-                                                client)
+                                                client=client)
             else:
                 status, result = await asyncio.to_thread(jobs.answer, endpoint.job, fields)
         except Full as error:
@@ -159,7 +159,7 @@ def create_app(settings: Settings) -> Starlette:
 
     async def train_history(request: Request) -> Response:
         given = request.query_params.get("limit", "100")
-        limit = whole(1, 1000)("limit", given if decimal(given) is None else decimal(given))
+        limit = whole(1, high=1000)("limit", given if decimal(given) is None else decimal(given))
         return JSONResponse(await asyncio.to_thread(history.recent, limit))
 
     async def pool_status(request: Request) -> Response:

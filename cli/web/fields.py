@@ -116,7 +116,7 @@ def _texts(name: str, value: Any) -> tuple[str, ...]:
 texts = Reader(_texts, {"type": "array", "items": {"type": "string"}})
 
 
-def whole(low: int, high: int | None = None) -> Reader:
+def whole(low: int, *, high: int | None = None) -> Reader:
     """A reader of a whole number from ``low`` to ``high`` (no bound when None)."""
     expected = f"a whole number >= {low}" if high is None else \
         f"a whole number from {low} to {high}"
@@ -135,7 +135,7 @@ def whole(low: int, high: int | None = None) -> Reader:
 
 def wholes(low: int, high: int) -> Reader:
     """A reader of a list of whole numbers, each from ``low`` to ``high``."""
-    one = whole(low, high)
+    one = whole(low, high=high)
 
     def read(name: str, value: Any) -> tuple[int, ...]:
         if not isinstance(value, list):
@@ -145,7 +145,7 @@ def wholes(low: int, high: int) -> Reader:
     return Reader(read, {"type": "array", "items": one.schema})
 
 
-def number(low: float, high: float, above: bool = False) -> Reader:
+def number(low: float, high: float, *, above: bool = False) -> Reader:
     """A reader of a finite number from ``low`` (or above it) to ``high``."""
 
     def read(name: str, value: Any) -> float:
@@ -211,11 +211,11 @@ RULES_FIELDS = {"variant": Field(text), "rules": Field(text)}
 
 #: The table the ev objective plays against, as the CLI's --opponents, --against,
 #: --opponent-fantasyland and --dead give it.
-TABLE_FIELDS = {"opponents": Field(whole(1, 5)), "against": Field(texts, ()),
+TABLE_FIELDS = {"opponents": Field(whole(1, high=5)), "against": Field(texts, ()),
                 "opponent_fantasyland": Field(wholes(13, 17), ()), "dead": Field(text, "")}
 
 #: Settings shared by the commands that solve: the CLI's bounds.
 SOLVE_FIELDS = {"objective": Field(choice("ev", "royalties")),
                 "fl_value": Field(number(0, MAX_POINTS)),
-                "samples": Field(whole(1, 100_000)), "seed": Field(whole(0), 0),
+                "samples": Field(whole(1, high=100_000)), "seed": Field(whole(0), 0),
                 "time_limit": Field(number(0, 600, above=True), 10.0)}

@@ -24,7 +24,7 @@ _RULES_CACHE = 32
 
 @lru_cache(maxsize=_RULES_CACHE)
 def _uploaded(text: str) -> Rules:
-    return rules_from_text(text, "rules")  # it refuses text nested too deeply, in one line
+    return rules_from_text(text, source="rules")  # it refuses text nested too deeply, in one line
 
 
 @cache
@@ -162,8 +162,8 @@ def check(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer.training import grade, grade_record
 
     rules = rules_of(fields)
-    g = grade(fields["cards"], fields["set"], rules, chosen(fields, "objective"),
-              chosen(fields, "fl_value"), time_limit=fields["time_limit"],
+    g = grade(fields["cards"], fields["set"], variant=rules, objective=chosen(fields, "objective"),
+              fl_value=chosen(fields, "fl_value"), time_limit=fields["time_limit"],
               samples=chosen(fields, "samples"), seed=fields["seed"],
               table=_table(fields, rules))
     return grade_record(g)
@@ -209,8 +209,9 @@ def advise(fields: dict[str, Any]) -> dict:
                                                 advise_plays)
 
     rules = rules_of(fields)
-    advice = advise_plays(rules, fields["board"], fields["cards"], chosen(fields, "objective"),
-                          _table(fields, rules), fields["discards"] or (),
+    advice = advise_plays(rules, fields["board"], fields["cards"],
+                          objective=chosen(fields, "objective"),
+                          table=_table(fields, rules), discards=fields["discards"] or (),
                           samples=chosen(fields, "samples") or DEFAULT_SAMPLES, seed=fields["seed"],
                           budget=fields["budget"] or DEFAULT_BUDGET, workers=1,
                           entry_overrides=fields["entry_value"])
@@ -224,8 +225,9 @@ def score(fields: dict[str, Any]) -> dict:
 
     rules = rules_of(fields)
     if not fields["against"]:
-        return report_dict(evaluate_board(fields["board"], rules))
-    seats, result = settled([fields["board"], *fields["against"]], rules, "boards in against")
+        return report_dict(evaluate_board(fields["board"], rules=rules))
+    seats, result = settled([fields["board"], *fields["against"]], rules,
+                            others="boards in against")
     return table_dict(seats, result, rules)
 
 
@@ -234,8 +236,9 @@ def review(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer.ordinary import DEFAULT_BUDGET, review_lines
 
     rules = rules_of(fields)
-    result = review_lines(fields["history"].splitlines(), rules, chosen(fields, "objective"),
-                          seated(fields["opponents"], rules), seed=fields["seed"],
+    result = review_lines(fields["history"].splitlines(), variant=rules,
+                          objective=chosen(fields, "objective"),
+                          opponents=seated(fields["opponents"], rules), seed=fields["seed"],
                           budget=fields["budget"] or DEFAULT_BUDGET,
                           entry_overrides=fields["entry_value"])
     if not result.decisions:

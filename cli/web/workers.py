@@ -226,7 +226,7 @@ class Pool:
             raise
 
     async def run(self, job: str, fields: dict[str, Any],
-                  gone: Callable[[], Awaitable[bool]], client: str = "") -> tuple[str, Any]:
+                  gone: Callable[[], Awaitable[bool]], *, client: str = "") -> tuple[str, Any]:
         """Run ``client``'s ``job`` on a worker: ``("ok", record)``, ``("bad", message)`` or
         ``("fault", traceback)``; raises ``Full``, ``TimeLimit``, ``Gone`` or
         ``WorkerDied``. The time limit counts from when a worker takes the job."""

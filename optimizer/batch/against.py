@@ -168,7 +168,7 @@ class SuiteError(InputError):
 
 def groups(suite: str, card_counts: Iterable[int], hands: int, seed: int, variant: str,
            objective: str, fl_value: float | None,
-           samples: Iterable[int | None] = (None,)) -> list[Group]:
+           *, samples: Iterable[int | None] = (None,)) -> list[Group]:
     """The hands ``bench`` times: ``suite`` is "random", "adversarial", "all" or "jokers"
     (hands with two jokers, and the same hands with the jokers replaced by random cards, for
     each card count; the variant must deal two jokers)."""
@@ -181,7 +181,7 @@ def groups(suite: str, card_counts: Iterable[int], hands: int, seed: int, varian
         if suite in ("random", "all"):
             for cards in card_counts:
                 found.append(Group("random", f"{cards} cards{tail}", cards, tuple(
-                    tuple(h) for h in random_hands(hands, cards, seed, deck)), options))
+                    tuple(h) for h in random_hands(hands, cards, seed, deck=deck)), options))
         if suite == "jokers":
             if deck.jokers < 2:
                 raise SuiteError(f"the jokers suite needs rules that deal two jokers, and "
@@ -228,7 +228,7 @@ class Comparison:
 
 
 def compare(group_list: list[Group], other: Path | None,
-            progress: Callable[[Group, int], None] | None = None) -> list[Comparison]:
+            *, progress: Callable[[Group, int], None] | None = None) -> list[Comparison]:
     """Time every group's hands on this code, and on ``other``'s code when given, in turn
     hand by hand (which one goes first alternates). Without ``other`` this code is timed
     in this process, the groups of one card count in turn hand by hand (hands with jokers
@@ -281,7 +281,7 @@ def compare(group_list: list[Group], other: Path | None,
 
 
 def identical_results(jobs: Iterable[dict], other: Path,
-                      progress: Callable[[int], None] | None = None) -> list[tuple[dict, dict,
+                      *, progress: Callable[[int], None] | None = None) -> list[tuple[dict, dict,
                                                                                 dict]]:
     """Solve every job (``solve``'s arguments, ``cards`` included) with this code and with
     ``other``'s; return the jobs whose results differ, with both results."""
@@ -301,7 +301,7 @@ PRESETS = ("pineapple", "standard", "deuce", "progressive", "ultimate")
 JOKER_PRESETS = ("pineapple-joker", "progressive-joker")
 
 
-def identity_jobs(seed: int = 1, per_count: int = 80) -> list[dict]:
+def identity_jobs(*, seed: int = 1, per_count: int = 80) -> list[dict]:
     """A mix of solves on which two versions of the solver must agree exactly: ``per_count``
     seeded random hands of each count 13 to 17 over the presets, the royalties objective
     with the default worth of staying and with none, every fifth with three alternatives,

@@ -64,7 +64,7 @@ class Timings:
         return {"median_ms": self.median, "p95_ms": self.p95, "max_ms": self.max}
 
 
-def random_hands(count: int, cards: int, seed: int, deck: Deck = ONE_DECK) -> list[list[int]]:
+def random_hands(count: int, cards: int, seed: int, *, deck: Deck = ONE_DECK) -> list[list[int]]:
     """``count`` seeded random hands of ``cards`` cards of ``deck`` (one deck: distinct)."""
     rng = random.Random(f"{seed}:{cards}")
     return [rng.sample(deck.cards, cards) for _ in range(count)]
@@ -123,14 +123,14 @@ ADVERSARIAL_HANDS = 30  # per kind
 ADVERSARIAL_CARDS = 17
 
 
-def adversarial_hands(kind: str, count: int = ADVERSARIAL_HANDS, cards: int = ADVERSARIAL_CARDS,
+def adversarial_hands(kind: str, *, count: int = ADVERSARIAL_HANDS, cards: int = ADVERSARIAL_CARDS,
                       seed: int = 1) -> list[list[int]]:
     """``count`` seeded hands of one adversarial ``kind`` (a key of ``KINDS``)."""
     rng = random.Random(f"adversarial:{kind}:{seed}:{cards}")
     return [KINDS[kind](rng, cards) for _ in range(count)]
 
 
-def time_ranking(repeats: int = 200, seed: int = 1) -> Timings:
+def time_ranking(*, repeats: int = 200, seed: int = 1) -> Timings:
     """Ranking every 5-card (6,188) and 3-card (680) subset of a 17-card hand."""
     hands = random_hands(repeats, 17, seed)
     fives, threes = subsets(17, 5), subsets(17, 3)
@@ -146,18 +146,20 @@ def time_ranking(repeats: int = 200, seed: int = 1) -> Timings:
 
 def time_solving(card_counts: Iterable[int], hands: int, seed: int, variant: str,
                  objective: str, fl_value: float | None,
-                 progress: Callable[[int, int], None] | None = None,
+                 *, progress: Callable[[int, int], None] | None = None,
                  samples: int | None = None) -> list[Timings]:
     """Solving seeded random hands to proved optimality, per card count."""
     results = []
     extra = {} if samples is None else {"samples": samples}
     for cards in card_counts:
-        dealt = random_hands(hands, cards, seed, find_rules(variant).deck)
-        solve(dealt[0], variant, objective, fl_value, **extra)  # warm the caches first
+        dealt = random_hands(hands, cards, seed, deck=find_rules(variant).deck)
+        solve(dealt[0], variant=variant, objective=objective, fl_value=fl_value,
+              **extra)  # warm the caches first
         ms = []
         for i, hand in enumerate(dealt):
             start = time.perf_counter()
-            solution = solve(hand, variant, objective, fl_value, time_limit=60.0, **extra)
+            solution = solve(hand, variant=variant, objective=objective, fl_value=fl_value,
+                             time_limit=60.0, **extra)
             ms.append((time.perf_counter() - start) * 1e3)
             if solution.status != "optimal" and solution.status != "fouled":
                 raise RuntimeError(f"hand {hand} was not proved optimal: {solution.status}")

@@ -75,8 +75,9 @@ def solve_chunk(tasks: Sequence[Task], rules: Mapping[int, Rules],
         task_rules = _WORKER_RULES.setdefault(rules[task.rules], rules[task.rules])
         cpu = time.process_time()
         try:
-            solution = solve(task.cards, task_rules, settings.objective, settings.fl_value,
-                             settings.time_limit, **settings.solve_options())
+            solution = solve(task.cards, variant=task_rules, objective=settings.objective,
+                             fl_value=settings.fl_value,
+                             time_limit=settings.time_limit, **settings.solve_options())
             text = record_line(task.id, settings.record(solution))
             results.append(Result(task.seq, text, solution.value, solution.stays,
                                   time.process_time() - cpu))
@@ -118,7 +119,7 @@ class Engine:
         done, rest = concurrent.futures.wait(pending, return_when="FIRST_COMPLETED")
         return set(done), set(rest)
 
-    def close(self, wait: bool = True) -> None:
+    def close(self, *, wait: bool = True) -> None:
         pass
 
 
@@ -135,7 +136,7 @@ class PoolEngine(Engine):
     def submit(self, tasks, rules, settings):
         return self._pool.submit(solve_chunk, tasks, rules, settings)
 
-    def close(self, wait: bool = True) -> None:
+    def close(self, *, wait: bool = True) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=True)
 
 
@@ -190,12 +191,12 @@ class DaskEngine(Engine):
         done, rest = self._distributed.wait(list(pending), return_when="FIRST_COMPLETED")
         return set(done), set(rest)
 
-    def close(self, wait: bool = True) -> None:
+    def close(self, *, wait: bool = True) -> None:
         self._client.close()
 
 
 @contextmanager
-def open_engine(workers: int = 1, cluster: str | None = None) -> Iterator[Engine]:
+def open_engine(*, workers: int = 1, cluster: str | None = None) -> Iterator[Engine]:
     """The engine for ``--workers`` / ``--cluster``: one worker runs in this process."""
     if workers < 1:
         raise BatchError(f"bad --workers {workers}: expected 1 or more")

@@ -64,7 +64,7 @@ class BadLine:
 
     def record(self) -> dict[str, Any]:
         """The errors-file record: a long line's start and its length, never all of it."""
-        rec = {"line": self.line, "id": self.id} | excerpt(self.text, self.length)
+        rec = {"line": self.line, "id": self.id} | excerpt(self.text, length=self.length)
         rec |= {"message": self.message}
         return rec | ({"traceback": self.detail} if self.detail else {})
 

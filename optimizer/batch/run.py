@@ -84,7 +84,7 @@ def _mismatch(output: Path, key: str, before: Mapping[str, Any],
 
 
 def check_output(output: str | Path, settings: Settings,
-                 variant: str | Rules = "pineapple") -> dict[str, Any]:
+                 *, variant: str | Rules = "pineapple") -> dict[str, Any]:
     """The batch's settings (``batch_settings``), once it is known that ``output`` holds no
     records written with others; raises ``BatchError`` naming the first that differs.
 
@@ -214,7 +214,7 @@ class _Batch:
 
 
 def run_batch(lines: Iterable[str], output: str | Path, settings: Settings, engine: Engine,
-              variant: str | Rules = "pineapple", errors: str | Path | None = None,
+              *, variant: str | Rules = "pineapple", errors: str | Path | None = None,
               total: int | None = None, events: Events | None = None) -> Summary:
     """Solve every hand of ``lines`` not already in ``output`` and append them to it.
 
@@ -242,7 +242,7 @@ def _run(lines: Iterable[str], output: Path, settings: Settings, engine: Engine,
     started = time.perf_counter()
     errors = Path(errors) if errors is not None else output.with_name(output.name + ".errors")
     reader = Reader(variant)
-    now = check_output(output, settings, reader.rules[0])
+    now = check_output(output, settings, variant=reader.rules[0])
     written = read_output(output)
     cut_partial_line(output, written)
     done_ids = dict(written.ids)  # id -> its line in the output, until this input reaches it
@@ -322,7 +322,7 @@ def _run(lines: Iterable[str], output: Path, settings: Settings, engine: Engine,
     return batch.summary
 
 
-def check_settings(settings: Settings, variant: str | Rules = "pineapple") -> None:
+def check_settings(settings: Settings, *, variant: str | Rules = "pineapple") -> None:
     """Raise now, not once per hand, for an unknown variant or objective, a bad fl_value,
     time limit or option, or ev under rules that no opponent pool serves: by solving one
     hand, as ``solve`` is what decides what is valid."""
@@ -332,10 +332,11 @@ def check_settings(settings: Settings, variant: str | Rules = "pineapple") -> No
         # a hand that fits the table, against one sampled deal: its boards may be costly
         rules = find_rules(variant)
         left = list(rules.deck.cards)
-        for card in read_table(rules, (), options["table"]).known_cards:
+        for card in read_table(rules, (), spec=options["table"]).known_cards:
             left.remove(card)
         hand, options["samples"] = sorted(left)[:13], 1
-    solve(hand, variant, settings.objective, settings.fl_value, settings.time_limit,
+    solve(hand, variant=variant, objective=settings.objective, fl_value=settings.fl_value,
+          time_limit=settings.time_limit,
           **options)
 
 
@@ -367,7 +368,7 @@ class BenchRow:
 
 
 def benchmark(record: Callable[[Solution], Mapping[str, Any]], objectives: Sequence[str],
-              workers: Sequence[int], card_counts: Sequence[int] = (14, 17),
+              workers: Sequence[int], *, card_counts: Sequence[int] = (14, 17),
               hands: int = 400, seed: int = 1, variant: str = "pineapple",
               progress: Callable[[BenchRow], None] | None = None) -> list[BenchRow]:
     """Hands per second of whole batches (reading, solving, writing) of seeded random hands.
@@ -378,20 +379,20 @@ def benchmark(record: Callable[[Solution], Mapping[str, Any]], objectives: Seque
     rows = []
     with tempfile.TemporaryDirectory(prefix="fantasyland-bench-") as scratch:
         for count in workers:
-            with open_engine(count) as engine:
+            with open_engine(workers=count) as engine:
                 for cards in card_counts:
                     for objective in objectives:
                         settings = Settings(record, objective)
                         deck = find_rules(variant).deck
                         dealt = [hand_line(h) for h in
-                                 deal_hands(hands, {cards: 1.0}, seed, deck)]
+                                 deal_hands(hands, {cards: 1.0}, seed, deck=deck)]
                         warm = [hand_line(h) for h in
-                                deal_hands(4 * engine.slots, {cards: 1.0}, seed + 1, deck)]
+                                deal_hands(4 * engine.slots, {cards: 1.0}, seed + 1, deck=deck)]
                         out = Path(scratch, f"{count}-{cards}-{objective}.jsonl")
-                        run_batch(warm, out.with_suffix(".warm"), settings, engine, variant,
+                        run_batch(warm, out.with_suffix(".warm"), settings, engine, variant=variant,
                                   total=len(warm))
                         failures = _Failures()
-                        summary = run_batch(dealt, out, settings, engine, variant,
+                        summary = run_batch(dealt, out, settings, engine, variant=variant,
                                             total=len(dealt), events=failures)
                         if summary.solved != hands:
                             raise BatchError(f"benchmark: {summary.failed} of {hands} hands "

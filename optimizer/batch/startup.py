@@ -107,7 +107,7 @@ class Hands:
     cp_sat: str
 
 
-def child_env(code: Path | None, cache: Path | None = None) -> dict[str, str]:
+def child_env(code: Path | None, *, cache: Path | None = None) -> dict[str, str]:
     """This environment, running ``code``'s packages (None: none on the path) and caching
     bytecode under ``cache``."""
     env = {k: v for k, v in os.environ.items()
@@ -119,7 +119,7 @@ def child_env(code: Path | None, cache: Path | None = None) -> dict[str, str]:
     return env
 
 
-def find_hands(cards: int = 14, seed: int = 0, code: Path = ROOT, limit: int = 500,
+def find_hands(*, cards: int = 14, seed: int = 0, code: Path = ROOT, limit: int = 500,
                python: str = sys.executable) -> Hands:
     """The first seeded random hands of ``cards`` cards whose royalties solve under ``code``
     needs no CP-SAT, and whose ev solve does; found in fresh processes, each solving hands in
@@ -167,7 +167,7 @@ def cases(hands: Hands) -> list[Case]:
     ]
 
 
-def measure(all_cases: Sequence[Case], codes: dict[str, Path], runs: int, warmup: int = 2,
+def measure(all_cases: Sequence[Case], codes: dict[str, Path], runs: int, *, warmup: int = 2,
             python: str = sys.executable) -> dict[tuple[str, str], np.ndarray]:
     """Seconds of each case (under each code), ``runs`` times, interleaved run by run; the
     order within a run turns by one each run, so that no case always follows another."""
@@ -175,8 +175,8 @@ def measure(all_cases: Sequence[Case], codes: dict[str, Path], runs: int, warmup
             for name in (codes if case.per_code else ("",))]
     seconds: dict[tuple[str, str], list[float]] = {(c.label, n): [] for c, n in jobs}
     with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as cache:
-        envs = {name: child_env(path, Path(cache)) for name, path in codes.items()}
-        envs[""] = child_env(None, Path(cache))
+        envs = {name: child_env(path, cache=Path(cache)) for name, path in codes.items()}
+        envs[""] = child_env(None, cache=Path(cache))
         prefixes = {name: package_prefix(path) for name, path in codes.items()} | {"": ""}
         for run in range(warmup + runs):
             turn = run % len(jobs)
@@ -217,7 +217,7 @@ def table(all_cases: Sequence[Case], codes: Sequence[str],
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(*, argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m fantasyland.optimizer.batch.startup",
         description="Time the command line's start-up as whole processes.")
@@ -240,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"machine: {machine()}; before: {load_average()}")
     print(f"hands (seed {args.seed}): bounds prove {hands.bounds!r}; CP-SAT runs for "
           f"{hands.cp_sat!r}")
-    seconds = measure(all_cases, codes, args.runs, args.warmup)
+    seconds = measure(all_cases, codes, args.runs, warmup=args.warmup)
     print(f"after: {load_average()}")
     print()
     print(table(all_cases, list(codes), seconds))

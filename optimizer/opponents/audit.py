@@ -70,7 +70,7 @@ def decisions(dealing: Dealing) -> int:
 
 
 def audit_decision(rules: Rules, dealing: Dealing, params: BotParams, decision: int,
-                   deals: int, seed: int, first: int = 0, placements: int = 6,
+                   deals: int, seed: int, *, first: int = 0, placements: int = 6,
                    continuations: int = 16,
                    progress: Callable[[int], None] | None = None) -> DecisionAudit:
     """Audit ``decision`` (1 to ``decisions(dealing)``) of seat A's hand of deals
@@ -91,11 +91,11 @@ def audit_decision(rules: Rules, dealing: Dealing, params: BotParams, decision: 
         rng = np.random.default_rng([seed, i, 0, PLAY])  # seat A's, as in a head-to-head
         left = full.copy()
         layout = play_on(rules, dealing, np.full(13, EMPTY, dtype=np.int64), left,
-                         cards[:before], range(decision - 1), params, rng, odds)
+                         cards[:before], range(decision - 1), params, rng, odds=odds)
         new = cards[before:before + count]
         np.subtract.at(left, new, 1)
         options, first_look, worth = score(rules, dealing, layout, new, keep, remaining(left),
-                                           rounds_left, params, rng, odds)
+                                           rounds_left, params, rng, odds=odds)
         if len(options) < placements:
             skipped += 1
         else:
@@ -131,12 +131,12 @@ def _continuations(rules: Rules, dealing: Dealing, params: BotParams, odds, layo
         stream = np.random.default_rng([*key, AUDIT, m]).permutation(remaining(left)).tolist()
         for k in range(count):
             boards[k, m] = play_on(rules, dealing, layouts[k], left.copy(), stream, later,
-                                   params, np.random.default_rng([*key, AUDIT, m, 1]), odds)
+                                   params, np.random.default_rng([*key, AUDIT, m, 1]), odds=odds)
     out = evaluate_played(boards.reshape(-1, 13), rules)
     fouled = out.fouled.reshape(count, continuations)
     entered = (out.entry_cards > 0).reshape(count, continuations) & ~fouled
     royalty = np.where(fouled, 0, out.royalty_total.reshape(count, continuations))
-    return finished_worth(rules, dealing, params, boards, odds), fouled, entered, royalty
+    return finished_worth(rules, dealing, params, boards, odds=odds), fouled, entered, royalty
 
 
 @dataclass(frozen=True)

@@ -179,8 +179,8 @@ class _Judge:
         if rounds_left == 1:
             return self.last_round(layouts, unseen, samples)
         return estimate(self.rules, layouts, unseen, rounds_left * self.dealing.per_round,
-                        self.params, self.rng, samples, self.odds,
-                        (self.dealing.per_round, self.dealing.keep))
+                        self.params, self.rng, samples, odds=self.odds,
+                        deal=(self.dealing.per_round, self.dealing.keep))
 
     def second_look(self, layouts: np.ndarray, unseen: np.ndarray,
                     rounds_left: int) -> np.ndarray:
@@ -264,7 +264,7 @@ class _Judge:
 
 def first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: Dealing,
                rounds_left: int, params: BotParams, rng: np.random.Generator,
-               samples: int, odds: RowOdds | None = None) -> np.ndarray:
+               samples: int, *, odds: RowOdds | None = None) -> np.ndarray:
     """``(N,)``: the bot's first look at ``layouts`` with ``rounds_left >= 1`` rounds to come
     (the module docstring), valued as ``choose`` values them: how the adviser screens the
     first street's plays (``optimizer.ordinary.advise``)."""
@@ -273,7 +273,7 @@ def first_look(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, dealing: D
 
 
 def finished_worth(rules: Rules, dealing: Dealing, params: BotParams, boards: np.ndarray,
-                   odds: RowOdds | None = None) -> np.ndarray:
+                   *, odds: RowOdds | None = None) -> np.ndarray:
     """What finished ``boards`` ``(..., 13)`` are worth to the bot, as its last street values
     them (``odds`` as ``choose`` takes them)."""
     return _Judge.of(rules, dealing, params, np.random.default_rng(0), odds, 0).worth(boards)
@@ -305,14 +305,14 @@ def entry_worths(rules: Rules, params: BotParams) -> np.ndarray:
 
 def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card], keep: int,
            unseen: np.ndarray, rounds_left: int, params: BotParams,
-           rng: np.random.Generator, odds: RowOdds | None = None) -> np.ndarray:
+           rng: np.random.Generator, *, odds: RowOdds | None = None) -> np.ndarray:
     """The layout the bot plays after being dealt ``new`` onto ``layout``; ``unseen`` is the
     sorted multiset of the cards it has not seen (``remaining``). ``odds`` are the table's
     row odds that ``table_points`` values boards with (``pools.table_odds``) in decisions at
     most ``table_rounds`` from the end; without them every row is a toss-up
     (``odds.even_odds``)."""
     options, _, worth = score(rules, dealing, layout, new, keep, unseen, rounds_left, params,
-                              rng, odds)
+                              rng, odds=odds)
     return pick(options, worth, rng)
 
 
@@ -324,7 +324,7 @@ def pick(options: np.ndarray, worth: np.ndarray, rng: np.random.Generator) -> np
 
 def score(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card], keep: int,
           unseen: np.ndarray, rounds_left: int, params: BotParams, rng: np.random.Generator,
-          odds: RowOdds | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+          *, odds: RowOdds | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How ``choose`` scores a decision (its arguments alike): every placement ``(P, 13)``,
     the first look's worth of each, and the worth the decision compares (the second look's
     where it rescored, ``-inf`` where it did not; the exact worth on the last street), so
@@ -346,7 +346,7 @@ def score(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card
 
 def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequence[Card],
                 keep: int, unseen: np.ndarray, rounds_left: int, params: BotParams,
-                rng: np.random.Generator, odds: RowOdds | None = None) -> np.ndarray:
+                rng: np.random.Generator, *, odds: RowOdds | None = None) -> np.ndarray:
     """``(P, 13)``: the bot's play for each of ``layouts`` dealt the same ``new`` cards, by
     its first look alone (its second look is left out), ties to the first placement. The
     samples are shared by every layout and their number does not depend on how many there
@@ -361,7 +361,7 @@ def choose_each(rules: Rules, dealing: Dealing, layouts: np.ndarray, new: Sequen
 
 def play_on(rules: Rules, dealing: Dealing, layout: np.ndarray, left: np.ndarray,
             cards: Sequence[Card], decisions: range, params: BotParams,
-            rng: np.random.Generator, odds: RowOdds | None = None) -> np.ndarray:
+            rng: np.random.Generator, *, odds: RowOdds | None = None) -> np.ndarray:
     """``layout`` played on by the bot alone through ``decisions`` (indices into
     ``dealing.streets``, 0 the first cards), each dealt the next cards of ``cards``;
     ``left`` counts the cards the player has not seen (``deck_counts`` less those seen) and
@@ -373,21 +373,21 @@ def play_on(rules: Rules, dealing: Dealing, layout: np.ndarray, left: np.ndarray
         new = list(cards[position:position + count])
         np.subtract.at(left, new, 1)
         layout = choose(rules, dealing, layout, new, keep, remaining(left),
-                        len(streets) - 1 - index, params, rng, odds)
+                        len(streets) - 1 - index, params, rng, odds=odds)
         position += count
     return layout
 
 
 def play_hand(rules: Rules, dealing: Dealing, cards: Sequence[Card], params: BotParams,
-              rng: np.random.Generator, odds: RowOdds | None = None) -> PlayedHand:
+              rng: np.random.Generator, *, odds: RowOdds | None = None) -> PlayedHand:
     """Play one hand whose cards arrive in the order of ``cards`` (``dealing.seen`` of them);
     ``odds`` as ``choose`` takes them."""
-    return play_in_turn(rules, dealing, [cards], [params], [rng], odds)[0]
+    return play_in_turn(rules, dealing, [cards], [params], [rng], odds=odds)[0]
 
 
 def play_in_turn(rules: Rules, dealing: Dealing, hands: Sequence[Sequence[Card]],
                  bots: Sequence[BotParams], rngs: Sequence[np.random.Generator],
-                 odds: RowOdds | None = None) -> list[PlayedHand]:
+                 *, odds: RowOdds | None = None) -> list[PlayedHand]:
     """Hands played at one table street by street, the seats in turn: seat ``s`` is dealt
     ``hands[s]`` in that order and played by ``bots[s]`` with ``rngs[s]``. A bot that sees
     the table (``BotParams.sees_boards``) counts the cards on the other boards so far as
@@ -411,7 +411,7 @@ def play_in_turn(rules: Rules, dealing: Dealing, hands: Sequence[Sequence[Card]]
                 left = left.copy()
                 np.subtract.at(left, shown, 1)
             layouts[seat] = choose(rules, dealing, layouts[seat], new, keep, remaining(left),
-                                   len(rounds) - 1 - index, bots[seat], rngs[seat], odds)
+                                   len(rounds) - 1 - index, bots[seat], rngs[seat], odds=odds)
         position += count
     return [_played(cards, layout) for cards, layout in zip(hands, layouts)]
 

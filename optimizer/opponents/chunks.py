@@ -64,7 +64,7 @@ def save_chunk(path: Path, meta: dict, arrays: Arrays) -> None:
 
 
 def load_chunk(path: Path, meta: dict, what: str,
-               upgrade: Callable[[dict], dict] | None = None) -> Arrays:
+               *, upgrade: Callable[[dict], dict] | None = None) -> Arrays:
     """The arrays saved at ``path``, refused unless its meta is ``meta``; ``what`` names
     them in the refusal ("hands", "deals"). ``upgrade`` reads a saved meta as today's code
     would write it (a knob added since, at the default that played as before)."""
@@ -87,7 +87,7 @@ def load_chunk(path: Path, meta: dict, what: str,
     return arrays
 
 
-def differences(found: dict, wanted: dict, limit: int = 3) -> str:
+def differences(found: dict, wanted: dict, *, limit: int = 3) -> str:
     """What differs between a saved meta and the run's, at most ``limit`` keys: ``seed 12,
     not 11; params.samples 4, not 48`` (a long value by its key alone)."""
     def leaves(meta: dict, prefix: str = "") -> dict:
@@ -121,7 +121,7 @@ def _timed(args) -> tuple[int, Arrays, float]:
 
 
 def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: str,
-               workers: int = 1, done: Callable[[Chunk, float | None], None] | None = None
+               *, workers: int = 1, done: Callable[[Chunk, float | None], None] | None = None
                ) -> list[Arrays]:
     """``play(chunk.job)`` of every chunk, in chunk order, on ``workers`` processes (``play``
     a module's function, for them to call it).
@@ -133,7 +133,7 @@ def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: 
     results: list[Arrays | None] = [None] * len(chunks)
     for index, chunk in enumerate(chunks):
         if chunk.path is not None and chunk.path.exists():
-            results[index] = load_chunk(chunk.path, chunk.meta, what, chunk.upgrade)
+            results[index] = load_chunk(chunk.path, chunk.meta, what, upgrade=chunk.upgrade)
     missing = [i for i, result in enumerate(results) if result is None]
     for index, chunk in enumerate(chunks):
         if results[index] is not None and done:

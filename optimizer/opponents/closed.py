@@ -273,7 +273,7 @@ def setting_rows(boards: np.ndarray) -> np.ndarray:
                      rank5_array(boards[:, 8:])], axis=1)
 
 
-def iterate(rules: Rules, rounds: int = ROUNDS, hands: int = HANDS, seed: int = SEED,
+def iterate(rules: Rules, *, rounds: int = ROUNDS, hands: int = HANDS, seed: int = SEED,
             progress: Callable[[int], None] | None = None) -> list[RowWorths]:
     """The model's worths round by round: round 0 against random rows, each later round
     against the settings the round before made of ``hands`` random hands (the same hands
@@ -375,7 +375,7 @@ def _build_and_cache(rules: Rules) -> RowWorths:
     """Build the model (``iterate``) and keep it in the cache, written whole or not at all;
     a cache that cannot be written costs the next run the build again, nothing more."""
     with (on_build(rules, ROUNDS * HANDS) if on_build is not None else nullcontext()) as tell:
-        worths = iterate(rules, ROUNDS, HANDS, SEED, tell)[-1]
+        worths = iterate(rules, rounds=ROUNDS, hands=HANDS, seed=SEED, progress=tell)[-1]
     path = cached_model_path(rules)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -44,10 +44,10 @@ class Coverage:
 def hand_coverage(rules: Rules, dealt: Sequence[int], samples: int, seed: int) -> dict:
     """The figures of one dealt hand against the pool that serves ``rules``."""
     pool = serving_pool(rules)
-    cards = dealt_array(dealt, rules.deck)
+    cards = dealt_array(dealt, deck=rules.deck)
     exact, relaxed = candidate_pairs(pool, cards)
     placed = np.concatenate([exact, relaxed])
-    share = draw_boards(pool, cards, samples, seed, pool_weights(pool, rules)).share
+    share = draw_boards(pool, cards, samples, seed, weights=pool_weights(pool, rules)).share
     return {"exact_pairs": len(exact), "exact_hands": len(np.unique(exact // 24)),
             "placed_pairs": len(placed), "placed_hands": len(np.unique(placed // 24)),
             "effective": share.effective_boards}

@@ -70,7 +70,7 @@ def max_opponents(rules: Rules) -> int:
     return rules.seats - 1
 
 
-def dealt_array(dealt: Sequence[int], deck: Deck = ONE_DECK) -> np.ndarray:
+def dealt_array(dealt: Sequence[int], *, deck: Deck = ONE_DECK) -> np.ndarray:
     """The dealt card ids as an array, once it is known they are cards of ``deck``: distinct
     ids 0..51 under one plain deck; else ids 0..51 and ``JOKER``, none more often than the
     deck holds it."""
@@ -103,7 +103,7 @@ def serving_pool(rules: Rules) -> Pool:
     except OSError as error:
         raise OpponentModelError(f"{POOL_VARIABLE}={named!r}: no pool file there "
                                  f"({error.strerror})") from None
-    return pool_for(rules, (_pool_file(str(path), stamp),) + shipped_pools())
+    return pool_for(rules, pools=(_pool_file(str(path), stamp),) + shipped_pools())
 
 
 def serving_bot(rules: Rules) -> tuple[BotParams, RowOdds | None]:
@@ -255,7 +255,7 @@ def _weighted(rng: np.random.Generator, pairs: np.ndarray, count: int,
 
 
 def pool_share(pool: Pool, tiers: Sequence[np.ndarray], mix: Sequence[float],
-               weights: np.ndarray | None = None) -> PoolShare:
+               *, weights: np.ndarray | None = None) -> PoolShare:
     """The ``PoolShare`` of a draw from ``tiers`` (arrays of pairs, ``board * 24 +
     relabelling``) in the proportions ``mix``, each pair drawn in proportion to its board's
     weight (or alike)."""
@@ -276,7 +276,7 @@ def pool_share(pool: Pool, tiers: Sequence[np.ndarray], mix: Sequence[float],
 
 
 def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
-                weights: np.ndarray | None = None,
+                *, weights: np.ndarray | None = None,
                 pairs: tuple[np.ndarray, np.ndarray] | None = None) -> Draw:
     """``count`` boards from ``pool`` that avoid ``dealt`` (see the module docstring).
 
@@ -315,7 +315,7 @@ def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
         mix = (len(exact_pairs) / count, 1 - len(exact_pairs) / count) if tier == "relaxed" \
             else (1.0, 0.0)
     return Draw(pair_boards(pool, chosen), len(exact_pairs), len(relaxed_pairs), tier,
-                pool_share(pool, tiers, mix, weights))
+                pool_share(pool, tiers, mix, weights=weights))
 
 
 def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents: int,
@@ -336,7 +336,7 @@ def opponent_draw(rules: Rules, dealt: Sequence[int], samples: int, opponents: i
     calibration holds). Each opponent's board is drawn on its own from the same pool (the
     module docstring), up to ``max_opponents`` opponents.
     """
-    cards = dealt_array(dealt, rules.deck)
+    cards = dealt_array(dealt, deck=rules.deck)
     if samples < 1 or not 1 <= opponents <= max_opponents(rules):
         raise OpponentModelError(f"need samples >= 1 and 1 to {max_opponents(rules)} opponents "
                                  f"(from {rules.deck.decks} deck{'s' * (rules.deck.decks > 1)}),"
@@ -346,13 +346,13 @@ def opponent_draw(rules: Rules, dealt: Sequence[int], samples: int, opponents: i
 
         return closed_boards(rules, cards, samples, opponents, seed), None  # no pool
     pool = serving_pool(rules)
-    draw = draw_boards(pool, cards, samples * opponents, seed, pool_weights(pool, rules))
+    draw = draw_boards(pool, cards, samples * opponents, seed, weights=pool_weights(pool, rules))
     return draw.boards.reshape(samples, opponents, 13), replace(draw.share, seats=opponents)
 
 
 # --- statistics ------------------------------------------------------------------------------
 
-def board_stats(rules: Rules, boards: np.ndarray, weights: np.ndarray | None = None) -> dict:
+def board_stats(rules: Rules, boards: np.ndarray, *, weights: np.ndarray | None = None) -> dict:
     """Foul rate, Fantasyland-entry rate and mean royalties (fouls count 0) of boards, each
     board counting by its weight when ``weights`` are given; then ``effective_boards`` is
     Kish's effective number of boards, and the standard errors are those of a ratio
@@ -399,7 +399,7 @@ def _figures(out: BoardArrays, weights: np.ndarray | None = None) -> dict:
     return figures
 
 
-def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
+def bot_stats(rules: Rules, boards: int, seed: int, *, live: bool = False,
               workers: int = 1, bot: str | None = None) -> dict:
     """Calibration figures of the opponent model under ``rules``.
 
@@ -424,7 +424,7 @@ def bot_stats(rules: Rules, boards: int, seed: int, live: bool = False,
         if bot is not None and bot not in BOTS:
             raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
         params = serving_bot(rules)[0] if bot is None else BOTS[bot][dealing.name]
-        played = play_hands(rules, dealing, boards, seed, params, workers=workers).boards
+        played = play_hands(rules, dealing, boards, seed, params=params, workers=workers).boards
         where = {"source": "live", "dealing": dealt_from(dealing.name, rules.deck)}
     else:
         pool = serving_pool(rules)

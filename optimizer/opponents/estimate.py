@@ -290,7 +290,7 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams,
 
 def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
              params: BotParams, rng: np.random.Generator, samples: int,
-             odds: RowOdds | None = None, deal: tuple[int, int] | None = None) -> np.ndarray:
+             *, odds: RowOdds | None = None, deal: tuple[int, int] | None = None) -> np.ndarray:
     """``(N,)``: the mean worth of each of ``N`` layouts over ``samples`` random futures of
     the ``unseen`` cards, ``coming`` of which the player will still see (see the module
     docstring), dealt ``deal[0]`` at a time of which the player keeps ``deal[1]`` (what

@@ -60,7 +60,7 @@ def deal_seats(rules: Rules, dealing: Dealing, seed: int, index: int) -> np.ndar
 
 
 def play_seats(rules: Rules, dealing: Dealing, params: BotParams, seed: int, start: int,
-               stop: int, stream: int = PLAY) -> np.ndarray:
+               stop: int, *, stream: int = PLAY) -> np.ndarray:
     """``(stop - start, 2, 13)``: one bot's boards from both seats of deals ``start..stop``;
     another ``stream`` gives it generators of its own (to measure what sharing them saves)."""
     boards = np.zeros((stop - start, 2, 13), dtype=np.int64)
@@ -69,7 +69,7 @@ def play_seats(rules: Rules, dealing: Dealing, params: BotParams, seed: int, sta
         for seat, cards in enumerate(deal_seats(rules, dealing, seed, i)):
             rng = np.random.default_rng([seed, i, seat, stream])
             boards[i - start, seat] = play_hand(rules, dealing, cards.tolist(), params,
-                                                rng, odds).board
+                                                rng, odds=odds).board
     return boards
 
 
@@ -94,7 +94,7 @@ def play_games(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent:
         for first, second in (("challenger", "incumbent"), ("incumbent", "challenger")):
             rngs = [np.random.default_rng([seed, i, seat, PLAY]) for seat in range(2)]
             played = play_in_turn(rules, dealing, hands, [bots[first], bots[second]], rngs,
-                                  odds)
+                                  odds=odds)
             boards[first][i - start, 0] = played[0].board
             boards[second][i - start, 1] = played[1].board
     return boards
@@ -167,11 +167,11 @@ def _figures(values: np.ndarray) -> BotFigures:
 
 def _report(rules: Rules, board: np.ndarray):
     cards = tuple(int(c) for c in board)
-    return evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules)
+    return evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules=rules)
 
 
 def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
-          params: BotParams = BotParams()) -> HeadToHead:
+          *, params: BotParams = BotParams()) -> HeadToHead:
     """Settle the boards of ``play_seats`` (``(deals, 2, 13)`` each): in each deal the
     challenger's seat A against the incumbent's seat B, and its seat B against their seat A.
     The standard errors are over deals, whose two games share their cards and generators.
@@ -251,7 +251,7 @@ def _play_games(job) -> dict[str, np.ndarray]:
 
 def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumbent: BotParams,
                  deals: int, seed: int,
-                 progress: Callable[[int], None] | None = None, first: int = 0,
+                 *, progress: Callable[[int], None] | None = None, first: int = 0,
                  directory: Path | None = None) -> HeadToHead:
     """The challenger against the incumbent over deals ``first .. first + deals`` (module
     docstring), on one process; ``progress`` is told how many deals each step finished.
@@ -290,7 +290,7 @@ def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumben
     results = run_chunks(_play_deals, chunks, "deals", done=done)
     played = [np.concatenate([r["boards"] for r in results[i::len(bots)]])
               for i in range(len(bots))]
-    return score(rules, played[0], played[-1], challenger)
+    return score(rules, played[0], played[-1], params=challenger)
 
 
 def _head_to_head_in_turn(rules: Rules, dealing: Dealing, challenger: BotParams,
@@ -310,7 +310,7 @@ def _head_to_head_in_turn(rules: Rules, dealing: Dealing, challenger: BotParams,
     results = run_chunks(_play_games, chunks, "deals",
                          done=(lambda chunk, _: progress(chunk.size)) if progress else None)
     return score(rules, *(np.concatenate([r[bot] for r in results])
-                          for bot in ("challenger", "incumbent")), challenger)
+                          for bot in ("challenger", "incumbent")), params=challenger)
 
 
 def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams, seed: int,
@@ -343,7 +343,7 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
             ranges[-1] = (ranges[-1][0], stop)
         else:
             ranges.append((start, stop))
-    return score(rules, *(np.concatenate(b) for b in boards), challenger), ranges
+    return score(rules, *(np.concatenate(b) for b in boards), params=challenger), ranges
 
 
 def _games_saved(folder: Path, directory: Path, seed: int, rules: Rules,
@@ -357,7 +357,7 @@ def _games_saved(folder: Path, directory: Path, seed: int, rules: Rules,
         raise OpponentModelError(f"no deals of seed {seed} saved in {directory} {whose}")
     keys = sorted(spans)
     meta = _bots_meta(rules, challenger, incumbent)
-    saved = [load_chunk(spans[key], meta, "deals", _upgrade) for key in keys]
+    saved = [load_chunk(spans[key], meta, "deals", upgrade=_upgrade) for key in keys]
     return keys, [[chunk[bot] for chunk in saved] for bot in ("challenger", "incumbent")]
 
 
@@ -372,4 +372,4 @@ def _spans(folder: Path, seed: int) -> dict[tuple[int, int], Path]:
 
 
 def _load(path: Path, rules: Rules, params: BotParams) -> np.ndarray:
-    return load_chunk(path, _bot_meta(rules, params), "deals", _upgrade)["boards"]
+    return load_chunk(path, _bot_meta(rules, params), "deals", upgrade=_upgrade)["boards"]

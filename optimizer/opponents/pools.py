@@ -207,7 +207,7 @@ def _data_pools(wanted: Callable[[str], bool]) -> tuple[Pool, ...]:
     return tuple(pools)
 
 
-def pool_for(rules: Rules, pools: Sequence[Pool] | None = None) -> Pool:
+def pool_for(rules: Rules, *, pools: Sequence[Pool] | None = None) -> Pool:
     """The pool that serves ``rules``: same dealing style, same deck and same foul rules.
 
     Royalty and Fantasyland tables may differ (a house-rules file uses the pool of its base):
@@ -238,7 +238,7 @@ def table_odds(rules: Rules) -> RowOdds:
     (``play_hands``), so a pool it rebuilt does not change how it plays."""
     for pools in (odds_pools(), shipped_pools()):
         try:
-            pool = pool_for(rules, pools)
+            pool = pool_for(rules, pools=pools)
         except OpponentModelError:
             continue
         return odds_from_boards(evaluate_boards(pool.boards, rules), rules)
@@ -252,7 +252,7 @@ def dealt_from(dealing: str, deck: Deck) -> str:
 
 # --- building pools --------------------------------------------------------------------------
 
-def deal_from(deck: Deck, removed: Sequence[int] = ()) -> np.ndarray:
+def deal_from(deck: Deck, *, removed: Sequence[int] = ()) -> np.ndarray:
     """The cards a hand is dealt from: ``deck`` (each face as often as it holds it, and its
     jokers) less ``removed``, sorted; under one plain deck the ids ``np.setdiff1d`` lists."""
     removed = np.asarray(list(removed), dtype=np.int64)
@@ -262,12 +262,12 @@ def deal_from(deck: Deck, removed: Sequence[int] = ()) -> np.ndarray:
 def _chunk(args) -> dict[str, np.ndarray]:
     rules, dealing, seed, index, hands, params, removed = args
     rng = np.random.default_rng([seed, index])
-    deck = deal_from(rules.deck, removed)
+    deck = deal_from(rules.deck, removed=removed)
     boards, discards, jokers = [], [], []
     for _ in range(hands):
         cards = rng.permutation(deck)[:dealing.seen]
         hand = play_hand(rules, dealing, cards.tolist(), params, rng,
-                         table_odds(rules) if params.table_points else None)
+                         odds=table_odds(rules) if params.table_points else None)
         perm = PERMUTATIONS[rng.integers(24)] if not len(removed) else np.arange(4)
         boards.append(relabel(np.array([_as_played(rules, hand.board)]), perm[None])[0])
         jokers.append(np.array(hand.board) == JOKER)
@@ -283,7 +283,7 @@ def _as_played(rules: Rules, board: Sequence[int]) -> tuple[int, ...]:
     if JOKER not in board:
         return tuple(board)
     report = evaluate_board(Board(tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])),
-                            rules)
+                            rules=rules)
     return tuple(c for row in ROWS for c in report.row(row).played)
 
 
@@ -293,7 +293,7 @@ def chunk_path(directory: str | Path, start: int, stop: int) -> Path:
 
 
 def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
-               params: BotParams = BotParams(), removed: Sequence[int] = (),
+               *, params: BotParams = BotParams(), removed: Sequence[int] = (),
                workers: int = 1, progress: Callable[[int], None] | None = None,
                directory: str | Path | None = None, saved_only: bool = False,
                chunk_done: Callable[[Chunk, float | None], None] | None = None) -> Pool:
@@ -338,7 +338,7 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     if saved_only:
         _refuse_unsaved(chunks, directory, hands)
     started = time.perf_counter()
-    results = run_chunks(_chunk, chunks, "hands", workers, done)
+    results = run_chunks(_chunk, chunks, "hands", workers=workers, done=done)
     boards = np.concatenate([r["boards"] for r in results]) if results else \
         np.zeros((0, 13), int)
     discards = np.concatenate([r["discards"] for r in results]) if results else \
@@ -439,7 +439,7 @@ def shipped_build(rules: Rules) -> Build:
     return Build(pool_bot(pool), pool.meta["seed"], len(pool))
 
 
-def build_pool(rules: Rules, hands: int | None = None, seed: int | None = None,
+def build_pool(rules: Rules, *, hands: int | None = None, seed: int | None = None,
                workers: int = 1, progress: Callable[[int], None] | None = None,
                bot: str | None = None, directory: str | Path | None = None,
                saved_only: bool = False,
@@ -458,6 +458,6 @@ def build_pool(rules: Rules, hands: int | None = None, seed: int | None = None,
     if hands < 1:
         raise OpponentModelError(f"need hands >= 1, got {hands}")
     params = with_knobs(shipped.params if bot is None else BOTS[bot][dealing.name], knobs)
-    return play_hands(rules, dealing, hands, shipped.seed if seed is None else seed, params,
+    return play_hands(rules, dealing, hands, shipped.seed if seed is None else seed, params=params,
                       workers=workers, progress=progress, directory=directory,
                       saved_only=saved_only, chunk_done=chunk_done)

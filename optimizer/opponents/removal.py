@@ -35,12 +35,12 @@ def _points_against(rules: Rules, ours: BoardReport, boards: np.ndarray,
         held = [JOKER if wild else card for card, wild in zip(b, j)]
         faces = tuple(card for card, wild in zip(b, j) if wild)
         board = Board(tuple(held[:3]), tuple(held[3:8]), tuple(held[8:]), faces)
-        points.append(settle(ours, evaluate_board(board, rules)))
+        points.append(settle(ours, evaluate_board(board, rules=rules)))
     return np.array(points, dtype=float)
 
 
 def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: int, seed: int,
-                  workers: int = 1) -> dict:
+                  *, workers: int = 1) -> dict:
     """How far the pool's draws for ``dealt`` are from the bot's live play without them.
 
     ``hands`` live hands from the reduced deck are compared with as many boards drawn from
@@ -52,9 +52,9 @@ def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: 
     ``dealt`` (the command passes its best-royalty set), wins against the boards (1-6 scoring
     of ``rules``).
     """
-    cards = dealt_array(dealt, rules.deck)
+    cards = dealt_array(dealt, deck=rules.deck)
     pool = serving_pool(rules)
-    played = play_hands(rules, pool.dealing, hands, seed, pool_bot(pool),
+    played = play_hands(rules, pool.dealing, hands, seed, params=pool_bot(pool),
                         removed=cards, workers=workers)
     live = played.boards
     exact_pairs, relaxed_pairs = candidate_pairs(pool, cards)

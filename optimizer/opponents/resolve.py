@@ -28,7 +28,7 @@ from fantasyland.evaluator.rules import ROWS, Rules
 
 
 def play_rows(row: str, cards: np.ndarray, rules: Rules,
-              cap: np.ndarray | None = None) -> np.ndarray:
+              *, cap: np.ndarray | None = None) -> np.ndarray:
     """``cards`` (``(n, 3|5)``, jokers allowed) with each joker replaced by a face: the play
     of most value on ``row``'s scale, among the plays whose strength is at most ``cap`` (one
     per row) where there are such plays, else among all. Rows without jokers are returned as
@@ -76,12 +76,12 @@ def resolve_boards(boards: np.ndarray, rules: Rules) -> np.ndarray:
         for row in tuple(rules.order) + tuple(r for r in ROWS if r not in rules.order):
             part = ROW_SLICES[row]
             chosen[:, part] = play_rows(row, chosen[:, part], rules,
-                                        cap if row in rules.order else None)
+                                        cap=cap if row in rules.order else None)
             cap = row_strengths(chosen[:, part]) if row in rules.order else cap
     else:
         for i, cards in enumerate(chosen.tolist()):
             report = evaluate_board(Board(tuple(cards[:3]), tuple(cards[3:8]),
-                                          tuple(cards[8:])), rules)
+                                          tuple(cards[8:])), rules=rules)
             chosen[i] = [c for row in ROWS for c in report.row(row).played]
     out[wild] = chosen
     return out

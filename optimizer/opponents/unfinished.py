@@ -56,7 +56,7 @@ def as_played(rules: Rules, board: Sequence[Card]) -> tuple[Card, ...]:
     if JOKER not in board:
         return tuple(board)
     report = evaluate_board(Board(tuple(board[:3]), tuple(board[3:8]), tuple(board[8:])),
-                            rules)
+                            rules=rules)
     return tuple(c for row in ROWS for c in report.row(row).played)
 
 
@@ -87,7 +87,7 @@ def complete(rules: Rules, rows: dict[str, Sequence[Card]], left: Sequence[Card]
         position += count
         np.subtract.at(unseen, new, 1)
         layout = choose(rules, dealing, layout, new, keep, remaining(unseen),
-                        len(rounds) - 1 - index, params, rng, odds)
+                        len(rounds) - 1 - index, params, rng, odds=odds)
     board = [c for row in ROWS for c in sorted(layout[ROW_SLOTS[row]].tolist(), reverse=True)]
     if EMPTY in board:
         raise ValueError(f"the bot left the board unfinished: {board!r}")
@@ -108,5 +108,5 @@ def play_live(rules: Rules, left: Sequence[Card], rng: np.random.Generator, bot:
     dealing = dealing_for(rules)
     cards = rng.permutation(np.asarray(list(left), dtype=np.int64))[:dealing.seen].tolist()
     params, odds = bot
-    hand = play_hand(rules, dealing, cards, params, rng, odds)
+    hand = play_hand(rules, dealing, cards, params, rng, odds=odds)
     return tuple(hand.board), tuple(hand.discards)

@@ -67,7 +67,7 @@ class Advice:
 
 
 def entry_values(rules: Rules, objective: str,
-                 overrides: Mapping[int, float] | None = None) -> tuple[EntryValue, ...]:
+                 *, overrides: Mapping[int, float] | None = None) -> tuple[EntryValue, ...]:
     """The worth of each entry size the rules deal (``Rules.entry_value``), with any of
     ``overrides`` (``--entry-value 15=20.5``) in place of the rules' figure."""
     overrides = dict(overrides or {})
@@ -95,22 +95,22 @@ def valuation_for(position: Position, objective: str, table: Table, samples: int
     own_dead = tuple(c for c in position.dead if c not in table.known_cards)
     with opponent_model():
         drawn = draw_table(position.rules, seen + own_dead, table, samples, seed,
-                           fantasyland_set)
-    field = OpponentField.from_boards(drawn.boards, position.rules, drawn.groups, table.exact,
-                                      drawn.share)
+                           set_fantasyland=fantasyland_set)
+    field = OpponentField.from_boards(drawn.boards, position.rules, groups=drawn.groups,
+                                      exact=table.exact, share=drawn.share)
     return Valuation(position.rules, objective, table.opponents, entries, field), \
         drawn.boards.shape[0]
 
 
 def read_advice_position(rules: Rules, board: str | Board, cards: str | Sequence[Card],
-                         spec: TableSpec = PLAIN, discards: str | Sequence[Card] = ()
+                         *, spec: TableSpec = PLAIN, discards: str | Sequence[Card] = ()
                          ) -> tuple[Position, Table]:
     """The position and the table, checked together: ``spec.dead`` and the visible boards
     are out of the deck, as are the player's own earlier ``discards``."""
-    position = read_position(rules, board, cards, discards)
+    position = read_position(rules, board, cards, discards=discards)
     try:
-        table = read_table(rules, position.board.cards + position.cards + position.dead, spec,
-                           [("the board", position.board.cards),
+        table = read_table(rules, position.board.cards + position.cards + position.dead, spec=spec,
+                           named=[("the board", position.board.cards),
                             ("the dealt cards", position.cards), ("your discards", position.dead)])
     except ObjectiveError as error:
         raise PositionError(str(error)) from None
@@ -128,7 +128,7 @@ def check_settings(objective: str, samples: int, seed: int, budget: int, workers
 
 
 def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
-           objective: str = "ev", table: TableSpec = PLAIN, discards: str | Sequence[Card] = (),
+           *, objective: str = "ev", table: TableSpec = PLAIN, discards: str | Sequence[Card] = (),
            samples: int = DEFAULT_SAMPLES, seed: int = 0, budget: int = DEFAULT_BUDGET,
            workers: int = 1, entry_overrides: Mapping[int, float] | None = None,
            progress: Callable[[int, int], None] | None = None,
@@ -138,8 +138,8 @@ def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
     ``include`` race whatever the screen says (a play being graded). Raises
     ``PositionError`` (bad input) or ``ObjectiveError`` (no opponent model)."""
     check_settings(objective, samples, seed, budget, workers)
-    position, seated = read_advice_position(rules, board, cards, table, discards)
-    entries = entry_values(rules, objective, entry_overrides)
+    position, seated = read_advice_position(rules, board, cards, spec=table, discards=discards)
+    entries = entry_values(rules, objective, overrides=entry_overrides)
     valuation, drawn = valuation_for(position, objective, seated, samples, seed, entries)
     plays = legal_plays(position)
     if position.rounds_left <= 1:
@@ -191,7 +191,7 @@ def _screen(position: Position, plays: list[Play], seed: int, keep: set[bytes]
     score = first_look(position.rules, np.stack([p.layout for p in plays]),
                        unseen_cards(position), position.dealing, position.rounds_left,
                        policy(position), np.random.default_rng([seed, 1 << 20]),
-                       SCREEN_SAMPLES, table_odds(position.rules))
+                       SCREEN_SAMPLES, odds=table_odds(position.rules))
     order = sorted(range(len(plays)), key=lambda i: (-score[i], i))
     chosen = set(order[:SCREEN]) | {i for i, p in enumerate(plays) if p.key in keep}
     raced = sorted(chosen)  # the race's order: the plays' own

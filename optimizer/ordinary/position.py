@@ -110,7 +110,7 @@ def _dealt_for(dealing: Dealing, placed: int) -> int:
 
 
 def read_position(rules: Rules, board: str | Board, cards: str | Sequence[Card],
-                  discards: str | Sequence[Card] = ()) -> Position:
+                  *, discards: str | Sequence[Card] = ()) -> Position:
     """The position of a player whose board is ``board`` (``"TOP / MIDDLE / BOTTOM"``, rows
     short or empty) when ``cards`` are dealt, the player's own earlier ``discards`` being out
     of the deck (the position's first ``dead`` cards). Raises ``PositionError``."""

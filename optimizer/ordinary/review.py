@@ -269,7 +269,7 @@ def played_value(advice: Advice, play: Play) -> PlayValue:
     return next(p for p in advice.plays if p.play.key == play.key)
 
 
-def review(lines: Iterable[str], variant: str | Rules = "progressive", objective: str = "ev",
+def review(lines: Iterable[str], *, variant: str | Rules = "progressive", objective: str = "ev",
            opponents: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
            budget: int = DEFAULT_BUDGET, workers: int = 1,
            entry_overrides: Mapping[int, float] | None = None,
@@ -298,10 +298,13 @@ def review(lines: Iterable[str], variant: str | Rules = "progressive", objective
             table = line.table if line.table.opponents is not None else TableSpec(
                 opponents, line.table.against, (), line.table.dead)
             earlier = tuple(thrown.get(line.hand, ())) if line.hand is not None else ()
-            position, _ = read_advice_position(rules, line.board, line.cards, table, earlier)
+            position, _ = read_advice_position(rules, line.board, line.cards, spec=table,
+                                               discards=earlier)
             play = read_play(position, play_text(line.play))
-            advice = advise(rules, line.board, line.cards, objective, table, earlier,
-                            samples, seed, budget, workers, entry_overrides, include=(play,))
+            advice = advise(rules, line.board, line.cards, objective=objective, table=table,
+                            discards=earlier,
+                            samples=samples, seed=seed, budget=budget, workers=workers,
+                            entry_overrides=entry_overrides, include=(play,))
         except InputError as error:  # refused input is a bad line; any other error, a bug
             result: Decision | BadLine = BadLine(number, str(error), text)
             bad.append(result)

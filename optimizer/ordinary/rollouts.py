@@ -89,7 +89,7 @@ def roll_out(position: Position, valuation: Valuation, layouts: np.ndarray,
             if street < rounds - 1:
                 current = choose_each(position.rules, dealing, current, new.tolist(),
                                       dealing.keep, left, rounds - 1 - street, params, rng,
-                                      odds)
+                                      odds=odds)
             else:
                 out = finish(valuation, current, new, dealing.keep)
         value[:, column], fouled[:, column], entry[:, column] = \

@@ -203,7 +203,7 @@ class OrdinarySession:
         if self.rules.dealing == "closed":
             raise PositionError(f"{self.rules.name} sets all 13 cards at once: it has no "
                                 "ordinary hands to train on (train without --ordinary)")
-        self.entries = entry_values(self.rules, self.objective, self.entry_overrides)
+        self.entries = entry_values(self.rules, self.objective, overrides=self.entry_overrides)
         self.dealing = dealing_for(self.rules)
         deck = list(self.rules.deck.cards)
         if self.table.known:
@@ -211,7 +211,7 @@ class OrdinarySession:
                 raise PositionError("the table (known boards, opponents in Fantasyland, dead "
                                     "cards) counts only under the ev objective: give it "
                                     "--objective ev")
-            for card in read_table(self.rules, (), self.table).known_cards:
+            for card in read_table(self.rules, (), spec=self.table).known_cards:
                 deck.remove(card)
         self._deck = tuple(deck)
         self._rng = random.Random(f"train-ordinary:{self.seed}")
@@ -242,7 +242,7 @@ class OrdinarySession:
         cards = tuple(self._cards[self._dealt:self._dealt + count])
         self._dealt += count
         position = read_position(self.rules, board_text(self._layout), cards,
-                                 tuple(self._discards))
+                                 discards=tuple(self._discards))
         self.current = Street(self._hand, position)
         return self.current
 
@@ -263,23 +263,24 @@ class OrdinarySession:
             raise RuntimeError("no street to play: deal a hand")
         return read_play(self.current.position, text)
 
-    def advise(self, progress: Callable[[int, int], None] | None = None,
+    def advise(self, *, progress: Callable[[int, int], None] | None = None,
                include: tuple[Play, ...] = ()) -> Advice:
         """Every play of the current street valued, as ``advise`` values it, the plays of
         ``include`` (the one being graded) raced whatever the first street's screen says."""
         assert self.current is not None
         p = self.current.position
-        return advise(self.rules, board_text(self._layout), p.cards, self.objective,
-                      self.table, tuple(self._discards), self.samples, self.decision_seed,
-                      self.budget, self.workers, self.entry_overrides, progress, include)
+        return advise(self.rules, board_text(self._layout), p.cards, objective=self.objective,
+                      table=self.table, discards=tuple(self._discards), samples=self.samples,
+                      seed=self.decision_seed, budget=self.budget, workers=self.workers,
+                      entry_overrides=self.entry_overrides, progress=progress, include=include)
 
-    def play(self, text: str, progress: Callable[[int, int], None] | None = None
+    def play(self, text: str, *, progress: Callable[[int, int], None] | None = None
              ) -> Decision:
         """Grade a typed play of the current street, add it to the score and make it: the
         next street is dealt, or the hand is finished (``finished``). A play that cannot be
         read raises ``PlayError`` and changes nothing, so the player can type it again."""
         play = self.read(text)
-        advice = self.advise(progress, (play,))
+        advice = self.advise(progress=progress, include=(play,))
         rank, played = next((i + 1, v) for i, v in enumerate(advice.plays)
                             if v.play.key == play.key)
         decision = Decision(self._hand, self.current.position, advice, played, rank,
@@ -291,7 +292,7 @@ class OrdinarySession:
             self._discards.append(play.discard)
         if int((self._layout != EMPTY).sum()) == 13:
             text = board_text(self._layout)
-            self.finished = Finish(self._hand, text, evaluate_board(text, self.rules),
+            self.finished = Finish(self._hand, text, evaluate_board(text, rules=self.rules),
                                    tuple(self._decisions))
             self.score.finish(self.finished)
             self.current = None
@@ -310,7 +311,7 @@ class OrdinarySession:
         ev = {"opponents": self.table.seated(self.rules), "samples": self.samples} \
             if self.objective == "ev" else {}
         if self.table.known:
-            ev["table"] = read_table(self.rules, (), self.table).record()
+            ev["table"] = read_table(self.rules, (), spec=self.table).record()
         return {"session": {"mode": "ordinary", "variant": self.rules.name,
                             "objective": self.objective, "seed": self.seed,
                             "dealing": self.dealing.name, "budget": self.budget,

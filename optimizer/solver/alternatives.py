@@ -92,7 +92,7 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
         # With no floor, still drop the candidates that no legal set can hold (bound -INF).
         pruned = tighten(cands, need_stay, -INF // 2 if floor is None else floor)
         if all(len(pruned.row(r)) for r in ROWS):
-            set_model = build_model(pruned, need_stay, objective, floor)
+            set_model = build_model(pruned, need_stay, objective, floor=floor)
             for item in found:
                 set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"),
                                                      item.strengths)))
@@ -163,5 +163,6 @@ def alternatives(cands: Candidates, modes: list[tuple[bool, int]], count: int,
     # Best first; sets of equal value (to the last few digits, as the two modes add the
     # worth of staying in points) in tie-break order.
     pooled.sort(key=lambda item: (-round(item.points, 9), tuple(-r for r in item.tiebreak)))
-    return [Alternative(item.points, evaluate_board(_board(cands, item.tiebreak), cands.rules))
+    return [Alternative(item.points,
+                        evaluate_board(_board(cands, item.tiebreak), rules=cands.rules))
             for item in pooled[:count]]

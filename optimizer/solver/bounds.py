@@ -219,7 +219,7 @@ def _short_list(cands: Candidates) -> dict[str, np.ndarray]:
     return lists
 
 
-def tighten(cands: Candidates, need_stay: bool, floor: int, stats: dict | None = None
+def tighten(cands: Candidates, need_stay: bool, floor: int, *, stats: dict | None = None
             ) -> Candidates:
     """Prune with the chain bound and the card-aware bound until neither removes anything.
 

@@ -70,7 +70,7 @@ class RowCandidates:
     def take(self, keep: np.ndarray) -> RowCandidates:
         return RowCandidates(self.row, *(a[keep] for a in self.arrays()))
 
-    def with_weight(self, weight: np.ndarray, bound: np.ndarray | None = None
+    def with_weight(self, weight: np.ndarray, *, bound: np.ndarray | None = None
                     ) -> RowCandidates:
         weight = np.asarray(weight, dtype=np.int64)
         bound = weight if bound is None else np.asarray(bound, dtype=np.int64)
@@ -101,12 +101,12 @@ class Candidates:
         return Candidates(self.cards, self.rules, **{r: rows.get(r, self.row(r)) for r in ROWS},
                           deferred=self.deferred)
 
-    def with_deferred(self, which: np.ndarray | None = None) -> Candidates:
+    def with_deferred(self, *, which: np.ndarray | None = None) -> Candidates:
         """The candidates with the deferred middles that ``which`` marks (all by default)
         built and among the middles, and none deferred."""
         middle = self.middle
         if self.deferred is not None:
-            built = self.deferred.build(which)
+            built = self.deferred.build(which=which)
             if len(built):
                 both = RowCandidates(middle.row, *(np.concatenate([a, b]) for a, b in zip(
                     middle.arrays(), built.arrays())))
@@ -150,7 +150,7 @@ def preferred(bottom: np.ndarray, middle: np.ndarray, top: np.ndarray) -> int:
     return int(np.lexsort((top, middle, bottom))[-1])
 
 
-def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, shared: bool = True):
+def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, *, shared: bool = True):
     """Look candidates up by mask: ``(width, lookup)``, where ``lookup(m)`` gives, for an
     array of masks over ``n`` positions, the ``values`` of the candidates with each mask,
     along a new last axis of ``width`` (``fill`` where a mask names fewer, or none). Without
@@ -202,7 +202,7 @@ def _row(row: str, rules: Rules, masks: np.ndarray, strength: np.ndarray, value:
 
 
 def enumerate_candidates(cards: tuple[Card, ...], rules: Rules,
-                         compares_rows: bool = True) -> Candidates:
+                         *, compares_rows: bool = True) -> Candidates:
     """Score every candidate row of ``cards``; rows that foul on their own are left out.
 
     Dropping a candidate that fails its row's qualifying hand (the 2-7 middle must be 10-high
@@ -301,13 +301,13 @@ class Deferred:
                      key[order][starts] % 3)
 
 
-    def build(self, which: np.ndarray | None = None) -> RowCandidates:
+    def build(self, *, which: np.ndarray | None = None) -> RowCandidates:
         """The candidates of every subset for the deferred choices ``which`` marks (in the
         order of ``probe``; all by default)."""
         later = self.later.copy()
         if which is not None:
             later[np.flatnonzero(later)] = which
-        owner, strength, value = self.choices.expand(later)
+        owner, strength, value = self.choices.expand(which=later)
         return _row("middle", self.rules, self.masks[owner], strength, value,
                     self.jokers[self.choices.pattern[owner]], self.n)
 
@@ -340,7 +340,7 @@ def _with_jokers(cards: tuple[Card, ...], dealt: np.ndarray, rules: Rules,
             if later.any():
                 deferred = Deferred(choices, later, masks[holds], jokers, rules, n)
                 now = ~later
-        owner, joker_strength, joker_value = choices.expand(now)
+        owner, joker_strength, joker_value = choices.expand(which=now)
         rows[row] = _row(row, rules, np.concatenate([masks[~holds][keep], masks[holds][owner]]),
                          np.concatenate([strength[keep], joker_strength]).astype(strength.dtype),
                          np.concatenate([value[keep], joker_value]).astype(value.dtype),

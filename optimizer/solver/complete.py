@@ -20,6 +20,7 @@ rank), then middle, then top. Nothing is sampled or cut off by a budget: this is
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from math import comb
@@ -70,6 +71,31 @@ class Found:
     masks: dict[str, int]
 
 
+@dataclass(frozen=True, kw_only=True)
+class _Search:
+    """What ``best_set`` builds once per search and ``_complete`` reads for each chunk of
+    bottoms: the candidates, the lookups of middles and tops by the cards a row leaves, the
+    tops ranked best first, the order checks, and the most a top can add under each row."""
+
+    cands: Candidates
+    need_stay: bool
+    full: int  # the mask of every dealt card
+    row_of: np.ndarray  # ``_leftover_tops``
+    leftover: np.ndarray
+    rank_of: tuple[int, Callable[[np.ndarray], np.ndarray]]  # ``by_mask`` of the ranked tops
+    middle_of: tuple[int, Callable[[np.ndarray], np.ndarray]]  # ``by_mask`` of the middles
+    top_weight: np.ndarray  # the ranked tops' (index NONE clipped to the last)
+    top_strength: np.ndarray
+    top_stays: np.ndarray
+    top_tiebreak: np.ndarray
+    top_checks: list[tuple[str, bool]]  # ``_order_checks``
+    middle_checks: list[tuple[str, bool]]
+    middle_cap_any: np.ndarray  # the most a top adds under each middle (staying or not)
+    middle_cap_stay: np.ndarray
+    bottom_cap_any: np.ndarray
+    bottom_cap_stay: np.ndarray
+
+
 def _order_checks(order_pairs, row: str, known: tuple[str, ...]) -> list[tuple[str, bool]]:
     """For ``row``: each known row it is checked against, and whether that row is stronger."""
     checks = []
@@ -82,7 +108,7 @@ def _order_checks(order_pairs, row: str, known: tuple[str, ...]) -> list[tuple[s
 
 
 def best_set(cands: Candidates, need_stay: bool, floor: int | None, bottom_bound: np.ndarray,
-             deadline: float | None = None, max_bottoms: int | None = None,
+             *, deadline: float | None = None, max_bottoms: int | None = None,
              found: Found | None = None) -> tuple[Found | None, bool, int]:
     """The best legal set of ``cands`` worth ``floor`` or more (staying if asked), and the
     tie-break's choice among equals, for an objective whose value is the rows' weights summed.
@@ -106,7 +132,7 @@ has a set: "no legal set" is only ever said after a complete search), and
     ranked = np.lexsort((-tops.tiebreak, -tops.weight))
     shared = cands.has_jokers  # several candidates may share a mask
     rank_of = by_mask(tops.masks[ranked], n, np.arange(len(ranked), dtype=np.int16), NONE,
-                      shared)
+                      shared=shared)
     top_weight = np.append(tops.weight[ranked], -INF)  # index NONE clipped to the last
     top_strength = np.append(tops.strength[ranked], 0)
     top_stays = np.append(tops.stays[ranked], False)
@@ -131,9 +157,17 @@ has a set: "no legal set" is only ever said after a complete search), and
         return (np.full(len(strength), best_any[-1]), np.full(len(strength), best_stay[-1]))
 
     middle_cap_any, middle_cap_stay = cap_by("middle", middles.strength)
-    middle_of = by_mask(middles.masks, n, np.arange(len(middles), dtype=np.int32), -1, shared)
+    middle_of = by_mask(middles.masks, n, np.arange(len(middles), dtype=np.int32), -1,
+                        shared=shared)
     bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
 
+    search = _Search(cands=cands, need_stay=need_stay, full=full, row_of=row_of,
+                     leftover=leftover, rank_of=rank_of, middle_of=middle_of,
+                     top_weight=top_weight, top_strength=top_strength, top_stays=top_stays,
+                     top_tiebreak=top_tiebreak, top_checks=top_checks,
+                     middle_checks=middle_checks, middle_cap_any=middle_cap_any,
+                     middle_cap_stay=middle_cap_stay, bottom_cap_any=bottom_cap_any,
+                     bottom_cap_stay=bottom_cap_stay)
     order = np.lexsort((-bottoms.tiebreak, -bottom_bound))
     order = order[bottom_bound[order] > -INF // 2]
     if floor is not None:
@@ -163,20 +197,23 @@ has a set: "no legal set" is only ever said after a complete search), and
                 continue
             chunk = chunk[reach]
         step = min(max(PAIR_CELLS // max(len(middles), 1), 1), step * 2)
-        found = _complete(cands, chunk, need_stay, target, found, full, row_of, leftover,
-                          rank_of, (top_weight, top_strength, top_stays, top_tiebreak),
-                          top_checks, middle_checks,
-                          (middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay),
-                          middle_of)
+        found = _complete(search, chunk, target, found)
     return found, True, int(-INF)
 
 
-def _complete(cands, chunk, need_stay, target, found, full, row_of, leftover, rank_of, top,
-              top_checks, middle_checks, caps, middle_of) -> Found | None:
+def _complete(search: _Search, chunk: np.ndarray, target: int | None,
+              found: Found | None) -> Found | None:
     """Complete the bottoms ``chunk`` and fold their best sets into ``found``."""
+    cands, need_stay, full = search.cands, search.need_stay, search.full
+    row_of, leftover, rank_of, middle_of = (search.row_of, search.leftover, search.rank_of,
+                                            search.middle_of)
     bottoms, middles = cands.bottom, cands.middle
-    top_weight, top_strength, top_stays, top_tiebreak = top
-    middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay = caps
+    top_weight, top_strength, top_stays, top_tiebreak = (
+        search.top_weight, search.top_strength, search.top_stays, search.top_tiebreak)
+    top_checks, middle_checks = search.top_checks, search.middle_checks
+    middle_cap_any, middle_cap_stay, bottom_cap_any, bottom_cap_stay = (
+        search.middle_cap_any, search.middle_cap_stay, search.bottom_cap_any,
+        search.bottom_cap_stay)
     # The middles that could reach the target beside the chunk's best bottom, in one pass
     # over the middles, before the (bottom, middle) matrix.
     mid = np.flatnonzero(middle_cap_any > -INF // 2)  # a top fits under it
@@ -285,7 +322,7 @@ SETTINGS_OF_13 = 72_072
 
 
 def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
-              max_sets: int | None = None) -> dict[str, np.ndarray] | None:
+              *, max_sets: int | None = None) -> dict[str, np.ndarray] | None:
     """Every legal set of ``cands`` (staying if asked) whose rows' bounds add up to ``floor``
     or more, as each row's candidate index over the sets; None if there are more than
     ``limit`` (bottom, middle) pairs to look at, or more than ``max_sets`` sets (by default
@@ -325,7 +362,7 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
         return empty
     row_of, leftover = _leftover_tops(n)
     width, index_of = by_mask(tops.masks, n, np.arange(len(tops), dtype=np.int32), -1,
-                              cands.has_jokers)
+                              shared=cands.has_jokers)
     # Each pair has C(n - 10, 3) tops to try, each as many candidates as a joker's choices
     # make of one mask: past 13 cards, no more (pair, top) cells than its pairs would have
     # without jokers, or ``TOP_CELLS``.

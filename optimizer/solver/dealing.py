@@ -102,7 +102,7 @@ def parse_size_weights(text: str, rules: Rules) -> dict[int, float]:
     return {n: w / total for n, w in weights.items()}
 
 
-def size_mix(rules: Rules, sizes: Sequence[int] | None = None) -> dict[int, float]:
+def size_mix(rules: Rules, *, sizes: Sequence[int] | None = None) -> dict[int, float]:
     """The frequency of each hand size the trainer deals.
 
     Given ``sizes``, each is equally likely. Otherwise the variant's own sizes at the
@@ -123,20 +123,20 @@ def pick_size(rng: random.Random, mix: Mapping[int, float]) -> int:
     return rng.choices(sizes, weights=[mix[n] for n in sizes])[0]
 
 
-def deal(rng: random.Random, cards: int, deck: Deck = ONE_DECK) -> tuple[Card, ...]:
+def deal(rng: random.Random, cards: int, *, deck: Deck = ONE_DECK) -> tuple[Card, ...]:
     """``cards`` cards of ``deck`` (each of its cards at most once: under two decks a face may
     come twice), sorted from the highest down, jokers first."""
     return tuple(sorted(rng.sample(deck.cards, cards), reverse=True))
 
 
-def seeded_hand(seed: int, cards: int, index: int, deck: Deck = ONE_DECK) -> tuple[Card, ...]:
+def seeded_hand(seed: int, cards: int, index: int, *, deck: Deck = ONE_DECK) -> tuple[Card, ...]:
     """Hand number ``index`` of ``cards`` cards for ``seed``: the same wherever it is dealt,
     so that a simulation split across processes deals what a single process would."""
-    return deal(random.Random(f"{seed}:{cards}:{index}"), cards, deck)
+    return deal(random.Random(f"{seed}:{cards}:{index}"), cards, deck=deck)
 
 
 def deal_hands(count: int, sizes: Mapping[int, float], seed: int,
-               deck: Deck = ONE_DECK) -> Iterator[tuple[Card, ...]]:
+               *, deck: Deck = ONE_DECK) -> Iterator[tuple[Card, ...]]:
     """``count`` random hands of ``deck``, each from the highest card down, from one
     ``random.Random(seed)`` stream: a size by weight (only when there is a choice), then the
     cards. So the first hands of a longer deal are the same as a shorter one's."""
@@ -144,7 +144,7 @@ def deal_hands(count: int, sizes: Mapping[int, float], seed: int,
         raise ValueError(f"bad count {count} or seed {seed}: expected numbers >= 0")
     rng = random.Random(seed)
     for _ in range(count):
-        yield deal(rng, next(iter(sizes)) if len(sizes) == 1 else pick_size(rng, sizes), deck)
+        yield deal(rng, next(iter(sizes)) if len(sizes) == 1 else pick_size(rng, sizes), deck=deck)
 
 
 def hand_line(cards: Sequence[Card]) -> str:

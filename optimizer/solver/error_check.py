@@ -36,14 +36,14 @@ def fresh_breakdown(rules: Rules, fresh: Pool, dealt: Sequence[int], report, fl_
     """The EV breakdown of the set ``report`` of ``dealt`` heads-up against ``samples``
     boards drawn from ``fresh`` (card removal and weighting as a solve draws), its ± counting
     that pool's error."""
-    draw = draw_boards(fresh, dealt_array(dealt, rules.deck), samples, seed,
-                       pool_weights(fresh, rules))
+    draw = draw_boards(fresh, dealt_array(dealt, deck=rules.deck), samples, seed,
+                       weights=pool_weights(fresh, rules))
     field = OpponentField.from_boards(draw.boards.reshape(samples, 1, 13), rules,
                                       share=draw.share)
     return breakdown(ExpectedValue(field, rules.scoring, fl_value), report)
 
 
-def error_check(rules: Rules, fresh: Pool, hands: int = CHECK_HANDS,
+def error_check(rules: Rules, fresh: Pool, *, hands: int = CHECK_HANDS,
                 samples: int | None = None, seed: int = 0) -> dict:
     """The z-scores of ``hands`` random hands, heads-up, each solved with ``samples`` deals
     (the module docstring); seeded by ``seed`` (the hands, and both sides' draws)."""
@@ -65,7 +65,7 @@ def error_check(rules: Rules, fresh: Pool, hands: int = CHECK_HANDS,
     for k in range(hands):
         cards = CHECK_CARDS[k % len(CHECK_CARDS)]
         dealt = rng.choice(52, cards, replace=False).tolist()
-        solution = solve(dealt, rules, "ev", samples=samples, seed=seed + k)
+        solution = solve(dealt, variant=rules, objective="ev", samples=samples, seed=seed + k)
         ours = breakdown(solution.ev, solution.report)
         theirs = fresh_breakdown(rules, fresh, dealt, solution.report, solution.ev.fl_value,
                                  samples, seed + k + 1_000_003)

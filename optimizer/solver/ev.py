@@ -65,7 +65,7 @@ class OpponentField:
     boards: np.ndarray | None = dataclasses.field(default=None, compare=False)
 
     @classmethod
-    def from_boards(cls, boards: np.ndarray, rules: Rules, groups: np.ndarray | None = None,
+    def from_boards(cls, boards: np.ndarray, rules: Rules, *, groups: np.ndarray | None = None,
                     exact: bool = False, share: PoolShare | None = None) -> OpponentField:
         """From an ``(samples, opponents, 13)`` array of boards (top, middle, bottom), and
         the ``PoolShare`` of the draw that made them, if any. Under rules with naturals
@@ -267,7 +267,7 @@ class ExpectedValue:
             extra = -(-scoring.majority_bonus * wins // 2)
             if row == "bottom":
                 extra = extra + self._scoops_within(rc.value)
-            rows[row] = rc.with_weight(weight, weight + extra)
+            rows[row] = rc.with_weight(weight, bound=weight + extra)
         return cands.replace(**rows)
 
     def _scoops_within(self, bottom: np.ndarray) -> np.ndarray:
@@ -484,7 +484,7 @@ class Breakdown:
         return float(np.sqrt(max(self.standard_error ** 2 - self.pool_error ** 2, 0.0)))
 
 
-def standard_error(total: np.ndarray, groups: np.ndarray | None = None) -> float:
+def standard_error(total: np.ndarray, *, groups: np.ndarray | None = None) -> float:
     """The standard error of the mean of ``total``: from its spread, or where samples share
     a deal (``groups``), from the spread of the deals' sums (a cluster-robust error, which
     counts that the samples of one deal are not independent)."""
@@ -571,7 +571,7 @@ def breakdown(objective: ExpectedValue, report) -> Breakdown:
     error = pool_error = 0.0
     pool_boards = None
     if not field.exact:
-        error = standard_error(total, field.groups)
+        error = standard_error(total, groups=field.groups)
         if field.pool is not None:
             against = sum(set_points(field.pool.field, scoring, report).values())
             pool_error = field.pool.error(against)

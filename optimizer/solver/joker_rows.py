@@ -156,7 +156,7 @@ class Choices:
     strength: np.ndarray  # (choices,)
     value: np.ndarray  # (choices,)
 
-    def expand(self, which: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray,
+    def expand(self, *, which: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray,
                                                                np.ndarray]:
         """``(owner, strength, value)``: every choice (or those ``which`` marks) of every
         subset of its pattern, a choice ``i`` being a way for subset ``owner[i]`` to play;

@@ -122,7 +122,7 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
     whether the search is complete, and the best bound on the mode's value."""
     cp_model = cpsat.cp_model()
     clock = time.perf_counter()
-    set_model = build_model(cands, need_stay, objective, floor)
+    set_model = build_model(cands, need_stay, objective, floor=floor)
     stats["build_ms"] = (time.perf_counter() - clock) * 1e3
     stats["literals"] = sum(len(p) for p in set_model.picks.values())
     clock = time.perf_counter()
@@ -166,7 +166,7 @@ def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay:
 def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pick,
             tiebreak: tuple[int, int, int], proved: bool, bound: int, stats: dict
             ) -> ModeResult:
-    report = evaluate_board(board_of(cands, choice.ranks), cands.rules)
+    report = evaluate_board(board_of(cands, choice.ranks), rules=cands.rules)
     return ModeResult(need_stay, choice.value, objective.points(choice.value, need_stay),
                       tiebreak, proved, objective.points(max(bound, choice.value), need_stay),
                       report, ModeStats(**stats))
@@ -205,7 +205,7 @@ def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
         bound = probe.bound[near] + (rest.stay if need_stay else rest.any)
         which[probe.tiebreak[near[bound >= found.value]]] = True
     stats["deferred"], stats["brought_back"] = len(which), int(which.sum())
-    built = cands.with_deferred(which)
+    built = cands.with_deferred(which=which)
     return objective.weigh(built) if which.any() else built
 
 
@@ -227,7 +227,7 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
     chain = JokerChain(cands) if cands.deferred is not None else None
     bounds = set_bounds(cands, chain.others() if chain else chain_bounds(cands), need_stay)
     few, few_bound = _most_promising(cands, bounds, need_stay)
-    found, complete, rest = best_set(few, need_stay, None, few_bound, deadline)
+    found, complete, rest = best_set(few, need_stay, None, few_bound, deadline=deadline)
     if chain is not None:
         more = _bring_back(chain, need_stay, objective, found, stats)
         if more.sizes != cands.sizes:
@@ -244,7 +244,7 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
                 part_bounds = {row: part_bounds[row][keep[row]] for row in ROWS}
             kept += sum(part.sizes.values())
             found, done, left = best_set(part, part_stay, None, part_bounds["bottom"],
-                                         deadline, found=found)
+                                         deadline=deadline, found=found)
             complete, rest = complete and done, max(rest, left)
         stats["kept"] = kept
         stats["complete_ms"] = (time.perf_counter() - clock) * 1e3
@@ -311,7 +311,7 @@ def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Obj
     """The set worth ``value`` that the tie-break prefers, when ``cands`` holds every set
     worth that much and none worth more: all sets whose bounds reach it, valued exactly
     (``first_in_tiebreak_order`` one bottom at a time when they are too many)."""
-    sets = every_set(cands, need_stay, value, EVERY_SET_PAIRS, TIED_SETS)
+    sets = every_set(cands, need_stay, value, EVERY_SET_PAIRS, max_sets=TIED_SETS)
     if sets is None:
         return first_in_tiebreak_order(cands, value, need_stay, objective)
     hits = np.flatnonzero(_values_of(cands, sets, objective) == value) if len(
@@ -354,13 +354,13 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     # then, from those, the sets that beat it.
     keep = {row: bounds[row] >= start for row in ROWS}  # the chain bound, at no cost
     at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
-    above = tighten(at_pick, need_stay, start + 1, stats)
+    above = tighten(at_pick, need_stay, start + 1, stats=stats)
     left = above
     # When few sets could beat it, value them all exactly: the best becomes the incumbent,
     # and what is left for CP-SAT to search shrinks to a proof.
     cards = len(cands.cards)
     sets = every_set(above, need_stay, start + 1, _valued_pairs(cards),
-                     None if cards == 13 else VALUED_SETS)
+                     max_sets=None if cards == 13 else VALUED_SETS)
     if sets is not None and len(sets["top"]):
         best = _best_of(above, sets, objective)
     else:  # too many to value one by one: the heaviest of them, valued exactly
@@ -384,7 +384,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     choice = _preferred_at(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
     tiebreak = tuple(choice.ranks[row] for row in TIEBREAK_ROWS)
-    report = evaluate_board(board_of(cands, choice.ranks), cands.rules)
+    report = evaluate_board(board_of(cands, choice.ranks), rules=cands.rules)
     return ModeResult(need_stay, value, objective.points(value, need_stay), tiebreak, proved,
                       objective.points(max(bound, value), need_stay), report,
                       ModeStats(**stats))

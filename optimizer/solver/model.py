@@ -38,7 +38,7 @@ class SetModel:
 
 
 def build_model(cands: Candidates, need_stay: bool, objective: Objective,
-                floor: int | None = None) -> SetModel:
+                *, floor: int | None = None) -> SetModel:
     """A model whose solutions are exactly the legal sets of ``cands`` (staying if asked),
     maximizing the objective's integer value."""
     cp_model = cpsat.cp_model()

@@ -111,7 +111,7 @@ def check_fl_value(fl_value: float) -> float:
     return float(fl_value)
 
 
-def default_fl_value(rules: Rules, objective: str, dealt: int, opponents: int = 1) -> float:
+def default_fl_value(rules: Rules, objective: str, dealt: int, *, opponents: int = 1) -> float:
     """The worth of staying when the user gives none, in the objective's points: the rules'
     ``repeat_value`` for a hand of ``dealt`` cards under the royalties objective; under ev,
     their ``ev_repeat_value`` (points from one opponent) times the opponents, since a

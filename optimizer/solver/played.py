@@ -74,7 +74,7 @@ def _rows_of(cands: Candidates, board: Board) -> dict[str, int]:
 
 def stays_as_played(cands: Candidates, board: Board) -> bool:
     """Whether the set of ``board``'s cards stays when its jokers play as they must."""
-    return evaluate_board(Board(board.top, board.middle, board.bottom), cands.rules).stays
+    return evaluate_board(Board(board.top, board.middle, board.bottom), rules=cands.rules).stays
 
 
 def _split(cands: Candidates, masks: dict[str, int]) -> list[Candidates]:

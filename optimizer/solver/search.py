@@ -79,7 +79,7 @@ class Completer:
         self.first, self.second = [row for row in ("middle", "bottom", "top") if row != fixed]
         # A row's candidates by mask (a mask holding jokers may name several).
         self.lookup = {row: by_mask(cands.row(row).masks, len(cands.cards),
-                                    np.arange(len(cands.row(row))), -1, cands.has_jokers)[1]
+                                    np.arange(len(cands.row(row))), -1, shared=cands.has_jokers)[1]
                        for row in (self.first, self.second)}
         n = len(cands.cards)
         rest = n - ROW_SIZE[fixed]

@@ -63,7 +63,7 @@ class SolveStats:
     total_ms: float = 0.0
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, kw_only=True)
 class Solution:
     """The chosen set for a dealt hand, and how it was found."""
 
@@ -196,7 +196,7 @@ def _without(dealt: Sequence[Card], used: Sequence[Card]) -> list[Card]:
 
 
 def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_value: float | None,
-                   table: TableSpec = PLAIN, samples: int | None = None, seed: int = 0,
+                   *, table: TableSpec = PLAIN, samples: int | None = None, seed: int = 0,
                    boards: np.ndarray | None = None) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
 
@@ -212,7 +212,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
 
     def staying(opponents: int) -> float:
         # the rules' own figures are bounded where the rules file is read
-        return default_fl_value(rules, name, len(dealt), opponents) if fl_value is None \
+        return default_fl_value(rules, name, len(dealt), opponents=opponents) if fl_value is None \
             else check_fl_value(fl_value)
 
     if name == "royalties":
@@ -232,8 +232,8 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
         if seed < 0:
             raise ObjectiveError(f"bad seed {seed!r}: expected a whole number >= 0")
         with opponent_model():
-            seated = read_table(rules, dealt, table)
-            drawn = draw_table(rules, dealt, seated, samples, seed, fantasyland_set)
+            seated = read_table(rules, dealt, spec=table)
+            drawn = draw_table(rules, dealt, seated, samples, seed, set_fantasyland=fantasyland_set)
         boards = drawn.boards
     elif table.known:
         raise ObjectiveError("give the opponents' boards or the table, not both")
@@ -257,7 +257,8 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if drawn is None:
         return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
                              staying(boards.shape[1]))
-    field = OpponentField.from_boards(boards, rules, drawn.groups, seated.exact, drawn.share)
+    field = OpponentField.from_boards(boards, rules, groups=drawn.groups, exact=seated.exact,
+                                      share=drawn.share)
     return ExpectedValue(field, rules.scoring, staying(boards.shape[1]),
                          table=None if seated.plain else seated)
 
@@ -265,11 +266,11 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
 def fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
     """The set an opponent in Fantasyland makes of its ``cards``: this solver's optimum for
     royalties plus its variant's worth of staying, each joker the face it plays as."""
-    solution = solve(tuple(cards), rules, "royalties")
+    solution = solve(tuple(cards), variant=rules, objective="royalties")
     return tuple(c for row in ROWS for c in solution.report.row(row).played)
 
 
-def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
+def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
           time_limit: float = 10.0, alternatives: int = 0, table: TableSpec = PLAIN,
           samples: int | None = None, seed: int = 0,
@@ -300,10 +301,11 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
         raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
-    goal = make_objective(objective, rules, dealt, fl_value, table, samples, seed, boards)
+    goal = make_objective(objective, rules, dealt, fl_value, table=table, samples=samples,
+                          seed=seed, boards=boards)
     deadline = started + time_limit
     clock = time.perf_counter()
-    cands = goal.weigh(enumerate_candidates(dealt, rules, goal.compares_rows))
+    cands = goal.weigh(enumerate_candidates(dealt, rules, compares_rows=goal.compares_rows))
     stats: dict[str, object] = {"setup_ms": (cpsat.clock() - started) * 1e3,
                                 "enumerate_ms": (time.perf_counter() - clock) * 1e3,
                                 "candidates": {r: len(cands.row(r)) for r in ROWS}}
@@ -316,12 +318,13 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     ev = goal if isinstance(goal, ExpectedValue) else None
     if not results:
         board = _fouled_board(dealt, rules.deck)
-        report = evaluate_board(board, rules)
+        report = evaluate_board(board, rules=rules)
         value = ev.fouled_points() if ev else 0.0
         stats["solve_ms"] = stats["total_ms"] = (cpsat.clock() - started) * 1e3
-        return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
-                        board.bottom, _discards(dealt, board), report, value, "fouled", value,
-                        ev=ev, stats=SolveStats(**stats))
+        return Solution(cards=dealt, rules=rules, objective=goal.name, fl_value=goal.fl_value,
+                        top=board.top, middle=board.middle, bottom=board.bottom,
+                        discards=_discards(dealt, board), report=report, value=value,
+                        status="fouled", bound=value, ev=ev, stats=SolveStats(**stats))
     best = max(results, key=lambda r: (r.points, r.tiebreak))
     stats["solve_ms"] = (cpsat.clock() - started) * 1e3
     others: tuple[Alternative, ...] = ()
@@ -333,10 +336,13 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     stats["total_ms"] = (cpsat.clock() - started) * 1e3
     proved = all(r.proved for r in results)
     board = best.board
-    return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
-                    board.bottom, _discards(dealt, board), best.board_report, best.points,
-                    "optimal" if proved else "feasible", max(r.bound for r in results),
-                    staying, not_staying, others, SolveStats(**stats), ev)
+    return Solution(cards=dealt, rules=rules, objective=goal.name, fl_value=goal.fl_value,
+                    top=board.top, middle=board.middle, bottom=board.bottom,
+                    discards=_discards(dealt, board), report=best.board_report,
+                    value=best.points, status="optimal" if proved else "feasible",
+                    bound=max(r.bound for r in results), best_staying=staying,
+                    best_not_staying=not_staying, alternatives=others,
+                    stats=SolveStats(**stats), ev=ev)
 
 
 @dataclass(frozen=True, repr=False)
@@ -357,7 +363,7 @@ class SetValue:
 
 
 def value_of_set(cards: str | Sequence[Card], board: str | Board,
-                 variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
+                 *, variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
                  fl_value: float | None = None, table: TableSpec = PLAIN,
                  samples: int | None = None, seed: int = 0,
                  boards: np.ndarray | None = None) -> SetValue:
@@ -369,7 +375,7 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
     """
     rules = find_rules(variant)
     dealt = _dealt(cards, rules.deck)
-    board = parse_board(board, rules.deck) if isinstance(board, str) else board
+    board = parse_board(board, deck=rules.deck) if isinstance(board, str) else board
     left, missing = list(dealt), []
     for card in board.cards:
         (left.remove if card in left else missing.append)(card)
@@ -377,8 +383,8 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
         raise CardError(f"the set uses {format_cards(missing[:1], ascii=True)!r}, which was "
                         "not dealt")
     goal = objective if not isinstance(objective, str) else make_objective(
-        objective, rules, dealt, fl_value, table, samples, seed, boards)
-    report = evaluate_board(board, rules)
+        objective, rules, dealt, fl_value, table=table, samples=samples, seed=seed, boards=boards)
+    report = evaluate_board(board, rules=rules)
     if isinstance(goal, ExpectedValue):
         parts = breakdown(goal, report)
         return SetValue(parts.total, report, parts)

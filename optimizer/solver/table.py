@@ -196,7 +196,7 @@ def already_fouls(board: KnownBoard, rules: Rules) -> str | None:
     return None
 
 
-def read_table(rules: Rules, dealt: Sequence[Card], spec: TableSpec = PLAIN,
+def read_table(rules: Rules, dealt: Sequence[Card], *, spec: TableSpec = PLAIN,
                named: Sequence[tuple[str, Sequence[Card]]] = ()) -> Table:
     """The table ``spec`` for a dealt hand, once it is known that it can be: every card in
     one place (under two decks no more often than they hold it), every player's cards in the
@@ -283,7 +283,7 @@ SetFantasyland = Callable[[Rules, Sequence[Card]], tuple[Card, ...]]
 
 
 def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
-               seed: int, set_fantasyland: SetFantasyland | None = None) -> TableDraw:
+               seed: int, *, set_fantasyland: SetFantasyland | None = None) -> TableDraw:
     """The opponents' boards of ``samples`` seeded deals at ``table`` (module docstring);
     ``set_fantasyland`` sets the Fantasyland opponents' cards (``solve.fantasyland_set``)."""
     from fantasyland.optimizer.opponents.draw import (candidate_pairs, dealt_array, draw_boards,
@@ -313,7 +313,7 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     # The bot's seats: from the pool while it holds enough boards that fit the known cards.
     pooled, share = 0, None
     if table.bot_seats:
-        pool, fixed_ids = serving_pool(rules), dealt_array(fixed, rules.deck)
+        pool, fixed_ids = serving_pool(rules), dealt_array(fixed, deck=rules.deck)
         exact, relaxed = candidate_pairs(pool, fixed_ids)
         if len(exact) + len(relaxed) >= MIN_POOL_PAIRS:
             pooled = table.bot_seats
@@ -358,8 +358,8 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         live_seat += 1
     if pooled:
         try:
-            draw = draw_boards(pool, fixed_ids, samples * pooled, seed, pool_weights(pool, rules),
-                               (exact, relaxed))
+            draw = draw_boards(pool, fixed_ids, samples * pooled, seed,
+                               weights=pool_weights(pool, rules), pairs=(exact, relaxed))
         except OpponentModelError as error:
             raise TableError(str(error)) from None
         drawn, share = draw.boards.reshape(samples, pooled, 13), replace(draw.share,

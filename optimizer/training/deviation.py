@@ -44,7 +44,7 @@ def _board(cards: np.ndarray) -> Board:
                  tuple(cards[8:].tolist()))
 
 
-def deviation(rules: Rules, hands: int = 200, samples: int = 50, opponents: int = 1,
+def deviation(rules: Rules, *, hands: int = 200, samples: int = 50, opponents: int = 1,
               seed: int = 0, progress: Callable[[int], None] | None = None) -> Deviation:
     """What a best response to the model gains over the model's own setting (module
     docstring), on ``hands`` seeded 13-card hands, each against ``samples`` deals of
@@ -58,13 +58,13 @@ def deviation(rules: Rules, hands: int = 200, samples: int = 50, opponents: int 
         chosen_on = opponent_boards(rules, cards, samples, opponents, seed * 1_000_003 + 2 * i)
         valued_on = opponent_boards(rules, cards, samples, opponents,
                                     seed * 1_000_003 + 2 * i + 1)
-        best = solve(dealt, rules, "ev", boards=chosen_on).board
+        best = solve(dealt, variant=rules, objective="ev", boards=chosen_on).board
         differs += sorted(best.cards) != sorted(model.cards) or any(
             sorted(best.row(r)) != sorted(model.row(r)) for r in ("top", "middle"))
         for boards, out in ((valued_on, gains), (chosen_on, fitted)):
             goal = make_objective("ev", rules, dealt, None, boards=boards)
-            out.append(value_of_set(dealt, best, rules, goal).value
-                       - value_of_set(dealt, model, rules, goal).value)
+            out.append(value_of_set(dealt, best, variant=rules, objective=goal).value
+                       - value_of_set(dealt, model, variant=rules, objective=goal).value)
         if progress:
             progress(1)
     spread = float(np.std(gains, ddof=1)) if hands > 1 else 0.0

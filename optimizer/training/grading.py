@@ -30,7 +30,7 @@ class SetError(BoardError):
     """A set that cannot be read, or that does not fit the dealt hand."""
 
 
-def dealt_hand(cards: str | Sequence[Card], deck: Deck = ONE_DECK) -> tuple[Card, ...]:
+def dealt_hand(cards: str | Sequence[Card], *, deck: Deck = ONE_DECK) -> tuple[Card, ...]:
     """A Fantasyland hand (13 to 17 cards of ``deck``), highest card first."""
     dealt = parse_cards(cards, deck=deck) if isinstance(cards, str) else tuple(
         int(c) for c in cards)
@@ -44,7 +44,7 @@ def dealt_hand(cards: str | Sequence[Card], deck: Deck = ONE_DECK) -> tuple[Card
     return tuple(sorted(dealt, reverse=True))
 
 
-def parse_set(text: str, dealt: Sequence[Card], deck: Deck = ONE_DECK) -> Board:
+def parse_set(text: str, dealt: Sequence[Card], *, deck: Deck = ONE_DECK) -> Board:
     """Read a set typed for ``dealt``: ``"TOP / MIDDLE / BOTTOM"`` (``|`` also separates).
 
     Forgiving: rows in any order of cards, suits as letters or symbols, ``10`` for ``T``;
@@ -60,7 +60,7 @@ def parse_set(text: str, dealt: Sequence[Card], deck: Deck = ONE_DECK) -> Board:
     fantasyland.optimizer.training.grading.SetError: the set uses 'Ah', which was not dealt
     """
     try:
-        board = parse_board(text, deck)
+        board = parse_board(text, deck=deck)
     except BoardError as error:
         raise SetError(str(error)) from None
     dealt_count, used = Counter(dealt), Counter(board.cards)
@@ -178,8 +178,8 @@ def _points(value: float) -> str:
     return f"{round(value, 1):g}"
 
 
-def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules = "pineapple",
-          objective: str = "royalties", fl_value: float | None = None, *,
+def grade(cards: str | Sequence[Card], played: str | Board, *, variant: str | Rules = "pineapple",
+          objective: str = "royalties", fl_value: float | None = None,
           time_limit: float = 10.0, table: TableSpec = PLAIN, samples: int | None = None,
           seed: int = 0, solution: Solution | None = None) -> Grade:
     """Grade the set ``played`` for the dealt ``cards``.
@@ -190,21 +190,23 @@ def grade(cards: str | Sequence[Card], played: str | Board, variant: str | Rules
     and ``ObjectiveError`` as ``solve`` does.
     """
     rules = find_rules(variant)
-    dealt = dealt_hand(cards, rules.deck)
+    dealt = dealt_hand(cards, deck=rules.deck)
     check_objective(rules, objective)
-    board = parse_set(played, dealt, rules.deck) if isinstance(played, str) else played
+    board = parse_set(played, dealt, deck=rules.deck) if isinstance(played, str) else played
     if isinstance(played, Board):
-        parse_set(board.format(ascii=True), dealt, rules.deck)  # the checks of typed text
+        parse_set(board.format(ascii=True), dealt, deck=rules.deck)  # the checks of typed text
     if solution is None:
-        solution = solve(dealt, rules, objective, fl_value, time_limit=time_limit, table=table,
+        solution = solve(dealt, variant=rules, objective=objective, fl_value=fl_value,
+                         time_limit=time_limit, table=table,
                          **ev_options(objective, samples=samples, seed=seed))
     # one objective (one sample of opponents) values the player's set and every set ranked
     goal = solution.ev if solution.ev is not None and table.known else make_objective(
-        objective, rules, dealt, solution.fl_value, table, samples, seed)
-    player = value_of_set(dealt, board, rules, goal)
+        objective, rules, dealt, solution.fl_value, table=table, samples=samples, seed=seed)
+    player = value_of_set(dealt, board, variant=rules, objective=goal)
     rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
                       solution.fl_value, seed=seed,
-                      value_of=lambda other: value_of_set(dealt, other, rules, goal).value)
+                      value_of=lambda other: value_of_set(dealt, other, variant=rules,
+                                                          objective=goal).value)
     return Grade(dealt, player, discards_of(dealt, board), solution, rank)
 
 

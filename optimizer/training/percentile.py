@@ -66,7 +66,7 @@ class RoyaltyCounts:
     def total(self) -> int:
         return sum(self.counts.values())
 
-    def at_most(self, value: float, fl_value: float, tolerance: float = 1e-9) -> int:
+    def at_most(self, value: float, fl_value: float, *, tolerance: float = 1e-9) -> int:
         """Legal sets worth ``value`` or less, with ``fl_value`` for staying."""
         return sum(n for (royalties, stays), n in self.counts.items()
                    if royalties + (fl_value if stays else 0.0) <= value + tolerance)
@@ -167,7 +167,7 @@ def sample_legal_boards(dealt: Sequence[Card], rules: Rules, wanted: int,
 
 
 def sampled_counts(dealt: Sequence[Card], rules: Rules, seed: int,
-                   wanted: int = SAMPLED_SETS) -> RoyaltyCounts:
+                   *, wanted: int = SAMPLED_SETS) -> RoyaltyCounts:
     """Seeded uniform legal sets of ``dealt``, counted per (royalties, stays)."""
     boards = sample_legal_boards(dealt, rules, wanted, seed)
     counts: Counter = Counter()
@@ -205,7 +205,7 @@ def every_board_count(dealt: Sequence[Card], rules: Rules) -> RoyaltyCounts:
     return RoyaltyCounts(dict(counts), exact=True)
 
 
-def royalty_counts(dealt: Sequence[Card], rules: Rules, seed: int = 0) -> RoyaltyCounts:
+def royalty_counts(dealt: Sequence[Card], rules: Rules, *, seed: int = 0) -> RoyaltyCounts:
     """Exact counts up to ``EXACT_MAX_CARDS`` cards (13 with jokers), a seeded sample
     beyond."""
     if JOKER in dealt:
@@ -225,7 +225,7 @@ def _share(hits: int, total: int, exact: bool) -> Percentile:
 
 
 def percentile(dealt: Sequence[Card], rules: Rules, value: float, fouled: bool,
-               objective: str, fl_value: float, seed: int = 0,
+               objective: str, fl_value: float, *, seed: int = 0,
                value_of: Callable[[Board], float] | None = None) -> Percentile:
     """The percentile of a set worth ``value`` (see the module docstring).
 
@@ -234,7 +234,7 @@ def percentile(dealt: Sequence[Card], rules: Rules, value: float, fouled: bool,
     if fouled:
         return Percentile(0.0, True, 0, 0, 0.0)
     if objective == "royalties":
-        counts = royalty_counts(dealt, rules, seed)
+        counts = royalty_counts(dealt, rules, seed=seed)
         return _share(counts.at_most(value, fl_value), counts.total, counts.exact)
     if value_of is None:
         raise ValueError(f"the {objective!r} objective needs value_of to value sampled sets")

@@ -84,14 +84,14 @@ class Session:
         if self.fl_value is not None:
             self.fl_value = check_fl_value(self.fl_value)
         check_objective(self.rules, self.objective)  # now, not after the first hand
-        self.mix = size_mix(self.rules, self.sizes)
+        self.mix = size_mix(self.rules, sizes=self.sizes)
         self._deck = self.rules.deck.cards
         if self.table.known:  # refused now, not after the first hand
             if self.objective != "ev":
                 raise ObjectiveError("the table (known boards, opponents in Fantasyland, "
                                      "dead cards) counts only under the ev objective: give it "
                                      "--objective ev")
-            known = read_table(self.rules, (), self.table).known_cards
+            known = read_table(self.rules, (), spec=self.table).known_cards
             left = list(self._deck)
             for card in known:
                 left.remove(card)
@@ -107,7 +107,7 @@ class Session:
         self._dealt += 1
         self.current = Deal(self._dealt, tuple(sorted(self._rng.sample(self._deck, cards),
                                                       reverse=True)) if self.table.known else
-                            deal(self._rng, cards, self.rules.deck))
+                            deal(self._rng, cards, deck=self.rules.deck))
         self._solution = None
         return self.current
 
@@ -116,8 +116,8 @@ class Session:
         if self.current is None:
             raise RuntimeError("no hand has been dealt")
         if self._solution is None:
-            self._solution = solve(self.current.cards, self.rules, self.objective,
-                                   self.fl_value, time_limit=self.time_limit,
+            self._solution = solve(self.current.cards, variant=self.rules, objective=self.objective,
+                                   fl_value=self.fl_value, time_limit=self.time_limit,
                                    table=self.table,
                                    **ev_options(self.objective, samples=self.samples,
                                                 seed=self.hand_seed))
@@ -128,7 +128,8 @@ class Session:
         """The worth of staying the grades use, by hand size dealt: ``fl_value``, or by
         default the variant's for this objective, table and size (``ultimate``'s differ)."""
         return {n: self.fl_value if self.fl_value is not None else
-                default_fl_value(self.rules, self.objective, n, self.table.seated(self.rules))
+                default_fl_value(self.rules, self.objective, n,
+                                 opponents=self.table.seated(self.rules))
                 for n in sorted(self.mix)}
 
     @property
@@ -147,8 +148,9 @@ class Session:
         """
         if self.current is None:
             raise RuntimeError("no hand has been dealt")
-        board = parse_set(text, self.current.cards, self.rules.deck)
-        g = grade(self.current.cards, board, self.rules, self.objective, self.fl_value,
+        board = parse_set(text, self.current.cards, deck=self.rules.deck)
+        g = grade(self.current.cards, board, variant=self.rules, objective=self.objective,
+                  fl_value=self.fl_value,
                   table=self.table, samples=self.samples, seed=self.hand_seed,
                   solution=self.solution())
         self.score.add(g)
@@ -160,7 +162,7 @@ class Session:
         ev = {"opponents": self.table.seated(self.rules), "samples": samples} \
             if self.objective == "ev" else {}
         if self.table.known:
-            ev["table"] = read_table(self.rules, (), self.table).record()
+            ev["table"] = read_table(self.rules, (), spec=self.table).record()
         return {"session": {"variant": self.rules.name, "objective": self.objective,
                             "fl_value": {str(n): w for n, w in self.staying_worths.items()},
                             "seed": self.seed, **ev,

@@ -86,15 +86,15 @@ def _solve_hands(task: tuple) -> list[tuple]:
     rules, objective, cards, start, stop, seed, opponents = task
     results = []
     for i in range(start, stop):
-        hand = seeded_hand(seed, cards, i, rules.deck)
-        solution = solve(hand, rules, objective, time_limit=60.0,
+        hand = seeded_hand(seed, cards, i, deck=rules.deck)
+        solution = solve(hand, variant=rules, objective=objective, time_limit=60.0,
                          table=TableSpec(opponents=opponents),
                          **ev_options(objective, seed=seed * 100_003 + i))
         results.append(outcome_of(solution))
     return results
 
 
-def simulate(variant: str | Rules, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+def simulate(variant: str | Rules, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
              objective: str = "royalties", opponents: int = 1,
              sizes: Sequence[int] | None = None, jobs: int = 1,
              progress: Callable[[int], None] | None = None) -> dict[int, Outcomes]:
@@ -222,7 +222,7 @@ def _se(x: np.ndarray) -> float:
     return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
 
 
-def worth_table(outcomes: dict[int, Outcomes], rules: Rules, objective: str = "royalties",
+def worth_table(outcomes: dict[int, Outcomes], rules: Rules, *, objective: str = "royalties",
                 seed: int = 0, opponents: int = 1) -> WorthTable:
     """The table ``fantasyland value`` prints, with bootstrap standard errors for ``W``."""
     w = worths(outcomes, rules)

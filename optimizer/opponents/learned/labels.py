@@ -70,10 +70,12 @@ def _free(layout: np.ndarray) -> tuple[tuple[int, ...], ...]:
 
 
 def model_labels(model: Network, dealing: Dealing, positions: Positions, *, deals: int,
-                 seed: int) -> np.ndarray:
+                 seed: int, exact: Worth | None = None, exact_top: int = 3) -> np.ndarray:
     """The value of each board through the next street's ``model``, over ``deals`` sampled
     deals of the next street (module docstring). Board ``i``'s deals come from
-    ``(seed, i)``."""
+    ``(seed, i)``. With ``exact`` (boards two streets from the end), the ``exact_top``
+    plays of each deal that the model likes best are valued exactly instead, over every last
+    deal, and the best of those is the deal's value: the model only screens."""
     out = np.empty(len(positions))
     count, keep = dealing.per_round, dealing.keep
     for start in range(0, len(positions), BATCH):
@@ -96,10 +98,21 @@ def model_labels(model: Network, dealing: Dealing, positions: Positions, *, deal
             boards.append(played.reshape(-1, 13))
             lefts.append(np.repeat(after, moves, axis=0))
             owners.append((i, moves))
-        values = model.predict(features(np.concatenate(boards), np.concatenate(lefts)))
+        every = np.concatenate(boards)
+        left_of = np.concatenate(lefts)
+        values = model.predict(features(every, left_of))
         at = 0
         for i, moves in owners:
             part = values[at:at + deals * moves].reshape(deals, moves)
-            out[i] = part.max(axis=1).mean()
+            if exact is None:
+                out[i] = part.max(axis=1).mean()
+            else:
+                best = []
+                for d in range(deals):
+                    top = np.argsort(-part[d], kind="stable")[:exact_top]
+                    rows = at + d * moves + top
+                    unseen = remaining(left_of[rows[0]])
+                    best.append(exact_worth(exact, every[rows], unseen, dealing).value.max())
+                out[i] = float(np.mean(best))
             at += deals * moves
     return out

@@ -111,6 +111,6 @@ def bot_policy(rules: Rules, dealing: Dealing, params, odds) -> Policy:  # noqa:
     def play(layout: np.ndarray, new: Sequence[int], keep: int, unseen: np.ndarray,
              rounds_left: int, rng: np.random.Generator) -> np.ndarray:
         return choose(rules, dealing, layout, list(new), keep, unseen, rounds_left, params, rng,
-                      odds)
+                      odds=odds)
 
     return play
