@@ -14,6 +14,8 @@ import numpy as np
 
 #: Units of each hidden layer.
 HIDDEN = (64, 64)
+#: The least a feature is divided by when standardized (features lie in 0 to 1 or so).
+SCALE_FLOOR = 0.1
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,9 @@ def fit(x: np.ndarray, y: np.ndarray, *, seed: int, epochs: int = 40, batch: int
     cut = int(len(x) * (1 - held_out))
     train, test = order[:cut], order[cut:]
     mean = x[train].mean(axis=0)
-    scale = x[train].std(axis=0)
-    scale[scale < 1e-9] = 1.0
+    # a floor on the scale: a rare feature (a pair of fives on top) would otherwise stand
+    # tens of units out on the boards that have it, and the network's value of them is wild
+    scale = np.maximum(x[train].std(axis=0), SCALE_FLOOR)
     xs = (x - mean) / scale
     sizes = (x.shape[1],) + tuple(hidden) + (1,)
     params: list[np.ndarray] = []
