@@ -197,3 +197,41 @@ def test_a_rebuild_resumes_from_its_chunks_and_gives_the_same_models_byte_for_by
 
     with pytest.raises(InputError, match="played otherwise"):
         rebuild(Plan(rounds=plan.rounds, deals=3, exact_deals=2, epochs=2), tmp_path / "a")
+
+
+def test_two_streets_from_the_end_the_model_only_screens_the_plays_valued_exactly():
+    layout = layout_of("Kd 5s", "Ac 2c 7h", "8s 3d 8c 4d")
+    left = unseen_counts(layout, "Qs Jd 4h 2s 3s 4s 5c 6s 7s 9s Js Th 9h Jh 6c 6d 6h Td Tc")
+    positions = Positions(layout[None], left[None].astype(np.int8))
+    rng = np.random.default_rng(4)
+    model = Network(np.zeros(FEATURES), np.ones(FEATURES),
+                    ((rng.normal(size=(FEATURES, 1)), np.zeros(1)),))
+    worth = Worth(PINEAPPLE)
+    screened = model_labels(model, DEALING, positions, deals=3, seed=9, exact=worth,
+                            exact_top=2)
+    every = model_labels(model, DEALING, positions, deals=3, seed=9, exact=worth,
+                         exact_top=100)
+    deal_rng = np.random.default_rng([9, 0])
+    best = []
+    for _ in range(3):
+        dealt = deal_rng.choice(remaining(left), 3, replace=False)
+        after = left.copy()
+        np.subtract.at(after, dealt, 1)
+        options = placements(layout, dealt.tolist(), 2)
+        best.append(exact_worth(worth, options, remaining(after), DEALING).value.max())
+    assert every[0] == pytest.approx(np.mean(best))
+    assert screened[0] <= every[0] + 1e-12
+
+
+def test_a_bot_alone_plays_its_cards_into_a_board_and_throws_the_rest():
+    from fantasyland.optimizer.opponents.learned.positions import play_alone
+
+    rng = np.random.default_rng(5)
+    models = {r: Network(np.zeros(FEATURES), np.ones(FEATURES),
+                         ((rng.normal(size=(FEATURES, 1)), np.zeros(1)),)) for r in (2, 3, 4)}
+    bot = LearnedBot(DEALING, models, Worth(PINEAPPLE))
+    cards = rng.permutation(52)[:DEALING.seen].tolist()
+    board = play_alone(PINEAPPLE, DEALING, bot, cards, np.random.default_rng(0))
+    assert EMPTY not in board and set(board.tolist()) <= set(cards)
+    assert len(set(board.tolist())) == 13
+    assert set(cards[:5]) <= set(board.tolist())  # the first five are all kept

@@ -22,7 +22,8 @@ from fantasyland.evaluator.cards import JOKER
 from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.opponents.bot import deck_counts, remaining
 from fantasyland.optimizer.opponents.layout import EMPTY, placements
-from fantasyland.optimizer.opponents.params import Dealing
+from fantasyland.optimizer.opponents.odds import RowOdds
+from fantasyland.optimizer.opponents.params import BotParams, Dealing
 
 
 class Policy(Protocol):
@@ -104,7 +105,8 @@ def play_tables(rules: Rules, dealing: Dealing, policies: Sequence[Policy], tabl
                   np.array(finished, dtype=np.int64).reshape(-1, 13))
 
 
-def bot_policy(rules: Rules, dealing: Dealing, params, odds) -> Policy:  # noqa: ANN001
+def bot_policy(rules: Rules, dealing: Dealing, params: BotParams, odds: RowOdds | None
+               ) -> Policy:
     """The heuristic bot (``optimizer.opponents.bot.choose``) as a policy."""
     from fantasyland.optimizer.opponents.bot import choose
 
@@ -114,3 +116,19 @@ def bot_policy(rules: Rules, dealing: Dealing, params, odds) -> Policy:  # noqa:
                       odds=odds)
 
     return play
+
+
+def play_alone(rules: Rules, dealing: Dealing, policy: Policy, cards: Sequence[int],
+               rng: np.random.Generator) -> np.ndarray:
+    """The board ``policy`` finishes from ``cards`` (``dealing.seen`` of them, in the order
+    they arrive), seeing no other board: its unseen cards are the deck less its own."""
+    layout = np.full(13, EMPTY, dtype=np.int64)
+    left = deck_counts(rules.deck)
+    start = 0
+    for index, (count, keep) in enumerate(dealing.streets):
+        new = list(cards[start:start + count])
+        start += count
+        np.subtract.at(left, new, 1)
+        layout = np.asarray(policy(layout, new, keep, remaining(left), dealing.rounds - index,
+                                   rng))
+    return layout

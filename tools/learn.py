@@ -1,0 +1,127 @@
+"""Rebuild the learned value of the ordinary hand from a seed, and measure the bot it makes.
+
+A developer's tool while the learned bot is not yet the product's (docs/notes-learned.md
+gives the command and the figures). The rebuild runs in chunks saved under ``--dir``: the
+same command run again goes on where it stopped (``optimizer.opponents.learned.rebuild``).
+Then, if asked, the bot plays itself heads-up (``--measure TABLES``) and the stronger
+heuristic bot over duplicate deals (``--against-stronger DEALS``), each with standard
+errors.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: threads only contend
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="pineapple")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="where the chunks are saved (default runs/learned-VARIANT-SEED)")
+    parser.add_argument("--output", type=Path, default=None,
+                        help="write the models here (an .npz)")
+    parser.add_argument("--measure", type=int, default=0, metavar="TABLES",
+                        help="heads-up tables the bot plays itself, to measure it")
+    parser.add_argument("--against-stronger", type=int, default=0, metavar="DEALS",
+                        help="duplicate deals against the stronger heuristic bot")
+    args = parser.parse_args()
+
+    from fantasyland.evaluator import find_rules
+    from fantasyland.optimizer.opponents.learned.rebuild import Plan, rebuild
+
+    directory = args.dir or Path("runs") / f"learned-{args.variant}-{args.seed}"
+    started = time.time()
+
+    def progress(stage: str, done: int, whole: int) -> None:
+        if done == whole:
+            print(f"{time.time() - started:8.0f} s  {stage}: {whole} chunks", flush=True)
+
+    rebuilt = rebuild(Plan(variant=args.variant, seed=args.seed), directory,
+                      workers=args.workers, progress=progress)
+    print("\nround  streets to come  train error  held-out error")
+    for (round_, streets), fitted in sorted(rebuilt.fits.items()):
+        print(f"{round_:5}  {streets:15}  {fitted.train_error:11.3f}  "
+              f"{fitted.held_out_error:14.3f}")
+    if args.output is not None:
+        np.savez(args.output, **rebuilt.arrays())
+        print(f"\nmodels written to {args.output}")
+    rules = find_rules(args.variant)
+    if args.measure:
+        _measure(rules, rebuilt.models, args.measure, args.seed)
+    if args.against_stronger:
+        _against_stronger(rules, rebuilt.models, args.against_stronger, args.seed)
+    return 0
+
+
+def _bot(rules, models):
+    from fantasyland.optimizer.opponents.learned.bot import LearnedBot
+    from fantasyland.optimizer.opponents.learned.labels import Worth
+    from fantasyland.optimizer.opponents.pools import dealing_for
+
+    return LearnedBot(dealing_for(rules), models, Worth(rules))
+
+
+def _line(name: str, values: np.ndarray, percent: bool) -> str:
+    mean, se = values.mean(), values.std(ddof=1) / np.sqrt(len(values))
+    return f"{name} {mean:.1%} ± {se:.1%}" if percent else f"{name} {mean:.2f} ± {se:.2f}"
+
+
+def _measure(rules, models, tables: int, seed: int) -> None:
+    from fantasyland.optimizer.opponents.learned.positions import play_tables
+    from fantasyland.optimizer.opponents.pools import dealing_for
+    from fantasyland.optimizer.opponents.resolve import evaluate_played
+
+    bot = _bot(rules, models)
+    started = time.time()
+    played = play_tables(rules, dealing_for(rules), [bot, bot], range(tables),
+                         seed=seed * 1_000 + 999, explore=0.0)
+    out = evaluate_played(played.finished, rules)
+    royalties = np.where(out.fouled, 0, out.royalty_total)
+    print(f"\nthe bot against itself, {tables} tables ({2 * tables} boards, "
+          f"{time.time() - started:.0f} s):",
+          _line("fouls", out.fouled.astype(float), True) + ",",
+          _line("entries", (out.entry_cards > 0).astype(float), True) + ",",
+          _line("royalties", royalties.astype(float), False))
+
+
+def _against_stronger(rules, models, deals: int, seed: int) -> None:
+    from fantasyland.optimizer.opponents.head_to_head import deal_seats, play_seats, score
+    from fantasyland.optimizer.opponents.learned.positions import play_alone
+    from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, dealing_for
+
+    dealing = dealing_for(rules)
+    bot = _bot(rules, models)
+    duel = seed * 1_000 + 998
+    mine = np.zeros((deals, 2, 13), dtype=np.int64)
+    for i in range(deals):
+        for seat, cards in enumerate(deal_seats(rules, dealing, duel, i)):
+            mine[i, seat] = play_alone(rules, dealing, bot, cards.tolist(),
+                                       np.random.default_rng([duel, i, seat, 1]))
+    theirs = play_seats(rules, dealing, STRONG_PARAMS[dealing.name], duel, 0, deals)
+    result = score(rules, mine, theirs)
+
+    def figures(f) -> str:
+        return (f"fouls {f.foul_rate:.1%} ± {f.foul_rate_se:.1%}, entries "
+                f"{f.fantasyland_rate:.1%} ± {f.fantasyland_rate_se:.1%}, royalties "
+                f"{f.mean_royalties:.2f} ± {f.mean_royalties_se:.2f}")
+
+    print(f"\nagainst the stronger bot, {deals} duplicate deals: {result.points:+.3f} ± "
+          f"{result.points_se:.3f} points a game ({result.points_with_entries:+.3f} ± "
+          f"{result.points_with_entries_se:.3f} with entries at their worth)")
+    print("  learned: ", figures(result.challenger))
+    print("  stronger:", figures(result.incumbent))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
