@@ -92,7 +92,7 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
 def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
                 output: Path | None, quiet: bool, bot: str | None, chunks: Path | None,
                 saved_only: bool, knobs: list[str]) -> None:
-    if rules.dealing == "closed":
+    if rules.dealing.closed:
         if chunks is not None or saved_only:
             raise OpponentModelError(f"{rules.name}'s model is built in one run of about half "
                                      "a minute: --chunks and --saved-only are for bot pools")
@@ -237,7 +237,7 @@ DEFAULT_DEVIATION_HANDS = 200
 
 
 def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool) -> None:
-    if rules.dealing != "closed":
+    if not rules.dealing.closed:
         raise OpponentModelError(f"--fixed-point measures classic Chinese Poker's model "
                                  f"(dealing = \"closed\"); {rules.name} is played by the bot")
     from fantasyland.optimizer.training.deviation import deviation
@@ -434,7 +434,7 @@ def command(
     with reports_bad_input(ObjectiveError, OpponentModelError):
         rules = find_rules(variant)
         seated = 1 if opponents is None else check_opponents(opponents, rules)
-        if rules.dealing == "closed" and not (regenerate or fixed_point):
+        if rules.dealing.closed and not (regenerate or fixed_point):
             raise OpponentModelError(
                 f"{rules.name}'s players set their hands by the closed-hand model, not the "
                 "bot's pools: --fixed-point measures it and --regenerate rebuilds it "

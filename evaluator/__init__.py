@@ -7,8 +7,8 @@ from fantasyland.evaluator.board import (Board, BoardError, BoardReport, Royalti
                              evaluate_board, parse_board)
 from fantasyland.evaluator.cards import Card, CardError, format_cards, parse_card, parse_cards
 from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse_spec
-from fantasyland.evaluator.rules import (ROW_SIZE, ROWS, EntryRung, Requirement, Rules, RulesError,
-                                         Scoring)
+from fantasyland.evaluator.rules import (ROW_SIZE, ROWS, DealingStyle, EntryRung, Requirement,
+                                         Rules, RulesError, Scoring)
 from fantasyland.evaluator.rules_files import (find_preset, find_rules, load_rules, preset_names,
                                    rules_from_text)
 from fantasyland.evaluator.scoring import TableResult, score_table, settle
@@ -16,7 +16,8 @@ from fantasyland.evaluator.strength import (CLASS_NAMES, class_name, hand_name, 
                                             rank3_array, rank5_array, strength_of)
 
 __all__ = [
-    "Board", "BoardError", "BoardReport", "CLASS_NAMES", "Card", "CardError", "EntryRung",
+    "Board", "BoardError", "BoardReport", "CLASS_NAMES", "Card", "CardError", "DealingStyle",
+    "EntryRung",
     "HandSpec", "HandSpecError", "ROWS", "ROW_SIZE", "Requirement", "RowReport", "Royalties",
     "Rules", "RulesError", "Scale", "Scoring", "TableResult", "class_name", "evaluate_board",
     "find_preset", "find_rules", "format_cards", "hand_name", "load_rules", "lowball_of",

@@ -7,6 +7,7 @@ Code never branches on a variant's name: everything a variant changes is a field
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 
 import numpy as np
@@ -76,12 +77,44 @@ class Showdown:
     sweep_bonus: int = 0
 
 
-#: How ordinary (non-Fantasyland) hands are dealt; see ``Rules.dealing``. ``closed`` is
-#: classic Chinese Poker: 13 cards at once, set face down.
-DEALINGS = ("one-at-a-time", "three-keep-two", "closed")
-#: The cards a player sees in an ordinary hand of each dealing: 13 one at a time; 5, then four
-#: rounds of 3, in Pineapple; 13 at once in closed Chinese Poker.
-ORDINARY_CARDS = {"one-at-a-time": 13, "three-keep-two": 17, "closed": 13}
+class DealingStyle(StrEnum):
+    """How ordinary (non-Fantasyland) hands are dealt: a rules file's ``dealing`` key, and
+    ``Rules.dealing``. Code asks it what it deals (``streets``, ``seen``, ``closed``) rather
+    than comparing its name.
+
+    >>> DealingStyle.THREE_KEEP_TWO.streets
+    ((5, 5), (3, 2), (3, 2), (3, 2), (3, 2))
+    >>> DealingStyle.THREE_KEEP_TWO.seen, DealingStyle.CLOSED.closed
+    (17, True)
+    """
+
+    #: Classic OFC: five cards, then one at a time.
+    ONE_AT_A_TIME = "one-at-a-time"
+    #: Pineapple: five cards, then four rounds of three, keeping two.
+    THREE_KEEP_TWO = "three-keep-two"
+    #: Classic Chinese Poker: all 13 cards at once, set face down.
+    CLOSED = "closed"
+
+    @property
+    def streets(self) -> tuple[tuple[int, int], ...]:
+        """Each decision of an ordinary hand in order, as (cards dealt, cards kept)."""
+        return _STREETS[self]
+
+    @property
+    def seen(self) -> int:
+        """The cards a player sees in an ordinary hand: the 13 placed and the discards."""
+        return sum(dealt for dealt, _ in self.streets)
+
+    @property
+    def closed(self) -> bool:
+        """Whether a hand is dealt whole and set at once: no streets to play or advise on,
+        so the opponents' hands are set by the closed-hand model, not played by the bot."""
+        return len(self.streets) == 1
+
+
+_STREETS = {DealingStyle.ONE_AT_A_TIME: ((5, 5),) + ((1, 1),) * 8,
+            DealingStyle.THREE_KEEP_TWO: ((5, 5),) + ((3, 2),) * 4,
+            DealingStyle.CLOSED: ((13, 13),)}
 #: The worth of each Fantasyland card beyond the repeat size, where the rules give no worth
 #: of an entry of that size: about what `fantasyland value` measures a card
 #: (docs/fantasyland-value.md: 13.7, 18.5, 24.2 and 31.8 for 14 to 17 in progressive).
@@ -130,9 +163,9 @@ class Rules:
     # does not repeat as itself (progressive's 15 to 17); see ``entry_value``.
     entry_values: tuple[tuple[int, float], ...] = ()
     ev_entry_values: tuple[tuple[int, float], ...] = ()
-    # How ordinary (non-Fantasyland) hands are dealt: "one-at-a-time" (classic OFC) or
-    # "three-keep-two" (Pineapple). The opponent model plays opponents' hands this way.
-    dealing: str = "one-at-a-time"
+    # How ordinary (non-Fantasyland) hands are dealt. The opponent model plays opponents'
+    # hands this way, or under ``closed`` dealing sets them whole.
+    dealing: DealingStyle = DealingStyle.ONE_AT_A_TIME
     aliases: tuple[str, ...] = ()
     # The mean royalties a board (a foul counting 0, in these rules' points) that the EV
     # objective's opponent model is weighted to, their foul and entry rates held; None: the
@@ -263,8 +296,9 @@ class Rules:
                 digest.update(np.ascontiguousarray(table, dtype=np.int64).tobytes())
         entries = [(sorted((req.row, req.spec.threshold(self.scale(req.row)))
                            for req in rung.requires), rung.cards) for rung in self.entry]
+        # the dealing by its value, as the string it was before it was a DealingStyle
         digest.update(repr((self.order, sorted(entries), self.repeat_cards, self.scoring,
-                            self.dealing, self.repeat_value, self.repeat_values,
+                            self.dealing.value, self.repeat_value, self.repeat_values,
                             self.ev_repeat_value, self.ev_repeat_values,
                             self.opponent_royalties)).encode())
         if self.deck != ONE_DECK:  # (one deck adds nothing, so older digests still match)
@@ -280,7 +314,7 @@ class Rules:
         """The most players a table of these rules seats: the deck must hold the cards of
         every player, each of whom may see as many as an ordinary hand or the largest
         Fantasyland deals. So 4 for classic OFC, 3 for Pineapple, 6 from two decks."""
-        most = max(ORDINARY_CARDS[self.dealing], *self.dealt_counts, 13)
+        most = max(self.dealing.seen, *self.dealt_counts, 13)
         return len(self.deck.cards) // most
 
     def repeat_cards_after(self, dealt: int) -> int:

@@ -20,7 +20,6 @@ from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse
 from fantasyland.evaluator.naturals import DETECTORS, Natural, Schedule, detector_name
 from fantasyland.evaluator.user_files import FileError, read_file
 from fantasyland.evaluator.rules import (
-    DEALINGS,
     ROW_SIZE,
     ROWS,
     SCORING_SYSTEMS,
@@ -28,6 +27,7 @@ from fantasyland.evaluator.rules import (
     Requirement,
     Rules,
     RulesError,
+    DealingStyle,
     Scoring,
     Showdown,
 )
@@ -395,10 +395,10 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
     ev_repeat_value, ev_repeat_values = _repeat_value(doc, source, "ev_repeat_value")
     entry_values = _entry_values(doc, source, "entry_value", entry)
     ev_entry_values = _entry_values(doc, source, "ev_entry_value", entry)
-    dealing = doc.get("dealing", "one-at-a-time")
-    if not isinstance(dealing, str) or dealing not in DEALINGS:
+    dealing = doc.get("dealing", DealingStyle.ONE_AT_A_TIME.value)
+    if not isinstance(dealing, str) or dealing not in set(DealingStyle):
         raise RulesError(f"{source}: dealing: unknown style {dealing!r}; expected "
-                         + " or ".join(map(repr, DEALINGS)))
+                         + " or ".join(repr(style.value) for style in DealingStyle))
     aliases = doc.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise RulesError(f"{source}: aliases must be a list of names, got {aliases!r}")
@@ -409,7 +409,7 @@ def rules_from_document(doc: dict[str, Any], source: str = "rules") -> Rules:
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
-        entry_values=entry_values, ev_entry_values=ev_entry_values, dealing=dealing,
+        entry_values=entry_values, ev_entry_values=ev_entry_values, dealing=DealingStyle(dealing),
         opponent_royalties=_opponent_royalties(doc, source),
         deck=_deck(doc, source), showdown=_showdown(doc, source),
         bonuses=_bonuses(doc, source), players=_players(doc, source), source=source,

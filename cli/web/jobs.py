@@ -95,7 +95,7 @@ def _offered(rules: Rules) -> dict:
 
     return {"name": rules.name, "description": rules.description,
             "fantasyland_sizes": list(rules.dealt_counts) if rules.entry else [],
-            "fantasyland": bool(rules.entry), "ordinary": rules.dealing != "closed",
+            "fantasyland": bool(rules.entry), "ordinary": not rules.dealing.closed,
             "jokers": rules.deck.jokers, "copies": rules.deck.decks, "seats": rules.seats,
             "players": rules.players,
             "objectives": [o for o in OBJECTIVES if o == "ev" or rules.entry]}

@@ -200,7 +200,7 @@ class OrdinarySession:
         self.rules: Rules = find_rules(self.variant)
         if self.objective not in OBJECTIVES:
             raise PositionError(f"bad objective {self.objective!r}: expected ev or royalties")
-        if self.rules.dealing == "closed":
+        if self.rules.dealing.closed:
             raise PositionError(f"{self.rules.name} sets all 13 cards at once: it has no "
                                 "ordinary hands to train on (train without --ordinary)")
         self.entries = entry_values(self.rules, self.objective, self.entry_overrides)

@@ -132,7 +132,7 @@ def check_objective(rules: Rules, name: str) -> str:
     objective needs opponent boards played under their foul rules (``OpponentModelError``
     otherwise), and a weighting of them that meets the rules' ``opponents.mean_royalties``
     (``CalibrationError`` otherwise). Commands call it before they start work."""
-    if check_name(name) == "ev" and rules.dealing != "closed":  # closed: the model sets hands
+    if check_name(name) == "ev" and not rules.dealing.closed:  # closed: the model sets hands
         # the pools load on first use
         from fantasyland.optimizer.opponents.draw import pool_calibration
         from fantasyland.optimizer.opponents.pools import pool_for

@@ -46,7 +46,7 @@ CLOSED_SAMPLES = 40
 
 def default_samples(rules: Rules) -> int:
     """The opponent deals a solve samples under ``rules`` when it is not told."""
-    return CLOSED_SAMPLES if rules.dealing == "closed" else DEFAULT_SAMPLES
+    return CLOSED_SAMPLES if rules.dealing.closed else DEFAULT_SAMPLES
 
 
 @dataclass(frozen=True, repr=False)
@@ -122,7 +122,7 @@ class Solution:
         """Classic Chinese Poker: set the cards, declare a natural, or surrender
         (``optimizer.solver.showdown``); None under rules with no such choice, and under
         the royalties objective."""
-        if self.ev is None or self.rules.dealing != "closed":
+        if self.ev is None or not self.rules.dealing.closed:
             return None
         return showdown_choice(self.cards, self.rules, self.ev, self.value)
 
@@ -279,7 +279,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         prepare(rules)
     started = cpsat.clock()
     dealt = _dealt(cards, rules.deck)
-    if rules.dealing == "closed" and len(dealt) != 13:
+    if rules.dealing.closed and len(dealt) != 13:
         raise CardError(f"got {len(dealt)} cards: {rules.name} deals 13 to each player, set "
                         "whole, with none discarded")
     if not time_limit > 0:
