@@ -24,7 +24,7 @@ from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.batch.against import (CheckoutError, Comparison, SuiteError, checkout,
                                                  compare, groups, identical_results, identity_jobs)
 from fantasyland.optimizer.batch.benchmark import Timings, machine, time_ranking
-from fantasyland.optimizer.solver.objective import check_objective
+from fantasyland.optimizer.solver.objective import ObjectiveName, check_objective
 
 
 class Suite(str, Enum):
@@ -84,7 +84,7 @@ def command(
         from fantasyland.optimizer.ordinary.advise import DEFAULT_BUDGET
 
         with reports_bad_input(ObjectiveError):
-            chosen = objective.value if objective is not None else "ev"
+            chosen = objective.value if objective is not None else ObjectiveName.EV.value
             run(variant if variant != DEFAULT_VARIANT else "progressive", hands, seed, chosen,
                 DEFAULT_BUDGET if budget is None else budget, workers_count(workers),
                 json_output)

@@ -22,6 +22,7 @@ from fantasyland.evaluator import ROWS, BoardReport, find_rules
 from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.table import describe
 from fantasyland.optimizer.training.grading import Grade, grade, grade_record
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 
 def points(value: float) -> str:
@@ -43,7 +44,8 @@ def percentile_text(g: Grade) -> str:
     shown = f"{math.floor(p.percent * 10) / 10:.1f}%"
     # Under ev each set drawn is valued against the same sampled opponents as the optimum;
     # say so, since too few sets are drawn (VALUED_SETS) for the figure to mean royalties'.
-    drawn = "drawn at random and valued by EV" if g.objective == "ev" else "drawn at random"
+    drawn = "drawn at random and valued by EV" if g.objective == ObjectiveName.EV \
+        else "drawn at random"
     if p.exact:
         return (f"{shown}: beats or ties {p.beaten_or_tied:,} of the {p.legal_sets:,} legal "
                 "sets (exact)")

@@ -33,6 +33,7 @@ from fantasyland.optimizer.opponents.pools import (CHUNK, POOL_SEED, build_pool,
                                        load_pool, pool_file_name, shipped_build)
 from fantasyland.optimizer.opponents.removal import removal_check
 from fantasyland.optimizer.solver.error_check import CHECK_CARDS, CHECK_HANDS, error_check
+from fantasyland.optimizer.solver.objective import ObjectiveName
 from fantasyland.optimizer.solver.solve import default_samples
 
 
@@ -150,7 +151,7 @@ class _ChunkLog:
 
 def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: bool) -> None:
     dealt = parse_cards(cards, deck=rules.deck)
-    ours = solve(dealt, rules, "royalties").report  # the set scored against the boards
+    ours = solve(dealt, rules, ObjectiveName.ROYALTIES).report  # the set scored against the boards
     result = removal_check(rules, dealt, ours, hands, seed, workers)
     if json_output:
         typer.echo(json.dumps(measured(result), indent=2, sort_keys=True))

@@ -23,6 +23,7 @@ from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, plural, say
 from fantasyland.optimizer.ordinary.plays import PlayError
 from fantasyland.optimizer.ordinary.session import Decision, OrdinarySession
 from fantasyland.optimizer.solver.table import describe, read_table
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 
 
@@ -39,7 +40,8 @@ def _help(session: OrdinarySession) -> str:
 
 
 def _unit(session: OrdinarySession) -> str:
-    return "royalty points" if session.objective == "royalties" else session.rules.unit + "s"
+    return "royalty points" if session.objective == ObjectiveName.ROYALTIES \
+        else session.rules.unit + "s"
 
 
 def score_text(session: OrdinarySession, label: str = "Score") -> Text:
@@ -148,7 +150,7 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None) -> None:
     with ExitStack() as stack:
         out = open_log(stack, log, session.header_record())
         table = ""
-        if session.objective == "ev":
+        if session.objective == ObjectiveName.EV:
             seats = session.table.seated(session.rules)
             table = ", " + {1: "heads-up", 2: "three-handed"}.get(seats, f"{seats + 1}-handed")
             if session.table.known:

@@ -1,5 +1,5 @@
-"""The game's words are types: the dealing style, declared once and asked what it deals,
-and no code that compares with the bare strings of these words."""
+"""The game's words are types: the dealing style, declared once and asked what it deals, the
+objective, and no code that compares with the bare strings of these words."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ import pytest
 from fantasyland.evaluator.rules import DealingStyle
 from fantasyland.evaluator.rules_files import RulesError, rules_from_text
 from fantasyland.optimizer.opponents.params import DEALINGS, Dealing
+from fantasyland.optimizer.solver.objective import OBJECTIVES, ObjectiveName
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Words that have a type: code compares with the type's members, never with these strings.
-WORDS = {style.value for style in DealingStyle}
+WORDS = {style.value for style in DealingStyle} | {name.value for name in ObjectiveName}
 
 
 def bare_comparisons(root: Path) -> list[str]:
@@ -79,3 +80,8 @@ def test_an_unknown_dealing_names_every_style():
     with pytest.raises(RulesError, match="dealing: unknown style 'open'; expected "
                                          "'one-at-a-time' or 'three-keep-two' or 'closed'"):
         rules_from_text('base = "standard"\ndealing = "open"')
+
+
+def test_the_output_lists_the_objectives_ev_first_and_the_help_royalties_first():
+    assert OBJECTIVES == ("ev", "royalties")
+    assert [name.value for name in ObjectiveName] == ["royalties", "ev"]

@@ -18,6 +18,7 @@ from fantasyland.cli.errors import INPUT_ERRORS
 from fantasyland.cli.web.fields import FieldError
 from fantasyland.evaluator import Rules, find_preset, preset_names, rules_from_text
 from fantasyland.evaluator.cards import card_name
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: The library's errors for input it cannot read (the CLI's), and a request's bad field.
 BAD_INPUT: tuple[type[ValueError], ...] = INPUT_ERRORS + (FieldError,)
@@ -98,7 +99,7 @@ def _offered(rules: Rules) -> dict:
             "fantasyland": bool(rules.entry), "ordinary": not rules.dealing.closed,
             "jokers": rules.deck.jokers, "copies": rules.deck.decks, "seats": rules.seats,
             "players": rules.players,
-            "objectives": [o for o in OBJECTIVES if o == "ev" or rules.entry]}
+            "objectives": [o for o in OBJECTIVES if o == ObjectiveName.EV or rules.entry]}
 
 
 def variants() -> dict:

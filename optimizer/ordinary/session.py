@@ -39,6 +39,7 @@ from fantasyland.optimizer.ordinary.plays import (
 )
 from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec, read_table
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: Decisions a hand's seeds leave room for: more than any dealing has streets.
 STREETS_A_HAND = 16
@@ -207,7 +208,7 @@ class OrdinarySession:
         self.dealing = dealing_for(self.rules)
         deck = list(self.rules.deck.cards)
         if self.table.known:
-            if self.objective != "ev":
+            if self.objective != ObjectiveName.EV:
                 raise PositionError("the table (known boards, opponents in Fantasyland, dead "
                                     "cards) counts only under the ev objective: give it "
                                     "--objective ev")
@@ -308,7 +309,7 @@ class OrdinarySession:
     def header_record(self) -> dict:
         """The first line of a session log: what is dealt and how it is graded."""
         ev = {"opponents": self.table.seated(self.rules), "samples": self.samples} \
-            if self.objective == "ev" else {}
+            if self.objective == ObjectiveName.EV else {}
         if self.table.known:
             ev["table"] = read_table(self.rules, (), self.table).record()
         return {"session": {"mode": "ordinary", "variant": self.rules.name,

@@ -33,7 +33,7 @@ from fantasyland.evaluator.naturals import best_natural
 from fantasyland.evaluator.rules import ROWS, Rules, Scoring
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.candidates import Candidates
-from fantasyland.optimizer.solver.objective import row_weight
+from fantasyland.optimizer.solver.objective import ObjectiveName, row_weight
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
@@ -215,7 +215,7 @@ class ExpectedValue:
     field: OpponentField
     scoring: Scoring
     fl_value: float
-    name: str = "ev"
+    name: str = ObjectiveName.EV
     separable: bool = False
     compares_rows: bool = True
     table: object = None  # the ``optimizer.solver.table.Table`` sampled, when not plain

@@ -12,16 +12,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.evaluator.rules_files import MAX_POINTS
-from fantasyland.optimizer.solver.candidates import Candidates
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
+
+    # (for the annotations only: the command line reads ObjectiveName without the solver)
+    from fantasyland.optimizer.solver.candidates import Candidates
+
+
+class ObjectiveName(StrEnum):
+    """What a set is solved for: ``royalties``, or ``ev``, the points it wins against sampled
+    opponents; either plus the worth of staying (docs/ev-and-opponents.md). Also the choices
+    of ``--objective``, in the order its help lists them: ``solve``'s default first."""
+
+    ROYALTIES = "royalties"
+    EV = "ev"
 
 
 #: The options of ``solve`` that only the ev objective reads (its sample of opponents).
@@ -31,7 +43,7 @@ EV_OPTIONS = ("opponents", "samples", "seed")
 def ev_options(objective: str, **options: int) -> dict[str, int]:
     """``options`` for ``solve``, less the sampling options when ``objective`` takes none."""
     return {name: value for name, value in options.items()
-            if objective == "ev" or name not in EV_OPTIONS}
+            if objective == ObjectiveName.EV or name not in EV_OPTIONS}
 
 
 class ObjectiveError(ValueError):
@@ -76,7 +88,7 @@ class Royalties:
     """Royalties plus ``fl_value`` for staying in Fantasyland."""
 
     fl_value: float
-    name: str = "royalties"
+    name: str = ObjectiveName.ROYALTIES
     units: int = 1
     separable: bool = True
     compares_rows: bool = False
@@ -97,7 +109,8 @@ class Royalties:
         return weight / self.units + (self.fl_value if stays else 0.0)
 
 
-OBJECTIVES = ("ev", "royalties")
+#: The objectives in the order the output lists them (errors, ``batch --bench``, the page).
+OBJECTIVES = tuple(sorted(ObjectiveName))
 
 
 def check_fl_value(fl_value: float) -> float:
@@ -115,16 +128,17 @@ def default_fl_value(rules: Rules, objective: str, dealt: int, opponents: int = 
     ``repeat_value`` for a hand of ``dealt`` cards under the royalties objective; under ev,
     their ``ev_repeat_value`` (points from one opponent) times the opponents, since a
     Fantasyland hand wins from each opponent alike."""
-    if check_name(objective) == "royalties":
+    if check_name(objective) is ObjectiveName.ROYALTIES:
         return rules.repeat_value_after(dealt)
     return rules.ev_repeat_value_after(dealt) * opponents
 
 
-def check_name(name: str) -> str:
+def check_name(name: str) -> ObjectiveName:
+    """The objective named ``name`` (``"ev"`` or ``"royalties"``)."""
     if name not in OBJECTIVES:
         raise ObjectiveError(f"unknown objective {name!r}: expected one of "
                              + ", ".join(OBJECTIVES))
-    return name
+    return ObjectiveName(name)
 
 
 def check_objective(rules: Rules, name: str) -> str:
@@ -132,7 +146,8 @@ def check_objective(rules: Rules, name: str) -> str:
     objective needs opponent boards played under their foul rules (``OpponentModelError``
     otherwise), and a weighting of them that meets the rules' ``opponents.mean_royalties``
     (``CalibrationError`` otherwise). Commands call it before they start work."""
-    if check_name(name) == "ev" and not rules.dealing.closed:  # closed: the model sets hands
+    # (under closed dealing the model sets the opponents' hands: no pool to check)
+    if check_name(name) is ObjectiveName.EV and not rules.dealing.closed:
         # the pools load on first use
         from fantasyland.optimizer.opponents.draw import pool_calibration
         from fantasyland.optimizer.opponents.pools import pool_for

@@ -30,7 +30,8 @@ from fantasyland.optimizer.solver.alternatives import alternatives as find_alter
 from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
 from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
 from fantasyland.optimizer.solver.mode import ModeResult
-from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, Royalties,
+from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, ObjectiveName,
+                                                    Royalties,
                                                     check_fl_value, check_name, default_fl_value,
                                                     opponent_model)
 from fantasyland.optimizer.solver.played import solve_mode_as_played
@@ -201,7 +202,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
         return default_fl_value(rules, name, len(dealt), opponents) if fl_value is None \
             else check_fl_value(fl_value)
 
-    if name == "royalties":
+    if name == ObjectiveName.ROYALTIES:
         if table.known:
             raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead "
                                  "cards) counts only under the ev objective: give it --objective"
@@ -273,7 +274,7 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     # The solver's clock leaves out the one-time load of CP-SAT (cpsat.py) and of the
     # opponent model: the time limit and the times reported are the solve's own.
     rules = find_rules(variant)
-    if objective == "ev" and boards is None:
+    if objective == ObjectiveName.EV and boards is None:
         from fantasyland.optimizer.opponents.draw import prepare  # the pools load on first use
 
         prepare(rules)

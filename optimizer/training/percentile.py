@@ -30,6 +30,7 @@ from fantasyland.evaluator.cards import JOKER, Card
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.optimizer.opponents.resolve import resolve_boards
 from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: Enumerate every set up to this many cards (16 take about a second); sample beyond.
 EXACT_MAX_CARDS = 16
@@ -233,7 +234,7 @@ def percentile(dealt: Sequence[Card], rules: Rules, value: float, fouled: bool,
     """
     if fouled:
         return Percentile(0.0, True, 0, 0, 0.0)
-    if objective == "royalties":
+    if objective == ObjectiveName.ROYALTIES:
         counts = royalty_counts(dealt, rules, seed)
         return _share(counts.at_most(value, fl_value), counts.total, counts.exact)
     if value_of is None:
