@@ -23,6 +23,7 @@ from fantasyland.optimizer import ObjectiveError
 from fantasyland.optimizer.solver.table import describe
 from fantasyland.optimizer.training.grading import Grade, grade, grade_record
 from fantasyland.optimizer.solver.objective import ObjectiveName
+from fantasyland.optimizer.solver.solve import SolveStatus
 
 
 def points(value: float) -> str:
@@ -36,7 +37,7 @@ def short_set(report: BoardReport) -> Text:
 
 def percentile_text(g: Grade) -> str:
     p = g.percentile
-    if g.solution.status == "fouled":
+    if g.solution.status is SolveStatus.FOULED:
         return "none: every set of these cards fouls, so there is no legal set to rank"
     if g.fouled:
         return "0% (a fouled set ranks below every legal set)"
@@ -92,11 +93,11 @@ def grade_lines(g: Grade, skip: tuple[str, ...] = ()) -> list[Text]:
     if g.solution.ev is not None and g.solution.ev.table is not None:
         line("Table", describe(g.solution.ev.table))
     s = g.solution
-    status = {"optimal": "", "fouled": " (every set of these cards fouls)"}.get(
+    status = {SolveStatus.OPTIMAL: "", SolveStatus.FOULED: " (every set of these cards fouls)"}.get(
         s.status, " (time limit hit: not proved optimal)")
     line("Optimal", short_set(s.report), f"  worth {points(s.value)}"
          f"{', stays' if s.stays else ''}{status}")
-    if g.optimal and s.status == "fouled":
+    if g.optimal and s.status is SolveStatus.FOULED:
         line("EV lost", "0: every set of these cards fouls, so no set does better")
     elif g.optimal:
         line("EV lost", ("0: your set is optimal", "bold green"))

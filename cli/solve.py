@@ -20,6 +20,7 @@ from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
 from fantasyland.optimizer import ObjectiveError, Solution, solve
 from fantasyland.optimizer.solver.ev import breakdown
+from fantasyland.optimizer.solver.solve import SolveStatus
 from fantasyland.optimizer.solver.table import describe
 from fantasyland.optimizer.solver.record import solution_record as solution_dict
 
@@ -141,8 +142,8 @@ def _summary(solution: Solution) -> list[Text]:
                          f"({other.royalties} royalties), {_points(diff)} less: ",
              _short(other.board_report))
         line("", _flip(solution))
-    status = {"optimal": "optimal (proved)",
-              "fouled": "proved: every set of these cards fouls"}.get(
+    status = {SolveStatus.OPTIMAL: "optimal (proved)",
+              SolveStatus.FOULED: "proved: every set of these cards fouls"}.get(
         solution.status,
         f"feasible (time limit hit; the best possible is at most {_points(solution.bound)})")
     line("Status", f"{status} in {solution.stats.get('solve_ms', 0.0):.0f} ms")

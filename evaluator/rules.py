@@ -77,7 +77,21 @@ class Showdown:
     sweep_bonus: int = 0
 
 
-class DealingStyle(StrEnum):
+class Word(StrEnum):
+    """A word of the game as a type (a row, a dealing style, an objective, a status): code
+    compares with its members, not with strings. It prints, compares, hashes and, unlike a
+    plain ``StrEnum``, reprs as its word, so that the output, the JSON and the Python API
+    (docs/python-api.md) show the words they showed as strings.
+
+    >>> DealingStyle.CLOSED, f"{DealingStyle.CLOSED}", DealingStyle.CLOSED == "closed"
+    ('closed', 'closed', True)
+    """
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class DealingStyle(Word):
     """How ordinary (non-Fantasyland) hands are dealt: a rules file's ``dealing`` key, and
     ``Rules.dealing``. Code asks it what it deals (``streets``, ``seen``, ``closed``) rather
     than comparing its name.

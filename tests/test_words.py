@@ -1,5 +1,5 @@
 """The game's words are types: the dealing style, declared once and asked what it deals, the
-objective, and no code that compares with the bare strings of these words."""
+objective, the solve status, and no code that compares with the bare strings of these words."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from fantasyland.evaluator.rules import DealingStyle
 from fantasyland.evaluator.rules_files import RulesError, rules_from_text
 from fantasyland.optimizer.opponents.params import DEALINGS, Dealing
 from fantasyland.optimizer.solver.objective import OBJECTIVES, ObjectiveName
+from fantasyland.optimizer.solver.solve import SolveStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Words that have a type: code compares with the type's members, never with these strings.
-WORDS = {style.value for style in DealingStyle} | {name.value for name in ObjectiveName}
+WORDS = {word.value for words in (DealingStyle, ObjectiveName, SolveStatus) for word in words}
 
 
 def bare_comparisons(root: Path) -> list[str]:
@@ -85,3 +86,7 @@ def test_an_unknown_dealing_names_every_style():
 def test_the_output_lists_the_objectives_ev_first_and_the_help_royalties_first():
     assert OBJECTIVES == ("ev", "royalties")
     assert [name.value for name in ObjectiveName] == ["royalties", "ev"]
+
+
+def test_a_solve_is_proved_unless_the_time_limit_hit_first():
+    assert [status.proved for status in SolveStatus] == [True, False, True]

@@ -253,7 +253,7 @@ def compare(group_list: list[Group], other: Path | None,
                     start = time.perf_counter()
                     solution = solve(list(group.hands[i]), time_limit=60.0, **group.options)
                     timed[id(group)].append((time.perf_counter() - start) * 1e3)
-                    if solution.status not in ("optimal", "fouled"):
+                    if not solution.status.proved:
                         raise RuntimeError(f"hand {list(group.hands[i])} was not proved optimal")
                     if progress:
                         progress(group, i + 1)

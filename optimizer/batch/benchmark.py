@@ -159,7 +159,7 @@ def time_solving(card_counts: Iterable[int], hands: int, seed: int, variant: str
             start = time.perf_counter()
             solution = solve(hand, variant, objective, fl_value, time_limit=60.0, **extra)
             ms.append((time.perf_counter() - start) * 1e3)
-            if solution.status != "optimal" and solution.status != "fouled":
+            if not solution.status.proved:
                 raise RuntimeError(f"hand {hand} was not proved optimal: {solution.status}")
             if progress:
                 progress(cards, i + 1)

@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules import ROWS, Rules, Word
 from fantasyland.evaluator.rules_files import MAX_POINTS
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
@@ -27,7 +26,7 @@ if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from fantasyland.optimizer.solver.candidates import Candidates
 
 
-class ObjectiveName(StrEnum):
+class ObjectiveName(Word):
     """What a set is solved for: ``royalties``, or ``ev``, the points it wins against sampled
     opponents; either plus the worth of staying (docs/ev-and-opponents.md). Also the choices
     of ``--objective``, in the order its help lists them: ``solve``'s default first."""

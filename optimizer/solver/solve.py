@@ -22,7 +22,7 @@ from fantasyland.evaluator.board import Royalties as RoyaltyPoints
 from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck, format_cards,
                                          parse_cards)
 from fantasyland.evaluator.jokers import substitutes
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules, Word
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.alternatives import Alternative
@@ -50,6 +50,19 @@ def default_samples(rules: Rules) -> int:
     return CLOSED_SAMPLES if rules.dealing.closed else DEFAULT_SAMPLES
 
 
+class SolveStatus(Word):
+    """How far a solve got: ``Solution.status``, and the ``status`` of ``solve --json``."""
+
+    OPTIMAL = "optimal"  # proved the best set
+    FEASIBLE = "feasible"  # the time limit hit first: the best set found, not proved
+    FOULED = "fouled"  # proved that every set of the cards fouls
+
+    @property
+    def proved(self) -> bool:
+        """Whether the answer is proved: the best set, or that there is no legal one."""
+        return self is not SolveStatus.FEASIBLE
+
+
 @dataclass(frozen=True, repr=False)
 class Solution:
     """The chosen set for a dealt hand, and how it was found."""
@@ -64,7 +77,7 @@ class Solution:
     discards: tuple[Card, ...]
     report: BoardReport
     value: float
-    status: str  # "optimal" (proved), "feasible" (time limit hit), or "fouled" (no legal set)
+    status: SolveStatus
     bound: float  # the best proved bound on the value
     best_staying: ModeResult | None = None
     best_not_staying: ModeResult | None = None
@@ -307,8 +320,8 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
         value = ev.fouled_points() if ev else 0.0
         stats["solve_ms"] = stats["total_ms"] = (cpsat.clock() - started) * 1e3
         return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
-                        board.bottom, _discards(dealt, board), report, value, "fouled", value,
-                        ev=ev, stats=stats)
+                        board.bottom, _discards(dealt, board), report, value,
+                        SolveStatus.FOULED, value, ev=ev, stats=stats)
     best = max(results, key=lambda r: (r.points, r.tiebreak))
     stats["solve_ms"] = (cpsat.clock() - started) * 1e3
     others: tuple[Alternative, ...] = ()
@@ -322,7 +335,8 @@ def solve(cards: str | Sequence[Card], variant: str | Rules = "pineapple",
     board = best.board
     return Solution(dealt, rules, goal.name, goal.fl_value, board.top, board.middle,
                     board.bottom, _discards(dealt, board), best.board_report, best.points,
-                    "optimal" if proved else "feasible", max(r.bound for r in results),
+                    SolveStatus.OPTIMAL if proved else SolveStatus.FEASIBLE,
+                    max(r.bound for r in results),
                     staying, not_staying, others, stats, ev)
 
 
