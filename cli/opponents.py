@@ -21,7 +21,7 @@ from fantasyland.cli.options import (DEFAULT_VARIANT, JsonOption, OpponentsOptio
                                      SeedOption, VariantOption, WorkersOption, check_opponents,
                                      hands_option, workers_count)
 from fantasyland.cli.render import (console, err_console, measured, progress_bar, shown)
-from fantasyland.evaluator import find_rules, parse_cards
+from fantasyland.evaluator import ROWS, find_rules, parse_cards
 from fantasyland.evaluator.user_files import FileError, check_directory, check_output
 from fantasyland.optimizer import ObjectiveError, solve
 from fantasyland.optimizer.opponents import closed
@@ -163,7 +163,7 @@ def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: 
         table.add_column(name, justify="left" if name == "Source" else "right")
     for name in ("live", "exact", "placed_only", "no_removal"):
         s = result[name]
-        tvd = "/".join(f"{s['class_tvd'][row]:.3f}" for row in ("top", "middle", "bottom")) \
+        tvd = "/".join(f"{s['class_tvd'][row]:.3f}" for row in ROWS) \
             if "class_tvd" in s else "-"
         table.add_row(name, str(s["boards"]), f"{s['foul_rate']:.1%}",
                       f"{s['fantasyland_rate']:.1%}", f"{s['mean_royalties']:.2f}",

@@ -17,8 +17,33 @@ from fantasyland.evaluator.handspec import HandSpec, Scale, parse_spec
 from fantasyland.evaluator.naturals import Schedule
 from fantasyland.evaluator.strength import FIVE_OF_A_KIND, NUM_LOW, NUM_STRENGTHS
 
-ROWS = ("top", "middle", "bottom")
-ROW_SIZE = {"top": 3, "middle": 5, "bottom": 5}
+
+class Word(StrEnum):
+    """A word of the game as a type (a row, a dealing style, an objective, a status): code
+    compares with its members, not with strings. It prints, compares, hashes and, unlike a
+    plain ``StrEnum``, reprs as its word, so that the output, the JSON and the Python API
+    (docs/python-api.md) show the words they showed as strings.
+
+    >>> DealingStyle.CLOSED, f"{DealingStyle.CLOSED}", DealingStyle.CLOSED == "closed"
+    ('closed', 'closed', True)
+    """
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Row(Word):
+    """A row of a set, top to bottom: the name a rules file, the output and JSON use."""
+
+    TOP = "top"
+    MIDDLE = "middle"
+    BOTTOM = "bottom"
+
+
+#: The rows top to bottom, as a set lists them; ``ROWS[::-1]`` is bottom first. Typed as the
+#: names they are, so that a table by row stays a ``dict[str, ...]`` wherever it is built.
+ROWS: tuple[str, ...] = tuple(Row)
+ROW_SIZE: dict[str, int] = {Row.TOP: 3, Row.MIDDLE: 5, Row.BOTTOM: 5}
 
 
 class RulesError(ValueError):
@@ -75,20 +100,6 @@ class Showdown:
     naturals: Schedule = Schedule()
     surrender: int | None = None
     sweep_bonus: int = 0
-
-
-class Word(StrEnum):
-    """A word of the game as a type (a row, a dealing style, an objective, a status): code
-    compares with its members, not with strings. It prints, compares, hashes and, unlike a
-    plain ``StrEnum``, reprs as its word, so that the output, the JSON and the Python API
-    (docs/python-api.md) show the words they showed as strings.
-
-    >>> DealingStyle.CLOSED, f"{DealingStyle.CLOSED}", DealingStyle.CLOSED == "closed"
-    ('closed', 'closed', True)
-    """
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
 
 class DealingStyle(Word):
@@ -308,10 +319,11 @@ class Rules:
             for table in (self.royalty_table(row), self.qualify_table(row),
                           self.stay_table(row)):
                 digest.update(np.ascontiguousarray(table, dtype=np.int64).tobytes())
-        entries = [(sorted((req.row, req.spec.threshold(self.scale(req.row)))
+        # rows and the dealing by their values, as the strings they were before their types
+        entries = [(sorted((str(req.row), req.spec.threshold(self.scale(req.row)))
                            for req in rung.requires), rung.cards) for rung in self.entry]
-        # the dealing by its value, as the string it was before it was a DealingStyle
-        digest.update(repr((self.order, sorted(entries), self.repeat_cards, self.scoring,
+        order = tuple(map(str, self.order))
+        digest.update(repr((order, sorted(entries), self.repeat_cards, self.scoring,
                             self.dealing.value, self.repeat_value, self.repeat_values,
                             self.ev_repeat_value, self.ev_repeat_values,
                             self.opponent_royalties)).encode())

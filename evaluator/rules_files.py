@@ -22,6 +22,7 @@ from fantasyland.evaluator.user_files import FileError, read_file
 from fantasyland.evaluator.rules import (
     ROW_SIZE,
     ROWS,
+    Row,
     SCORING_SYSTEMS,
     EntryRung,
     Requirement,
@@ -87,10 +88,10 @@ def _spec(value: Any, where: str, row: str, scale: Scale) -> HandSpec:
     return spec
 
 
-def _row(value: Any, where: str) -> str:
+def _row(value: Any, where: str) -> Row:
     if value not in ROWS:
         raise RulesError(f"{where}: unknown row {value!r}; expected top, middle or bottom")
-    return str(value)
+    return Row(value)
 
 
 def _text(value: Any, where: str) -> str:
@@ -137,13 +138,13 @@ def _scales(doc: dict[str, Any], source: str) -> tuple[tuple[str, Scale], ...]:
         except ValueError:
             raise RulesError(f"{source}: rows.{row}: unknown scale {value!r}; expected "
                              + " or ".join(repr(s.value) for s in Scale)) from None
-    if dict(scales)["top"] is not Scale.HIGH:
+    if dict(scales)[Row.TOP] is not Scale.HIGH:
         raise RulesError(f"{source}: rows.top: a 3-card top row is ranked high only")
     return tuple(scales)
 
 
 def _order(doc: dict[str, Any], scales: dict[str, Scale], source: str) -> tuple[str, ...]:
-    order = doc.get("foul", {}).get("order", ["bottom", "middle", "top"])
+    order = doc.get("foul", {}).get("order", list(map(str, ROWS[::-1])))
     if not isinstance(order, list):
         raise RulesError(f"{source}: foul.order must be a list of rows, strongest first")
     rows = tuple(_row(r, f"{source}: foul.order") for r in order)

@@ -1,5 +1,5 @@
 """The game's words are types: the dealing style, declared once and asked what it deals, the
-objective, the solve status, and no code that compares with the bare strings of these words."""
+objective, the solve status, the rows; and no code compares with these words' bare strings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fantasyland.evaluator.rules import DealingStyle
+from fantasyland.evaluator.rules import ROWS, DealingStyle, Row
 from fantasyland.evaluator.rules_files import RulesError, rules_from_text
 from fantasyland.optimizer.opponents.params import DEALINGS, Dealing
 from fantasyland.optimizer.solver.objective import OBJECTIVES, ObjectiveName
@@ -17,7 +17,8 @@ from fantasyland.optimizer.solver.solve import SolveStatus
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Words that have a type: code compares with the type's members, never with these strings.
-WORDS = {word.value for words in (DealingStyle, ObjectiveName, SolveStatus) for word in words}
+WORDS = {word.value for words in (DealingStyle, ObjectiveName, SolveStatus, Row)
+         for word in words}
 
 
 def bare_comparisons(root: Path) -> list[str]:
@@ -90,3 +91,8 @@ def test_the_output_lists_the_objectives_ev_first_and_the_help_royalties_first()
 
 def test_a_solve_is_proved_unless_the_time_limit_hit_first():
     assert [status.proved for status in SolveStatus] == [True, False, True]
+
+
+def test_the_rows_run_top_to_bottom_and_are_their_names():
+    assert ROWS == ("top", "middle", "bottom") and all(isinstance(row, Row) for row in ROWS)
+    assert rules_from_text('base = "standard"').order == (Row.BOTTOM, Row.MIDDLE, Row.TOP)

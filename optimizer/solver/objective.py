@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from fantasyland.evaluator.rules import ROWS, Rules, Word
+from fantasyland.evaluator.rules import ROWS, Row, Rules, Word
 from fantasyland.evaluator.rules_files import MAX_POINTS
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
@@ -99,7 +99,7 @@ class Royalties:
         return row_weight(cands, ranks)
 
     def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
-        return np.zeros(len(values["top"]), dtype=np.int64)
+        return np.zeros(len(values[Row.TOP]), dtype=np.int64)
 
     def extend(self, model, row_values, cands) -> int:
         return 0

@@ -22,7 +22,7 @@ from fantasyland.evaluator.board import Royalties as RoyaltyPoints
 from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck, format_cards,
                                          parse_cards)
 from fantasyland.evaluator.jokers import substitutes
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules, Word
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Row, Rules, Word
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.alternatives import Alternative
@@ -178,13 +178,13 @@ def _fouled_board(dealt: tuple[Card, ...], deck: Deck) -> Board:
     a row's jokers at their strongest)."""
     left = list(dealt)
     rows = {}
-    for row in ("bottom", "middle", "top"):
+    for row in ROWS[::-1]:
         positions = subsets(len(left), ROW_SIZE[row])
         owner, played = substitutes(np.array(left)[positions], deck)
         best = positions[owner[np.argmax(row_strengths(played))]]
         rows[row] = tuple(sorted((int(left[i]) for i in best), reverse=True))
         left = [c for i, c in enumerate(left) if i not in set(best.tolist())]
-    return Board(rows["top"], rows["middle"], rows["bottom"])
+    return Board(rows[Row.TOP], rows[Row.MIDDLE], rows[Row.BOTTOM])
 
 
 def _without(dealt: Sequence[Card], used: Sequence[Card]) -> list[Card]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fantasyland.evaluator.board import Board
-from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.rules import Row, Rules
 from fantasyland.optimizer.opponents.closed import model_worths, opponent_boards, set_hand
 from fantasyland.optimizer.solver.dealing import seeded_hand
 from fantasyland.optimizer.solver.objective import ObjectiveName
@@ -61,7 +61,7 @@ def deviation(rules: Rules, hands: int = 200, samples: int = 50, opponents: int 
                                     seed * 1_000_003 + 2 * i + 1)
         best = solve(dealt, rules, ObjectiveName.EV, boards=chosen_on).board
         differs += sorted(best.cards) != sorted(model.cards) or any(
-            sorted(best.row(r)) != sorted(model.row(r)) for r in ("top", "middle"))
+            sorted(best.row(r)) != sorted(model.row(r)) for r in (Row.TOP, Row.MIDDLE))
         for boards, out in ((valued_on, gains), (chosen_on, fitted)):
             goal = make_objective(ObjectiveName.EV, rules, dealt, None, boards=boards)
             out.append(value_of_set(dealt, best, rules, goal).value

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fantasyland.evaluator.board import Board, BoardError, BoardReport, parse_board
 from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck, card_name,
                                          parse_cards)
-from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules import ROWS, Row, Rules
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver.objective import ObjectiveName, check_objective, ev_options
 from fantasyland.optimizer.solver.solve import (MAX_CARDS, MIN_CARDS, SetValue, Solution,
@@ -218,7 +218,7 @@ def grade_record(g: Grade) -> dict:
         return {row: [card_name(c, ascii=True) for c in report.row(row).faces] for row in ROWS}
     def royalties(report: BoardReport) -> dict:
         r = report.royalties
-        return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
+        return {Row.TOP: r.top, Row.MIDDLE: r.middle, Row.BOTTOM: r.bottom, "total": r.total}
 
     s = g.solution
     return {
