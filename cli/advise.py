@@ -45,7 +45,7 @@ from fantasyland.optimizer.ordinary import (
     entry_names,
 )
 from fantasyland.optimizer.ordinary import advise_plays as advise
-from fantasyland.optimizer.solver import describe
+from fantasyland.optimizer.solver import ObjectiveName, describe
 
 #: Seconds before the progress bar shows: a last street, or a short race, needs none.
 PROGRESS_AFTER = 0.5
@@ -55,7 +55,7 @@ SHOWN = 12
 
 def _entries_line(advice: Advice) -> Text:
     names = entry_names(advice.position.rules)
-    per = " from each opponent" if advice.objective == "ev" else ""
+    per = " from each opponent" if advice.objective == ObjectiveName.EV else ""
     sources = {"rules": "the rules' figure", "repeat": "the repeat's worth, the same run",
                "given": "--entry-value", "estimate": "an estimate: the repeat's worth plus "
                "5.5 a card (no figure in the rules; `fantasyland value` measures it)"}
@@ -196,7 +196,7 @@ def _render(advice: Advice, shown: int) -> None:
          " (the last street)")
     if position.dead:
         line("Dead", cards_text(position.dead))
-    if advice.objective == "ev":
+    if advice.objective == ObjectiveName.EV:
         seated = advice.table.opponents
         how = "exact: every board is known" if advice.table.exact else \
             f"{advice.samples} sampled deals"

@@ -23,7 +23,7 @@ from fantasyland.evaluator.cards import format_cards
 from fantasyland.optimizer.batch import (Comparison, Timings, checkout,
                                         compare, groups, identical_results, identity_jobs,
                                         machine, time_ranking)
-from fantasyland.optimizer.solver import check_objective
+from fantasyland.optimizer.solver import ObjectiveName, check_objective
 
 
 class Suite(str, Enum):
@@ -83,7 +83,7 @@ def command(
         from fantasyland.optimizer.ordinary import DEFAULT_BUDGET
 
         with reports_bad_input():
-            chosen = objective.value if objective is not None else "ev"
+            chosen = objective.value if objective is not None else ObjectiveName.EV.value
             run(variant if variant != DEFAULT_VARIANT else "progressive", hands, seed, chosen,
                 DEFAULT_BUDGET if budget is None else budget, workers_count(workers),
                 json_output)

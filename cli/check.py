@@ -19,7 +19,7 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, Against
 from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text, console,
                                     row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules
-from fantasyland.optimizer.solver import describe
+from fantasyland.optimizer.solver import ObjectiveName, SolveStatus, describe
 from fantasyland.optimizer.training import Grade, grade, grade_record
 
 
@@ -34,7 +34,7 @@ def short_set(report: BoardReport) -> Text:
 
 def percentile_text(g: Grade) -> str:
     p = g.percentile
-    if g.solution.status == "fouled":
+    if g.solution.status is SolveStatus.FOULED:
         return "none: every set of these cards fouls, so there is no legal set to rank"
     if g.fouled:
         return "0% (a fouled set ranks below every legal set)"
@@ -42,7 +42,8 @@ def percentile_text(g: Grade) -> str:
     shown = f"{math.floor(p.percent * 10) / 10:.1f}%"
     # Under ev each set drawn is valued against the same sampled opponents as the optimum;
     # say so, since too few sets are drawn (VALUED_SETS) for the figure to mean royalties'.
-    drawn = "drawn at random and valued by EV" if g.objective == "ev" else "drawn at random"
+    drawn = "drawn at random and valued by EV" if g.objective == ObjectiveName.EV \
+        else "drawn at random"
     if p.exact:
         return (f"{shown}: beats or ties {p.beaten_or_tied:,} of the {p.legal_sets:,} legal "
                 "sets (exact)")
@@ -89,11 +90,11 @@ def grade_lines(g: Grade, *, skip: tuple[str, ...] = ()) -> list[Text]:
     if g.solution.ev is not None and g.solution.ev.table is not None:
         line("Table", describe(g.solution.ev.table))
     s = g.solution
-    status = {"optimal": "", "fouled": " (every set of these cards fouls)"}.get(
+    status = {SolveStatus.OPTIMAL: "", SolveStatus.FOULED: " (every set of these cards fouls)"}.get(
         s.status, " (time limit hit: not proved optimal)")
     line("Optimal", short_set(s.report), f"  worth {points(s.value)}"
          f"{', stays' if s.stays else ''}{status}")
-    if g.optimal and s.status == "fouled":
+    if g.optimal and s.status is SolveStatus.FOULED:
         line("EV lost", "0: every set of these cards fouls, so no set does better")
     elif g.optimal:
         line("EV lost", ("0: your set is optimal", "bold green"))

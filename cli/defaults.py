@@ -22,6 +22,7 @@ from typing import Any
 from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.evaluator.user_files import FileError, read_file
+from fantasyland.optimizer.solver.objective import OBJECTIVES
 
 #: The environment variable that names the config file, in place of the usual place.
 CONFIG_VARIABLE = "FANTASYLAND_CONFIG"
@@ -142,8 +143,8 @@ def _variant(path: Path, key: str, value: Any) -> str:
 
 
 def _objective(path: Path, key: str, value: Any) -> str:
-    if value not in ("ev", "royalties"):
-        raise _bad(path, key, value, '"ev" or "royalties"')
+    if value not in OBJECTIVES:
+        raise _bad(path, key, value, " or ".join(f'"{name}"' for name in OBJECTIVES))
     return value
 
 

@@ -21,7 +21,7 @@ from fantasyland.cli.options import (DEFAULT_VARIANT, JsonOption, OpponentsOptio
                                      SeedOption, VariantOption, WorkersOption, check_opponents,
                                      hands_option, workers_count)
 from fantasyland.cli.render import (console, err_console, measured, progress_bar, shown)
-from fantasyland.evaluator import find_rules, parse_cards
+from fantasyland.evaluator import ROWS, find_rules, parse_cards
 from fantasyland.evaluator.user_files import FileError, check_directory, check_output
 from fantasyland.optimizer import solve
 from fantasyland.optimizer.opponents import (CHUNK, CLOSED_HANDS, CLOSED_ROUNDS, CLOSED_SEED,
@@ -30,7 +30,7 @@ from fantasyland.optimizer.opponents import (CHUNK, CLOSED_HANDS, CLOSED_ROUNDS,
                                             dealing_for, iterate_closed_model, load_pool,
                                             pool_coverage, pool_file_name, removal_check,
                                             save_closed_model, serving_pool, shipped_build)
-from fantasyland.optimizer.solver import CHECK_CARDS, CHECK_HANDS, default_samples
+from fantasyland.optimizer.solver import CHECK_CARDS, CHECK_HANDS, ObjectiveName, default_samples
 from fantasyland.optimizer.solver import check_ev_error as error_check
 
 
@@ -90,7 +90,7 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
 def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
                 output: Path | None, quiet: bool, bot: str | None, chunks: Path | None,
                 saved_only: bool, knobs: list[str]) -> None:
-    if rules.dealing == "closed":
+    if rules.dealing.closed:
         if chunks is not None or saved_only:
             raise OpponentModelError(f"{rules.name}'s model is built in one run of about half "
                                      "a minute: --chunks and --saved-only are for bot pools")
@@ -151,7 +151,7 @@ class _ChunkLog:
 def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: bool) -> None:
     dealt = parse_cards(cards, deck=rules.deck)
     ours = solve(dealt, variant=rules,
-                 objective="royalties").report  # the set scored against the boards
+                 objective=ObjectiveName.ROYALTIES).report  # the set scored against the boards
     result = removal_check(rules, dealt, ours, hands, seed, workers=workers)
     if json_output:
         typer.echo(json.dumps(measured(result), indent=2, sort_keys=True))
@@ -163,7 +163,7 @@ def _check(rules, cards: str, hands: int, seed: int, workers: int, json_output: 
         table.add_column(name, justify="left" if name == "Source" else "right")
     for name in ("live", "exact", "placed_only", "no_removal"):
         s = result[name]
-        tvd = "/".join(f"{s['class_tvd'][row]:.3f}" for row in ("top", "middle", "bottom")) \
+        tvd = "/".join(f"{s['class_tvd'][row]:.3f}" for row in ROWS) \
             if "class_tvd" in s else "-"
         table.add_row(name, str(s["boards"]), f"{s['foul_rate']:.1%}",
                       f"{s['fantasyland_rate']:.1%}", f"{s['mean_royalties']:.2f}",
@@ -238,7 +238,7 @@ DEFAULT_DEVIATION_HANDS = 200
 
 
 def _fixed_point(rules, hands: int, seed: int, opponents: int, json_output: bool) -> None:
-    if rules.dealing != "closed":
+    if not rules.dealing.closed:
         raise OpponentModelError(f"--fixed-point measures classic Chinese Poker's model "
                                  f"(dealing = \"closed\"); {rules.name} is played by the bot")
     from fantasyland.optimizer.training import fixed_point_deviation as deviation
@@ -435,7 +435,7 @@ def command(
     with reports_bad_input():
         rules = find_rules(variant)
         seated = 1 if opponents is None else check_opponents(opponents, rules)
-        if rules.dealing == "closed" and not (regenerate or fixed_point):
+        if rules.dealing.closed and not (regenerate or fixed_point):
             raise OpponentModelError(
                 f"{rules.name}'s players set their hands by the closed-hand model, not the "
                 "bot's pools: --fixed-point measures it and --regenerate rebuilds it "

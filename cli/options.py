@@ -13,7 +13,6 @@ options still work, with a note of the new name.
 from __future__ import annotations
 
 import os
-from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -22,16 +21,11 @@ from fantasyland.cli.defaults import BUILT_IN
 from fantasyland.evaluator import Rules, preset_names
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.optimizer.solver import SizeError, parse_sizes
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 if TYPE_CHECKING:
     from fantasyland.optimizer.solver import TableSpec
 
-
-class Objective(str, Enum):
-    """What a set is worth (docs/ev-and-opponents.md)."""
-
-    royalties = "royalties"
-    ev = "ev"
 
 
 VARIANT_HELP = ("Rules: a preset ({presets}) or one of its aliases, or the path of a .toml "
@@ -65,7 +59,7 @@ DEAD_HELP = ("Cards seen elsewhere (shown discards), for ev: no sampled board ho
 #: What ``--variant`` and ``--objective`` default to in every command (``cli.defaults``;
 #: the player's config file may set others).
 DEFAULT_VARIANT: str = BUILT_IN["variant"]
-DEFAULT_OBJECTIVE = Objective(BUILT_IN["objective"])
+DEFAULT_OBJECTIVE = ObjectiveName(BUILT_IN["objective"])
 
 #: What ``--workers`` defaults to, in every command that has it.
 WORKERS_DEFAULT = "the number of cores"
@@ -107,14 +101,14 @@ def objective_option(*, shown: str | None = None) -> Any:
                         show_default=False)
 
 
-def objective_for(objective: Objective | None, rules: Rules) -> Objective:
+def objective_for(objective: ObjectiveName | None, rules: Rules) -> ObjectiveName:
     """bench's ``--objective`` as given, else royalties (bench times the solver, and keeps
     the objective it always timed); but ev where the rules have no Fantasyland (classic
     Chinese Poker), whose sets the royalties alone cannot tell apart: a bonus is paid only
     for a row won."""
     if objective is not None:
         return objective
-    return Objective.royalties if rules.entry else Objective.ev
+    return ObjectiveName.ROYALTIES if rules.entry else ObjectiveName.EV
 
 
 def fl_value_option() -> Any:
@@ -174,7 +168,7 @@ def check_table(objective: str, rules: Rules, table: TableSpec) -> None:
         return
     from fantasyland.optimizer.solver import ObjectiveError, read_table
 
-    if objective != "ev":
+    if objective != ObjectiveName.EV:
         raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead cards) "
                              "counts only under the ev objective: give it --objective ev")
     read_table(rules, (), spec=table)
@@ -238,9 +232,9 @@ def hands_option(help: str, *, shown: str | None = None, low: int = 1) -> Any:
 
 
 VariantOption = Annotated[str, variant_option()]
-ObjectiveOption = Annotated[Objective, objective_option()]
+ObjectiveOption = Annotated[ObjectiveName, objective_option()]
 #: bench's ``--objective``: royalties, or ev without Fantasyland (``objective_for``).
-RoyaltiesObjectiveOption = Annotated[Objective | None, objective_option(
+RoyaltiesObjectiveOption = Annotated[ObjectiveName | None, objective_option(
     shown="royalties; ev where the variant has no Fantasyland")]
 FlValueOption = Annotated[float | None, fl_value_option()]
 OpponentsOption = Annotated[int | None, opponents_option()]

@@ -16,7 +16,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from fantasyland.evaluator import ROWS, BoardReport, Card, Rules
+from fantasyland.evaluator import ROWS, BoardReport, Card, Row, Rules
 from fantasyland.evaluator.board import RowReport
 from fantasyland.evaluator.cards import JOKER, ascii_names, card_name, suit_of
 
@@ -278,7 +278,7 @@ def report_dict(report: BoardReport) -> dict:
             }
             for name in ROWS
         },
-        "royalties": {"top": scored.top, "middle": scored.middle, "bottom": scored.bottom,
+        "royalties": {Row.TOP: scored.top, Row.MIDDLE: scored.middle, Row.BOTTOM: scored.bottom,
                       "total": scored.total},
         "fantasyland_cards": report.fantasyland_cards,
         "stays": report.stays,

@@ -19,7 +19,7 @@ from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, car
 from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
 from fantasyland.optimizer import Solution, solve
-from fantasyland.optimizer.solver import breakdown, describe
+from fantasyland.optimizer.solver import SolveStatus, breakdown, describe
 from fantasyland.optimizer.solver import solution_record as solution_dict
 
 
@@ -140,8 +140,8 @@ def _summary(solution: Solution) -> list[Text]:
                          f"({other.royalties} royalties), {_points(diff)} less: ",
              _short(other.board_report))
         line("", _flip(solution))
-    status = {"optimal": "optimal (proved)",
-              "fouled": "proved: every set of these cards fouls"}.get(
+    status = {SolveStatus.OPTIMAL: "optimal (proved)",
+              SolveStatus.FOULED: "proved: every set of these cards fouls"}.get(
         solution.status,
         f"feasible (time limit hit; the best possible is at most {_points(solution.bound)})")
     line("Status", f"{status} in {solution.stats.solve_ms:.0f} ms")

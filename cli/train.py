@@ -21,14 +21,14 @@ from fantasyland.cli.command import given, old_spelling
 from fantasyland.cli.errors import check_stdin_open, open_log, reports_bad_input
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption,
                                      BudgetOption, DeadOption, EntryValueOption, FlValueOption,
-                                     Objective, OpponentFantasylandOption, OpponentsOption,
+                                     OpponentFantasylandOption, OpponentsOption,
                                      ObjectiveOption, SamplesOption, VariantOption,
                                      card_counts, check_opponents, entry_values, hands_option,
                                      seed_option, table_options)
 from fantasyland.cli.prompt import read_until
 from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, never_dealt_note, say
 from fantasyland.evaluator import CardError, Rules, find_rules
-from fantasyland.optimizer.solver import describe, read_table
+from fantasyland.optimizer.solver import ObjectiveName, describe, read_table
 from fantasyland.optimizer.training import Session
 
 
@@ -44,7 +44,8 @@ def _help(rules: Rules) -> str:
 def _score_text(session: Session, label: str = "Score") -> Text:
     score = session.score
     fouls = f"{score.fouls} foul" + ("" if score.fouls == 1 else "s")
-    unit = "royalty points" if session.objective == "royalties" else session.rules.unit + "s"
+    unit = "royalty points" if session.objective == ObjectiveName.ROYALTIES \
+        else session.rules.unit + "s"
     return Text.assemble(
         (f"{label}:".ljust(12), "bold"),
         f"{score.hands} hand{'' if score.hands == 1 else 's'}, {score.optimal} optimal "
@@ -143,7 +144,7 @@ def command(
         known = describe(read_table(session.rules, (), spec=session.table)) \
             if session.table.known else ""
         table = f", {seats}" + (f" ({known})" if known else "") \
-            if objective is Objective.ev else ""
+            if objective is ObjectiveName.EV else ""
         say(Text.assemble(
             ("Training", "bold"), f": {session.rules.name}, {objective.value} objective"
             f"{table}" + (f" (staying worth {worth})" if session.rules.entry else "")

@@ -21,7 +21,7 @@ from fantasyland.cli.errors import open_log
 from fantasyland.cli.prompt import read_until
 from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, plural, say
 from fantasyland.optimizer.ordinary import Decision, OrdinarySession, PlayError
-from fantasyland.optimizer.solver import describe, read_table
+from fantasyland.optimizer.solver import ObjectiveName, describe, read_table
 
 
 
@@ -38,7 +38,8 @@ def _help(session: OrdinarySession) -> str:
 
 
 def _unit(session: OrdinarySession) -> str:
-    return "royalty points" if session.objective == "royalties" else session.rules.unit + "s"
+    return "royalty points" if session.objective == ObjectiveName.ROYALTIES \
+        else session.rules.unit + "s"
 
 
 def score_text(session: OrdinarySession, *, label: str = "Score") -> Text:
@@ -147,7 +148,7 @@ def run(session: OrdinarySession, hands: int | None, log: Path | None) -> None:
     with ExitStack() as stack:
         out = open_log(stack, log, session.header_record())
         table = ""
-        if session.objective == "ev":
+        if session.objective == ObjectiveName.EV:
             seats = session.table.seated(session.rules)
             table = ", " + {1: "heads-up", 2: "three-handed"}.get(seats, f"{seats + 1}-handed")
             if session.table.known:

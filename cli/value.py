@@ -19,7 +19,7 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, JsonOpt
                                      WorkersOption, check_opponents, hands_option, workers_count)
 from fantasyland.cli.render import (console, measured, progress_bar, say, shown)
 from fantasyland.evaluator import find_rules
-from fantasyland.optimizer.solver import check_objective
+from fantasyland.optimizer.solver import ObjectiveName, check_objective
 from fantasyland.optimizer.training import (DEFAULT_SAMPLES, WorthTable, simulate,
                                            worth_table)
 
@@ -30,7 +30,7 @@ def table_dict(table: WorthTable) -> dict:
         "variant": table.rules.name, "objective": table.objective, "hands": table.samples,
         "seed": table.seed, "opponents": table.opponents,
         "repeat_value": table.repeat_value,
-        "rules_key": "ev_repeat_value" if table.objective == "ev" else "repeat_value",
+        "rules_key": "ev_repeat_value" if table.objective == ObjectiveName.EV else "repeat_value",
         "rules_key_value": table.repeat_value / _table_size(table),
         "sizes": [{
             "cards": r.cards, "hands": r.hands, "fl_value": r.fl_value,
@@ -57,7 +57,7 @@ def render(table: WorthTable) -> None:
     out = Table(title=f"{table.rules.name}: optimal play, {table.samples} hands a size, "
                       f"seed {table.seed}, {table.objective} objective")
     # In the royalties objective a hand's value is its royalties: one column says it.
-    own = table.objective != "royalties"
+    own = table.objective != ObjectiveName.ROYALTIES
     for name in ("Cards", "Royalties", *(("Hand value",) if own else ()), "Stays",
                  "If F = 0", "Can stay", "Worth W"):
         out.add_column(name, justify="right")
@@ -79,13 +79,13 @@ def render(table: WorthTable) -> None:
 def _table_size(table: WorthTable) -> int:
     """What the table's worths are divided by for the rules key: the opponents under ev
     (``ev_repeat_value`` is per opponent), 1 under royalties (no opponents involved)."""
-    return table.opponents if table.objective == "ev" else 1
+    return table.opponents if table.objective == ObjectiveName.EV else 1
 
 
 def _staying_note(table: WorthTable) -> str:
     """What the table says the worth of staying is, next to what the rules file says now:
     per size of the hand that stays where the repeat deals as many cards as the entry."""
-    rules, ev = table.rules, table.objective == "ev"
+    rules, ev = table.rules, table.objective == ObjectiveName.EV
     key = "ev_repeat_value (points from one opponent)" if ev else "repeat_value"
     now = rules.ev_repeat_value_after if ev else rules.repeat_value_after
     found = {r.cards for r in table.rows}

@@ -20,7 +20,7 @@ from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck,
                                          parse_cards)
 from fantasyland.evaluator.handspec import Scale
 from fantasyland.evaluator.jokers import played_as, substitutes
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Row, Rules
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.evaluator.strength import (class_name, hand_name, lowball_array,
                                             lowball_class_name, lowball_name, rank3_array,
@@ -344,7 +344,7 @@ def choose_jokers(board: Board, rules: Rules) -> Board:
     pick = {row: {name: part[index[row]] for name, part in zip(
         ("faces", "value", "strength", "royalty", "stays", "qualifies"), choices[row])}
         for row in ROWS}
-    legal = np.ones(len(index["top"]), dtype=bool)
+    legal = np.ones(len(index[Row.TOP]), dtype=bool)
     for stronger, weaker in rules.order_pairs:
         legal &= pick[stronger]["strength"] >= pick[weaker]["strength"]
     for row in ROWS:
@@ -353,7 +353,7 @@ def choose_jokers(board: Board, rules: Rules) -> Board:
     for row in ROWS:
         stays |= pick[row]["stays"]
     worth = sum(pick[row]["royalty"] for row in ROWS) + np.where(stays, rules.repeat_value, 0)
-    order = np.lexsort(tuple(pick[row]["strength"] for row in ("top", "middle", "bottom"))
+    order = np.lexsort(tuple(pick[row]["strength"] for row in ROWS)
                        + (np.where(legal, worth, -np.inf), legal))
     best = order[-1]
     return board.with_jokers(tuple(int(face) for row in ROWS for face in pick[row]["faces"][best]))
@@ -389,5 +389,5 @@ def evaluate_board(board: Board | str, *, rules: Rules | str = "standard") -> Bo
         met = [rung.cards for rung in rules.entry
                if all(rules.meets(req, reports[req.row].value) for req in rung.requires)]
         entry = max(met, default=None)
-    return BoardReport(board, rules, reports["top"], reports["middle"], reports["bottom"],
+    return BoardReport(board, rules, reports[Row.TOP], reports[Row.MIDDLE], reports[Row.BOTTOM],
                        tuple(reasons), stay_rows, entry)

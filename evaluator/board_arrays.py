@@ -11,9 +11,10 @@ import numpy as np
 
 from fantasyland.evaluator.board import row_strengths, row_values
 from fantasyland.evaluator.handspec import Scale
-from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules import ROWS, Row, Rules
 
-ROW_SLICES = {"top": slice(0, 3), "middle": slice(3, 8), "bottom": slice(8, 13)}
+ROW_SLICES: dict[str, slice] = {Row.TOP: slice(0, 3), Row.MIDDLE: slice(3, 8),
+                               Row.BOTTOM: slice(8, 13)}
 
 
 @dataclass(frozen=True)

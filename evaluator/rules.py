@@ -7,6 +7,7 @@ Code never branches on a variant's name: everything a variant changes is a field
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 
 import numpy as np
@@ -17,8 +18,33 @@ from fantasyland.evaluator.handspec import HandSpec, Scale, parse_spec
 from fantasyland.evaluator.naturals import Schedule
 from fantasyland.evaluator.strength import FIVE_OF_A_KIND, NUM_LOW, NUM_STRENGTHS
 
-ROWS = ("top", "middle", "bottom")
-ROW_SIZE = {"top": 3, "middle": 5, "bottom": 5}
+
+class Word(StrEnum):
+    """A word of the game as a type (a row, a dealing style, an objective, a status): code
+    compares with its members, not with strings. It prints, compares, hashes and, unlike a
+    plain ``StrEnum``, reprs as its word, so that the output, the JSON and the Python API
+    (docs/python-api.md) show the words they showed as strings.
+
+    >>> DealingStyle.CLOSED, f"{DealingStyle.CLOSED}", DealingStyle.CLOSED == "closed"
+    ('closed', 'closed', True)
+    """
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+class Row(Word):
+    """A row of a set, top to bottom: the name a rules file, the output and JSON use."""
+
+    TOP = "top"
+    MIDDLE = "middle"
+    BOTTOM = "bottom"
+
+
+#: The rows top to bottom, as a set lists them; ``ROWS[::-1]`` is bottom first. Typed as the
+#: names they are, so that a table by row stays a ``dict[str, ...]`` wherever it is built.
+ROWS: tuple[str, ...] = tuple(Row)
+ROW_SIZE: dict[str, int] = {Row.TOP: 3, Row.MIDDLE: 5, Row.BOTTOM: 5}
 
 
 class RulesError(InputError):
@@ -77,12 +103,44 @@ class Showdown:
     sweep_bonus: int = 0
 
 
-#: How ordinary (non-Fantasyland) hands are dealt; see ``Rules.dealing``. ``closed`` is
-#: classic Chinese Poker: 13 cards at once, set face down.
-DEALINGS = ("one-at-a-time", "three-keep-two", "closed")
-#: The cards a player sees in an ordinary hand of each dealing: 13 one at a time; 5, then four
-#: rounds of 3, in Pineapple; 13 at once in closed Chinese Poker.
-ORDINARY_CARDS = {"one-at-a-time": 13, "three-keep-two": 17, "closed": 13}
+class DealingStyle(Word):
+    """How ordinary (non-Fantasyland) hands are dealt: a rules file's ``dealing`` key, and
+    ``Rules.dealing``. Code asks it what it deals (``streets``, ``seen``, ``closed``) rather
+    than comparing its name.
+
+    >>> DealingStyle.THREE_KEEP_TWO.streets
+    ((5, 5), (3, 2), (3, 2), (3, 2), (3, 2))
+    >>> DealingStyle.THREE_KEEP_TWO.seen, DealingStyle.CLOSED.closed
+    (17, True)
+    """
+
+    #: Classic OFC: five cards, then one at a time.
+    ONE_AT_A_TIME = "one-at-a-time"
+    #: Pineapple: five cards, then four rounds of three, keeping two.
+    THREE_KEEP_TWO = "three-keep-two"
+    #: Classic Chinese Poker: all 13 cards at once, set face down.
+    CLOSED = "closed"
+
+    @property
+    def streets(self) -> tuple[tuple[int, int], ...]:
+        """Each decision of an ordinary hand in order, as (cards dealt, cards kept)."""
+        return _STREETS[self]
+
+    @property
+    def seen(self) -> int:
+        """The cards a player sees in an ordinary hand: the 13 placed and the discards."""
+        return sum(dealt for dealt, _ in self.streets)
+
+    @property
+    def closed(self) -> bool:
+        """Whether a hand is dealt whole and set at once: no streets to play or advise on,
+        so the opponents' hands are set by the closed-hand model, not played by the bot."""
+        return len(self.streets) == 1
+
+
+_STREETS = {DealingStyle.ONE_AT_A_TIME: ((5, 5),) + ((1, 1),) * 8,
+            DealingStyle.THREE_KEEP_TWO: ((5, 5),) + ((3, 2),) * 4,
+            DealingStyle.CLOSED: ((13, 13),)}
 #: The worth of each Fantasyland card beyond the repeat size, where the rules give no worth
 #: of an entry of that size: about what `fantasyland value` measures a card
 #: (docs/fantasyland-value.md: 13.7, 18.5, 24.2 and 31.8 for 14 to 17 in progressive).
@@ -131,9 +189,9 @@ class Rules:
     # does not repeat as itself (progressive's 15 to 17); see ``entry_value``.
     entry_values: tuple[tuple[int, float], ...] = ()
     ev_entry_values: tuple[tuple[int, float], ...] = ()
-    # How ordinary (non-Fantasyland) hands are dealt: "one-at-a-time" (classic OFC) or
-    # "three-keep-two" (Pineapple). The opponent model plays opponents' hands this way.
-    dealing: str = "one-at-a-time"
+    # How ordinary (non-Fantasyland) hands are dealt. The opponent model plays opponents'
+    # hands this way, or under ``closed`` dealing sets them whole.
+    dealing: DealingStyle = DealingStyle.ONE_AT_A_TIME
     aliases: tuple[str, ...] = ()
     # The mean royalties a board (a foul counting 0, in these rules' points) that the EV
     # objective's opponent model is weighted to, their foul and entry rates held; None: the
@@ -262,10 +320,12 @@ class Rules:
             for table in (self.royalty_table(row), self.qualify_table(row),
                           self.stay_table(row)):
                 digest.update(np.ascontiguousarray(table, dtype=np.int64).tobytes())
-        entries = [(sorted((req.row, req.spec.threshold(self.scale(req.row)))
+        # rows and the dealing by their values, as the strings they were before their types
+        entries = [(sorted((str(req.row), req.spec.threshold(self.scale(req.row)))
                            for req in rung.requires), rung.cards) for rung in self.entry]
-        digest.update(repr((self.order, sorted(entries), self.repeat_cards, self.scoring,
-                            self.dealing, self.repeat_value, self.repeat_values,
+        order = tuple(map(str, self.order))
+        digest.update(repr((order, sorted(entries), self.repeat_cards, self.scoring,
+                            self.dealing.value, self.repeat_value, self.repeat_values,
                             self.ev_repeat_value, self.ev_repeat_values,
                             self.opponent_royalties)).encode())
         if self.deck != ONE_DECK:  # (one deck adds nothing, so older digests still match)
@@ -281,7 +341,7 @@ class Rules:
         """The most players a table of these rules seats: the deck must hold the cards of
         every player, each of whom may see as many as an ordinary hand or the largest
         Fantasyland deals. So 4 for classic OFC, 3 for Pineapple, 6 from two decks."""
-        most = max(ORDINARY_CARDS[self.dealing], *self.dealt_counts, 13)
+        most = max(self.dealing.seen, *self.dealt_counts, 13)
         return len(self.deck.cards) // most
 
     def repeat_cards_after(self, dealt: int) -> int:

@@ -20,14 +20,15 @@ from fantasyland.evaluator.handspec import HandSpec, HandSpecError, Scale, parse
 from fantasyland.evaluator.naturals import DETECTORS, Natural, Schedule, detector_name
 from fantasyland.evaluator.user_files import FileError, read_file
 from fantasyland.evaluator.rules import (
-    DEALINGS,
     ROW_SIZE,
     ROWS,
+    Row,
     SCORING_SYSTEMS,
     EntryRung,
     Requirement,
     Rules,
     RulesError,
+    DealingStyle,
     Scoring,
     Showdown,
 )
@@ -87,10 +88,10 @@ def _spec(value: Any, where: str, row: str, scale: Scale) -> HandSpec:
     return spec
 
 
-def _row(value: Any, where: str) -> str:
+def _row(value: Any, where: str) -> Row:
     if value not in ROWS:
         raise RulesError(f"{where}: unknown row {value!r}; expected top, middle or bottom")
-    return str(value)
+    return Row(value)
 
 
 def _text(value: Any, where: str) -> str:
@@ -137,13 +138,13 @@ def _scales(doc: dict[str, Any], source: str) -> tuple[tuple[str, Scale], ...]:
         except ValueError:
             raise RulesError(f"{source}: rows.{row}: unknown scale {value!r}; expected "
                              + " or ".join(repr(s.value) for s in Scale)) from None
-    if dict(scales)["top"] is not Scale.HIGH:
+    if dict(scales)[Row.TOP] is not Scale.HIGH:
         raise RulesError(f"{source}: rows.top: a 3-card top row is ranked high only")
     return tuple(scales)
 
 
 def _order(doc: dict[str, Any], scales: dict[str, Scale], source: str) -> tuple[str, ...]:
-    order = doc.get("foul", {}).get("order", ["bottom", "middle", "top"])
+    order = doc.get("foul", {}).get("order", list(map(str, ROWS[::-1])))
     if not isinstance(order, list):
         raise RulesError(f"{source}: foul.order must be a list of rows, strongest first")
     rows = tuple(_row(r, f"{source}: foul.order") for r in order)
@@ -395,10 +396,10 @@ def rules_from_document(doc: dict[str, Any], *, source: str = "rules") -> Rules:
     ev_repeat_value, ev_repeat_values = _repeat_value(doc, source, "ev_repeat_value")
     entry_values = _entry_values(doc, source, "entry_value", entry)
     ev_entry_values = _entry_values(doc, source, "ev_entry_value", entry)
-    dealing = doc.get("dealing", "one-at-a-time")
-    if not isinstance(dealing, str) or dealing not in DEALINGS:
+    dealing = doc.get("dealing", DealingStyle.ONE_AT_A_TIME.value)
+    if not isinstance(dealing, str) or dealing not in set(DealingStyle):
         raise RulesError(f"{source}: dealing: unknown style {dealing!r}; expected "
-                         + " or ".join(map(repr, DEALINGS)))
+                         + " or ".join(repr(style.value) for style in DealingStyle))
     aliases = doc.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
         raise RulesError(f"{source}: aliases must be a list of names, got {aliases!r}")
@@ -409,7 +410,7 @@ def rules_from_document(doc: dict[str, Any], *, source: str = "rules") -> Rules:
         entry=entry, stay=stay, repeat_cards=repeat, scoring=_scoring(doc, source),
         aliases=tuple(aliases), repeat_value=repeat_value or 0.0, repeat_values=repeat_values,
         ev_repeat_value=ev_repeat_value, ev_repeat_values=ev_repeat_values,
-        entry_values=entry_values, ev_entry_values=ev_entry_values, dealing=dealing,
+        entry_values=entry_values, ev_entry_values=ev_entry_values, dealing=DealingStyle(dealing),
         opponent_royalties=_opponent_royalties(doc, source),
         deck=_deck(doc, source), showdown=_showdown(doc, source),
         bonuses=_bonuses(doc, source), players=_players(doc, source), source=source,

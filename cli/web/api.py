@@ -26,6 +26,7 @@ from fantasyland.cli.web.fields import (
     wholes,
 )
 from fantasyland.evaluator.rules_files import MAX_POINTS
+from fantasyland.optimizer.solver.objective import OBJECTIVES
 
 
 _SESSION = r"[A-Za-z0-9_.:-]{1,64}"
@@ -55,7 +56,7 @@ class Endpoint:
 
 
 _CARDS = {"cards": Field(text, required=True)}
-_EV = {"objective": Field(choice("ev", "royalties")), "seed": Field(whole(0), 0)}
+_EV = {"objective": Field(choice(*OBJECTIVES)), "seed": Field(whole(0), 0)}
 _ADVISE = {"budget": Field(whole(32, high=100_000)), "entry_value": Field(entry_values, {})}
 _SIZES = {"sizes": Field(wholes(13, 17), ())}
 
@@ -70,7 +71,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "session": Field(session_name, required=True),
         "seed": Field(whole(0), required=True),
         "number": Field(whole(1, high=100_000), required=True),
-        "set": Field(text, required=True), "objective": Field(choice("ev", "royalties")),
+        "set": Field(text, required=True), "objective": Field(choice(*OBJECTIVES)),
         "fl_value": Field(number(0, MAX_POINTS)), "opponents": TABLE_FIELDS["opponents"],
         "samples": SOLVE_FIELDS["samples"]}),
     Endpoint("advise", "advise", RULES_FIELDS | TABLE_FIELDS | _EV | _ADVISE | {

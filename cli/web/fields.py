@@ -16,6 +16,7 @@ from typing import Any
 
 from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules_files import MAX_POINTS
+from fantasyland.optimizer.solver.objective import OBJECTIVES
 
 
 class FieldError(InputError):
@@ -215,7 +216,7 @@ TABLE_FIELDS = {"opponents": Field(whole(1, high=5)), "against": Field(texts, ()
                 "opponent_fantasyland": Field(wholes(13, 17), ()), "dead": Field(text, "")}
 
 #: Settings shared by the commands that solve: the CLI's bounds.
-SOLVE_FIELDS = {"objective": Field(choice("ev", "royalties")),
+SOLVE_FIELDS = {"objective": Field(choice(*OBJECTIVES)),
                 "fl_value": Field(number(0, MAX_POINTS)),
                 "samples": Field(whole(1, high=100_000)), "seed": Field(whole(0), 0),
                 "time_limit": Field(number(0, 600, above=True), 10.0)}

@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from fantasyland.evaluator.rules import ROWS
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS hands (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -56,7 +58,7 @@ def _reason(error: Exception) -> str:
 
 def _set_text(rows: dict) -> str:
     """A set as ``TOP / MIDDLE / BOTTOM`` in plain card names."""
-    return " / ".join(" ".join(rows[row]) for row in ("top", "middle", "bottom"))
+    return " / ".join(" ".join(rows[row]) for row in ROWS)
 
 
 class StoreError(Exception):

@@ -17,6 +17,7 @@ from fantasyland.cli.defaults import load
 from fantasyland.cli.web.fields import Field, FieldError
 from fantasyland.evaluator import InputError, Rules, find_preset, preset_names, rules_from_text
 from fantasyland.evaluator.cards import card_name
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: A rules file as text is read once per worker, however many requests send it.
 _RULES_CACHE = 32
@@ -86,10 +87,10 @@ def _offered(rules: Rules) -> dict:
 
     return {"name": rules.name, "description": rules.description,
             "fantasyland_sizes": list(rules.dealt_counts) if rules.entry else [],
-            "fantasyland": bool(rules.entry), "ordinary": rules.dealing != "closed",
+            "fantasyland": bool(rules.entry), "ordinary": not rules.dealing.closed,
             "jokers": rules.deck.jokers, "copies": rules.deck.decks, "seats": rules.seats,
             "players": rules.players, "samples": default_samples(rules),
-            "objectives": [o for o in OBJECTIVES if o == "ev" or rules.entry]}
+            "objectives": [o for o in OBJECTIVES if o == ObjectiveName.EV or rules.entry]}
 
 
 def variants() -> dict:

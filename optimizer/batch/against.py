@@ -28,6 +28,7 @@ from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Timings,
                                                    adversarial_hands, joker_hands, random_hands)
 from fantasyland.optimizer.solver import cpsat
+from fantasyland.optimizer.solver.objective import ObjectiveName
 from fantasyland.optimizer.solver.solve import solve
 
 
@@ -175,7 +176,7 @@ def groups(suite: str, card_counts: Iterable[int], hands: int, seed: int, varian
     found, deck = [], find_rules(variant).deck
     for count in samples:
         options = {"variant": variant, "objective": objective, "fl_value": fl_value}
-        if count is not None and objective == "ev":
+        if count is not None and objective == ObjectiveName.EV:
             options["samples"] = count
         tail = f", {count} samples" if "samples" in options else ""
         if suite in ("random", "all"):
@@ -253,7 +254,7 @@ def compare(group_list: list[Group], other: Path | None,
                     start = time.perf_counter()
                     solution = solve(list(group.hands[i]), time_limit=60.0, **group.options)
                     timed[id(group)].append((time.perf_counter() - start) * 1e3)
-                    if solution.status not in ("optimal", "fouled"):
+                    if not solution.status.proved:
                         raise RuntimeError(f"hand {list(group.hands[i])} was not proved optimal")
                     if progress:
                         progress(group, i + 1)

@@ -161,7 +161,7 @@ def time_solving(card_counts: Iterable[int], hands: int, seed: int, variant: str
             solution = solve(hand, variant=variant, objective=objective, fl_value=fl_value,
                              time_limit=60.0, **extra)
             ms.append((time.perf_counter() - start) * 1e3)
-            if solution.status != "optimal" and solution.status != "fouled":
+            if not solution.status.proved:
                 raise RuntimeError(f"hand {hand} was not proved optimal: {solution.status}")
             if progress:
                 progress(cards, i + 1)

@@ -29,7 +29,7 @@ from fantasyland.optimizer.batch.files import (DROPPED, STAYS, Appender, BadLine
 from fantasyland.optimizer.batch.lock import locked
 from fantasyland.optimizer.solver.dealing import deal_hands, hand_line
 from fantasyland.optimizer.batch.engines import Engine, Result, Settings, Task, open_engine
-from fantasyland.optimizer.solver.objective import EV_OPTIONS, ev_options
+from fantasyland.optimizer.solver.objective import EV_OPTIONS, ObjectiveName, ev_options
 from fantasyland.optimizer.solver.solve import Solution, default_samples, solve
 from fantasyland.optimizer.solver.table import PLAIN, read_table
 
@@ -50,7 +50,7 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     options = ev_options(settings.objective, **{name: defaults[name] for name in EV_OPTIONS}
                          | dict(settings.options))
     model = {}
-    if settings.objective == "ev":
+    if settings.objective == ObjectiveName.EV:
         from fantasyland.optimizer.opponents.draw import model_name  # the pools load on first use
 
         model = {"opponent_model": model_name(rules)}

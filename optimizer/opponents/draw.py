@@ -121,7 +121,7 @@ def prepare(rules: Rules) -> None:
     them, its weights and the tables that match a dealt hand against it (a few tenths of a
     second for Pineapple's 316,000 boards), so that a solve can time its own work; nothing
     where no pool serves, or under closed dealing (the draw says why, or needs none)."""
-    if rules.dealing == "closed":
+    if rules.dealing.closed:
         return
     try:
         pool = serving_pool(rules)
@@ -229,7 +229,7 @@ def model_name(rules: Rules) -> str:
     the boards would: the pool (its rules, size, seed and a digest of its boards, which a
     rebuild by another bot changes) and its calibration; under closed dealing, the model
     that sets every hand (``optimizer.opponents.closed``) and a digest of its worths."""
-    if rules.dealing == "closed":
+    if rules.dealing.closed:
         from fantasyland.optimizer.opponents.closed import model_worths
 
         worths = model_worths(rules).table
@@ -341,7 +341,7 @@ def opponent_draw(rules: Rules, dealt: Sequence[int], samples: int, opponents: i
         raise OpponentModelError(f"need samples >= 1 and 1 to {max_opponents(rules)} opponents "
                                  f"(from {rules.deck.decks} deck{'s' * (rules.deck.decks > 1)}),"
                                  f" got {samples} and {opponents}")
-    if rules.dealing == "closed":  # classic Chinese Poker: each hand set at once, exactly
+    if rules.dealing.closed:  # classic Chinese Poker: each hand set at once, exactly
         from fantasyland.optimizer.opponents.closed import opponent_boards as closed_boards
 
         return closed_boards(rules, cards, samples, opponents, seed), None  # no pool

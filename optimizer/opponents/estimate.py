@@ -44,7 +44,7 @@ import numpy as np
 
 from fantasyland.evaluator.cards import JOKER
 from fantasyland.evaluator.handspec import Scale
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Row, Rules
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
 from fantasyland.optimizer.opponents.memo import by_identity
 from fantasyland.optimizer.opponents.odds import RowOdds
@@ -191,7 +191,7 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     """
     useful_only, disjoint = params.estimate_useful_only, params.estimate_disjoint
     own_in_order = params.estimate_own_in_order
-    chase_within = params.estimate_chase_within if row == "top" else 0
+    chase_within = params.estimate_chase_within if row == Row.TOP else 0
     size = ROW_SIZE[row]
     contents = len(fixed)
     own = np.broadcast_to(filler[None], (contents,) + filler.shape)
@@ -250,8 +250,8 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams,
     (``2 x 2 x 2`` of them: a row's best or worst completion; with ``estimate_disjoint``
     ``3 x 3 x 3``, its own cards alone the third, and a plan in which two rows are helped by
     one card of the future is no plan)."""
-    axes = {"top": (..., slice(None), None, None), "middle": (..., None, slice(None), None),
-            "bottom": (..., None, None, slice(None))}
+    axes = {Row.TOP: (..., slice(None), None, None), Row.MIDDLE: (..., None, slice(None), None),
+            Row.BOTTOM: (..., None, None, slice(None))}
     grid = {row: o.take(axes[row]) for row, o in options.items()}
     fouled = np.zeros((), dtype=bool)
     for row in ROWS:  # most rules qualify every hand: no grid to build for them
@@ -265,7 +265,7 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams,
         for row, threshold in requires:
             met = met & grid[row].meets[threshold]
         entered = entered | met
-    points = grid["top"].royalty + grid["middle"].royalty + grid["bottom"].royalty \
+    points = grid[Row.TOP].royalty + grid[Row.MIDDLE].royalty + grid[Row.BOTTOM].royalty \
         + params.fl_bonus * entered
     if odds is not None:  # the rows and the scoop against a table board that does not foul
         # each option's odds read once, the rows' products taken on the grid
@@ -311,7 +311,7 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
         thresholds = sorted({t for requires, _ in entry for name, t in requires if name == row})
         missing = (contents == EMPTY).sum(axis=1)
         parts = [None] * len(contents)
-        reach = params.top_credit if row == "top" else params.draw_credit
+        reach = params.top_credit if row == Row.TOP else params.draw_credit
         for count in np.unique(missing).tolist():
             members = np.flatnonzero(missing == count)
             fixed = contents[members, :len(slots) - count]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
-from fantasyland.evaluator.rules import CARD_WORTH
+from fantasyland.evaluator.rules import CARD_WORTH, DealingStyle
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 
 
@@ -34,6 +34,13 @@ class Dealing:
         """Cards the player sees in a hand: the 13 placed plus the discards."""
         return self.first + self.rounds * self.per_round
 
+    @classmethod
+    def of(cls, style: DealingStyle) -> Dealing:
+        """The bot's dealing of an open style, from the streets the rules give it."""
+        (first, _), *rounds = style.streets
+        per_round, keep = rounds[0]
+        return cls(style.value, first, len(rounds), per_round, keep)
+
     def __post_init__(self) -> None:
         if self.first + self.rounds * self.keep != 13:
             raise ValueError(f"dealing {self.name!r} places {self.first} + {self.rounds} x "
@@ -41,9 +48,9 @@ class Dealing:
 
 
 #: Classic OFC: five cards, then one at a time.
-ONE_AT_A_TIME = Dealing("one-at-a-time", first=5, rounds=8, per_round=1, keep=1)
+ONE_AT_A_TIME = Dealing.of(DealingStyle.ONE_AT_A_TIME)
 #: Pineapple: five cards, then four rounds of three, keeping two.
-THREE_KEEP_TWO = Dealing("three-keep-two", first=5, rounds=4, per_round=3, keep=2)
+THREE_KEEP_TWO = Dealing.of(DealingStyle.THREE_KEEP_TWO)
 DEALINGS = {d.name: d for d in (ONE_AT_A_TIME, THREE_KEEP_TWO)}
 
 

@@ -24,10 +24,10 @@ from fantasyland.optimizer.ordinary.plays import Play, legal_plays
 from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
 from fantasyland.optimizer.ordinary.race import MIN_ROLLOUTS, PlayValue, race
 from fantasyland.optimizer.ordinary.worth import Valuation
-from fantasyland.optimizer.solver.objective import ObjectiveError, opponent_model
+from fantasyland.optimizer.solver.objective import (OBJECTIVES, ObjectiveError, ObjectiveName,
+                                                    opponent_model)
 from fantasyland.optimizer.solver.table import PLAIN, Table, TableSpec, draw_table, read_table
 
-OBJECTIVES = ("ev", "royalties")
 #: The most rollouts a play gets, by default.
 DEFAULT_BUDGET = 96
 #: Opponent boards the ev objective scores finished boards against, by default: the
@@ -78,7 +78,7 @@ def entry_values(rules: Rules, objective: str,
                                 f"under {rules.name}; expected one of "
                                 + (", ".join(map(str, sizes)) or "none (no Fantasyland)"))
     return tuple(EntryValue(n, float(overrides[n]), "given") if n in overrides
-                 else rules.entry_value(n, ev=objective == "ev") for n in sizes)
+                 else rules.entry_value(n, ev=objective == ObjectiveName.EV) for n in sizes)
 
 
 def valuation_for(position: Position, objective: str, table: Table, samples: int, seed: int,
@@ -86,7 +86,7 @@ def valuation_for(position: Position, objective: str, table: Table, samples: int
     """The valuation of finished boards for ``position`` and how many opponent boards it
     scores against: under ev, a sample of the table drawn once, avoiding every card the
     player has seen."""
-    if objective == "royalties":
+    if objective == ObjectiveName.ROYALTIES:
         return Valuation(position.rules, objective, table.opponents, entries), 0
     from fantasyland.optimizer.solver.ev import OpponentField
     from fantasyland.optimizer.solver.solve import fantasyland_set

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from fantasyland.evaluator.cards import Card, format_cards, parse_cards
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Row
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.ordinary.position import Position, PositionError
 
 #: Row names as a player may type them.
-ROW_WORDS = {"top": "top", "t": "top", "middle": "middle", "mid": "middle", "m": "middle",
-             "bottom": "bottom", "bot": "bottom", "b": "bottom"}
+ROW_WORDS = {"t": Row.TOP, "mid": Row.MIDDLE, "m": Row.MIDDLE, "bot": Row.BOTTOM,
+             "b": Row.BOTTOM} | {row.value: row for row in Row}
 DISCARD_WORDS = {"discard", "d", "x", "throw", "muck"}
 
 

@@ -114,7 +114,7 @@ def read_position(rules: Rules, board: str | Board, cards: str | Sequence[Card],
     """The position of a player whose board is ``board`` (``"TOP / MIDDLE / BOTTOM"``, rows
     short or empty) when ``cards`` are dealt, the player's own earlier ``discards`` being out
     of the deck (the position's first ``dead`` cards). Raises ``PositionError``."""
-    if rules.dealing == "closed":
+    if rules.dealing.closed:
         raise PositionError(f"{rules.name} sets all 13 cards at once: there are no streets to "
                             "advise on (use solve)")
     try:

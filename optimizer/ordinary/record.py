@@ -5,6 +5,7 @@ from __future__ import annotations
 from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.ordinary.advise import Advice
 from fantasyland.optimizer.ordinary.plays import board_text
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 
 def entry_names(rules: Rules) -> dict[int, str]:
@@ -19,7 +20,7 @@ def entry_names(rules: Rules) -> dict[int, str]:
 def advice_record(advice: Advice) -> dict:
     """``advise --json`` (docs/json.md, cli/schemas/advise.schema.json)."""
     names = entry_names(advice.position.rules)
-    scale = advice.table.opponents if advice.objective == "ev" else 1
+    scale = advice.table.opponents if advice.objective == ObjectiveName.EV else 1
     return {
         "variant": advice.position.rules.name, "objective": advice.objective,
         "position": advice.position.record(), "table": advice.table.record(),

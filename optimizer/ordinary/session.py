@@ -39,6 +39,7 @@ from fantasyland.optimizer.ordinary.plays import (
 )
 from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec, read_table
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: Decisions a hand's seeds leave room for: more than any dealing has streets.
 STREETS_A_HAND = 16
@@ -200,14 +201,14 @@ class OrdinarySession:
         self.rules: Rules = find_rules(self.variant)
         if self.objective not in OBJECTIVES:
             raise PositionError(f"bad objective {self.objective!r}: expected ev or royalties")
-        if self.rules.dealing == "closed":
+        if self.rules.dealing.closed:
             raise PositionError(f"{self.rules.name} sets all 13 cards at once: it has no "
                                 "ordinary hands to train on (train without --ordinary)")
         self.entries = entry_values(self.rules, self.objective, overrides=self.entry_overrides)
         self.dealing = dealing_for(self.rules)
         deck = list(self.rules.deck.cards)
         if self.table.known:
-            if self.objective != "ev":
+            if self.objective != ObjectiveName.EV:
                 raise PositionError("the table (known boards, opponents in Fantasyland, dead "
                                     "cards) counts only under the ev objective: give it "
                                     "--objective ev")
@@ -309,7 +310,7 @@ class OrdinarySession:
     def header_record(self) -> dict:
         """The first line of a session log: what is dealt and how it is graded."""
         ev = {"opponents": self.table.seated(self.rules), "samples": self.samples} \
-            if self.objective == "ev" else {}
+            if self.objective == ObjectiveName.EV else {}
         if self.table.known:
             ev["table"] = read_table(self.rules, (), spec=self.table).record()
         return {"session": {"mode": "ordinary", "variant": self.rules.name,

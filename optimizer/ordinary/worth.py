@@ -28,6 +28,7 @@ from fantasyland.evaluator.board_arrays import BoardArrays
 from fantasyland.evaluator.rules import ROWS, EntryValue, Rules
 from fantasyland.optimizer.opponents.resolve import evaluate_played
 from fantasyland.optimizer.solver.ev import OpponentField
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: Player boards scored against the opponents' distinct boards at a time.
 CHUNK = 4096
@@ -58,7 +59,7 @@ class Valuation:
     def __post_init__(self) -> None:
         size = max((e.cards for e in self.entries), default=0) + 1
         worth = np.zeros(size)
-        scale = self.opponents if self.objective == "ev" else 1
+        scale = self.opponents if self.objective == ObjectiveName.EV else 1
         for entry in self.entries:
             worth[entry.cards] = entry.value * scale
         object.__setattr__(self, "_entry_worth", worth)

@@ -19,10 +19,11 @@ from typing import Any
 #: renames it: a module named as its function would hide the function once imported).
 _FACE = {
     # a solution and its record
-    "Solution": "solve", "SolveStats": "solve", "ModeResult": "mode", "ModeStats": "mode",
+    "Solution": "solve", "SolveStats": "solve", "SolveStatus": "solve", "ModeResult": "mode",
+    "ModeStats": "mode",
     "solution_record": "record", "breakdown": "ev", "default_samples": "solve",
     # objectives and the table
-    "OBJECTIVES": "objective", "ObjectiveError": "objective",
+    "OBJECTIVES": "objective", "ObjectiveError": "objective", "ObjectiveName": "objective",
     "check_objective": "objective", "TableSpec": "table", "describe": "table",
     "read_table": "table",
     # dealt hands

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, faces_playing
-from fantasyland.evaluator.rules import ROWS
+from fantasyland.evaluator.rules import ROWS, Row
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.candidates import Candidates
 from fantasyland.optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
@@ -52,7 +52,7 @@ class _Found:
 def _board(cands: Candidates, tiebreak: tuple[int, int, int]) -> Board:
     """The set whose bottom, middle and top have these tie-break ranks, each row from its
     highest card down (jokers first), its jokers standing for their chosen faces."""
-    masks, strengths = cands.chosen(dict(zip(("bottom", "middle", "top"), tiebreak)))
+    masks, strengths = cands.chosen(dict(zip(ROWS[::-1], tiebreak)))
     rows = [sorted(cands.cards_of(masks[row]), reverse=True) for row in ROWS]
     return faces_playing(Board(*(tuple(row) for row in rows)), strengths, cands.rules)
 
@@ -62,8 +62,8 @@ def _tiebreak_score(cands: Candidates, set_model: SetModel) -> cp_model.LinearEx
     middle's, then the top's (dense ranks, so the weights stay small)."""
     cp_model = cpsat.cp_model()
     ranks = {row: np.unique(cands.row(row).tiebreak, return_inverse=True)[1] for row in ROWS}
-    scale = {"top": 1, "middle": int(ranks["top"].max()) + 1}
-    scale["bottom"] = scale["middle"] * (int(ranks["middle"].max()) + 1)
+    scale = {Row.TOP: 1, Row.MIDDLE: int(ranks[Row.TOP].max()) + 1}
+    scale[Row.BOTTOM] = scale[Row.MIDDLE] * (int(ranks[Row.MIDDLE].max()) + 1)
     return sum(cp_model.LinearExpr.weighted_sum(set_model.picks[row],
                                                 (ranks[row] * scale[row]).tolist())
                for row in ROWS)
@@ -74,8 +74,8 @@ def _read(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates,
     picked = {row: [solver.boolean_value(lit) for lit in set_model.picks[row]].index(True)
               for row in ROWS}
     return _Found(points, {row: int(cands.row(row).masks[picked[row]]) for row in ROWS},
-                  tuple(solver.value(set_model.strength[r]) for r in ("top", "middle", "bottom")),
-                  tuple(int(cands.row(r).tiebreak[picked[r]]) for r in ("bottom", "middle", "top")))
+                  tuple(solver.value(set_model.strength[r]) for r in ROWS),
+                  tuple(int(cands.row(r).tiebreak[picked[r]]) for r in ROWS[::-1]))
 
 
 def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weight: int,
@@ -94,7 +94,7 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
         if all(len(pruned.row(r)) for r in ROWS):
             set_model = build_model(pruned, need_stay, objective, floor=floor)
             for item in found:
-                set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"),
+                set_model.exclude_strengths(dict(zip(ROWS,
                                                      item.strengths)))
             preference = _tiebreak_score(pruned, set_model)
             solver = cp_model.CpSolver()
@@ -120,7 +120,7 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
                 chosen = _read(solver, set_model, pruned, first.points) if status in (
                     cp_model.OPTIMAL, cp_model.FEASIBLE) else first
                 found.append(chosen)
-                set_model.exclude_strengths(dict(zip(("top", "middle", "bottom"),
+                set_model.exclude_strengths(dict(zip(ROWS,
                                                      chosen.strengths)))
         if len(found) >= count or floor is None:
             break

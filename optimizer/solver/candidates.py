@@ -24,7 +24,7 @@ import numpy as np
 from fantasyland.evaluator.board import row_strengths, row_values
 from fantasyland.evaluator.cards import JOKER, Card
 from fantasyland.evaluator.handspec import Scale
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Row, Rules
 from fantasyland.evaluator.strength import CLASS_OF_STRENGTH
 from fantasyland.optimizer.solver.joker_rows import Choices, joker_choices, patterns_of
 
@@ -280,9 +280,9 @@ class Deferred:
         at = later[place]
         strength, value = self.choices.strength[at], self.choices.value[at]
         jokers = self.jokers[self.choices.choice_pattern[at]]
-        royalty = self.rules.royalty_table("middle")[value]
-        return RowCandidates("middle", np.zeros(len(at), np.int64), value, strength, royalty,
-                             self.rules.stay_table("middle")[value], place, royalty, royalty,
+        royalty = self.rules.royalty_table(Row.MIDDLE)[value]
+        return RowCandidates(Row.MIDDLE, np.zeros(len(at), np.int64), value, strength, royalty,
+                             self.rules.stay_table(Row.MIDDLE)[value], place, royalty, royalty,
                              jokers)
 
     @cached_property
@@ -308,7 +308,7 @@ class Deferred:
         if which is not None:
             later[np.flatnonzero(later)] = which
         owner, strength, value = self.choices.expand(which=later)
-        return _row("middle", self.rules, self.masks[owner], strength, value,
+        return _row(Row.MIDDLE, self.rules, self.masks[owner], strength, value,
                     self.jokers[self.choices.pattern[owner]], self.n)
 
 
@@ -334,7 +334,7 @@ def _with_jokers(cards: tuple[Card, ...], dealt: np.ndarray, rules: Rules,
         keep = rules.qualify_table(row)[value]
         choices = joker_choices(patterns, row, rules, compares_rows)
         now = None
-        if row == "middle" and not compares_rows:
+        if row == Row.MIDDLE and not compares_rows:
             later = (rules.royalty_table(row)[choices.value] == 0) & ~rules.stay_table(row)[
                 choices.value]
             if later.any():

@@ -27,7 +27,7 @@ from math import comb
 
 import numpy as np
 
-from fantasyland.evaluator.rules import ROWS
+from fantasyland.evaluator.rules import ROWS, Row
 from fantasyland.optimizer.solver.bounds import INF
 from fantasyland.optimizer.solver.candidates import Candidates, by_mask, preferred, subsets
 from fantasyland.optimizer.solver.search import Pick
@@ -137,8 +137,8 @@ has a set: "no legal set" is only ever said after a complete search), and
     top_strength = np.append(tops.strength[ranked], 0)
     top_stays = np.append(tops.stays[ranked], False)
     top_tiebreak = np.append(tops.tiebreak[ranked], -1)
-    top_checks = _order_checks(pairs_order, "top", ("bottom", "middle"))
-    middle_checks = _order_checks(pairs_order, "middle", ("bottom",))
+    top_checks = _order_checks(pairs_order, Row.TOP, (Row.BOTTOM, Row.MIDDLE))
+    middle_checks = _order_checks(pairs_order, Row.MIDDLE, (Row.BOTTOM,))
 
     # The most a top can add, given the rows it must stay below (upper limits only).
     by_strength = np.argsort(tops.strength, kind="stable")
@@ -156,10 +156,10 @@ has a set: "no legal set" is only ever said after a complete search), and
             return top_cap(strength, best_any), top_cap(strength, best_stay)
         return (np.full(len(strength), best_any[-1]), np.full(len(strength), best_stay[-1]))
 
-    middle_cap_any, middle_cap_stay = cap_by("middle", middles.strength)
+    middle_cap_any, middle_cap_stay = cap_by(Row.MIDDLE, middles.strength)
     middle_of = by_mask(middles.masks, n, np.arange(len(middles), dtype=np.int32), -1,
                         shared=shared)
-    bottom_cap_any, bottom_cap_stay = cap_by("bottom", bottoms.strength)
+    bottom_cap_any, bottom_cap_stay = cap_by(Row.BOTTOM, bottoms.strength)
 
     search = _Search(cands=cands, need_stay=need_stay, full=full, row_of=row_of,
                      leftover=leftover, rank_of=rank_of, middle_of=middle_of,
@@ -280,8 +280,8 @@ def _complete(search: _Search, chunk: np.ndarray, target: int | None,
         legal = rank < NONE
         safe = np.where(legal, rank, len(top_weight) - 1)
         for other, stronger in top_checks:
-            strength = (bottoms if other == "bottom" else middles).strength[
-                pb if other == "bottom" else pm][:, None]
+            strength = (bottoms if other == Row.BOTTOM else middles).strength[
+                pb if other == Row.BOTTOM else pm][:, None]
             if stronger:
                 legal &= top_strength[safe] <= strength
             else:
@@ -306,14 +306,14 @@ def _complete(search: _Search, chunk: np.ndarray, target: int | None,
         if found is None or top_value > found.value or new_key > found.key:
             t_index = int(np.flatnonzero(cands.top.tiebreak == new_key[2])[0])
             found = Found(top_value, new_key, {
-                "bottom": int(bottoms.masks[pb[i]]), "middle": int(middles.masks[pm[i]]),
-                "top": int(cands.top.masks[t_index])})
+                Row.BOTTOM: int(bottoms.masks[pb[i]]), Row.MIDDLE: int(middles.masks[pm[i]]),
+                Row.TOP: int(cands.top.masks[t_index])})
     return found
 
 
 def as_pick(found: Found) -> Pick:
     bottom, middle, top = found.key
-    return Pick(found.value, {"bottom": bottom, "middle": middle, "top": top},
+    return Pick(found.value, {Row.BOTTOM: bottom, Row.MIDDLE: middle, Row.TOP: top},
                 {row: found.masks[row] for row in ROWS})
 
 
@@ -348,7 +348,7 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
     b = np.repeat(np.arange(len(bottoms)), counts)
     m = by_bound[np.arange(cells) - np.repeat(np.cumsum(counts) - counts, counts)]
     ok = (bottoms.masks[b] & middles.masks[m]) == 0
-    for other, stronger in _order_checks(pairs_order, "middle", ("bottom",)):
+    for other, stronger in _order_checks(pairs_order, Row.MIDDLE, (Row.BOTTOM,)):
         if stronger:
             ok &= middles.strength[m] <= bottoms.strength[b]
         else:
@@ -373,8 +373,8 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
     t = index_of(leftover[row_of[rest]]).reshape(len(b), -1)  # -1 where not a candidate
     legal = t >= 0
     safe = np.where(legal, t, 0)
-    for other, stronger in _order_checks(pairs_order, "top", ("bottom", "middle")):
-        strength = (bottoms.strength[b] if other == "bottom" else middles.strength[m])[:, None]
+    for other, stronger in _order_checks(pairs_order, Row.TOP, (Row.BOTTOM, Row.MIDDLE)):
+        strength = (bottoms.strength[b] if other == Row.BOTTOM else middles.strength[m])[:, None]
         legal &= (tops.strength[safe] <= strength) if stronger else (
             tops.strength[safe] >= strength)
     if need_stay:
@@ -383,4 +383,4 @@ def every_set(cands: Candidates, need_stay: bool, floor: int, limit: int,
     i, j = np.nonzero(legal)
     if len(i) > (8 * limit if max_sets is None else max_sets):
         return None
-    return {"bottom": b[i], "middle": m[i], "top": safe[i, j].astype(np.int64)}
+    return {Row.BOTTOM: b[i], Row.MIDDLE: m[i], Row.TOP: safe[i, j].astype(np.int64)}

@@ -30,10 +30,10 @@ import numpy as np
 
 from fantasyland.evaluator.board_arrays import evaluate_boards
 from fantasyland.evaluator.naturals import best_natural
-from fantasyland.evaluator.rules import ROWS, Rules, Scoring
+from fantasyland.evaluator.rules import ROWS, Row, Rules, Scoring
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.candidates import Candidates
-from fantasyland.optimizer.solver.objective import row_weight
+from fantasyland.optimizer.solver.objective import ObjectiveName, row_weight
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
@@ -126,15 +126,15 @@ def distinct_triples(rows: dict[str, np.ndarray], *weights: np.ndarray
                      ) -> tuple[dict[str, np.ndarray], tuple[np.ndarray, ...]]:
     """The distinct (top, middle, bottom) triples of the row values ``rows`` (one entry per
     board; a value may be -1), with each of ``weights`` summed over the boards of each."""
-    if len(rows["top"]) == 0:
+    if len(rows[Row.TOP]) == 0:
         return ({r: np.zeros(0, dtype=np.int64) for r in ROWS},
                 tuple(np.zeros(0, dtype=np.int64) for _ in weights))
     shifted = [rows[r].astype(np.int64) + 1 for r in ROWS]  # 0 and up
     base = [int(v.max()) + 1 for v in shifted]
     key = (shifted[0] * base[1] + shifted[1]) * base[2] + shifted[2]  # one integer a triple
     unique, inverse = np.unique(key, return_inverse=True)
-    split = {"top": unique // (base[1] * base[2]) - 1, "middle": unique // base[2] % base[1] - 1,
-             "bottom": unique % base[2] - 1}
+    split = {Row.TOP: unique // (base[1] * base[2]) - 1,
+             Row.MIDDLE: unique // base[2] % base[1] - 1, Row.BOTTOM: unique % base[2] - 1}
     sums = tuple(np.bincount(inverse.ravel(), weights=w, minlength=len(unique)).astype(np.int64)
                  for w in weights)
     return split, sums
@@ -215,7 +215,7 @@ class ExpectedValue:
     field: OpponentField
     scoring: Scoring
     fl_value: float
-    name: str = "ev"
+    name: str = ObjectiveName.EV
     separable: bool = False
     compares_rows: bool = True
     table: object = None  # the ``optimizer.solver.table.Table`` sampled, when not plain
@@ -265,7 +265,7 @@ class ExpectedValue:
             # collect caps the scoops; a majority needs two wins, so half of each row's wins
             # caps the majorities.
             extra = -(-scoring.majority_bonus * wins // 2)
-            if row == "bottom":
+            if row == Row.BOTTOM:
                 extra = extra + self._scoops_within(rc.value)
             rows[row] = rc.with_weight(weight, bound=weight + extra)
         return cands.replace(**rows)
@@ -276,9 +276,9 @@ class ExpectedValue:
         total = np.zeros(len(bottom), dtype=np.int64)
         for need, theirs, won, _ in self.scoop_terms:
             if need == 3:
-                order = np.argsort(theirs["bottom"], kind="stable")
+                order = np.argsort(theirs[Row.BOTTOM], kind="stable")
                 paid = np.concatenate(([0], np.cumsum(won[order])))
-                total += paid[np.searchsorted(theirs["bottom"][order], bottom, side="left")]
+                total += paid[np.searchsorted(theirs[Row.BOTTOM][order], bottom, side="left")]
         return total
 
     @cached_property
@@ -302,7 +302,7 @@ class ExpectedValue:
             if sweep is not None:
                 lost += sweep.bonus * sweep.sweeping[standing]
                 rows = {r: np.concatenate((rows[r], sweep.best[r])) for r in ROWS}
-                swept = np.full(len(sweep.best["top"]), sweep.bonus * field.opponents)
+                swept = np.full(len(sweep.best[Row.TOP]), sweep.bonus * field.opponents)
                 won = np.concatenate((won, swept))
                 lost = np.concatenate((lost, np.zeros_like(swept)))
             theirs, (won, lost) = distinct_triples(rows, won, lost)
@@ -318,7 +318,7 @@ class ExpectedValue:
         and lose alike (``_board_classes``), and there are several times fewer classes. A
         few sets (the value of one set, say) are compared with the boards themselves, as
         the classes would cost more to find than they save."""
-        count = len(values["top"])
+        count = len(values[Row.TOP])
         total = np.zeros(count, dtype=np.int64)
         if not self.scoop_terms or count == 0:
             return total

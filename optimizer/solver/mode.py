@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, faces_playing
-from fantasyland.evaluator.rules import ROWS
+from fantasyland.evaluator.rules import ROWS, Row
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
 from fantasyland.optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick,
@@ -38,7 +38,7 @@ from fantasyland.optimizer.solver.search import Pick, first_in_tiebreak_order, p
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
 
-TIEBREAK_ROWS = ("bottom", "middle", "top")
+TIEBREAK_ROWS = ROWS[::-1]
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
 
 #: For the incumbent, the candidates of highest bound completed before the first prune:
 #: enough for a good set on most hands, and few enough to be quick.
-FIRST = {"bottom": 24, "middle": 384, "top": 680}
+FIRST = {Row.BOTTOM: 24, Row.MIDDLE: 384, Row.TOP: 680}
 
 
 def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
@@ -158,9 +158,9 @@ def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay:
             kept[row] = np.flatnonzero(best)
             rows[row] = cands.row(row).take(kept[row])
     if not rows:
-        return cands, bounds["bottom"]
-    return cands.replace(**rows), bounds["bottom"][kept["bottom"]] if "bottom" in kept \
-        else bounds["bottom"]
+        return cands, bounds[Row.BOTTOM]
+    return cands.replace(**rows), bounds[Row.BOTTOM][kept[Row.BOTTOM]] if Row.BOTTOM in kept \
+        else bounds[Row.BOTTOM]
 
 
 def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pick,
@@ -181,7 +181,7 @@ def _parts(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
         return [(cands, bounds, False)]
     return [(cands.replace(**{row: cands.row(row).take(cands.row(row).stays)}),
              {**bounds, row: bounds[row][cands.row(row).stays]}, False)
-            for row in ("bottom", "middle", "top") if cands.row(row).stays.any()]
+            for row in ROWS[::-1] if cands.row(row).stays.any()]
 
 
 def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
@@ -197,11 +197,11 @@ def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
     which = np.zeros(len(probe), dtype=bool)
     # First by bands (a hand class and a count of jokers): most bands cannot reach it.
     bands = cands.deferred.bands
-    rest = chain.others_within("middle", bands.low, bands.high, bands.jokers)
+    rest = chain.others_within(Row.MIDDLE, bands.low, bands.high, bands.jokers)
     reach = bands.best(probe.bound) + (rest.stay if need_stay else rest.any) >= found.value
     if reach.any():  # (deferred middles never stay)
         near = np.flatnonzero(reach[bands.band])  # in strength order
-        rest = chain.others_of("middle", probe.take(near))
+        rest = chain.others_of(Row.MIDDLE, probe.take(near))
         bound = probe.bound[near] + (rest.stay if need_stay else rest.any)
         which[probe.tiebreak[near[bound >= found.value]]] = True
     stats["deferred"], stats["brought_back"] = len(which), int(which.sum())
@@ -243,7 +243,7 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
                 part = part.replace(**{row: part.row(row).take(keep[row]) for row in ROWS})
                 part_bounds = {row: part_bounds[row][keep[row]] for row in ROWS}
             kept += sum(part.sizes.values())
-            found, done, left = best_set(part, part_stay, None, part_bounds["bottom"],
+            found, done, left = best_set(part, part_stay, None, part_bounds[Row.BOTTOM],
                                          deadline=deadline, found=found)
             complete, rest = complete and done, max(rest, left)
         stats["kept"] = kept
@@ -299,7 +299,7 @@ def _heaviest(cands: Candidates, need_stay: bool, objective: Objective) -> Pick 
     bounds = set_bounds(cands, chain_bounds(cands), need_stay)
     found = None
     for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
-        found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], found=found)
+        found, _, _ = best_set(part, part_stay, None, part_bounds[Row.BOTTOM], found=found)
     if found is None:
         return None
     pick = as_pick(found)
@@ -315,7 +315,7 @@ def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Obj
     if sets is None:
         return first_in_tiebreak_order(cands, value, need_stay, objective)
     hits = np.flatnonzero(_values_of(cands, sets, objective) == value) if len(
-        sets["top"]) else np.zeros(0, dtype=np.int64)
+        sets[Row.TOP]) else np.zeros(0, dtype=np.int64)
     if len(hits) == 0:
         return None
     k = hits[preferred(*(cands.row(row).tiebreak[sets[row][hits]] for row in TIEBREAK_ROWS))]
@@ -342,7 +342,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     found, _, _ = best_set(few, need_stay, None, few_bound)
     if found is None:  # the best rows share cards, or the mode has no legal set at all
         for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
-            found, _, _ = best_set(part, part_stay, None, part_bounds["bottom"], found=found)
+            found, _, _ = best_set(part, part_stay, None, part_bounds[Row.BOTTOM], found=found)
         if found is None:
             return None
     found_pick = as_pick(found)
@@ -361,7 +361,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     cards = len(cands.cards)
     sets = every_set(above, need_stay, start + 1, _valued_pairs(cards),
                      max_sets=None if cards == 13 else VALUED_SETS)
-    if sets is not None and len(sets["top"]):
+    if sets is not None and len(sets[Row.TOP]):
         best = _best_of(above, sets, objective)
     else:  # too many to value one by one: the heaviest of them, valued exactly
         best = _heaviest(above, need_stay, objective) if sets is None else None

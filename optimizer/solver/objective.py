@@ -17,12 +17,23 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from fantasyland.evaluator.errors import InputError
-from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules import ROWS, Row, Rules, Word
 from fantasyland.evaluator.rules_files import MAX_POINTS
-from fantasyland.optimizer.solver.candidates import Candidates
 
 if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
+
+    # (for the annotations only: the command line reads ObjectiveName without the solver)
+    from fantasyland.optimizer.solver.candidates import Candidates
+
+
+class ObjectiveName(Word):
+    """What a set is solved for: ``royalties``, or ``ev``, the points it wins against sampled
+    opponents; either plus the worth of staying (docs/ev-and-opponents.md). Also the choices
+    of ``--objective``, in the order its help lists them: ``solve``'s default first."""
+
+    ROYALTIES = "royalties"
+    EV = "ev"
 
 
 #: The options of ``solve`` that only the ev objective reads (its sample of opponents).
@@ -32,7 +43,7 @@ EV_OPTIONS = ("opponents", "samples", "seed")
 def ev_options(objective: str, **options: int) -> dict[str, int]:
     """``options`` for ``solve``, less the sampling options when ``objective`` takes none."""
     return {name: value for name, value in options.items()
-            if objective == "ev" or name not in EV_OPTIONS}
+            if objective == ObjectiveName.EV or name not in EV_OPTIONS}
 
 
 class ObjectiveError(InputError):
@@ -77,7 +88,7 @@ class Royalties:
     """Royalties plus ``fl_value`` for staying in Fantasyland."""
 
     fl_value: float
-    name: str = "royalties"
+    name: str = ObjectiveName.ROYALTIES
     units: int = 1
     separable: bool = True
     compares_rows: bool = False
@@ -89,7 +100,7 @@ class Royalties:
         return row_weight(cands, ranks)
 
     def shared(self, values: dict[str, np.ndarray]) -> np.ndarray:
-        return np.zeros(len(values["top"]), dtype=np.int64)
+        return np.zeros(len(values[Row.TOP]), dtype=np.int64)
 
     def extend(self, model, row_values, cands) -> int:
         return 0
@@ -98,7 +109,8 @@ class Royalties:
         return weight / self.units + (self.fl_value if stays else 0.0)
 
 
-OBJECTIVES = ("ev", "royalties")
+#: The objectives in the order the output lists them (errors, ``batch --bench``, the page).
+OBJECTIVES = tuple(sorted(ObjectiveName))
 
 
 def check_fl_value(fl_value: float) -> float:
@@ -116,16 +128,17 @@ def default_fl_value(rules: Rules, objective: str, dealt: int, *, opponents: int
     ``repeat_value`` for a hand of ``dealt`` cards under the royalties objective; under ev,
     their ``ev_repeat_value`` (points from one opponent) times the opponents, since a
     Fantasyland hand wins from each opponent alike."""
-    if check_name(objective) == "royalties":
+    if check_name(objective) is ObjectiveName.ROYALTIES:
         return rules.repeat_value_after(dealt)
     return rules.ev_repeat_value_after(dealt) * opponents
 
 
-def check_name(name: str) -> str:
+def check_name(name: str) -> ObjectiveName:
+    """The objective named ``name`` (``"ev"`` or ``"royalties"``)."""
     if name not in OBJECTIVES:
         raise ObjectiveError(f"unknown objective {name!r}: expected one of "
                              + ", ".join(OBJECTIVES))
-    return name
+    return ObjectiveName(name)
 
 
 def check_objective(rules: Rules, name: str) -> str:
@@ -133,7 +146,8 @@ def check_objective(rules: Rules, name: str) -> str:
     objective needs opponent boards played under their foul rules (``OpponentModelError``
     otherwise), and a weighting of them that meets the rules' ``opponents.mean_royalties``
     (``CalibrationError`` otherwise). Commands call it before they start work."""
-    if check_name(name) == "ev" and rules.dealing != "closed":  # closed: the model sets hands
+    # (under closed dealing the model sets the opponents' hands: no pool to check)
+    if check_name(name) is ObjectiveName.EV and not rules.dealing.closed:
         # the pools load on first use
         from fantasyland.optimizer.opponents.draw import pool_calibration
         from fantasyland.optimizer.opponents.pools import pool_for

@@ -138,7 +138,7 @@ def _first_parts(whole: Candidates) -> list[Candidates]:
         flags[row], ceilings[row] = keep, ceiling[keep]
     cands = whole.replace(**{row: whole.row(row).take(flags[row]) for row in ROWS})
     parts = [(cands, ceilings)]
-    for row in ("top", "middle", "bottom"):
+    for row in ROWS:
         above = _above(rules, row)
         if above is None:
             continue

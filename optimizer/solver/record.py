@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fantasyland.evaluator.board import BoardReport
 from fantasyland.evaluator.cards import ascii_names, sort_cards
-from fantasyland.evaluator.rules import ROWS
+from fantasyland.evaluator.rules import ROWS, Row
 from fantasyland.optimizer.solver.ev import breakdown
 from fantasyland.optimizer.solver.mode import ModeResult
 from fantasyland.optimizer.solver.solve import Solution
@@ -27,7 +27,7 @@ def _rows_dict(report: BoardReport) -> dict:
 
 def _royalties_dict(report: BoardReport) -> dict:
     r = report.royalties
-    return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
+    return {Row.TOP: r.top, Row.MIDDLE: r.middle, Row.BOTTOM: r.bottom, "total": r.total}
 
 
 def _mode_dict(mode: ModeResult | None) -> dict | None:

@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Row
 from fantasyland.optimizer.solver.candidates import Candidates, by_mask, preferred, subsets
 from fantasyland.optimizer.solver.objective import Objective
 
@@ -76,7 +76,7 @@ class Completer:
         self.cands = cands
         self.need_stay = need_stay
         self.fixed = fixed
-        self.first, self.second = [row for row in ("middle", "bottom", "top") if row != fixed]
+        self.first, self.second = [row for row in (Row.MIDDLE, Row.BOTTOM, Row.TOP) if row != fixed]
         # A row's candidates by mask (a mask holding jokers may name several).
         self.lookup = {row: by_mask(cands.row(row).masks, len(cands.cards),
                                     np.arange(len(cands.row(row))), -1, shared=cands.has_jokers)[1]
@@ -148,7 +148,7 @@ def _preferred(cands: Candidates, index: dict[str, np.ndarray], among: np.ndarra
     """Of the sets ``among`` marks, the one the tie-break prefers: bottom, middle, top."""
     at = np.flatnonzero(among)
     best = int(at[preferred(*(cands.row(row).tiebreak[index[row][at]]
-                              for row in ("bottom", "middle", "top")))])
+                              for row in ROWS[::-1]))])
     return pick_of(cands, value, {row: index[row][best] for row in ROWS})
 
 
@@ -164,7 +164,7 @@ def first_in_tiebreak_order(cands: Candidates, value: int, need_stay: bool,
     """
     if any(len(cands.row(row)) == 0 for row in ROWS):
         return None
-    completer = Completer(cands, need_stay, "bottom")
+    completer = Completer(cands, need_stay, Row.BOTTOM)
     for bottom in np.argsort(cands.bottom.tiebreak)[::-1]:
         found = completer.completions(int(bottom))
         if found is None:

@@ -22,7 +22,7 @@ from fantasyland.evaluator.board import Royalties as RoyaltyPoints
 from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck, format_cards,
                                          parse_cards)
 from fantasyland.evaluator.jokers import substitutes
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Row, Rules, Word
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.alternatives import Alternative
@@ -30,7 +30,8 @@ from fantasyland.optimizer.solver.alternatives import alternatives as find_alter
 from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
 from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
 from fantasyland.optimizer.solver.mode import ModeResult, ModeStats
-from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, Royalties,
+from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, ObjectiveName,
+                                                    Royalties,
                                                     check_fl_value, check_name, default_fl_value,
                                                     opponent_model)
 from fantasyland.optimizer.solver.played import solve_mode_as_played
@@ -46,7 +47,20 @@ CLOSED_SAMPLES = 40
 
 def default_samples(rules: Rules) -> int:
     """The opponent deals a solve samples under ``rules`` when it is not told."""
-    return CLOSED_SAMPLES if rules.dealing == "closed" else DEFAULT_SAMPLES
+    return CLOSED_SAMPLES if rules.dealing.closed else DEFAULT_SAMPLES
+
+
+class SolveStatus(Word):
+    """How far a solve got: ``Solution.status``, and the ``status`` of ``solve --json``."""
+
+    OPTIMAL = "optimal"  # proved the best set
+    FEASIBLE = "feasible"  # the time limit hit first: the best set found, not proved
+    FOULED = "fouled"  # proved that every set of the cards fouls
+
+    @property
+    def proved(self) -> bool:
+        """Whether the answer is proved: the best set, or that there is no legal one."""
+        return self is not SolveStatus.FEASIBLE
 
 
 @dataclass(frozen=True)
@@ -77,7 +91,7 @@ class Solution:
     discards: tuple[Card, ...]
     report: BoardReport
     value: float
-    status: str  # "optimal" (proved), "feasible" (time limit hit), or "fouled" (no legal set)
+    status: SolveStatus
     bound: float  # the best proved bound on the value
     best_staying: ModeResult | None = None
     best_not_staying: ModeResult | None = None
@@ -136,7 +150,7 @@ class Solution:
         """Classic Chinese Poker: set the cards, declare a natural, or surrender
         (``optimizer.solver.showdown``); None under rules with no such choice, and under
         the royalties objective."""
-        if self.ev is None or self.rules.dealing != "closed":
+        if self.ev is None or not self.rules.dealing.closed:
             return None
         return showdown_choice(self.cards, self.rules, self.ev, self.value)
 
@@ -178,13 +192,13 @@ def _fouled_board(dealt: tuple[Card, ...], deck: Deck) -> Board:
     a row's jokers at their strongest)."""
     left = list(dealt)
     rows = {}
-    for row in ("bottom", "middle", "top"):
+    for row in ROWS[::-1]:
         positions = subsets(len(left), ROW_SIZE[row])
         owner, played = substitutes(np.array(left)[positions], deck)
         best = positions[owner[np.argmax(row_strengths(played))]]
         rows[row] = tuple(sorted((int(left[i]) for i in best), reverse=True))
         left = [c for i, c in enumerate(left) if i not in set(best.tolist())]
-    return Board(rows["top"], rows["middle"], rows["bottom"])
+    return Board(rows[Row.TOP], rows[Row.MIDDLE], rows[Row.BOTTOM])
 
 
 def _without(dealt: Sequence[Card], used: Sequence[Card]) -> list[Card]:
@@ -215,7 +229,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
         return default_fl_value(rules, name, len(dealt), opponents=opponents) if fl_value is None \
             else check_fl_value(fl_value)
 
-    if name == "royalties":
+    if name == ObjectiveName.ROYALTIES:
         if table.known:
             raise ObjectiveError("the table (known boards, opponents in Fantasyland, dead "
                                  "cards) counts only under the ev objective: give it --objective"
@@ -288,13 +302,13 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
     # The solver's clock leaves out the one-time load of CP-SAT (cpsat.py) and of the
     # opponent model: the time limit and the times reported are the solve's own.
     rules = find_rules(variant)
-    if objective == "ev" and boards is None:
+    if objective == ObjectiveName.EV and boards is None:
         from fantasyland.optimizer.opponents.draw import prepare  # the pools load on first use
 
         prepare(rules)
     started = cpsat.clock()
     dealt = _dealt(cards, rules.deck)
-    if rules.dealing == "closed" and len(dealt) != 13:
+    if rules.dealing.closed and len(dealt) != 13:
         raise CardError(f"got {len(dealt)} cards: {rules.name} deals 13 to each player, set "
                         "whole, with none discarded")
     if not time_limit > 0:
@@ -324,7 +338,8 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
         return Solution(cards=dealt, rules=rules, objective=goal.name, fl_value=goal.fl_value,
                         top=board.top, middle=board.middle, bottom=board.bottom,
                         discards=_discards(dealt, board), report=report, value=value,
-                        status="fouled", bound=value, ev=ev, stats=SolveStats(**stats))
+                        status=SolveStatus.FOULED, bound=value, ev=ev,
+                        stats=SolveStats(**stats))
     best = max(results, key=lambda r: (r.points, r.tiebreak))
     stats["solve_ms"] = (cpsat.clock() - started) * 1e3
     others: tuple[Alternative, ...] = ()
@@ -339,7 +354,8 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
     return Solution(cards=dealt, rules=rules, objective=goal.name, fl_value=goal.fl_value,
                     top=board.top, middle=board.middle, bottom=board.bottom,
                     discards=_discards(dealt, board), report=best.board_report,
-                    value=best.points, status="optimal" if proved else "feasible",
+                    value=best.points,
+                    status=SolveStatus.OPTIMAL if proved else SolveStatus.FEASIBLE,
                     bound=max(r.bound for r in results), best_staying=staying,
                     best_not_staying=not_staying, alternatives=others,
                     stats=SolveStats(**stats), ev=ev)

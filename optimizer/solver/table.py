@@ -30,7 +30,7 @@ import numpy as np
 
 from fantasyland.evaluator.board import Board, row_strengths, row_values
 from fantasyland.evaluator.cards import JOKER, Card, format_cards, parse_cards
-from fantasyland.evaluator.rules import ROW_SIZE, ROWS, ORDINARY_CARDS, Rules
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Rules
 from fantasyland.optimizer.solver.objective import ObjectiveError
 
 if TYPE_CHECKING:  # the opponent model loads where a table is drawn
@@ -229,7 +229,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], *, spec: TableSpec = PLAIN,
     places = [*(named or [("the dealt hand", tuple(dealt))]), ("the dead cards", dead)] + [
         (f"the board {b.text!r}", b.cards) for b in boards]
     refuse_copies(rules, places)
-    if rules.dealing == "closed":
+    if rules.dealing.closed:
         unfinished = [b.text for b in boards if not b.finished]
         if unfinished:
             raise TableError(f"the board {unfinished[0]!r} is short: under {rules.name} every "
@@ -242,7 +242,7 @@ def read_table(rules: Rules, dealt: Sequence[Card], *, spec: TableSpec = PLAIN,
             raise TableError(f"the board {board.text!r} already fouls ({why}): it scores as "
                              "a fouled board whatever comes, so give it finished, with any "
                              "cards in its short rows")
-    ordinary = ORDINARY_CARDS[rules.dealing]
+    ordinary = rules.dealing.seen
     needed = len(dealt) + len(dead) + ordinary * (opponents - len(fantasyland)) \
         + sum(fantasyland)
     size = len(rules.deck.cards)
@@ -301,7 +301,7 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         boards, share = opponent_draw(rules, tuple(dealt), samples, table.opponents, seed)
         return TableDraw(boards, None, (), 0, share)
     fixed = tuple(dealt) + table.known_cards
-    if rules.dealing == "closed":  # every hand is set at once by the model: dealt exactly
+    if rules.dealing.closed:  # every hand is set at once by the model: dealt exactly
         from fantasyland.optimizer.opponents.closed import seat_boards
 
         left = np.asarray(_left(rules, fixed), dtype=np.int64)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from fantasyland.evaluator.board import Board, BoardError, BoardReport, parse_board
 from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck, card_name,
                                          parse_cards)
-from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules import ROWS, Row, Rules
 from fantasyland.evaluator.rules_files import find_rules
-from fantasyland.optimizer.solver.objective import check_objective, ev_options
+from fantasyland.optimizer.solver.objective import ObjectiveName, check_objective, ev_options
 from fantasyland.optimizer.solver.solve import (MAX_CARDS, MIN_CARDS, SetValue, Solution,
                                     make_objective, solve, value_of_set)
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec
@@ -131,7 +131,8 @@ class Grade:
     @property
     def unit(self) -> str:
         """What the values count: royalty points, or the rules' payments (``Rules.unit``)."""
-        return "royalty points" if self.objective == "royalties" else self.rules.unit + "s"
+        return "royalty points" if self.objective == ObjectiveName.ROYALTIES \
+            else self.rules.unit + "s"
 
     def own_value(self, value: float, stays: bool) -> float:
         """A set's worth without the Fantasyland repeat."""
@@ -142,7 +143,7 @@ class Grade:
         """Sentences on the mistake, when it is about a foul or about staying."""
         rules = self.rules
         royalties = "bonuses" if rules.bonuses else "royalties"
-        if self.fouled and self.objective == "ev":
+        if self.fouled and self.objective == ObjectiveName.EV:
             paid = [what for what, paid in (
                 ("the scoop", rules.scoring.scoop_bonus or rules.scoring.majority_bonus),
                 (f"their {royalties}", rules.pays_royalties))
@@ -219,7 +220,7 @@ def grade_record(g: Grade) -> dict:
         return {row: [card_name(c, ascii=True) for c in report.row(row).faces] for row in ROWS}
     def royalties(report: BoardReport) -> dict:
         r = report.royalties
-        return {"top": r.top, "middle": r.middle, "bottom": r.bottom, "total": r.total}
+        return {Row.TOP: r.top, Row.MIDDLE: r.middle, Row.BOTTOM: r.bottom, "total": r.total}
 
     s = g.solution
     return {

@@ -26,10 +26,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from fantasyland.evaluator.board import Board, row_strengths, row_values
+from fantasyland.evaluator.board_arrays import ROW_SLICES
 from fantasyland.evaluator.cards import JOKER, Card
-from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules import ROWS, Row, Rules
 from fantasyland.optimizer.opponents.resolve import resolve_boards
 from fantasyland.optimizer.solver.candidates import enumerate_candidates, subsets
+from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: Enumerate every set up to this many cards (16 take about a second); sample beyond.
 EXACT_MAX_CARDS = 16
@@ -40,8 +42,6 @@ VALUED_SETS = 200
 _BATCH = 20_000
 _MAX_DRAWS = 2_000_000  # give up drawing when almost every set fouls
 _SETS_PER_STEP = 1_000_000  # bounds the enumeration's memory
-
-_LAYOUT = {"top": slice(0, 3), "middle": slice(3, 8), "bottom": slice(8, 13)}
 
 
 @dataclass(frozen=True)
@@ -113,18 +113,18 @@ def exact_counts(dealt: Sequence[Card], rules: Rules) -> RoyaltyCounts:
     for start in range(0, len(middle), step):
         m = np.arange(start, min(start + step, len(middle)))
         free = _free_positions(middle.masks[m], n, n - 5)
-        b = index["bottom"][(np.int64(1) << free[:, fives]).sum(axis=2)]
+        b = index[Row.BOTTOM][(np.int64(1) << free[:, fives]).sum(axis=2)]
         m = np.broadcast_to(m[:, None], b.shape)[b >= 0]
         b = b[b >= 0]
-        keep = _order_ok({"middle": middle.strength[m], "bottom": bottom.strength[b]}, rules)
+        keep = _order_ok({Row.MIDDLE: middle.strength[m], Row.BOTTOM: bottom.strength[b]}, rules)
         m, b = m[keep], b[keep]
         free = _free_positions(middle.masks[m] | bottom.masks[b], n, n - 10)
-        t = index["top"][(np.int64(1) << free[:, threes]).sum(axis=2)]
+        t = index[Row.TOP][(np.int64(1) << free[:, threes]).sum(axis=2)]
         m = np.broadcast_to(m[:, None], t.shape)[t >= 0]
         b = np.broadcast_to(b[:, None], t.shape)[t >= 0]
         t = t[t >= 0]
-        keep = _order_ok({"top": top.strength[t], "middle": middle.strength[m],
-                          "bottom": bottom.strength[b]}, rules)
+        keep = _order_ok({Row.TOP: top.strength[t], Row.MIDDLE: middle.strength[m],
+                          Row.BOTTOM: bottom.strength[b]}, rules)
         m, b, t = m[keep], b[keep], t[keep]
         _tally(counts, top.royalty[t] + middle.royalty[m] + bottom.royalty[b],
                top.stays[t] | middle.stays[m] | bottom.stays[b])
@@ -136,8 +136,8 @@ def _legal_mask(boards: np.ndarray, rules: Rules) -> tuple[np.ndarray, dict, dic
     holding jokers as its jokers play best)."""
     if (boards == JOKER).any():
         boards = resolve_boards(boards, rules)
-    values = {r: row_values(r, boards[:, _LAYOUT[r]], rules) for r in ROWS}
-    strengths = {r: row_strengths(boards[:, _LAYOUT[r]]) for r in ROWS}
+    values = {r: row_values(r, boards[:, ROW_SLICES[r]], rules) for r in ROWS}
+    strengths = {r: row_strengths(boards[:, ROW_SLICES[r]]) for r in ROWS}
     legal = _order_ok(strengths, rules)
     for row in ROWS:
         legal &= rules.qualify_table(row)[values[row]]
@@ -233,13 +233,13 @@ def percentile(dealt: Sequence[Card], rules: Rules, value: float, fouled: bool,
     """
     if fouled:
         return Percentile(0.0, True, 0, 0, 0.0)
-    if objective == "royalties":
+    if objective == ObjectiveName.ROYALTIES:
         counts = royalty_counts(dealt, rules, seed=seed)
         return _share(counts.at_most(value, fl_value), counts.total, counts.exact)
     if value_of is None:
         raise ValueError(f"the {objective!r} objective needs value_of to value sampled sets")
     boards = sample_legal_boards(dealt, rules, VALUED_SETS, seed)
-    values = [value_of(Board(*(tuple(int(c) for c in b[_LAYOUT[r]]) for r in ROWS)))
+    values = [value_of(Board(*(tuple(int(c) for c in b[ROW_SLICES[r]]) for r in ROWS)))
               for b in boards]
     return _share(sum(v <= value + 1e-9 for v in values), len(values), False)
 

@@ -17,7 +17,7 @@ from fantasyland.optimizer.solver.dealing import deal, pick_size, size_mix
 from fantasyland.optimizer.training.grading import Grade, grade, grade_record, parse_set
 from fantasyland.optimizer.solver.objective import (check_fl_value, check_objective,
                                                     default_fl_value, ev_options)
-from fantasyland.optimizer.solver.objective import ObjectiveError
+from fantasyland.optimizer.solver.objective import ObjectiveError, ObjectiveName
 from fantasyland.optimizer.solver.solve import Solution, default_samples, solve
 from fantasyland.optimizer.solver.table import PLAIN, TableSpec, read_table
 
@@ -87,7 +87,7 @@ class Session:
         self.mix = size_mix(self.rules, sizes=self.sizes)
         self._deck = self.rules.deck.cards
         if self.table.known:  # refused now, not after the first hand
-            if self.objective != "ev":
+            if self.objective != ObjectiveName.EV:
                 raise ObjectiveError("the table (known boards, opponents in Fantasyland, "
                                      "dead cards) counts only under the ev objective: give it "
                                      "--objective ev")
@@ -160,7 +160,7 @@ class Session:
         """The first line of a session log: what was dealt and how it is graded."""
         samples = default_samples(self.rules) if self.samples is None else self.samples
         ev = {"opponents": self.table.seated(self.rules), "samples": samples} \
-            if self.objective == "ev" else {}
+            if self.objective == ObjectiveName.EV else {}
         if self.table.known:
             ev["table"] = read_table(self.rules, (), spec=self.table).record()
         return {"session": {"variant": self.rules.name, "objective": self.objective,
@@ -171,7 +171,7 @@ class Session:
     def hand_record(self, g: Grade) -> dict:
         """One log line per graded hand: the grade and the score after it."""
         assert self.current is not None
-        ev = {"ev_seed": self.hand_seed} if self.objective == "ev" else {}
+        ev = {"ev_seed": self.hand_seed} if self.objective == ObjectiveName.EV else {}
         return {"hand": self.current.number, **ev, **grade_record(g),
                 "score": self.score.record()}
 
