@@ -22,7 +22,7 @@ from typing import Any
 from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.evaluator.user_files import FileError, read_file
-from fantasyland.optimizer.solver.objective import OBJECTIVES
+from fantasyland.optimizer.solver import OBJECTIVES
 
 #: The environment variable that names the config file, in place of the usual place.
 CONFIG_VARIABLE = "FANTASYLAND_CONFIG"

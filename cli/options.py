@@ -21,7 +21,7 @@ from fantasyland.cli.defaults import BUILT_IN
 from fantasyland.evaluator import Rules, preset_names
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.optimizer.solver import SizeError, parse_sizes
-from fantasyland.optimizer.solver.objective import ObjectiveName
+from fantasyland.optimizer.solver import ObjectiveName
 
 if TYPE_CHECKING:
     from fantasyland.optimizer.solver import TableSpec

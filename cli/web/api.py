@@ -26,7 +26,7 @@ from fantasyland.cli.web.fields import (
     wholes,
 )
 from fantasyland.evaluator.rules_files import MAX_POINTS
-from fantasyland.optimizer.solver.objective import OBJECTIVES
+from fantasyland.optimizer.solver import OBJECTIVES
 
 
 _SESSION = r"[A-Za-z0-9_.:-]{1,64}"

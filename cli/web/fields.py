@@ -16,7 +16,7 @@ from typing import Any
 
 from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules_files import MAX_POINTS
-from fantasyland.optimizer.solver.objective import OBJECTIVES
+from fantasyland.optimizer.solver import OBJECTIVES
 
 
 class FieldError(InputError):

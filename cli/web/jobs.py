@@ -17,7 +17,7 @@ from fantasyland.cli.defaults import load
 from fantasyland.cli.web.fields import Field, FieldError
 from fantasyland.evaluator import InputError, Rules, find_preset, preset_names, rules_from_text
 from fantasyland.evaluator.cards import card_name
-from fantasyland.optimizer.solver.objective import ObjectiveName
+from fantasyland.optimizer.solver import ObjectiveName
 
 #: A rules file as text is read once per worker, however many requests send it.
 _RULES_CACHE = 32

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from fantasyland.evaluator.cards import JOKER
+from fantasyland.evaluator.rules import ROWS, Row
 
 #: Slots of each row, in the layout's order: top, middle, bottom.
 ROW_SLOTS = (range(0, 3), range(3, 8), range(8, 13))
@@ -37,16 +38,15 @@ WINDOWS[0, [12, 0, 1, 2, 3]] = True
 for _start in range(9):
     WINDOWS[_start + 1, _start:_start + 5] = True
 
-_ROW_NAMES = ("top", "middle", "bottom")
 
 
 def _names() -> tuple[str, ...]:
     names: list[str] = []
-    for row in _ROW_NAMES:
+    for row in ROWS:
         names += [f"{row}.free", f"{row}.pair", f"{row}.two_pair", f"{row}.trips",
                   f"{row}.quads", f"{row}.full", f"{row}.group_rank", f"{row}.high",
                   f"{row}.pair_outs", f"{row}.trips_outs"]
-        if row == "top":
+        if row == Row.TOP:
             names += [f"top.pair_{r}" for r in range(RANKS)]
             names += ["top.trips_rank", "top.q", "top.k", "top.a", "top.live_q", "top.live_k",
                       "top.live_a"]
