@@ -31,13 +31,32 @@ def main() -> int:
                         help="where the chunks are saved (default runs/learned-VARIANT-SEED)")
     parser.add_argument("--output", type=Path, default=None,
                         help="write the models here (an .npz)")
+    parser.add_argument("--models", type=Path, default=None,
+                        help="measure these models (an .npz) instead of rebuilding")
     parser.add_argument("--measure", type=int, default=0, metavar="TABLES",
                         help="heads-up tables the bot plays itself, to measure it")
     parser.add_argument("--against-stronger", type=int, default=0, metavar="DEALS",
                         help="duplicate deals against the stronger heuristic bot")
+    parser.add_argument("--choices", type=int, default=0, metavar="POSITIONS",
+                        help="decisions one street before the last where the model's choice "
+                             "is checked against the exact best")
     args = parser.parse_args()
 
     from fantasyland.evaluator import find_rules
+    from fantasyland.optimizer.opponents.learned.rebuild import load_models
+
+    rules = find_rules(args.variant)
+    models = load_models(args.models) if args.models else _rebuilt(args)
+    if args.measure:
+        _measure(rules, models, args.measure, args.seed)
+    if args.against_stronger:
+        _against_stronger(rules, models, args.against_stronger, args.seed)
+    if args.choices:
+        _choices(rules, models, args.choices, args.seed)
+    return 0
+
+
+def _rebuilt(args: argparse.Namespace) -> dict:
     from fantasyland.optimizer.opponents.learned.rebuild import Plan, rebuild
 
     directory = args.dir or Path("runs") / f"learned-{args.variant}-{args.seed}"
@@ -56,12 +75,41 @@ def main() -> int:
     if args.output is not None:
         np.savez(args.output, **rebuilt.arrays())
         print(f"\nmodels written to {args.output}")
-    rules = find_rules(args.variant)
-    if args.measure:
-        _measure(rules, rebuilt.models, args.measure, args.seed)
-    if args.against_stronger:
-        _against_stronger(rules, rebuilt.models, args.against_stronger, args.seed)
-    return 0
+    return rebuilt.models
+
+
+def _choices(rules, models, count: int, seed: int) -> None:
+    """How often the model of one street from the end picks the exact best play (within
+    0.05 points), on decisions the bot itself reaches: the boards before the street before
+    the last of fresh tables, each dealt a fresh three cards."""
+    from fantasyland.optimizer.opponents.bot import remaining
+    from fantasyland.optimizer.opponents.exact import exact_worth
+    from fantasyland.optimizer.opponents.layout import placements
+    from fantasyland.optimizer.opponents.learned.features import features
+    from fantasyland.optimizer.opponents.learned.labels import Worth
+    from fantasyland.optimizer.opponents.learned.positions import play_tables
+    from fantasyland.optimizer.opponents.pools import dealing_for
+
+    dealing = dealing_for(rules)
+    bot = _bot(rules, models)
+    played = play_tables(rules, dealing, [bot, bot], range((count + 1) // 2),
+                         seed=seed * 1_000 + 997, explore=0.0)
+    boards = played.positions[2]
+    worth = Worth(rules)
+    rng = np.random.default_rng([seed, 997])
+    losses = []
+    for layout, left in zip(boards.layouts, boards.left.astype(np.int64)):
+        dealt = rng.choice(remaining(left), dealing.per_round, replace=False)
+        after = left.copy()
+        np.subtract.at(after, dealt, 1)
+        options = placements(layout, dealt.tolist(), dealing.keep)
+        exact = exact_worth(worth, options, remaining(after), dealing).value
+        chosen = int(np.argmax(models[1].predict(features(options, after))))
+        losses.append(exact.max() - exact[chosen])
+    lost = np.array(losses)
+    print(f"\nthe model one street from the end, on {len(lost)} decisions: the exact best "
+          f"{np.mean(lost == 0):.1%}, within 0.05 points {np.mean(lost <= 0.05):.1%}; "
+          f"mean loss {lost.mean():.3f} points, p99 {np.quantile(lost, 0.99):.2f}")
 
 
 def _bot(rules, models):
