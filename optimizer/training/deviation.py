@@ -24,6 +24,7 @@ from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.opponents.closed import model_worths, opponent_boards, set_hand
 from fantasyland.optimizer.solver.dealing import seeded_hand
 from fantasyland.optimizer.solver.solve import make_objective, solve, value_of_set
+from fantasyland.optimizer.solver.table import Sample
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,11 @@ def deviation(rules: Rules, *, hands: int = 200, samples: int = 50, opponents: i
         chosen_on = opponent_boards(rules, cards, samples, opponents, seed * 1_000_003 + 2 * i)
         valued_on = opponent_boards(rules, cards, samples, opponents,
                                     seed * 1_000_003 + 2 * i + 1)
-        best = solve(dealt, variant=rules, objective="ev", boards=chosen_on).board
+        best = solve(dealt, variant=rules, objective="ev", sample=Sample(boards=chosen_on)).board
         differs += sorted(best.cards) != sorted(model.cards) or any(
             sorted(best.row(r)) != sorted(model.row(r)) for r in ("top", "middle"))
         for boards, out in ((valued_on, gains), (chosen_on, fitted)):
-            goal = make_objective("ev", rules, dealt, None, boards=boards)
+            goal = make_objective("ev", rules, dealt, None, sample=Sample(boards=boards))
             out.append(value_of_set(dealt, best, variant=rules, objective=goal).value
                        - value_of_set(dealt, model, variant=rules, objective=goal).value)
         if progress:
