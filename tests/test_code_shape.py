@@ -40,8 +40,6 @@ STILL_LONG: set[tuple[str, str]] = {
     ("optimizer/opponents/head_to_head.py", "head_to_head"),
     ("optimizer/opponents/head_to_head.py", "_head_to_head_in_turn"),
     ("optimizer/opponents/pools.py", "play_hands"), ("optimizer/opponents/pools.py", "build_pool"),
-    # the CLI's helpers that take a command's options on
-    ("cli/opponents.py", "_regenerate"), ("cli/train.py", "_ordinary"),
 }
 
 
