@@ -36,16 +36,16 @@ from fantasyland.cli.render import LABEL_WIDTH, Words, cards_text, console, prog
 from fantasyland.evaluator import ROWS, find_rules
 from fantasyland.optimizer.ordinary import (
     DEFAULT_BUDGET,
-    DEFAULT_SAMPLES,
     SCREEN,
     Advice,
+    Effort,
     PlayValue,
     Z,
     advice_record,
     entry_names,
 )
 from fantasyland.optimizer.ordinary import advise_plays as advise
-from fantasyland.optimizer.solver import ObjectiveName, describe
+from fantasyland.optimizer.solver import ObjectiveName, Sample, describe
 
 #: Seconds before the progress bar shows: a last street, or a short race, needs none.
 PROGRESS_AFTER = 0.5
@@ -168,12 +168,12 @@ def command(
         table = table_options(opponents, against, opponent_fantasyland, dead)
         started = time.monotonic()
         with _progress(json_output) as tell:
-            advice = advise(rules, board, cards, objective=objective.value, table=table,
-                            discards=discards or (),
-                            samples=DEFAULT_SAMPLES if samples is None else samples,
-                            seed=seed, budget=DEFAULT_BUDGET if budget is None else budget,
-                            workers=workers_count(workers), entry_overrides=overrides,
-                            progress=lambda done, most: tell(done, most, started))
+            advice = advise(rules, board, cards, objective=objective.value,
+                            sample=Sample(table=table, samples=samples, seed=seed),
+                            discards=discards or (), entry_overrides=overrides,
+                            effort=Effort(budget=DEFAULT_BUDGET if budget is None else budget,
+                                          workers=workers_count(workers),
+                                          progress=lambda done, most: tell(done, most, started)))
     if json_output:
         typer.echo(json.dumps(advice_record(advice), indent=2, sort_keys=True))
         return

@@ -18,7 +18,8 @@ from fantasyland.evaluator import find_rules
 from fantasyland.optimizer.batch import Timings, machine
 from fantasyland.optimizer.opponents import dealing_for
 from fantasyland.optimizer.ordinary import advise_plays as advise
-from fantasyland.optimizer.ordinary import seeded_positions
+from fantasyland.optimizer.ordinary import Effort, seeded_positions
+from fantasyland.optimizer.solver import Sample
 
 
 def run(variant: str, hands: int, seed: int, objective: str, budget: int, workers: int,
@@ -39,8 +40,8 @@ def run(variant: str, hands: int, seed: int, objective: str, budget: int, worker
                 dealt = positions[street][index]
                 started = time.perf_counter()
                 advice = advise(rules, dealt.board, dealt.cards, objective=objective,
-                                discards=dealt.discards, seed=seed, budget=budget,
-                                workers=workers)
+                                sample=Sample(seed=seed), discards=dealt.discards,
+                                effort=Effort(budget=budget, workers=workers))
                 found[street]["ms"].append((time.perf_counter() - started) * 1000)
                 found[street]["close"].append(sum(p.close for p in advice.plays))
                 found[street]["rollouts"].append(advice.rollouts)

@@ -19,7 +19,7 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, Against
 from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text, console,
                                     row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules
-from fantasyland.optimizer.solver import ObjectiveName, SolveStatus, describe
+from fantasyland.optimizer.solver import ObjectiveName, Sample, SolveStatus, describe
 from fantasyland.optimizer.training import Grade, grade, grade_record
 
 
@@ -154,8 +154,9 @@ def command(
         rules = find_rules(variant)
         check_opponents(opponents, rules)
         g = grade(dealt, played, variant=rules, objective=objective.value, fl_value=fl_value,
-                  time_limit=time_limit, samples=samples, seed=seed,
-                  table=table_options(opponents, against, opponent_fantasyland, dead))
+                  time_limit=time_limit,
+                  sample=Sample(table=table_options(opponents, against, opponent_fantasyland,
+                                                    dead), samples=samples, seed=seed))
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
         return

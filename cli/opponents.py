@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Annotated
@@ -87,11 +88,25 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
                              f"{time.perf_counter() - started:.0f} s")), soft_wrap=True)
 
 
-def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
-                output: Path | None, quiet: bool, bot: str | None, chunks: Path | None,
-                saved_only: bool, knobs: list[str]) -> None:
+@dataclass(frozen=True)
+class _Rebuild:
+    """What --regenerate plays: ``hands`` from ``seed`` (None: the shipped build's), on
+    ``workers`` processes, by ``bot`` with its ``knobs``; with ``chunks``, kept chunk by chunk
+    in that folder (``saved_only``: only the chunks saved there are read, none is played)."""
+
+    hands: int | None
+    seed: int | None
+    workers: int
+    bot: str | None
+    knobs: list[str]
+    chunks: Path | None
+    saved_only: bool
+
+
+def _regenerate(rules, rebuild: _Rebuild, output: Path | None, quiet: bool) -> None:
+    hands, seed, chunks = rebuild.hands, rebuild.seed, rebuild.chunks
     if rules.dealing.closed:
-        if chunks is not None or saved_only:
+        if chunks is not None or rebuild.saved_only:
             raise OpponentModelError(f"{rules.name}'s model is built in one run of about half "
                                      "a minute: --chunks and --saved-only are for bot pools")
         _regenerate_closed(rules, hands, seed, output, quiet)
@@ -105,10 +120,10 @@ def _regenerate(rules, hands: int | None, seed: int | None, workers: int,
     with progress_bar(quiet=quiet) as bar:
         task = bar.add_task(f"playing {dealing_for(rules).name} hands",
                             total=shipped_build(rules).hands if hands is None else hands)
-        pool = build_pool(rules, hands=hands, seed=seed, workers=workers,
-                          progress=lambda n: bar.advance(task, n), bot=bot,
-                          directory=chunks, saved_only=saved_only,
-                          chunk_done=log if chunks is not None else None, knobs=knobs)
+        pool = build_pool(rules, hands=hands, seed=seed, workers=rebuild.workers,
+                          progress=lambda n: bar.advance(task, n), bot=rebuild.bot,
+                          directory=chunks, saved_only=rebuild.saved_only,
+                          chunk_done=log if chunks is not None else None, knobs=rebuild.knobs)
     log.flush()
     try:
         pool.save(target)
@@ -443,8 +458,8 @@ def command(
         if chunks is not None:  # a file in its place fails now, not after the first chunk
             check_directory(chunks, "chunks")
         if regenerate:
-            _regenerate(rules, hands, pool_seed, workers, output, json_output,
-                        bot and bot.value, chunks, saved_only, knobs)
+            _regenerate(rules, _Rebuild(hands, pool_seed, workers, bot and bot.value, knobs,
+                                        chunks, saved_only), output, json_output)
             return
         if versus:
             play_head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,

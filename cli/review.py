@@ -88,6 +88,7 @@ def command(
     """
     from fantasyland.optimizer.ordinary import DEFAULT_BUDGET
     from fantasyland.optimizer.ordinary import review_lines as review
+    from fantasyland.optimizer.solver import Sample, TableSpec
 
     overrides = entry_values(entry_value)
     with reports_bad_input():
@@ -103,7 +104,7 @@ def command(
                           TextColumn("lines"), TimeElapsedColumn(), quiet=json_output) as bar:
             task = bar.add_task("grading", total=streets)
             result = review(lines, variant=rules, objective=objective.value,
-                            opponents=opponents, seed=seed,
+                            sample=Sample(table=TableSpec(opponents=opponents), seed=seed),
                             budget=budget or DEFAULT_BUDGET, entry_overrides=overrides,
                             progress=lambda _line, _result: bar.advance(task))
     for bad in result.bad_lines[:SHOWN_BAD_LINES]:

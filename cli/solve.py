@@ -19,7 +19,7 @@ from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, car
 from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
 from fantasyland.optimizer import Solution, solve
-from fantasyland.optimizer.solver import SolveStatus, breakdown, describe
+from fantasyland.optimizer.solver import Sample, SolveStatus, breakdown, describe
 from fantasyland.optimizer.solver import solution_record as solution_dict
 
 
@@ -185,8 +185,9 @@ def command(
         dealt = parse_cards(text, deck=rules.deck)
         solution = solve(dealt, variant=rules, objective=objective.value,
                          fl_value=fl_value, time_limit=time_limit, alternatives=alternatives,
-                         table=table_options(opponents, against, opponent_fantasyland, dead),
-                         samples=samples, seed=seed)
+                         sample=Sample(table=table_options(opponents, against,
+                                                           opponent_fantasyland, dead),
+                                       samples=samples, seed=seed))
     if json_output:
         typer.echo(json.dumps(solution_dict(solution), indent=2, sort_keys=True))
         return

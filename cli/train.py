@@ -10,6 +10,7 @@ import json
 import random
 import sys
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Annotated
 
@@ -28,7 +29,7 @@ from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, Against
 from fantasyland.cli.prompt import read_until
 from fantasyland.cli.render import LABEL_WIDTH, cards_text, console, never_dealt_note, say
 from fantasyland.evaluator import CardError, Rules, find_rules
-from fantasyland.optimizer.solver import ObjectiveName, describe, read_table
+from fantasyland.optimizer.solver import ObjectiveName, Sample, describe, read_table
 from fantasyland.optimizer.training import Session
 
 
@@ -113,9 +114,11 @@ def command(
     if ordinary:
         if not given(ctx, "fl_value"):  # the config file's worth of staying is Fantasyland's
             fl_value = None
-        return _ordinary(variant, hands, seed, objective, opponents, samples, against,
-                         opponent_fantasyland, dead, log, budget, entry_value,
-                         fl_value=fl_value, cards=cards)
+        _refuse_with_ordinary(fl_value, cards)
+        return _ordinary(variant, hands, seed, objective,
+                         Sample(table=table_options(opponents, against, opponent_fantasyland,
+                                                    dead), samples=samples),
+                         log, budget, entry_value)
     for name, value in (("--budget", budget), ("--entry-value", entry_value)):
         if value is not None:
             raise typer.BadParameter("only with --ordinary: the Fantasyland trainer solves "
@@ -162,17 +165,21 @@ def command(
             out.write(json.dumps(session.summary_record(), sort_keys=True) + "\n")
 
 
-def _ordinary(variant, hands, seed, objective, opponents, samples, against,
-              opponent_fantasyland, dead, log, budget, entry_value, fl_value, cards) -> None:
-    """``train --ordinary`` (``cli/train_ordinary.py``)."""
-    from fantasyland.optimizer.ordinary import (DEFAULT_BUDGET, DEFAULT_SAMPLES, OrdinarySession)
-    from fantasyland.cli.train_ordinary import run
-
+def _refuse_with_ordinary(fl_value, cards) -> None:
+    """Refuse the options of the Fantasyland trainer that ``train --ordinary`` has no use for."""
     for name, value in (("--fl-value", fl_value), ("--cards", cards)):
         if value is not None:
             raise typer.BadParameter("not with --ordinary: an ordinary hand deals the "
                                      "variant's streets, and --entry-value gives the worth "
                                      "of entering", param_hint=f"'{name}'")
+
+
+def _ordinary(variant, hands, seed, objective, sample: Sample, log, budget, entry_value) -> None:
+    """``train --ordinary`` (``cli/train_ordinary.py``), at the ``sample``'s table (its
+    opponents not yet checked against the rules) with its samples."""
+    from fantasyland.optimizer.ordinary import (DEFAULT_BUDGET, DEFAULT_SAMPLES, OrdinarySession)
+    from fantasyland.cli.train_ordinary import run
+
     overrides = entry_values(entry_value)
     check_stdin_open("train", "each play", "give it a terminal, or a file or pipe of plays a "
                                            "line each (fantasyland train --ordinary < plays.txt)")
@@ -180,10 +187,9 @@ def _ordinary(variant, hands, seed, objective, opponents, samples, against,
         seed = random.SystemRandom().randrange(1_000_000)
     with reports_bad_input():
         rules = find_rules(variant)
-        opponents = check_opponents(opponents, rules)
+        table = replace(sample.table, opponents=check_opponents(sample.table.opponents, rules))
         session = OrdinarySession(
-            rules, objective.value, seed,
-            table_options(opponents, against, opponent_fantasyland, dead),
-            DEFAULT_SAMPLES if samples is None else samples,
+            rules, objective.value, seed, table,
+            DEFAULT_SAMPLES if sample.samples is None else sample.samples,
             DEFAULT_BUDGET if budget is None else budget, overrides)
     run(session, hands, log)

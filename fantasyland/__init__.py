@@ -41,6 +41,7 @@ _FACE = {
     "make_objective": "optimizer.solver.solve", "Solution": "optimizer.solver.solve",
     "SetValue": "optimizer.solver.solve", "ModeResult": "optimizer.solver.mode",
     "ObjectiveError": "optimizer.solver.objective", "TableSpec": "optimizer.solver.table",
+    "Sample": "optimizer.solver.table",
     # cards, boards and rules
     "Card": "evaluator.cards", "CardError": "evaluator.cards", "parse_card": "evaluator.cards",
     "parse_cards": "evaluator.cards", "format_cards": "evaluator.cards",

@@ -10,8 +10,8 @@ The face loads the solver when one of its names is first asked for, so that a mo
 it (``optimizer.solver.dealing``, say) imports without the solver behind the face.
 """
 
-__all__ = ["ModeResult", "ObjectiveError", "SetValue", "Solution", "TableSpec", "make_objective",
-           "solve", "value_of_set"]
+__all__ = ["ModeResult", "ObjectiveError", "Sample", "SetValue", "Solution", "TableSpec",
+           "make_objective", "solve", "value_of_set"]
 
 
 def __getattr__(name: str):
@@ -21,12 +21,11 @@ def __getattr__(name: str):
     from fantasyland.optimizer.solver.objective import ObjectiveError
     from fantasyland.optimizer.solver.solve import (SetValue, Solution, make_objective, solve,
                                                     value_of_set)
-    from fantasyland.optimizer.solver.table import TableSpec
+    from fantasyland.optimizer.solver.table import Sample, TableSpec
 
     face = {"ModeResult": ModeResult, "ObjectiveError": ObjectiveError, "SetValue": SetValue,
-            "Solution": Solution, "TableSpec": TableSpec, "make_objective": make_objective,
-            "solve": solve,
-            "value_of_set": value_of_set}
+            "Solution": Solution, "Sample": Sample, "TableSpec": TableSpec,
+            "make_objective": make_objective, "solve": solve, "value_of_set": value_of_set}
     globals().update(face)
     return face[name]
 

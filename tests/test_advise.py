@@ -18,6 +18,7 @@ from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.board import Board, evaluate_board
 from fantasyland.evaluator.cards import parse_cards
 from fantasyland.optimizer.ordinary.advise import (
+    Effort,
     advise,
     entry_values,
     read_advice_position,
@@ -27,7 +28,7 @@ from fantasyland.optimizer.ordinary.plays import legal_plays
 from fantasyland.optimizer.ordinary.position import PositionError, read_position
 from fantasyland.optimizer.ordinary.worth import Valuation
 from fantasyland.optimizer.solver.ev import OpponentField, set_points
-from fantasyland.optimizer.solver.table import TableSpec
+from fantasyland.optimizer.solver.table import Sample, TableSpec
 from tests.reference_ordinary import board_of, finishes
 
 PROGRESSIVE = find_rules("progressive")
@@ -160,8 +161,8 @@ def test_last_street_ev_values_are_points_settled_against_the_advisers_boards(op
     rows, dealt = random_position(PROGRESSIVE, seed, 11)
     spec = TableSpec(opponents=opponents)
     given_board = Board(rows["top"], rows["middle"], rows["bottom"])
-    advice = advise(PROGRESSIVE, given_board, dealt, objective="ev", table=spec, samples=50,
-                    seed=seed)
+    advice = advise(PROGRESSIVE, given_board, dealt, objective="ev",
+                    sample=Sample(table=spec, samples=50, seed=seed))
     position, table = read_advice_position(PROGRESSIVE, given_board, dealt, spec=spec)
     valuation, drawn = valuation_for(position, "ev", table, 50, seed,
                                      entry_values(PROGRESSIVE, "ev"))
@@ -176,8 +177,8 @@ def test_last_street_ev_values_are_points_settled_against_the_advisers_boards(op
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["royalties", "ev"]))
 def test_best_play_on_the_last_street_is_worth_at_least_every_other(seed, objective):
     _, dealt, position = playable(PROGRESSIVE, seed, 11)
-    advice = advise(PROGRESSIVE, position.board, dealt, objective=objective, samples=20,
-                    seed=seed % 1000)
+    advice = advise(PROGRESSIVE, position.board, dealt, objective=objective,
+                    sample=Sample(samples=20, seed=seed % 1000))
     values = [p.value for p in advice.plays]
     assert values == sorted(values, reverse=True)
     for play in advice.plays:
@@ -254,7 +255,8 @@ def test_valuation_under_ev_agrees_with_the_solver_for_fouled_and_entering_board
 
 def test_advise_is_deterministic_for_a_seed_and_the_same_for_two_workers():
     args = (PROGRESSIVE, board("Qh", "9s 9d 7c", "Ac Kc Tc 5c 4c"), "Qs 3d 2c")
-    runs = [advise(*args, objective="royalties", budget=32, seed=5, workers=w)
+    runs = [advise(*args, objective="royalties",
+                   sample=Sample(seed=5), effort=Effort(budget=32, workers=w))
             for w in (1, 1, 2)]
 
     def summary(advice):
@@ -279,7 +281,8 @@ def test_earlier_street_recommendation_agrees_with_ten_times_the_rollouts():
         rows, dealt = random_position(PROGRESSIVE, 1000 + seed, 9)
         position = read_position(PROGRESSIVE, Board(*rows.values()), dealt)
         small, large = (advise(PROGRESSIVE, position.board, dealt, objective=objective,
-                               samples=200, seed=seed, budget=budget) for budget in (32, 320))
+                               sample=Sample(samples=200, seed=seed),
+                               effort=Effort(budget=budget)) for budget in (32, 320))
         assert small.best.rollouts <= 32 and large.rollouts >= small.rollouts
         for advice in (small, large):  # best first, each by the mean of its rollouts
             raced = [p for p in advice.plays if not p.screened]
@@ -321,7 +324,7 @@ def test_a_play_that_fouls_for_sure_ranks_below_one_that_cannot_foul():
     # The middle is 7-high and full; 6h or Ac on top beats it, 3s on top stays under it, and
     # the bottom's KK beats any middle from there. The next street can only fill the bottom.
     advice = advise(PROGRESSIVE, board("6d 4d", "2c 3d 4h 5s 7c", "Kh Ks"), "6h Ac 3s",
-                    objective="royalties", budget=64, seed=1)
+                    objective="royalties", sample=Sample(seed=1), effort=Effort(budget=64))
     penalty = -PROGRESSIVE.scoring.foul_penalty  # royalty points from one opponent
     six, ace, three = cards("6h Ac 3s")
     sure = [p for p in advice.plays if {(six, "top"), (ace, "top")} & set(p.play.rows)]
@@ -388,7 +391,12 @@ def test_discarding_a_made_flush_for_nothing_is_worth_less_than_keeping_it():
     (PROGRESSIVE, "Kh Ks 2d / 2c 3c 4c 5c 7d / Ah Ad As 9h 9s", "9d 8d 7c", {}, "finished"),
     (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7c", {"objective": "best"},
      "bad objective"),
-    (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7c", {"budget": 8}, "bad budget 8"),
+    (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7c", {"effort": Effort(budget=8)},
+     "bad budget 8"),
+    (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7c",
+     {"sample": Sample(boards=np.zeros((1, 1, 13), dtype=int))}, "not boards"),
+    (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7c", {"sample": TableSpec(2)},
+     "expected a Sample"),
     (PROGRESSIVE, "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7c", {"entry_overrides": {13: 1.0}},
      "no entry deals 13"),
     (find_rules("chinese"), "Kh Ks / 2c 3c 4c / Ah Ad", "9d 8d 7c", {}, "no streets"),

@@ -10,6 +10,7 @@ import pytest
 from fantasyland.evaluator.board import Board, evaluate_board
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer import make_objective, solve, value_of_set
+from fantasyland.optimizer.solver.table import Sample
 from tests.reference import card_key
 
 FL_VALUE = 12.0
@@ -59,11 +60,12 @@ def test_ev_alternatives_reach_staying_sets_far_below_the_optimum():
     # the default these figures were taken at: every set is valued, and 2,000 cost more).
     rules = find_rules("pineapple")
     dealt = [38, 40, 4, 30, 49, 46, 19, 20, 8, 47, 42, 28, 34]
-    goal = make_objective("ev", rules, dealt, None, samples=200)
+    goal = make_objective("ev", rules, dealt, None, sample=Sample(samples=200))
     expected = ranked_sets(dealt, rules,
                            lambda board, _: value_of_set(dealt, board, variant=rules,
                                                          objective=goal).value)[:5]
-    solution = solve(dealt, variant=rules, objective="ev", alternatives=4, samples=200)
+    solution = solve(dealt, variant=rules, objective="ev", alternatives=4,
+                     sample=Sample(samples=200))
     assert any(a.report.stays for a in solution.alternatives)
     assert_head_of(expected, solution)
 

@@ -17,6 +17,7 @@ from fantasyland.evaluator.board import Board, row_strengths, row_values
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer import solve
 from fantasyland.optimizer.solver.objective import ObjectiveError
+from fantasyland.optimizer.solver.table import Sample
 from fantasyland.optimizer.training import percentile as percentile_module
 from fantasyland.optimizer.training.grading import SetError, grade, parse_set
 from fantasyland.optimizer.training.percentile import (exact_counts, percentile, royalty_counts,
@@ -328,7 +329,8 @@ def test_check_never_shows_100_percent_for_a_set_that_is_beaten():
 
 
 def test_check_grades_on_the_sample_solve_used_when_given_the_same_samples_and_seed():
-    solution = solve(STAY_HAND, variant="pineapple", objective="ev", samples=60, seed=2)
+    solution = solve(STAY_HAND, variant="pineapple", objective="ev",
+                     sample=Sample(samples=60, seed=2))
     result = check(STAY_HAND, "--set", solution.board.format(ascii=True), "--objective", "ev",
                    "--samples", "60", "--seed", "2", "--json")
     assert result.exit_code == 0, result.output
@@ -353,7 +355,8 @@ def test_check_reads_the_hand_from_stdin_and_the_set_from_its_option():
 
 def test_an_optimal_set_s_sampled_percentile_is_100_not_an_estimate_with_a_zero_error():
     # A sample of 200 sets once printed 'about 100.0% ± 0.0%': a precision it has not.
-    solution = solve(STAY_HAND, variant="pineapple", objective="ev", samples=60, seed=2)
+    solution = solve(STAY_HAND, variant="pineapple", objective="ev",
+                     sample=Sample(samples=60, seed=2))
     result = check(STAY_HAND, "--set", solution.board.format(ascii=True), "--objective", "ev",
                    "--samples", "60", "--seed", "2")
     assert result.exit_code == 0, result.output

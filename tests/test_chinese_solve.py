@@ -21,7 +21,7 @@ import pytest
 from fantasyland.evaluator import find_rules, load_rules, parse_cards
 from fantasyland.evaluator.board_arrays import evaluate_boards
 from fantasyland.evaluator.naturals import best_natural, settle_naturals
-from fantasyland.optimizer import TableSpec, solve
+from fantasyland.optimizer import Sample, TableSpec, solve
 from fantasyland.optimizer.solver.ev import breakdown
 from fantasyland.evaluator.strength import rank3_array, rank5_array
 from fantasyland.optimizer.opponents.closed import (RowWorths, model_worths, opponent_boards,
@@ -114,7 +114,7 @@ def test_the_solve_finds_the_best_of_all_72072_settings(schedule, hands, fewest)
     for i, dealt in enumerate(_hands(hands, seed=len(schedule))):
         opponents = fewest + i % (4 - fewest)
         boards = opponent_boards(model, np.array(dealt), 4, opponents, seed=i)
-        solution = solve(dealt, variant=rules, objective="ev", boards=boards)
+        solution = solve(dealt, variant=rules, objective="ev", sample=Sample(boards=boards))
         assert solution.status == "optimal"
         assert solution.value == pytest.approx(reference_best(dealt, rules, boards), abs=1e-9)
         swept += breakdown(solution.ev, solution.report).sweeps != 0
@@ -174,7 +174,7 @@ def test_an_opponent_who_holds_a_natural_declares_it_and_is_not_compared():
     assert sorted(natural.tolist()) == sorted(parse_cards(pairs))
     plain = opponent_boards(find_rules("chinese"), np.array(dealt + natural.tolist()), 2, 1, 0)
     boards = np.stack([np.stack([natural, plain[s, 0]]) for s in range(2)])
-    solution = solve(dealt, variant=rules, objective="ev", boards=boards)
+    solution = solve(dealt, variant=rules, objective="ev", sample=Sample(boards=boards))
     parts = breakdown(solution.ev, solution.report)
     taken = [best_natural(b.tolist(), rules.showdown.naturals) for b in boards.reshape(-1, 13)]
     assert taken[0].natural.name == "six pairs" and taken[2].natural.name == "six pairs"
@@ -187,7 +187,7 @@ def test_a_natural_is_declared_when_it_is_worth_more_than_the_set():
     rules = load_rules(HOUSE / "chinese_typical.toml")
     flushes = parse_cards("2c 4c 6c 8c Tc 3d 5d 7d 9d Jd 2h 4h 6h")  # three flushes: 3
     boards = opponent_boards(find_rules("chinese"), np.array(flushes), 6, 3, seed=2)
-    solution = solve(flushes, variant=rules, objective="ev", boards=boards)
+    solution = solve(flushes, variant=rules, objective="ev", sample=Sample(boards=boards))
     choice = solution.showdown
     assert choice.natural.natural.name == "three flushes"
     field = solution.ev.field
@@ -208,13 +208,13 @@ def test_a_hand_without_a_natural_is_set_or_surrendered_by_its_worth():
     model = find_rules("chinese")
     for name, cards in hands.items():
         boards = opponent_boards(model, np.array(cards), 30, 3, seed=1)
-        choice = solve(cards, variant=sweep, objective="ev", boards=boards).showdown
+        choice = solve(cards, variant=sweep, objective="ev", sample=Sample(boards=boards)).showdown
         assert choice.natural is None and choice.declare_value is None
         assert choice.surrender_value == -9
         expected = "surrender" if choice.set_value < -9 else "set"
         assert choice.choice == expected
     assert solve(hands["aces"], variant=sweep, objective="ev",
-                 boards=boards).showdown.choice == "set"
+                 sample=Sample(boards=boards)).showdown.choice == "set"
 
 
 def test_a_hand_worth_less_than_the_surrender_is_surrendered(tmp_path):
@@ -223,14 +223,14 @@ def test_a_hand_worth_less_than_the_surrender_is_surrendered(tmp_path):
     rules = load_rules(cheap)
     junk = parse_cards("2c 3d 4h 5s 7c 8d 9h Jc Qd 2h 3s 4c 6d")
     boards = opponent_boards(find_rules("chinese"), np.array(junk), 30, 3, seed=1)
-    choice = solve(junk, variant=rules, objective="ev", boards=boards).showdown
+    choice = solve(junk, variant=rules, objective="ev", sample=Sample(boards=boards)).showdown
     assert choice.surrender_value == -3 and choice.set_value < -3
     assert choice.choice == "surrender"
 
 
 def test_there_is_no_showdown_choice_outside_closed_chinese_poker():
     assert solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s", variant="pineapple", objective="ev",
-                 samples=20).showdown is None
+                 sample=Sample(samples=20)).showdown is None
     assert solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s", variant="chinese").showdown is None
 
 
@@ -238,14 +238,15 @@ def test_a_known_board_at_the_table_is_played_as_it_is_and_the_rest_dealt_around
     rules = find_rules("chinese")
     dealt = parse_cards("Ah Kd Qs Jh Tc 9s 8d 7c 6h 5s 4d 3c 2h")
     known = "2c 3d 4c / 5h 7s 8c 9c Td / Kc Kh As Ad 2d"
-    solution = solve(dealt, variant=rules, objective="ev", table=TableSpec(3, (known,)), samples=10)
+    solution = solve(dealt, variant=rules, objective="ev",
+                     sample=Sample(table=TableSpec(3, (known,)), samples=10))
     boards = solution.ev.field.boards
     assert (boards[:, 0] == boards[0, 0]).all()  # the known board in every deal
     for deal in boards:
         assert len(set(np.concatenate([dealt, deal.ravel()]).tolist())) == 52
     with pytest.raises(ValueError, match="set at once"):
-        solve(dealt, variant=rules, objective="ev", table=TableSpec(2,
-                                                                    ("2c 3d / 5h 7s 8c 9c Td /",)))
+        solve(dealt, variant=rules, objective="ev", sample=Sample(table=TableSpec(2,
+                                                                    ("2c 3d / 5h 7s 8c 9c Td /",))))
 
 
 @pytest.mark.parametrize("schedule", ["chinese_sweep_9", "chinese_long_schedule"])
@@ -263,7 +264,7 @@ def test_every_set_is_worth_at_each_deal_what_the_table_settles(schedule):
     for i, dealt in enumerate(_hands(12, seed=11)):
         opponents = 2 + i % 2
         boards = opponent_boards(find_rules("chinese"), np.array(dealt), 30, opponents, seed=i)
-        solution = solve(dealt, variant=rules, objective="ev", boards=boards)
+        solution = solve(dealt, variant=rules, objective="ev", sample=Sample(boards=boards))
         shuffled = rng.sample(dealt, 13)
         for cards in (list(solution.board.cards), shuffled):
             ours = evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules=rules)

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from fantasyland.cli.main import app
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer.ordinary.advise import advise
+from fantasyland.optimizer.solver.table import Sample
 
 runner = CliRunner()
 LAST = ["--board", "Qh Qd / 7c 8c 9c Tc / 2s 4s 6s 8s Ts", "--cards", "Ks Jd 3h"]
@@ -25,7 +26,7 @@ def test_the_last_street_lists_its_six_plays_exactly_and_the_json_matches_the_li
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["exact"] and len(doc["plays"]) == 6 and doc["rollouts"] == 0
-    advice = advise(find_rules("progressive"), LAST[1], LAST[3], samples=40)
+    advice = advise(find_rules("progressive"), LAST[1], LAST[3], sample=Sample(samples=40))
     assert [p["value"] for p in doc["plays"]] == pytest.approx([p.value for p in advice.plays])
     best = doc["plays"][0]
     assert best["rows"]["Jd"] == "middle" and best["foul_chance"] == 0.0

@@ -40,14 +40,6 @@ STILL_LONG: set[tuple[str, str]] = {
     ("optimizer/opponents/head_to_head.py", "head_to_head"),
     ("optimizer/opponents/head_to_head.py", "_head_to_head_in_turn"),
     ("optimizer/opponents/pools.py", "play_hands"), ("optimizer/opponents/pools.py", "build_pool"),
-    # a solve's table and sample (table, samples, seed, boards) as one frozen object
-    ("optimizer/solver/solve.py", "solve"), ("optimizer/solver/solve.py", "value_of_set"),
-    ("optimizer/training/grading.py", "grade"),
-    # the same, and a race's effort (budget, workers, progress)
-    ("optimizer/ordinary/advise.py", "advise"), ("optimizer/ordinary/advise.py", "_exact"),
-    ("optimizer/ordinary/review.py", "review"),
-    # the CLI's helpers that take a command's options on
-    ("cli/opponents.py", "_regenerate"), ("cli/train.py", "_ordinary"),
 }
 
 

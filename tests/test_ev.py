@@ -21,6 +21,7 @@ from fantasyland.evaluator.board import Board, evaluate_board
 from fantasyland.optimizer import TableSpec, solve
 from fantasyland.optimizer.solver.ev import breakdown
 from fantasyland.optimizer.solver.objective import ObjectiveError
+from fantasyland.optimizer.solver.table import Sample
 
 ROWS = ("top", "middle", "bottom")
 #: 14 cards from the eights up: opponent boards of the low cards (ids 0..25) avoid them.
@@ -128,7 +129,8 @@ def _check_ev_optimum(seed, opponents, variant, scoop=3, majority=0):
     dealt = rng.sample(range(52), 13)
     rules = find_rules(variant)
     boards = _opponent_boards(dealt, 40, opponents, seed)
-    solution = solve(dealt, variant=rules, objective="ev", fl_value=9.5, boards=boards)
+    solution = solve(dealt, variant=rules, objective="ev", fl_value=9.5,
+                     sample=Sample(boards=boards))
     best, every = _reference_best_ev(dealt, rules, boards, 9.5, scoop, majority)
     assert solution.status == "optimal"
     assert solution.value == pytest.approx(best, abs=1e-9)
@@ -156,7 +158,8 @@ def test_ev_breakdown_adds_up_and_matches_pairwise_settlement():
     dealt = rng.sample(range(52), 14)
     rules = find_rules("pineapple")
     boards = _opponent_boards(dealt, 30, 2, 5)
-    solution = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0, boards=boards)
+    solution = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0,
+                     sample=Sample(boards=boards))
     parts = breakdown(solution.ev, solution.report)
     assert parts.total == pytest.approx(parts.royalties + parts.row_points + parts.scoops
                                         + parts.opponent_fouls + parts.stay_value)
@@ -181,7 +184,8 @@ def test_ev_gives_up_a_royalty_point_for_rows_that_win_more_often():
     dealt = "As Ah Qs Qc Jh 9h 9d 8c 7c 4s 4c 3h 3c 2s"
     royalties = solve(dealt, variant="pineapple", objective="royalties", fl_value=0.0)
     boards = _opponent_boards(royalties.cards, 60, 1, 74)
-    ev = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0, boards=boards)
+    ev = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0,
+               sample=Sample(boards=boards))
     assert ev.board.format(ascii=True) == "9h 9d 3h / As Ah Qs Jh 4s / Qc 8c 7c 4c 3c"
     assert royalties.board.format(ascii=True) == "As Ah 7c / 8c 4s 4c 3h 3c / Qs Qc Jh 9h 9d"
     assert (ev.royalties.total, royalties.royalties.total) == (8, 9)
@@ -198,8 +202,8 @@ def test_reported_ev_matches_the_mean_score_against_a_fresh_sample(seed):
     rng = random.Random(100 + seed)
     dealt = rng.sample(range(52), rng.choice((14, 15, 17)))
     rules = find_rules("pineapple")
-    solution = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0, samples=300,
-                     seed=seed)
+    solution = solve(dealt, variant="pineapple", objective="ev", fl_value=0.0,
+                     sample=Sample(samples=300, seed=seed))
     reported = breakdown(solution.ev, solution.report)
     fresh = opponent_boards(rules, tuple(dealt), 300, 1, seed + 10_000)
     scores = np.array([
@@ -214,7 +218,7 @@ def test_reported_ev_matches_the_mean_score_against_a_fresh_sample(seed):
 @pytest.mark.parametrize("seed", [-1, 1.5, "3"])
 def test_a_bad_seed_is_an_objective_error_naming_it(seed):
     with pytest.raises(ObjectiveError, match=f"bad seed {seed!r}"):
-        solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s", objective="ev", seed=seed)
+        solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s", objective="ev", sample=Sample(seed=seed))
 
 
 def test_a_fouled_set_loses_its_rows_and_the_scoop_and_pays_the_royalties_of_who_stands():
@@ -237,15 +241,16 @@ def test_a_fouled_set_loses_its_rows_and_the_scoop_and_pays_the_royalties_of_who
 def test_opponent_boards_with_impossible_cards_are_refused(shift, message):
     boards = np.arange(26).reshape(1, 2, 13) + shift
     with pytest.raises(ObjectiveError, match=message):
-        solve(HAND_WITHOUT_LOW_CARDS, objective="ev", boards=boards)
+        solve(HAND_WITHOUT_LOW_CARDS, objective="ev", sample=Sample(boards=boards))
 
 
 def test_an_opponent_board_holding_a_card_twice_is_refused():
     boards = np.concatenate([np.arange(12), [0]]).reshape(1, 1, 13)
     with pytest.raises(ObjectiveError, match="a card appears twice on one board"):
-        solve(HAND_WITHOUT_LOW_CARDS, objective="ev", boards=boards)
+        solve(HAND_WITHOUT_LOW_CARDS, objective="ev", sample=Sample(boards=boards))
     shared = np.stack([np.arange(13), np.arange(12, 25)])[None]  # two boards may share
-    assert solve(HAND_WITHOUT_LOW_CARDS, objective="ev", boards=shared).ev.field.opponents == 2
+    assert solve(HAND_WITHOUT_LOW_CARDS, objective="ev",
+                 sample=Sample(boards=shared)).ev.field.opponents == 2
 
 
 def test_cards_may_be_given_as_a_list_of_names():
@@ -257,9 +262,10 @@ def test_one_objective_made_from_text_values_the_optimum_as_solve_does():
     from fantasyland.optimizer import make_objective, value_of_set
 
     rules = find_rules("pineapple")
-    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, table=TableSpec(2), seed=4)
-    solution = solve(HAND_WITHOUT_LOW_CARDS, variant=rules, objective="ev", table=TableSpec(2),
-                     seed=4)
+    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None,
+                          sample=Sample(table=TableSpec(2), seed=4))
+    solution = solve(HAND_WITHOUT_LOW_CARDS, variant=rules, objective="ev",
+                     sample=Sample(table=TableSpec(2), seed=4))
     assert value_of_set(HAND_WITHOUT_LOW_CARDS, solution.board, variant=rules,
                         objective=goal).value == \
         pytest.approx(solution.value)
@@ -272,8 +278,8 @@ def test_the_shared_points_of_many_sets_are_each_sets_against_every_board(varian
     must pay what each board pays a set, counted here one board at a time."""
     from fantasyland.optimizer import make_objective
 
-    goal = make_objective("ev", find_rules(variant), HAND_WITHOUT_LOW_CARDS[:38], None, table=table,
-                          seed=4)
+    goal = make_objective("ev", find_rules(variant), HAND_WITHOUT_LOW_CARDS[:38], None,
+                          sample=Sample(table=table, seed=4))
     rng = np.random.default_rng(7)
     terms = goal.scoop_terms
     # values the boards hold (ties), values between them, and values beyond them
@@ -307,7 +313,8 @@ def test_every_set_that_could_beat_a_floor_is_found_and_no_other():
 
     rules = find_rules("pineapple")
     cards = tuple(parse_cards(HAND_WITHOUT_LOW_CARDS))
-    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None, table=TableSpec(1), seed=2)
+    goal = make_objective("ev", rules, HAND_WITHOUT_LOW_CARDS, None,
+                          sample=Sample(table=TableSpec(1), seed=2))
     cands = goal.weigh(enumerate_candidates(cards, rules).with_deferred())
     rng = np.random.default_rng(3)
     cands = cands.replace(**{row: cands.row(row).take(np.sort(rng.choice(
@@ -337,9 +344,12 @@ def test_every_set_that_could_beat_a_floor_is_found_and_no_other():
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"samples": 3.5}, "bad samples 3.5"), ({"samples": True}, "bad samples True"),
-    ({"table": TableSpec(1.0)}, "bad opponents 1.0"),
-    ({"boards": np.zeros((2, 0, 13), dtype=int)}, r"bad opponent boards of shape \(2, 0, 13\)"),
+    ({"sample": Sample(samples=3.5)}, "bad samples 3.5"),
+    ({"sample": Sample(samples=True)}, "bad samples True"),
+    ({"sample": Sample(table=TableSpec(1.0))}, "bad opponents 1.0"),
+    ({"sample": Sample(boards=np.zeros((2, 0, 13), dtype=int))},
+     r"bad opponent boards of shape \(2, 0, 13\)"),
+    ({"sample": TableSpec(2)}, r"bad sample TableSpec\(opponents=2.*expected a Sample"),
 ])
 def test_sampling_options_that_are_not_whole_numbers_are_refused(options, message):
     with pytest.raises(ObjectiveError, match=message):
@@ -369,14 +379,15 @@ def test_dealt_card_ids_that_are_not_a_hand_are_refused(cards, message):
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"table": TableSpec(3)},
+    ({"sample": Sample(table=TableSpec(3))},
      r"bad opponents count 3: expected 1 \(heads-up\) to 2 \(3 at the table\)"),
-    ({"samples": 0}, r"bad samples count 0: expected 1 to 100000"),
-    ({"samples": 100_001}, r"bad samples count 100001"),
-    ({"seed": -1}, r"bad seed -1: expected a whole number >= 0"),
+    ({"sample": Sample(samples=0)}, r"bad samples count 0: expected 1 to 100000"),
+    ({"sample": Sample(samples=100_001)}, r"bad samples count 100001"),
+    ({"sample": Sample(seed=-1)}, r"bad seed -1: expected a whole number >= 0"),
     ({"time_limit": 0}, r"bad time limit 0: expected seconds > 0"),
     ({"alternatives": 51}, r"bad alternatives count 51: expected 0 to 50"),
-    ({"boards": np.full((2, 1, 13), 52)}, r"card ids run from 52 to 52; expected 0..51"),
+    ({"sample": Sample(boards=np.full((2, 1, 13), 52))},
+     r"card ids run from 52 to 52; expected 0..51"),
 ])
 def test_options_out_of_range_are_refused_naming_the_value(options, message):
     with pytest.raises(ObjectiveError, match=message):
@@ -396,7 +407,8 @@ def test_every_ev_figure_of_a_record_is_rounded_alike_with_no_float_noise():
 
     # 7 samples make sevenths: 18.428571428571427 unrounded
     hand = "As Ah Qs Jd Jc Ts 8s 8h 5s 5h 3s 3d 3c 2s"
-    ev = solution_record(solve(hand, variant="pineapple", objective="ev", samples=7))["ev"]
+    ev = solution_record(solve(hand, variant="pineapple", objective="ev",
+                               sample=Sample(samples=7)))["ev"]
     figures = {key: value for key, value in ev.items() if isinstance(value, float)}
     assert set(figures) >= {"royalties", "row_points", "total"}
     assert all(value == round(value, 9) for value in figures.values()), figures

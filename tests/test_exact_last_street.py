@@ -12,7 +12,7 @@ from fantasyland.optimizer.ordinary.advise import (advise, entry_values, read_ad
 from fantasyland.optimizer.opponents.exact import exact_worth
 from fantasyland.optimizer.ordinary.plays import legal_plays
 from fantasyland.optimizer.ordinary.rollouts import finish, unseen_cards
-from fantasyland.optimizer.solver.table import PLAIN, TableSpec
+from fantasyland.optimizer.solver.table import PLAIN, Sample, TableSpec
 
 
 def _deal_by_deal(valuation, layout, unseen, keep, per_round):
@@ -86,7 +86,7 @@ def test_one_card_a_street_finishes_in_the_last_slot():
 # saw the 4.48% foul of the play they ranked first, and showed it at 0.000 +- 0.000.
 def test_advise_values_the_street_before_the_last_over_every_deal():
     advice = advise(find_rules("progressive"), "6c 4c / Ac 2c / 8s 3d 8c Kh 9c", "Qs 2h 2d",
-                    objective="royalties", discards="Ks Ts", seed=1)
+                    objective="royalties", discards="Ks Ts", sample=Sample(seed=1))
     assert advice.exact and advice.deals == 8436 and advice.rollouts == 0
     by_play = {p.play.describe(): p for p in advice.plays}
     once = by_play["2h middle, 2d top, discard Qs"]
@@ -102,6 +102,7 @@ def test_the_exact_street_depends_on_no_seed():
     rules = find_rules("pineapple")
     spec = TableSpec(opponents=1)
     first, second = (advise(rules, "Kd 5s / Ac 2c 7h / 8s 3d 8c Kh", "Qs 2h 2d",
-                            objective="royalties", table=spec, seed=seed) for seed in (0, 9))
+                            objective="royalties",
+                            sample=Sample(table=spec, seed=seed)) for seed in (0, 9))
     assert [(p.play.key, p.value) for p in first.plays] == \
         [(p.play.key, p.value) for p in second.plays]

@@ -27,6 +27,7 @@ from fantasyland.optimizer.solver.joker_bounds import JokerChain
 from fantasyland.optimizer.solver.mode import _bring_back, solve_mode
 from fantasyland.optimizer.solver.solve import make_objective
 from fantasyland.optimizer.solver.table import PLAIN
+from fantasyland.optimizer.solver.table import Sample
 
 JOKERS = replace(find_rules("pineapple"), deck=Deck(1, 2, False))
 JOKERS_FIVE = replace(find_rules("pineapple"), deck=Deck(1, 2, True))
@@ -192,8 +193,8 @@ def test_the_best_set_of_each_kind_matches_the_plain_search_as_jokers_play():
 # --- deferred middles (optimizer.solver.candidates.Deferred) ---------------------------------
 
 def _weighed(cards, rules):
-    goal = make_objective("royalties", rules, cards, None, table=PLAIN, samples=200, seed=0,
-                          boards=None)
+    goal = make_objective("royalties", rules, cards, None,
+                          sample=Sample(table=PLAIN, samples=200, seed=0, boards=None))
     return goal, goal.weigh(enumerate_candidates(cards, rules, compares_rows=goal.compares_rows))
 
 

@@ -23,6 +23,7 @@ from fantasyland.optimizer.opponents.draw import (board_stats, bot_stats, candid
                                                   draw_boards, opponent_boards, pair_boards,
                                                   pool_calibration, pool_features, pool_weights)
 from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.solver.table import Sample
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, bits,
                                        build_pool, dealing_for, load_pool, odds_pools,
@@ -376,7 +377,7 @@ def test_a_mean_royalties_the_rates_rule_out_names_the_file_and_the_key(tmp_path
                                         "averages that (as played they average 3.")
     # the solver's callers still catch the one error type they catch today
     with pytest.raises(ObjectiveError, match=f"house.toml: opponents.mean_royalties = {target}"):
-        solve(HAND_14, variant=rules, objective="ev", samples=10)
+        solve(HAND_14, variant=rules, objective="ev", sample=Sample(samples=10))
 
 
 def test_the_model_s_name_changes_with_its_boards(monkeypatch):

@@ -24,6 +24,7 @@ from fantasyland.optimizer.opponents.pools import Pool, pool_for
 from fantasyland.optimizer.solver.error_check import error_check
 from fantasyland.optimizer.solver.ev import PoolBoards, breakdown, set_points
 from fantasyland.optimizer.solver.record import solution_record
+from fantasyland.optimizer.solver.table import Sample
 
 runner = CliRunner()
 RULES = find_rules("pineapple")
@@ -96,20 +97,23 @@ def test_the_error_is_the_ratio_estimate_s_influence_over_the_boards():
 
 
 def test_the_standard_error_adds_the_pool_s_part_to_the_samples_as_variances():
-    solution = solve(HAND_14, variant="pineapple", objective="ev", samples=300, seed=2)
+    solution = solve(HAND_14, variant="pineapple", objective="ev",
+                     sample=Sample(samples=300, seed=2))
     parts = breakdown(solution.ev, solution.report)
     assert parts.pool_error > 0 and parts.pool_boards > 50
     assert parts.standard_error ** 2 == pytest.approx(parts.sample_error ** 2
                                                       + parts.pool_error ** 2)
-    again = breakdown(solve(HAND_14, variant="pineapple", objective="ev", samples=300, seed=2).ev,
+    again = breakdown(solve(HAND_14, variant="pineapple", objective="ev",
+                            sample=Sample(samples=300, seed=2)).ev,
                       solution.report)
     assert again == parts  # deterministic
 
 
 def test_three_handed_the_pool_error_doubles_with_the_seats():
-    solution = solve(HAND_14, variant="pineapple", objective="ev", samples=300, seed=2,
-                     table=TableSpec(2))
-    one = breakdown(solve(HAND_14, variant="pineapple", objective="ev", samples=600, seed=2).ev,
+    solution = solve(HAND_14, variant="pineapple", objective="ev",
+                     sample=Sample(samples=300, seed=2, table=TableSpec(2)))
+    one = breakdown(solve(HAND_14, variant="pineapple", objective="ev",
+                          sample=Sample(samples=600, seed=2)).ev,
                     solution.report)
     assert breakdown(solution.ev, solution.report).pool_error == pytest.approx(
         2 * one.pool_error)  # the same 600 boards' mix, drawn for two seats
@@ -117,30 +121,32 @@ def test_three_handed_the_pool_error_doubles_with_the_seats():
 
 def test_known_boards_and_given_boards_have_no_pool_error():
     against = "Qd Qc 2d / 9c 9d 7c 7d 4h / Kh Ks 6h 6c 6s"
-    known = solve(HAND_14, variant="pineapple", objective="ev", table=TableSpec(against=(against,)))
+    known = solve(HAND_14, variant="pineapple", objective="ev",
+                  sample=Sample(table=TableSpec(against=(against,))))
     parts = breakdown(known.ev, known.report)
     assert parts.exact and parts.standard_error == 0 and parts.pool_error == 0
     assert parts.pool_boards is None
     boards, _ = opponent_draw(RULES, parse_cards(HAND_14), 50, 1, 0)
-    given = solve(HAND_14, variant="pineapple", objective="ev", boards=boards)
+    given = solve(HAND_14, variant="pineapple", objective="ev", sample=Sample(boards=boards))
     parts = breakdown(given.ev, given.report)
     assert parts.pool_error == 0 and parts.standard_error > 0  # the caller's sample only
 
 
 def test_a_table_s_pool_seats_carry_the_pool_error():
-    solution = solve(HAND_14, variant="pineapple", objective="ev", samples=64,
-                     table=TableSpec(2, opponent_fantasyland=(14,)))
+    solution = solve(HAND_14, variant="pineapple", objective="ev",
+                     sample=Sample(samples=64, table=TableSpec(2, opponent_fantasyland=(14,))))
     parts = breakdown(solution.ev, solution.report)
     assert parts.deals == 16 and parts.pool_error > 0
 
 
 def test_the_record_gives_the_pool_s_part():
-    record = solution_record(solve(HAND_14, variant="pineapple", objective="ev", samples=100))["ev"]
+    record = solution_record(solve(HAND_14, variant="pineapple", objective="ev",
+                                   sample=Sample(samples=100)))["ev"]
     assert 0 < record["pool_error"] <= record["standard_error"]
     assert record["pool_boards"] > 0
     exact = solution_record(solve(HAND_14, variant="pineapple", objective="ev",
-                                  table=TableSpec(against=(
-        "Qd Qc 2d / 9c 9d 7c 7d 4h / Kh Ks 6h 6c 6s",))))["ev"]
+                                  sample=Sample(table=TableSpec(against=(
+        "Qd Qc 2d / 9c 9d 7c 7d 4h / Kh Ks 6h 6c 6s",)))))["ev"]
     assert exact["pool_error"] == 0 and exact["pool_boards"] is None
 
 

@@ -13,7 +13,7 @@ import re
 import pytest
 
 import fantasyland
-from fantasyland import (evaluate_board, find_rules, format_cards, parse_board, solve,
+from fantasyland import (Sample, evaluate_board, find_rules, format_cards, parse_board, solve,
                          value_of_set)
 
 HAND = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
@@ -35,7 +35,7 @@ def test_the_face_doctest_runs():
 
 @pytest.mark.parametrize("objective", ["royalties", "ev"])
 def test_a_solution_prints_its_set_value_and_status_in_one_short_line(objective):
-    solution = solve(HAND, objective=objective, samples=100, alternatives=1)
+    solution = solve(HAND, objective=objective, alternatives=1, sample=Sample(samples=100))
     text = repr(solution)
     assert len(text) <= SHORT and "\n" not in text, text
     assert parse_board(_set_in(text)) == solution.board
@@ -74,7 +74,7 @@ def test_a_solution_s_stats_are_named_fields_that_cannot_change():
     write to it. Now each figure is a field, and the record is frozen like the solution."""
     import dataclasses
 
-    solution = solve(HAND, objective="ev", samples=100)
+    solution = solve(HAND, objective="ev", sample=Sample(samples=100))
     stats = solution.stats
     assert stats.candidates == {"top": 364, "middle": 2002, "bottom": 2002}
     assert stats.stay.candidates == sum(stats.candidates.values())

@@ -8,21 +8,25 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from fantasyland.cli.main import app
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.cards import parse_cards
-from fantasyland.optimizer.ordinary.advise import advise
+from fantasyland.optimizer.ordinary.advise import Effort, advise
 from fantasyland.optimizer.ordinary.plays import read_play
+from fantasyland.optimizer.ordinary.position import PositionError
 from fantasyland.optimizer.ordinary.review import play_text, review
-from fantasyland.optimizer.solver.table import TableSpec
+from fantasyland.optimizer.solver.table import Sample, TableSpec
 
 REVIEW = Path(__file__).resolve().parents[1] / "fixtures" / "review"
 HAND = REVIEW / "progressive-hand.jsonl"
 BAD = REVIEW / "bad-lines.jsonl"
-FAST = {"samples": 200, "budget": 32}
+FAST = {"sample": Sample(samples=200), "budget": 32}
+#: The same for ``advise``, whose race takes the budget.
+FAST_ADVICE = {"sample": Sample(samples=200), "effort": Effort(budget=32)}
 runner = CliRunner()
 
 
@@ -43,14 +47,16 @@ def numbers(value) -> tuple:
 
 
 def test_review_reproduces_advise_decision_by_decision():
-    graded = review(late_streets(), variant="progressive", seed=3, **FAST)
+    graded = review(late_streets(), variant="progressive", sample=Sample(samples=200, seed=3),
+                    budget=32)
     assert [d.line for d in graded.decisions] == [1, 2, 3] and not graded.bad_lines
     rules = find_rules("progressive")
     thrown: list = []
     for decision, text in zip(graded.decisions, late_streets()):
         line = json.loads(text)
-        advice = advise(rules, line["board"], line["cards"], discards=tuple(thrown), seed=3,
-                        table=TableSpec(), **FAST)
+        advice = advise(rules, line["board"], line["cards"], discards=tuple(thrown),
+                        sample=Sample(table=TableSpec(), samples=200, seed=3),
+                        effort=Effort(budget=32))
         play = read_play(advice.position, play_text(line["play"]))
         mine = next(p for p in advice.plays if p.play.key == play.key)
         assert numbers(decision.played) == numbers(mine)
@@ -79,7 +85,8 @@ def test_a_line_without_a_hand_stands_alone():
 
 
 def test_a_different_seed_gives_the_numbers_of_advise_with_that_seed():
-    one, two = (review(late_streets()[:1], seed=s, **FAST).decisions[0] for s in (0, 1))
+    one, two = (review(late_streets()[:1], sample=Sample(samples=200, seed=s),
+                       budget=32).decisions[0] for s in (0, 1))
     assert one.played.value != two.played.value
 
 
@@ -108,11 +115,20 @@ def test_each_kind_of_bad_line_is_one_message(text, message):
     assert message in graded.bad_lines[0].message and "\n" not in graded.bad_lines[0].message
 
 
+@pytest.mark.parametrize("sample, message", [
+    (Sample(table=TableSpec(dead="2c")), "a review's table is its opponents only"),
+    (Sample(boards=np.zeros((1, 1, 13), dtype=int)), "give the table and samples, not boards"),
+])
+def test_a_sample_review_cannot_take_is_refused_before_any_line(sample, message):
+    with pytest.raises(PositionError, match=message):
+        review(iter(()), sample=sample)
+
+
 def test_a_play_the_first_street_screen_would_leave_out_is_raced_and_graded():
     line = json.dumps({"board": "/ /", "cards": "Kd 7c 8c 2h 2d",
                        "play": "Kd bottom, 7c top, 8c top, 2h top, 2d middle"})
     (decision,) = review([line], **FAST).decisions
-    alone = advise(find_rules("progressive"), "/ /", "Kd 7c 8c 2h 2d", **FAST)
+    alone = advise(find_rules("progressive"), "/ /", "Kd 7c 8c 2h 2d", **FAST_ADVICE)
     played = next(p for p in alone.plays if p.play.key == decision.played.play.key)
     assert played.screened  # advise alone leaves it out
     assert not decision.screened and decision.lost is not None and decision.lost > 0
@@ -164,7 +180,7 @@ def test_json_reproduces_the_library_and_validates_against_the_schema():
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert problems("review.schema.json", document) == []
-    graded = review(lines(HAND), seed=2, budget=32)
+    graded = review(lines(HAND), budget=32, sample=Sample(seed=2))
     assert [d["ev_lost"] for d in document["decisions"]] == [
         None if d.lost is None else round(d.lost, 6) for d in graded.decisions]
     assert document["summary"]["worst_line"] == graded.worst.line

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fantasyland.cli.main import app
-from fantasyland.optimizer import solve
+from fantasyland.optimizer import Sample, solve
 
 # 15-card Pineapple hands whose best set stays (quads on the bottom) and whose best set that
 # does not stay is close behind: the flip is a few points.
@@ -24,7 +24,7 @@ HANDS = ["As Kc Th 9c 7c 6s 6c 5d 4h 3s 3h 3d 3c 2s 2h",
 @pytest.mark.parametrize("hand", HANDS)
 @pytest.mark.parametrize("objective", ["royalties", "ev"])
 def test_the_decision_flips_at_the_break_even_worth(hand, objective):
-    options = {"samples": 60, "seed": 3} if objective == "ev" else {}
+    options = {"sample": Sample(samples=60, seed=3)} if objective == "ev" else {}
     flip = solve(hand, variant="pineapple", objective=objective, **options).break_even_fl_value
     assert flip is not None
     above = solve(hand, variant="pineapple", objective=objective, fl_value=flip + 0.05, **options)

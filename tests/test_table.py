@@ -16,6 +16,7 @@ from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer import solve
 from fantasyland.optimizer.solver.solve import fantasyland_set
 from fantasyland.optimizer.solver.table import TableSpec, draw_table, read_table
+from fantasyland.optimizer.solver.table import Sample
 from tests.test_schemas import validator
 
 runner = CliRunner()
@@ -143,7 +144,8 @@ def test_the_same_seed_makes_the_same_table():
 
 def test_classic_ofc_seats_three_opponents():
     hand = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s"
-    solution = solve(hand, variant="standard", objective="ev", table=TableSpec(3), samples=50)
+    solution = solve(hand, variant="standard", objective="ev",
+                     sample=Sample(table=TableSpec(3), samples=50))
     assert solution.ev.field.opponents == 3 and solution.status == "optimal"
 
 

@@ -19,6 +19,7 @@ from fantasyland.evaluator.cards import format_cards, parse_cards
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer import TableSpec, solve
+from fantasyland.optimizer.solver.table import Sample
 
 RULES = find_rules("pineapple")
 FL_VALUE = 12.4
@@ -95,7 +96,7 @@ def test_the_cases_hold_boards_that_stand_and_one_that_fouls():
 @pytest.mark.parametrize("hand, boards", CASES)
 def test_the_exact_ev_against_known_boards_is_the_enumerated_optimum(hand, boards):
     solution = solve(hand, objective="ev", fl_value=FL_VALUE,
-                     table=TableSpec(len(boards), tuple(boards)))
+                     sample=Sample(table=TableSpec(len(boards), tuple(boards))))
     assert solution.status == "optimal"
     assert solution.value == pytest.approx(best_by_enumeration(hand, boards), abs=1e-9)
 
@@ -103,8 +104,9 @@ def test_the_exact_ev_against_known_boards_is_the_enumerated_optimum(hand, board
 def test_known_boards_are_exact_whatever_the_samples_and_seed():
     hand, boards = CASES[1]
     table = TableSpec(against=tuple(boards))
-    first = solve(hand, objective="ev", fl_value=FL_VALUE, table=table, samples=50, seed=3)
-    second = solve(hand, objective="ev", fl_value=FL_VALUE, table=table, samples=400)
+    first = solve(hand, objective="ev", fl_value=FL_VALUE,
+                  sample=Sample(table=table, samples=50, seed=3))
+    second = solve(hand, objective="ev", fl_value=FL_VALUE, sample=Sample(table=table, samples=400))
     assert first.value == second.value
     assert first.ev.field.samples == 1 and first.ev.field.exact
 
@@ -114,8 +116,8 @@ def test_a_known_board_beside_a_sampled_seat_is_played_in_every_deal_and_the_opt
     # board the bot sets from the cards no one holds; the EV is the mean over the deals of
     # both seats' points, and its optimum is the enumeration's against those boards.
     hand, (known,) = CASES[0]
-    solution = solve(hand, objective="ev", fl_value=FL_VALUE, samples=25, seed=3,
-                     table=TableSpec(2, (known,)))
+    solution = solve(hand, objective="ev", fl_value=FL_VALUE,
+                     sample=Sample(samples=25, seed=3, table=TableSpec(2, (known,))))
     boards = solution.ev.field.boards
     assert boards.shape == (25, 2, 13) and not solution.ev.field.exact
     rows = [tuple(sorted(parse_cards(part))) for part in known.split("/")]

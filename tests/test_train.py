@@ -21,6 +21,7 @@ from fantasyland.optimizer.solver.dealing import (PROGRESSIVE_MIX, SizeError, pa
 from fantasyland.optimizer.solver.objective import ObjectiveError
 from fantasyland.optimizer.solver.table import TableSpec
 from fantasyland.optimizer.training.session import Session
+from fantasyland.optimizer.solver.table import Sample
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent
@@ -196,7 +197,7 @@ def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
     record = session.hand_record(g)
     assert record["ev_seed"] == 3_000_002
     again = grade(session.current.cards, optimal_text(played), variant="pineapple", objective="ev",
-                  table=TableSpec(2), seed=record["ev_seed"])
+                  sample=Sample(table=TableSpec(2), seed=record["ev_seed"]))
     assert again.ev_lost == pytest.approx(g.ev_lost) and again.player.value == g.player.value
     header = session.header_record()["session"]
     assert header["opponents"] == 2 and header["fl_value"] == {"14": pytest.approx(24.4)}

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from fantasyland.cli.main import app
 from fantasyland.evaluator import find_rules
-from fantasyland.optimizer.ordinary.advise import advise
+from fantasyland.optimizer.ordinary.advise import Effort, advise
+from fantasyland.optimizer.solver.table import Sample
 from fantasyland.optimizer.ordinary.plays import PlayError, board_text
 from fantasyland.optimizer.ordinary.session import OrdinarySession
 
@@ -69,7 +70,8 @@ def test_each_grade_is_advise_s_for_the_same_position_and_seed():
         seed = session.decision_seed
         d = session.play(text)
         again = advise(find_rules("progressive"), p.board.format(ascii=True), p.cards,
-                       objective="royalties", discards=p.dead, seed=seed, budget=32)
+                       objective="royalties", discards=p.dead,
+                       sample=Sample(seed=seed), effort=Effort(budget=32))
         mine = next(v for v in again.plays if v.play.key == d.played.play.key)
         assert d.position.street == street
         assert d.ev_lost == pytest.approx(max(mine.behind, 0.0))

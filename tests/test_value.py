@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from fantasyland.cli.main import app
 from fantasyland.evaluator import find_rules
-from fantasyland.optimizer import TableSpec, solve
+from fantasyland.optimizer import Sample, TableSpec, solve
 from fantasyland.optimizer.opponents.draw import opponent_boards
 from fantasyland.optimizer.solver.dealing import seeded_hand
 from fantasyland.optimizer.training.worth import (InfiniteWorth, Outcomes, fixed_point, simulate,
@@ -156,12 +156,12 @@ def test_the_default_worth_of_staying_follows_the_objective_and_the_table():
     hand, rules = seeded_hand(2, 14, 0), find_rules("pineapple")
     assert solve(hand, variant=rules, objective="royalties").fl_value == rules.repeat_value == 13.7
     for opponents in (1, 2):
-        solution = solve(hand, variant=rules, objective="ev", table=TableSpec(opponents),
-                         samples=10)
+        solution = solve(hand, variant=rules, objective="ev",
+                         sample=Sample(table=TableSpec(opponents), samples=10))
         assert solution.fl_value == pytest.approx(opponents * rules.ev_repeat_value)
     boards = opponent_boards(rules, hand, samples=10, opponents=2, seed=0)
     assert solve(hand, variant=rules, objective="ev",
-                 boards=boards).fl_value == pytest.approx(2 * 12.2)
+                 sample=Sample(boards=boards)).fl_value == pytest.approx(2 * 12.2)
     assert solve(hand, variant=rules, objective="ev", fl_value=5.0).fl_value == 5.0
 
 

@@ -24,6 +24,7 @@ from fantasyland.optimizer import solve
 from fantasyland.optimizer.solver.record import solution_record
 from fantasyland.optimizer.training.grading import grade, grade_record
 from fantasyland.optimizer.training.session import Session
+from fantasyland.optimizer.solver.table import Sample
 
 HAND = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
 REVIEW = Path(__file__).resolve().parent.parent / "fixtures" / "review"
@@ -57,8 +58,8 @@ def test_solve_answers_what_solve_json_prints(client):
     answer = client.post("/api/solve", json={"cards": HAND, "samples": 200, "seed": 4,
                                              "alternatives": 2})
     assert answer.status_code == 200, answer.text
-    expected = solution_record(solve(HAND, variant="pineapple", objective="ev", samples=200, seed=4,
-                                     alternatives=2))
+    expected = solution_record(solve(HAND, variant="pineapple", objective="ev",
+                                     alternatives=2, sample=Sample(samples=200, seed=4)))
     assert _without_times(answer.json()) == _without_times(json.loads(json.dumps(expected)))
 
 
@@ -154,7 +155,8 @@ def test_advise_answers_what_advise_json_prints(client):
     answer = client.post("/api/advise", json={"board": board, "cards": cards,
                                               "samples": 200})
     assert answer.status_code == 200, answer.text
-    expected = advice_record(advise(find_rules("pineapple"), board, cards, samples=200))
+    expected = advice_record(advise(find_rules("pineapple"), board, cards,
+                                    sample=Sample(samples=200)))
     assert answer.json() == json.loads(json.dumps(expected))
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from fantasyland.evaluator import find_rules
 from fantasyland.optimizer import solve
+from fantasyland.optimizer.solver.table import Sample
 from tests.load_serve import run_load
 from tests.serving import serve_process, stop
 
@@ -38,7 +39,8 @@ def test_200_solves_from_20_clients_are_each_answered_with_their_own_hand(tmp_pa
     # The answers are the solver's: every tenth against the library called here.
     rules = find_rules("pineapple")
     for i in range(0, 200, 10):
-        expected = solve(load.hands[i], variant=rules, objective="ev", samples=200, seed=i)
+        expected = solve(load.hands[i], variant=rules, objective="ev",
+                         sample=Sample(samples=200, seed=i))
         assert load.answers[i]["value"] == pytest.approx(expected.value, abs=1e-6), i
     # A bound on the time, loose enough for a loaded 2-core machine, tight enough to catch
     # requests that run one at a time with a worker sitting idle.

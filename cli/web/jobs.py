@@ -142,14 +142,15 @@ def rules_summary(fields: dict[str, Any]) -> dict:
 
 def solve(fields: dict[str, Any]) -> dict:
     from fantasyland.optimizer import solve as solve_hand
-    from fantasyland.optimizer.solver import solution_record
+    from fantasyland.optimizer.solver import Sample, solution_record
 
     rules = rules_of(fields)
     cards = _dealt(fields["cards"], rules)
     solution = solve_hand(cards, variant=rules, objective=chosen(fields, "objective"),
                           fl_value=chosen(fields, "fl_value"), time_limit=fields["time_limit"],
-                          alternatives=fields["alternatives"], table=_table(fields, rules),
-                          samples=chosen(fields, "samples"), seed=fields["seed"])
+                          alternatives=fields["alternatives"],
+                          sample=Sample(table=_table(fields, rules),
+                                        samples=chosen(fields, "samples"), seed=fields["seed"]))
     return solution_record(solution)
 
 
@@ -160,13 +161,14 @@ def _dealt(text: str, rules: Rules):
 
 
 def check(fields: dict[str, Any]) -> dict:
+    from fantasyland.optimizer.solver import Sample
     from fantasyland.optimizer.training import grade, grade_record
 
     rules = rules_of(fields)
     g = grade(fields["cards"], fields["set"], variant=rules, objective=chosen(fields, "objective"),
               fl_value=chosen(fields, "fl_value"), time_limit=fields["time_limit"],
-              samples=chosen(fields, "samples"), seed=fields["seed"],
-              table=_table(fields, rules))
+              sample=Sample(table=_table(fields, rules), samples=chosen(fields, "samples"),
+                            seed=fields["seed"]))
     return grade_record(g)
 
 
@@ -206,16 +208,19 @@ def train_grade(fields: dict[str, Any]) -> dict:
 
 
 def advise(fields: dict[str, Any]) -> dict:
-    from fantasyland.optimizer.ordinary import (DEFAULT_BUDGET, DEFAULT_SAMPLES, advice_record,
-                                                advise_plays)
+    from fantasyland.optimizer.ordinary import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Effort,
+                                                advice_record, advise_plays)
+    from fantasyland.optimizer.solver import Sample
 
     rules = rules_of(fields)
     advice = advise_plays(rules, fields["board"], fields["cards"],
                           objective=chosen(fields, "objective"),
-                          table=_table(fields, rules), discards=fields["discards"] or (),
-                          samples=chosen(fields, "samples") or DEFAULT_SAMPLES, seed=fields["seed"],
-                          budget=fields["budget"] or DEFAULT_BUDGET, workers=1,
-                          entry_overrides=fields["entry_value"])
+                          sample=Sample(table=_table(fields, rules),
+                                        samples=chosen(fields, "samples") or DEFAULT_SAMPLES,
+                                        seed=fields["seed"]),
+                          discards=fields["discards"] or (),
+                          entry_overrides=fields["entry_value"],
+                          effort=Effort(budget=fields["budget"] or DEFAULT_BUDGET, workers=1))
     return advice_record(advice)
 
 
@@ -235,11 +240,14 @@ def score(fields: dict[str, Any]) -> dict:
 def review(fields: dict[str, Any]) -> dict:
     from fantasyland.cli.render import measured
     from fantasyland.optimizer.ordinary import DEFAULT_BUDGET, review_lines
+    from fantasyland.optimizer.solver import Sample, TableSpec
 
     rules = rules_of(fields)
     result = review_lines(fields["history"].splitlines(), variant=rules,
                           objective=chosen(fields, "objective"),
-                          opponents=seated(fields["opponents"], rules), seed=fields["seed"],
+                          sample=Sample(table=TableSpec(opponents=seated(fields["opponents"],
+                                                                         rules)),
+                                        seed=fields["seed"]),
                           budget=fields["budget"] or DEFAULT_BUDGET,
                           entry_overrides=fields["entry_value"])
     if not result.decisions:

@@ -30,6 +30,7 @@ from fantasyland.optimizer.batch.benchmark import (ADVERSARIAL_CARDS, KINDS, Tim
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.objective import ObjectiveName
 from fantasyland.optimizer.solver.solve import solve
+from fantasyland.optimizer.solver.table import Sample
 
 
 #: What a worker runs: JSON lines in (one solve's arguments), JSON lines out (its time and its
@@ -44,6 +45,15 @@ try:  # CP-SAT loaded before any clock starts (an older checkout may load it at 
     cp_model()
 except ImportError:
     pass
+try:  # the sample's options as one Sample (an older checkout takes them flat)
+    from PKG.optimizer import Sample
+except ImportError:
+    Sample = None
+
+def arguments(job):
+    if Sample is not None and "samples" in job:
+        job["sample"] = Sample(samples=job.pop("samples"))
+    return job
 
 def rows(board):
     return [sorted(int(c) for c in getattr(board, r)) for r in ("top", "middle", "bottom")]
@@ -64,7 +74,7 @@ def record(s):
 for line in sys.stdin:
     job = json.loads(line)
     start = time.perf_counter()
-    solution = solve(job.pop("cards"), time_limit=60.0, **job)
+    solution = solve(job.pop("cards"), time_limit=60.0, **arguments(job))
     ms = (time.perf_counter() - start) * 1e3
     print(json.dumps({"ms": ms, "record": record(solution)}), flush=True)
 """
@@ -162,6 +172,14 @@ class Group:
     def samples(self) -> int | None:
         return self.options.get("samples")
 
+    def solve_options(self) -> dict:
+        """``options`` as this checkout's ``solve`` takes them: the samples in a ``Sample``
+        (the workers' jobs keep them flat, as JSON, and ``WORKER`` makes the same change)."""
+        options = dict(self.options)
+        if "samples" in options:
+            options["sample"] = Sample(samples=options.pop("samples"))
+        return options
+
 
 class SuiteError(InputError):
     """A suite that the rules cannot deal (the jokers suite under rules without jokers)."""
@@ -246,13 +264,14 @@ def compare(group_list: list[Group], other: Path | None,
         timed: dict[int, list[float]] = {id(group): [] for group in group_list}
         for bundle in by_count.values():
             for group in bundle:
-                solve(list(group.hands[0]), **group.options)  # warm the caches first
+                solve(list(group.hands[0]), **group.solve_options())  # warm the caches first
             for i in range(max(len(group.hands) for group in bundle)):
                 for group in bundle[i % len(bundle):] + bundle[:i % len(bundle)]:
                     if i >= len(group.hands):
                         continue
                     start = time.perf_counter()
-                    solution = solve(list(group.hands[i]), time_limit=60.0, **group.options)
+                    solution = solve(list(group.hands[i]), time_limit=60.0,
+                                     **group.solve_options())
                     timed[id(group)].append((time.perf_counter() - start) * 1e3)
                     if not solution.status.proved:
                         raise RuntimeError(f"hand {list(group.hands[i])} was not proved optimal")

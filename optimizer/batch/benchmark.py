@@ -24,6 +24,7 @@ from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.evaluator.strength import rank3_array, rank5_array
 from fantasyland.optimizer.solver.candidates import subsets
 from fantasyland.optimizer.solver.solve import solve
+from fantasyland.optimizer.solver.table import Sample
 
 
 
@@ -150,7 +151,7 @@ def time_solving(card_counts: Iterable[int], hands: int, seed: int, variant: str
                  samples: int | None = None) -> list[Timings]:
     """Solving seeded random hands to proved optimality, per card count."""
     results = []
-    extra = {} if samples is None else {"samples": samples}
+    extra = {} if samples is None else {"sample": Sample(samples=samples)}
     for cards in card_counts:
         dealt = random_hands(hands, cards, seed, deck=find_rules(variant).deck)
         solve(dealt[0], variant=variant, objective=objective, fl_value=fl_value,

@@ -22,7 +22,7 @@ from fantasyland.evaluator.cards import Card
 from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.batch.files import BatchError, record_line
 from fantasyland.optimizer.solver.solve import Solution, solve
-from fantasyland.optimizer.solver.table import TableSpec
+from fantasyland.optimizer.solver.table import Sample
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,10 @@ class Settings:
     options: tuple[tuple[str, Any], ...] = ()
 
     def solve_options(self) -> dict[str, Any]:
-        """``options`` as keyword arguments of ``solve``: the table's as one ``table``."""
-        table, rest = TableSpec.split(dict(self.options))
-        return {"table": table, **rest}
+        """``options`` as keyword arguments of ``solve``: the table's and the sample's as one
+        ``sample``."""
+        sample, rest = Sample.split(dict(self.options))
+        return {"sample": sample, **rest}
 
 
 class Task(NamedTuple):

@@ -11,12 +11,11 @@ Input lines that cannot be solved go to an errors file instead, in input order t
 
 from __future__ import annotations
 
-import inspect
 from array import array
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ from fantasyland.optimizer.solver.dealing import deal_hands, hand_line
 from fantasyland.optimizer.batch.engines import Engine, Result, Settings, Task, open_engine
 from fantasyland.optimizer.solver.objective import EV_OPTIONS, ObjectiveName, ev_options
 from fantasyland.optimizer.solver.solve import Solution, default_samples, solve
-from fantasyland.optimizer.solver.table import PLAIN, read_table
+from fantasyland.optimizer.solver.table import DEFAULT_SAMPLE, PLAIN, read_table
 
 
 # --- resuming ------------------------------------------------------------------------------
@@ -45,8 +44,8 @@ def batch_settings(settings: Settings, rules: Rules) -> dict[str, Any]:
     ``rules`` are the batch's variant (a line's own variant is that line's business). The
     time limit is left out: it is a budget, not a setting, and a rerun may raise it.
     """
-    defaults = {name: p.default for name, p in inspect.signature(solve).parameters.items()} \
-        | {"opponents": PLAIN.seated(rules), "samples": default_samples(rules)}
+    defaults = {"opponents": PLAIN.seated(rules), "samples": default_samples(rules),
+                "seed": DEFAULT_SAMPLE.seed}
     options = ev_options(settings.objective, **{name: defaults[name] for name in EV_OPTIONS}
                          | dict(settings.options))
     model = {}
@@ -328,13 +327,13 @@ def check_settings(settings: Settings, *, variant: str | Rules = "pineapple") ->
     hand, as ``solve`` is what decides what is valid."""
     options = settings.solve_options()
     hand = range(13)
-    if options["table"].known:
+    if options["sample"].table.known:
         # a hand that fits the table, against one sampled deal: its boards may be costly
         rules = find_rules(variant)
         left = list(rules.deck.cards)
-        for card in read_table(rules, (), spec=options["table"]).known_cards:
+        for card in read_table(rules, (), spec=options["sample"].table).known_cards:
             left.remove(card)
-        hand, options["samples"] = sorted(left)[:13], 1
+        hand, options["sample"] = sorted(left)[:13], replace(options["sample"], samples=1)
     solve(hand, variant=variant, objective=settings.objective, fl_value=settings.fl_value,
           time_limit=settings.time_limit,
           **options)

@@ -74,7 +74,7 @@ app()
 _FIND = '''
 import json, random, sys
 from fantasyland.evaluator.cards import format_cards
-from fantasyland.optimizer import solve
+from fantasyland.optimizer import Sample, solve
 cards, seed, skip, limit, EV_SAMPLES = {cards}, {seed}, {skip}, {limit}, {samples}
 rng = random.Random(seed)
 found = {{"bounds": [], "cp_sat": None, "index": None}}
@@ -86,7 +86,7 @@ for index in range(limit):
     if any(name.split(".")[0] == "ortools" for name in sys.modules):
         break  # this code proves royalties with CP-SAT: no hand of the first kind past here
     found["bounds"].append(format_cards(hand, ascii=True))
-    solve(hand, objective="ev", samples=EV_SAMPLES)
+    solve(hand, objective="ev", sample=Sample(samples=EV_SAMPLES))
     if any(name.split(".")[0] == "ortools" for name in sys.modules):
         found["cp_sat"], found["index"] = format_cards(hand, ascii=True), index
         break

@@ -26,7 +26,8 @@ from fantasyland.optimizer.ordinary.race import MIN_ROLLOUTS, PlayValue, race
 from fantasyland.optimizer.ordinary.worth import Valuation
 from fantasyland.optimizer.solver.objective import (OBJECTIVES, ObjectiveError, ObjectiveName,
                                                     opponent_model)
-from fantasyland.optimizer.solver.table import PLAIN, Table, TableSpec, draw_table, read_table
+from fantasyland.optimizer.solver.table import (DEFAULT_SAMPLE, PLAIN, Sample, Table, TableSpec,
+                                                check_sample, draw_table, read_table)
 
 #: The most rollouts a play gets, by default.
 DEFAULT_BUDGET = 96
@@ -39,6 +40,21 @@ SCREEN = 12
 SCREEN_SAMPLES = 256
 
 
+@dataclass(frozen=True, kw_only=True)
+class Effort:
+    """How the plays of a street race where they are rolled out: at most ``budget`` rollouts
+    a play, on ``workers`` processes, ``progress(done, most)`` told the rollouts as they are
+    made, and the plays of ``include`` raced whatever the first street's screen says (a play
+    being graded)."""
+
+    budget: int = DEFAULT_BUDGET
+    workers: int = 1
+    progress: Callable[[int, int], None] | None = None
+    include: Sequence[Play] = ()
+
+
+#: The default effort: ``DEFAULT_BUDGET`` rollouts a play, in this process.
+DEFAULT_EFFORT = Effort()
 
 @dataclass(frozen=True)
 class Advice:
@@ -127,34 +143,50 @@ def check_settings(objective: str, samples: int, seed: int, budget: int, workers
             raise PositionError(f"bad {name} {number!r}: expected a whole number >= {low}")
 
 
+def advise_samples(sample: Sample) -> int:
+    """The opponent boards ``sample`` asks ``advise`` to score against: its ``samples``, or
+    ``DEFAULT_SAMPLES``. Refuses, with a ``PositionError``, a fixed sample of ``boards``, which
+    only ``solve`` takes."""
+    try:
+        check_sample(sample)
+    except ObjectiveError as error:
+        raise PositionError(str(error)) from None
+    if sample.boards is not None:
+        raise PositionError("advise draws its own opponent boards from the table: give the "
+                            "table and samples, not boards")
+    return DEFAULT_SAMPLES if sample.samples is None else sample.samples
+
+
 def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
-           *, objective: str = "ev", table: TableSpec = PLAIN, discards: str | Sequence[Card] = (),
-           samples: int = DEFAULT_SAMPLES, seed: int = 0, budget: int = DEFAULT_BUDGET,
-           workers: int = 1, entry_overrides: Mapping[int, float] | None = None,
-           progress: Callable[[int, int], None] | None = None,
-           include: Sequence[Play] = ()) -> Advice:
-    """Every play of ``cards`` dealt onto ``board``, best first (module docstring).
-    ``progress(done, most)`` is told the rollouts made as they are made; the plays of
-    ``include`` race whatever the screen says (a play being graded). Raises
-    ``PositionError`` (bad input) or ``ObjectiveError`` (no opponent model)."""
-    check_settings(objective, samples, seed, budget, workers)
-    position, seated = read_advice_position(rules, board, cards, spec=table, discards=discards)
+           *, objective: str = "ev", sample: Sample = DEFAULT_SAMPLE,
+           discards: str | Sequence[Card] = (), entry_overrides: Mapping[int, float] | None = None,
+           effort: Effort = DEFAULT_EFFORT) -> Advice:
+    """Every play of ``cards`` dealt onto ``board``, best first (module docstring), against
+    the ``sample``'s table (its ``samples`` default to ``DEFAULT_SAMPLES``), rolled out as
+    ``effort`` says. Raises ``PositionError`` (bad input) or ``ObjectiveError`` (no
+    opponent model)."""
+    samples, seed = advise_samples(sample), sample.seed
+    check_settings(objective, samples, seed, effort.budget, effort.workers)
+    position, seated = read_advice_position(rules, board, cards, spec=sample.table,
+                                            discards=discards)
     entries = entry_values(rules, objective, overrides=entry_overrides)
     valuation, drawn = valuation_for(position, objective, seated, samples, seed, entries)
     plays = legal_plays(position)
     if position.rounds_left <= 1:
-        return _exact(position, objective, seated, entries, plays, valuation, drawn, seed,
-                      budget)
-    raced, left_out = _screen(position, plays, seed, {p.key for p in include})
-    ranked = race(position, valuation, raced, seed, budget, workers, progress) + left_out
-    return Advice(position, objective, seated, entries, ranked, False, drawn, seed, budget,
-                  sum(p.rollouts for p in ranked))
+        valued, deals = _exact(position, entries, plays, valuation)
+        return Advice(position, objective, seated, entries, valued, True, drawn, seed,
+                      effort.budget, 0, deals)
+    raced, left_out = _screen(position, plays, seed, {p.key for p in effort.include})
+    ranked = race(position, valuation, raced, seed, effort.budget, effort.workers,
+                  effort.progress) + left_out
+    return Advice(position, objective, seated, entries, ranked, False, drawn, seed,
+                  effort.budget, sum(p.rollouts for p in ranked))
 
 
-def _exact(position, objective, table, entries, plays, valuation, drawn, seed, budget
-           ) -> Advice:
-    """Every play valued exactly: on the last street by the board it finishes, on the one
-    before it over every last deal."""
+def _exact(position: Position, entries: tuple[EntryValue, ...], plays: list[Play],
+           valuation: Valuation) -> tuple[tuple[PlayValue, ...], int]:
+    """Every play valued exactly, best first, and the last deals each value is over: on the
+    last street by the board it finishes (1), on the one before it over every last deal."""
     layouts = np.stack([p.layout for p in plays])
     if position.last_street:
         out = valuation(layouts)
@@ -174,8 +206,7 @@ def _exact(position, objective, table, entries, plays, valuation, drawn, seed, b
         plays[i], float(value[i]), 0.0, float(foul[i]),
         {cards: float(share[i]) for cards, share in chances.items()}, 0,
         float(best - value[i]), 0.0, False) for i in order)
-    return Advice(position, objective, table, entries, valued, True, drawn, seed, budget, 0,
-                  deals)
+    return valued, deals
 
 
 def _screen(position: Position, plays: list[Play], seed: int, keep: set[bytes]

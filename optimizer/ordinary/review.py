@@ -34,11 +34,12 @@ from dataclasses import dataclass, field
 from fantasyland.evaluator import InputError, find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.evaluator.rules import Rules
-from fantasyland.optimizer.ordinary.advise import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Advice,
-                                                   PlayValue, advise, check_settings,
+from fantasyland.optimizer.ordinary.advise import (DEFAULT_BUDGET, Advice, Effort, PlayValue,
+                                                   advise, advise_samples, check_settings,
                                                    read_advice_position)
+from fantasyland.optimizer.ordinary.position import PositionError
 from fantasyland.optimizer.ordinary.plays import Play, read_play
-from fantasyland.optimizer.solver.table import PLAIN, TableSpec
+from fantasyland.optimizer.solver.table import DEFAULT_SAMPLE, PLAIN, Sample, TableSpec
 
 #: The keys a history line may hold.
 REQUIRED = ("board", "cards", "play")
@@ -270,18 +271,23 @@ def played_value(advice: Advice, play: Play) -> PlayValue:
 
 
 def review(lines: Iterable[str], *, variant: str | Rules = "progressive", objective: str = "ev",
-           opponents: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-           budget: int = DEFAULT_BUDGET, workers: int = 1,
+           sample: Sample = DEFAULT_SAMPLE, budget: int = DEFAULT_BUDGET, workers: int = 1,
            entry_overrides: Mapping[int, float] | None = None,
            progress: Callable[[int, Decision | BadLine], None] | None = None) -> Review:
-    """Grade every line of ``lines`` (the module docstring); ``variant`` and ``opponents``
-    are those of a line that names none. ``progress(line, result)`` is told each line's
-    result as it is made. A setting that cannot be (a bad objective, seed or budget) raises
-    ``PositionError`` before any line is read."""
+    """Grade every line of ``lines`` (the module docstring) with ``advise``'s ``sample``
+    (its samples and seed); ``variant`` and the sample's opponents are those of a line that
+    names none, and a line's table is its own. ``progress(line, result)`` is told each
+    line's result as it is made. A setting that cannot be (a bad objective, seed or budget,
+    or a table with more than its opponents) raises ``PositionError`` before any line is
+    read."""
     rules_by_name: dict[str, Rules] = {}
     default = variant if isinstance(variant, Rules) else None
     if default is None:
         default = find_rules(variant)
+    samples, seed, opponents = advise_samples(sample), sample.seed, sample.table.opponents
+    if sample.table.known:
+        raise PositionError("a review's table is its opponents only: the boards seen and the "
+                            "dead cards are each line's (against, dead)")
     check_settings(objective, samples, seed, budget, workers)
     decisions: list[Decision] = []
     bad: list[BadLine] = []
@@ -301,10 +307,10 @@ def review(lines: Iterable[str], *, variant: str | Rules = "progressive", object
             position, _ = read_advice_position(rules, line.board, line.cards, spec=table,
                                                discards=earlier)
             play = read_play(position, play_text(line.play))
-            advice = advise(rules, line.board, line.cards, objective=objective, table=table,
-                            discards=earlier,
-                            samples=samples, seed=seed, budget=budget, workers=workers,
-                            entry_overrides=entry_overrides, include=(play,))
+            advice = advise(rules, line.board, line.cards, objective=objective,
+                            sample=Sample(table=table, samples=samples, seed=seed),
+                            discards=earlier, entry_overrides=entry_overrides,
+                            effort=Effort(budget=budget, workers=workers, include=(play,)))
         except InputError as error:  # refused input is a bad line; any other error, a bug
             result: Decision | BadLine = BadLine(number, str(error), text)
             bad.append(result)

@@ -28,6 +28,7 @@ from fantasyland.optimizer.ordinary.advise import (
     DEFAULT_SAMPLES,
     OBJECTIVES,
     Advice,
+    Effort,
     PlayValue,
     advise,
     entry_values,
@@ -38,7 +39,7 @@ from fantasyland.optimizer.ordinary.plays import (
     read_play,
 )
 from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
-from fantasyland.optimizer.solver.table import PLAIN, TableSpec, read_table
+from fantasyland.optimizer.solver.table import PLAIN, Sample, TableSpec, read_table
 from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: Decisions a hand's seeds leave room for: more than any dealing has streets.
@@ -271,9 +272,11 @@ class OrdinarySession:
         assert self.current is not None
         p = self.current.position
         return advise(self.rules, board_text(self._layout), p.cards, objective=self.objective,
-                      table=self.table, discards=tuple(self._discards), samples=self.samples,
-                      seed=self.decision_seed, budget=self.budget, workers=self.workers,
-                      entry_overrides=self.entry_overrides, progress=progress, include=include)
+                      sample=Sample(table=self.table, samples=self.samples,
+                                    seed=self.decision_seed),
+                      discards=tuple(self._discards), entry_overrides=self.entry_overrides,
+                      effort=Effort(budget=self.budget, workers=self.workers, progress=progress,
+                                    include=include))
 
     def play(self, text: str, *, progress: Callable[[int, int], None] | None = None
              ) -> Decision:

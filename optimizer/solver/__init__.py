@@ -24,7 +24,7 @@ _FACE = {
     "solution_record": "record", "breakdown": "ev", "default_samples": "solve",
     # objectives and the table
     "OBJECTIVES": "objective", "ObjectiveError": "objective", "ObjectiveName": "objective",
-    "check_objective": "objective", "TableSpec": "table", "describe": "table",
+    "check_objective": "objective", "TableSpec": "table", "Sample": "table", "describe": "table",
     "read_table": "table",
     # dealt hands
     "SizeError": "dealing", "deal_hands": "dealing", "hand_line": "dealing",

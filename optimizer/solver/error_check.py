@@ -25,6 +25,7 @@ from fantasyland.optimizer.opponents.pools import Pool, foul_signature
 from fantasyland.optimizer.solver.ev import Breakdown, ExpectedValue, OpponentField, breakdown
 from fantasyland.optimizer.solver.objective import ObjectiveName
 from fantasyland.optimizer.solver.solve import default_samples, solve
+from fantasyland.optimizer.solver.table import Sample
 
 #: Card counts of the check's hands, in turn: hand ``k`` is dealt ``CHECK_CARDS[k % 5]``.
 CHECK_CARDS = (13, 14, 15, 16, 17)
@@ -66,8 +67,8 @@ def error_check(rules: Rules, fresh: Pool, *, hands: int = CHECK_HANDS,
     for k in range(hands):
         cards = CHECK_CARDS[k % len(CHECK_CARDS)]
         dealt = rng.choice(52, cards, replace=False).tolist()
-        solution = solve(dealt, variant=rules, objective=ObjectiveName.EV, samples=samples,
-                         seed=seed + k)
+        solution = solve(dealt, variant=rules, objective=ObjectiveName.EV,
+                         sample=Sample(samples=samples, seed=seed + k))
         ours = breakdown(solution.ev, solution.report)
         theirs = fresh_breakdown(rules, fresh, dealt, solution.report, solution.ev.fl_value,
                                  samples, seed + k + 1_000_003)

@@ -36,7 +36,8 @@ from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, O
                                                     opponent_model)
 from fantasyland.optimizer.solver.played import solve_mode_as_played
 from fantasyland.optimizer.solver.showdown import ShowdownChoice, showdown_choice
-from fantasyland.optimizer.solver.table import PLAIN, TableSpec, draw_table, read_table
+from fantasyland.optimizer.solver.table import (DEFAULT_SAMPLE, Sample, check_sample, draw_table,
+                                                read_table)
 
 MIN_CARDS, MAX_CARDS = 13, 17
 DEFAULT_SAMPLES = 2000  # opponent deals per solve with the EV objective
@@ -210,18 +211,18 @@ def _without(dealt: Sequence[Card], used: Sequence[Card]) -> list[Card]:
 
 
 def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_value: float | None,
-                   *, table: TableSpec = PLAIN, samples: int | None = None, seed: int = 0,
-                   boards: np.ndarray | None = None) -> Objective:
+                   *, sample: Sample = DEFAULT_SAMPLE) -> Objective:
     """The objective ``name`` for a dealt hand: ``"royalties"`` or ``"ev"``.
 
     ``fl_value`` defaults to ``default_fl_value``: the variant's worth of staying for this
-    many cards and this table. The EV objective plays the ``table``
+    many cards and this table. The EV objective plays the ``sample``'s table
     (``optimizer.solver.table.TableSpec``: how many opponents, and what is known of them)
-    on a seeded sample of ``samples`` deals from the deck without the dealt cards, unless
-    ``boards`` gives the sample: an ``(samples, opponents, 13)`` array of boards laid out
-    top, middle, bottom.
+    on a seeded sample of its ``samples`` deals from the deck without the dealt cards,
+    unless its ``boards`` give the sample (``optimizer.solver.table.Sample``).
     """
     check_name(name)
+    check_sample(sample)
+    table, samples, seed, boards = sample.table, sample.samples, sample.seed, sample.boards
     dealt = _dealt(dealt, rules.deck)
 
     def staying(opponents: int) -> float:
@@ -286,14 +287,13 @@ def fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
 
 def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
-          time_limit: float = 10.0, alternatives: int = 0, table: TableSpec = PLAIN,
-          samples: int | None = None, seed: int = 0,
-          boards: np.ndarray | None = None) -> Solution:
+          time_limit: float = 10.0, alternatives: int = 0,
+          sample: Sample = DEFAULT_SAMPLE) -> Solution:
     """The best set for ``cards`` (13 to 17) under ``variant``; see the module docstring.
 
     ``objective`` is ``"royalties"`` (royalties + fl_value if the set stays) or ``"ev"``
-    (expected points at the ``table``, estimated on ``samples`` seeded deals, + fl_value if
-    it stays); ``boards`` may fix that sample instead (``make_objective``).
+    (expected points at the ``sample``'s table, estimated on its ``samples`` seeded deals,
+    + fl_value if it stays); its ``boards`` may fix that sample instead (``make_objective``).
     ``fl_value`` defaults to the variant's worth of staying (``default_fl_value``).
     ``alternatives`` asks for that many next-best distinct sets.
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
@@ -302,7 +302,7 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
     # The solver's clock leaves out the one-time load of CP-SAT (cpsat.py) and of the
     # opponent model: the time limit and the times reported are the solve's own.
     rules = find_rules(variant)
-    if objective == ObjectiveName.EV and boards is None:
+    if objective == ObjectiveName.EV and check_sample(sample).boards is None:
         from fantasyland.optimizer.opponents.draw import prepare  # the pools load on first use
 
         prepare(rules)
@@ -315,8 +315,7 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
         raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
-    goal = make_objective(objective, rules, dealt, fl_value, table=table, samples=samples,
-                          seed=seed, boards=boards)
+    goal = make_objective(objective, rules, dealt, fl_value, sample=sample)
     deadline = started + time_limit
     clock = time.perf_counter()
     cands = goal.weigh(enumerate_candidates(dealt, rules, compares_rows=goal.compares_rows))
@@ -380,9 +379,7 @@ class SetValue:
 
 def value_of_set(cards: str | Sequence[Card], board: str | Board,
                  *, variant: str | Rules = "pineapple", objective: str | Objective = "royalties",
-                 fl_value: float | None = None, table: TableSpec = PLAIN,
-                 samples: int | None = None, seed: int = 0,
-                 boards: np.ndarray | None = None) -> SetValue:
+                 fl_value: float | None = None, sample: Sample = DEFAULT_SAMPLE) -> SetValue:
     """The value of ``board`` for the dealt ``cards``, on the same terms as ``solve``.
 
     With the same arguments, the optimal board's value equals ``solve(...).value``. An
@@ -399,7 +396,7 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
         raise CardError(f"the set uses {format_cards(missing[:1], ascii=True)!r}, which was "
                         "not dealt")
     goal = objective if not isinstance(objective, str) else make_objective(
-        objective, rules, dealt, fl_value, table=table, samples=samples, seed=seed, boards=boards)
+        objective, rules, dealt, fl_value, sample=sample)
     report = evaluate_board(board, rules=rules)
     if isinstance(goal, ExpectedValue):
         parts = breakdown(goal, report)

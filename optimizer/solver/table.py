@@ -138,6 +138,41 @@ class TableSpec:
 PLAIN = TableSpec()
 
 
+@dataclass(frozen=True, kw_only=True, eq=False)  # eq: an array of boards has no one truth
+class Sample:
+    """The opponents a hand is valued against under the ev objective, as the player gives
+    them: the ``table``, and a sample of ``samples`` deals of it drawn from ``seed`` (None:
+    the default of whatever takes it), or ``boards``, the sample itself: an ``(samples,
+    opponents, 13)`` array of boards laid out top, middle, bottom. What ``solve``, ``grade``
+    and ``advise`` take; each checks it where it reads it."""
+
+    table: TableSpec = PLAIN
+    samples: int | None = None
+    seed: int = 0
+    boards: np.ndarray | None = None
+
+    @classmethod
+    def split(cls, options: Mapping[str, Any]) -> tuple[Sample, dict[str, Any]]:
+        """The sample made of those of ``options`` that name its fields or the table's
+        (flat, as a batch's settings keep them: ``TableSpec.split``), and the other options."""
+        table, rest = TableSpec.split(options)
+        own = {"samples", "seed"}
+        return cls(table=table, **{k: v for k, v in rest.items() if k in own}), \
+            {k: v for k, v in rest.items() if k not in own}
+
+
+#: The default: heads-up against the pools' bot, the default deals, seed 0.
+DEFAULT_SAMPLE = Sample()
+
+
+def check_sample(sample: Sample) -> Sample:
+    """``sample``, once it is known to be one (its fields are checked where they are read)."""
+    if not isinstance(sample, Sample):
+        raise ObjectiveError(f"bad sample {sample!r}: expected a Sample (table, samples, "
+                             "seed, boards)")
+    return sample
+
+
 def read_board(text: str | Board, rules: Rules) -> KnownBoard:
     """``"TOP / MIDDLE / BOTTOM"``, whole or with rows short (what is seen so far)."""
     if isinstance(text, Board):

@@ -25,6 +25,7 @@ from fantasyland.optimizer.opponents.closed import model_worths, opponent_boards
 from fantasyland.optimizer.solver.dealing import seeded_hand
 from fantasyland.optimizer.solver.objective import ObjectiveName
 from fantasyland.optimizer.solver.solve import make_objective, solve, value_of_set
+from fantasyland.optimizer.solver.table import Sample
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,13 @@ def deviation(rules: Rules, *, hands: int = 200, samples: int = 50, opponents: i
         chosen_on = opponent_boards(rules, cards, samples, opponents, seed * 1_000_003 + 2 * i)
         valued_on = opponent_boards(rules, cards, samples, opponents,
                                     seed * 1_000_003 + 2 * i + 1)
-        best = solve(dealt, variant=rules, objective=ObjectiveName.EV, boards=chosen_on).board
+        best = solve(dealt, variant=rules, objective=ObjectiveName.EV,
+                     sample=Sample(boards=chosen_on)).board
         differs += sorted(best.cards) != sorted(model.cards) or any(
             sorted(best.row(r)) != sorted(model.row(r)) for r in (Row.TOP, Row.MIDDLE))
         for boards, out in ((valued_on, gains), (chosen_on, fitted)):
-            goal = make_objective(ObjectiveName.EV, rules, dealt, None, boards=boards)
+            goal = make_objective(ObjectiveName.EV, rules, dealt, None,
+                                  sample=Sample(boards=boards))
             out.append(value_of_set(dealt, best, variant=rules, objective=goal).value
                        - value_of_set(dealt, model, variant=rules, objective=goal).value)
         if progress:

@@ -16,10 +16,10 @@ from fantasyland.evaluator.cards import (JOKER, ONE_DECK, Card, CardError, Deck,
                                          parse_cards)
 from fantasyland.evaluator.rules import ROWS, Row, Rules
 from fantasyland.evaluator.rules_files import find_rules
-from fantasyland.optimizer.solver.objective import ObjectiveName, check_objective, ev_options
+from fantasyland.optimizer.solver.objective import ObjectiveName, check_objective
 from fantasyland.optimizer.solver.solve import (MAX_CARDS, MIN_CARDS, SetValue, Solution,
                                     make_objective, solve, value_of_set)
-from fantasyland.optimizer.solver.table import PLAIN, TableSpec
+from fantasyland.optimizer.solver.table import DEFAULT_SAMPLE, Sample
 from fantasyland.optimizer.training.percentile import Percentile, percentile
 
 #: Two values closer than this are equal: a set worth the optimum is optimal.
@@ -181,12 +181,12 @@ def _points(value: float) -> str:
 
 def grade(cards: str | Sequence[Card], played: str | Board, *, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
-          time_limit: float = 10.0, table: TableSpec = PLAIN, samples: int | None = None,
-          seed: int = 0, solution: Solution | None = None) -> Grade:
+          time_limit: float = 10.0, sample: Sample = DEFAULT_SAMPLE,
+          solution: Solution | None = None) -> Grade:
     """Grade the set ``played`` for the dealt ``cards``.
 
-    ``solution`` reuses an optimum already solved for the same hand and settings; ``table``
-    is the table's (``solve``).
+    ``solution`` reuses an optimum already solved for the same hand and settings; ``sample``
+    is the table and its sample, as ``solve`` takes them.
     Raises ``CardError`` (``SetError``) for a hand or set that does not fit, ``RulesError``
     and ``ObjectiveError`` as ``solve`` does.
     """
@@ -198,14 +198,13 @@ def grade(cards: str | Sequence[Card], played: str | Board, *, variant: str | Ru
         parse_set(board.format(ascii=True), dealt, deck=rules.deck)  # the checks of typed text
     if solution is None:
         solution = solve(dealt, variant=rules, objective=objective, fl_value=fl_value,
-                         time_limit=time_limit, table=table,
-                         **ev_options(objective, samples=samples, seed=seed))
+                         time_limit=time_limit, sample=sample)
     # one objective (one sample of opponents) values the player's set and every set ranked
-    goal = solution.ev if solution.ev is not None and table.known else make_objective(
-        objective, rules, dealt, solution.fl_value, table=table, samples=samples, seed=seed)
+    goal = solution.ev if solution.ev is not None and sample.table.known else make_objective(
+        objective, rules, dealt, solution.fl_value, sample=sample)
     player = value_of_set(dealt, board, variant=rules, objective=goal)
     rank = percentile(dealt, rules, player.value, player.report.fouled, objective,
-                      solution.fl_value, seed=seed,
+                      solution.fl_value, seed=sample.seed,
                       value_of=lambda other: value_of_set(dealt, other, variant=rules,
                                                           objective=goal).value)
     return Grade(dealt, player, discards_of(dealt, board), solution, rank)

@@ -16,10 +16,10 @@ from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver.dealing import deal, pick_size, size_mix
 from fantasyland.optimizer.training.grading import Grade, grade, grade_record, parse_set
 from fantasyland.optimizer.solver.objective import (check_fl_value, check_objective,
-                                                    default_fl_value, ev_options)
+                                                    default_fl_value)
 from fantasyland.optimizer.solver.objective import ObjectiveError, ObjectiveName
 from fantasyland.optimizer.solver.solve import Solution, default_samples, solve
-from fantasyland.optimizer.solver.table import PLAIN, TableSpec, read_table
+from fantasyland.optimizer.solver.table import PLAIN, Sample, TableSpec, read_table
 
 
 @dataclass
@@ -118,9 +118,7 @@ class Session:
         if self._solution is None:
             self._solution = solve(self.current.cards, variant=self.rules, objective=self.objective,
                                    fl_value=self.fl_value, time_limit=self.time_limit,
-                                   table=self.table,
-                                   **ev_options(self.objective, samples=self.samples,
-                                                seed=self.hand_seed))
+                                   sample=self.sample())
         return self._solution
 
     @property
@@ -140,6 +138,10 @@ class Session:
         opponents, samples and fl-value, grades the hand the same way."""
         return self.seed * 1_000_000 + self._dealt
 
+    def sample(self) -> Sample:
+        """The current hand's table and opponent sample, as ``solve`` and ``grade`` take it."""
+        return Sample(table=self.table, samples=self.samples, seed=self.hand_seed)
+
     def play(self, text: str) -> Grade:
         """Grade a typed set for the current hand and add it to the score.
 
@@ -151,8 +153,7 @@ class Session:
         board = parse_set(text, self.current.cards, deck=self.rules.deck)
         g = grade(self.current.cards, board, variant=self.rules, objective=self.objective,
                   fl_value=self.fl_value,
-                  table=self.table, samples=self.samples, seed=self.hand_seed,
-                  solution=self.solution())
+                  sample=self.sample(), solution=self.solution())
         self.score.add(g)
         return g
 

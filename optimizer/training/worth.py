@@ -31,9 +31,9 @@ from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules import Rules
 from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.solver.dealing import seeded_hand
-from fantasyland.optimizer.solver.objective import check_objective, ev_options
+from fantasyland.optimizer.solver.objective import check_objective
 from fantasyland.optimizer.solver.solve import ModeResult, Solution, solve
-from fantasyland.optimizer.solver.table import TableSpec
+from fantasyland.optimizer.solver.table import Sample, TableSpec
 
 DEFAULT_SAMPLES = 500
 BOOTSTRAP = 200  # resamples behind the standard error of W
@@ -88,8 +88,8 @@ def _solve_hands(task: tuple) -> list[tuple]:
     for i in range(start, stop):
         hand = seeded_hand(seed, cards, i, deck=rules.deck)
         solution = solve(hand, variant=rules, objective=objective, time_limit=60.0,
-                         table=TableSpec(opponents=opponents),
-                         **ev_options(objective, seed=seed * 100_003 + i))
+                         sample=Sample(table=TableSpec(opponents=opponents),
+                                       seed=seed * 100_003 + i))
         results.append(outcome_of(solution))
     return results
 
