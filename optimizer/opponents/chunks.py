@@ -66,7 +66,8 @@ def save_chunk(path: Path, meta: dict, arrays: Arrays) -> None:
                       and (array.size == 0 or (array.min() >= 0 and array.max() < 256)))
     stored = {name: array.astype(np.uint8) if name in narrowed else array
               for name, array in arrays.items()}
-    np.savez_compressed(partial, allow_pickle=True,  # numpy's default, named for the stubs
+    # allow_pickle: numpy's default, named so that its stubs match **stored to no flag
+    np.savez_compressed(partial, allow_pickle=True,
                         meta=np.array(json.dumps(meta, sort_keys=True)),
                         **{NARROWED: np.array(narrowed, dtype=str)}, **stored)
     partial.replace(path)  # a rename: a reader sees the old name absent or the file whole
