@@ -7,7 +7,9 @@ import time
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.console import JustifyMethod
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn,
+                           TimeElapsedColumn)
 from rich.table import Table
 from rich.text import Text
 
@@ -85,10 +87,11 @@ def _fantasyland(chances: dict[int, float] | None) -> str:
 def _table(advice: Advice, shown: int) -> Table:
     out = Table(show_edge=False, pad_edge=False)
     discards = advice.position.keep < len(advice.position.cards)
-    for name, justify in (("#", "right"), ("Top", "left"), ("Middle", "left"),
-                          ("Bottom", "left"), ("Out", "left"), ("Value", "right"),
-                          ("±", "right"), ("Foul", "right"), ("FL (cards)", "left"),
-                          ("", "left")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("#", "right"), ("Top", "left"), ("Middle", "left"), ("Bottom", "left"),
+        ("Out", "left"), ("Value", "right"), ("±", "right"), ("Foul", "right"),
+        ("FL (cards)", "left"), ("", "left"))
+    for name, justify in columns:
         if name != "Out" or discards:
             out.add_column(name, justify=justify, no_wrap=True)
     for i, play in enumerate(advice.plays[:shown]):
@@ -221,20 +224,22 @@ class _progress:
     seconds."""
 
     def __init__(self, quiet: bool):
-        self.quiet, self.bar, self.task = quiet, None, None
+        self.quiet = quiet
+        self.bar: tuple[Progress, TaskID] | None = None  # once shown, with its one task
 
     def __enter__(self):
         def tell(done: int, most: int, started: float) -> None:
             if self.quiet or time.monotonic() - started < PROGRESS_AFTER:
                 return
             if self.bar is None:
-                self.bar = progress_bar(TextColumn("rollouts"), BarColumn(),
-                                        MofNCompleteColumn(), TimeElapsedColumn())
-                self.bar.start()
-                self.task = self.bar.add_task("race", total=most)
-            self.bar.update(self.task, completed=done, total=most)
+                bar = progress_bar(TextColumn("rollouts"), BarColumn(), MofNCompleteColumn(),
+                                   TimeElapsedColumn())
+                bar.start()
+                self.bar = bar, bar.add_task("race", total=most)
+            bar, task = self.bar
+            bar.update(task, completed=done, total=most)
         return tell
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
-            self.bar.stop()
+            self.bar[0].stop()

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task,
-                           TextColumn, TimeElapsedColumn)
+                           TaskID, TextColumn, TimeElapsedColumn)
 from rich.table import Table
 from rich.text import Text
 
@@ -61,14 +61,14 @@ class _Bar(Events):
 
     def __init__(self, progress: Progress | None, errors: Path):
         self.progress, self.errors, self.shown = progress, errors, 0
-        self.task = None
+        self.task: TaskID | None = None  # once started
 
     def start(self, total: int | None) -> None:
         if self.progress is not None:
             self.task = self.progress.add_task("solving", total=total)
 
     def advance(self, count: int) -> None:
-        if self.progress is not None and count:
+        if self.progress is not None and self.task is not None and count:
             self.progress.advance(self.task, count)
 
     def bad_line(self, bad: BadLine) -> None:

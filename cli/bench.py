@@ -153,8 +153,8 @@ def command(
                   "results differ")
     console.print("The hand slowest on the older version, in each group:")
     for result in results:
-        cards, mine, theirs = result.worst or ((), 0.0, 0.0)
-        hand = format_cards(sorted(cards), ascii=True)
+        slowest, mine, theirs = result.worst or ((), 0.0, 0.0)
+        hand = format_cards(sorted(slowest), ascii=True)
         console.print(f"  {result.group.label}: {theirs:.1f} ms there, {mine:.1f} ms here "
                       f"({theirs / max(mine, 1e-9):.1f}x): {hand}")
 

@@ -67,7 +67,7 @@ def grade_lines(g: Grade, *, skip: tuple[str, ...] = ()) -> list[Text]:
     lines: list[Text] = []
     report = g.report
 
-    def line(label: str, *value: str | Text) -> None:
+    def line(label: str, *value: str | Text | tuple[str, str]) -> None:
         if label not in skip:
             lines.append(Text.assemble((f"{label}:".ljust(12), "bold"), *value))
 

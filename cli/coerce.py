@@ -24,8 +24,9 @@ try:  # Typer's insides: where a parameter keeps its coercion, and the checks it
     from typer._coercion import RuntimeParam
     from typer._param_types import coerce_cli_choice, coerce_cli_path
     from typer.core import _TyperParameter
+    TYPER_INSIDES = True
 except ImportError:  # another Typer: leave its coercion alone
-    RuntimeParam = _TyperParameter = None
+    TYPER_INSIDES = False
 
 import typer
 
@@ -41,8 +42,10 @@ def _range_text(low: float | None, high: float | None) -> str:
     return f"at least {low:g}" if low is not None else f"at most {high:g}"
 
 
-def _number(kind: type, text: Any, low: float | None, high: float | None) -> int | float:
+def _number(kind: type[int] | type[float], text: Any, low: float | None, high: float | None
+            ) -> int | float:
     """``text`` as an int or a float within ``low..high`` (either may be None)."""
+    value: int | float
     if isinstance(text, kind) and not isinstance(text, bool):
         value = text
     else:
@@ -66,7 +69,7 @@ def _bool(text: Any) -> bool:
     return _BOOLS[word]
 
 
-if RuntimeParam is not None:
+if TYPER_INSIDES:
     @dataclass(frozen=True)
     class PlainRuntimeParam(RuntimeParam):
         """The coercion of one parameter of a plain kind (``leaf``), item by item for a
@@ -116,7 +119,7 @@ def _leaf(annotation: Any, info: Any) -> Any | None:
 def plain_coercion(params: list) -> None:
     """Give each parameter of a plain kind its own coercion, in place of Typer's; a flag's
     value is a bool already, which Typer does not coerce."""
-    if RuntimeParam is None:
+    if not TYPER_INSIDES:
         return
     for param in params:
         if not isinstance(param, _TyperParameter) or param._runtime_param is not None:

@@ -7,10 +7,15 @@ Kept apart from ``cli.options`` (which reaches into the library for its defaults
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperCommand
+
+if TYPE_CHECKING:  # the click that Typer carries, whose Command the mixin below extends
+    from typer._click.core import Command as ClickCommand
+else:
+    ClickCommand = object
 
 from fantasyland.cli.coerce import plain_coercion
 
@@ -53,7 +58,7 @@ def given(ctx: Any, name: str) -> bool:
 UsageError = next(kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "UsageError")
 
 
-class FlagsShowNoValue:
+class FlagsShowNoValue(ClickCommand):
     """For a command or a group: its flags, ``--help`` included, show no value in the help,
     and its options of plain kinds are read without pydantic (``cli.coerce``)."""
 

@@ -25,10 +25,11 @@ def _write(lines, output: Path | None) -> None:
     """Write the hands to ``output``, or to stdout for None or ``-``; a write that fails is
     one line naming where (``deal > /dev/full``), and stdout is then let go, so that
     Python's own flush at exit does not fail a second time."""
-    to_stdout = output is None or is_stdout(output)
-    where = "standard output" if to_stdout else repr(str(output))
+    path = None if output is None or is_stdout(output) else output
+    to_stdout = path is None
+    where = "standard output" if path is None else repr(str(path))
     try:
-        out = sys.stdout if to_stdout else open(output, "w", encoding="utf-8")
+        out = sys.stdout if path is None else open(path, "w", encoding="utf-8")
     except OSError as error:
         raise FileError(f"cannot write {where}: {error.strerror or error}") from None
     try:

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.abc
 import importlib.util
 import inspect
 import pkgutil
 import sys
+from collections.abc import Sequence
 from functools import cache
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -27,9 +29,13 @@ from typer.models import CommandInfo
 from fantasyland import cli
 from fantasyland.cli.command import Command, FlagsShowNoValue
 
-#: Click's exception classes by name, reached through Typer's public ``BadParameter``: recent
-#: Typers carry their own copy of Click, whose errors ``click.ClickException`` would miss.
-_CLICK = {kind.__name__: kind for kind in typer.BadParameter.__mro__}
+if TYPE_CHECKING:  # the same class, as the Typer it is checked with names it
+    from typer._click.exceptions import ClickException
+else:
+    #: Click's base exception, reached through Typer's public ``BadParameter``: recent Typers
+    #: carry their own copy of Click, whose errors ``click.ClickException`` would miss.
+    ClickException = next(kind for kind in typer.BadParameter.__mro__
+                          if kind.__name__ == "ClickException")
 
 
 class OneLineErrors(FlagsShowNoValue, TyperGroup):
@@ -71,18 +77,22 @@ class OneLineErrors(FlagsShowNoValue, TyperGroup):
         finally:
             self._listing = False
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
-             **extra: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            return super().main(args, prog_name, complete_var, standalone_mode=False,
+                                windows_expand_args=windows_expand_args, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except _CLICK["ClickException"] as error:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False,
+                                windows_expand_args=windows_expand_args, **extra)
+        except ClickException as error:
             if type(error).__name__ == "NoArgsIsHelpError":  # the help is printed already
                 sys.exit(error.exit_code)
             from fantasyland.cli.errors import report_error
 
-            where = error.ctx.command_path if getattr(error, "ctx", None) else "fantasyland"
+            context = getattr(error, "ctx", None)  # a usage error's; other errors have none
+            where = context.command_path if context else "fantasyland"
             report_error(f"{error.format_message().rstrip('.')} (see `{where} --help`)")
             sys.exit(error.exit_code)
         except typer.Abort:
@@ -147,7 +157,8 @@ def command_summaries() -> dict[str, str | None]:
     found = {}
     for name in _module_names():
         spec = importlib.util.find_spec(f"{cli.__name__}.{name}")
-        source = spec.loader.get_source(spec.name) if spec and spec.loader else None
+        source = spec.loader.get_source(spec.name) \
+            if spec and isinstance(spec.loader, importlib.abc.InspectLoader) else None
         if source is None:  # no source to read: import it to see
             info = _command_info(name)
             if info is not None:

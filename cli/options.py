@@ -182,7 +182,7 @@ def samples_option(*, help: str = SAMPLES_HELP) -> Any:
 
 def seed_option(*, shown: str | None = None) -> Any:
     return typer.Option("--seed", help=SEED_HELP, min=0,
-                        **({} if shown is None else {"show_default": shown}))
+                        show_default=True if shown is None else shown)
 
 
 def workers_option() -> Any:
@@ -228,7 +228,7 @@ def hands_option(help: str, *, shown: str | None = None, low: int = 1) -> Any:
     """``--hands``: a count of hands, in every command that counts them. What the hands are
     for (per size, per measurement, to play) is the command's, so it gives the help."""
     return typer.Option("--hands", help=help, min=low,
-                        **({} if shown is None else {"show_default": shown}))
+                        show_default=True if shown is None else shown)
 
 
 VariantOption = Annotated[str, variant_option()]

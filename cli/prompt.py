@@ -15,8 +15,9 @@ from fantasyland.cli.errors import report_error
 
 try:  # line editing and history for input() in a terminal; absent on some platforms
     import readline
+    EDITING = True
 except ImportError:
-    readline = None
+    EDITING = False
 
 QUIT = {"q", "quit", "exit"}
 T = TypeVar("T")
@@ -27,12 +28,12 @@ def read_line(prompt: str, interactive: bool, *, again: str = "") -> str:
     edited (arrows, history), and ``again``, a line that could not be used, is typed back
     for the player to mend rather than retype."""
     if interactive:
-        if readline is not None and again:
+        if EDITING and again:
             readline.set_startup_hook(lambda: readline.insert_text(again))
         try:
             return input(prompt)
         finally:
-            if readline is not None:
+            if EDITING:
                 readline.set_startup_hook()
     line = sys.stdin.readline()
     if not line:
@@ -59,7 +60,7 @@ def read_until(prompt: str, interactive: bool, show_help: Callable[[], None],
         try:
             return use(text)
         except errors as error:
-            mendable = interactive and readline is not None and sys.stdout.isatty()
+            mendable = interactive and EDITING and sys.stdout.isatty()
             report_error(f"{error}; mend the {what} and press Enter (? for help)" if mendable
                          else f"{error}; type the {what} again (? for help)")
             again = text if mendable else ""

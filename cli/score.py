@@ -149,6 +149,7 @@ def _shown_rows(seat: Seat) -> list[Text | str]:
         return [Text.assemble(f"natural: {held.name} ({held.value})"), cards_text(seat.cards),
                 ""]
     report = seat.report
+    assert report is not None  # a seat that neither surrendered nor declared has a set
     fouling = fouling_rows(report)
     return [Text.assemble(row_text(report.row(r)), " (fouled)" if r in fouling else "")
             for r in ROWS]

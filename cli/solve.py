@@ -199,8 +199,8 @@ def command(
     if note is not None:
         say(note)
     console.print(board_table(solution.report))
-    for text in _summary(solution):
-        say(text, indent=LABEL_WIDTH)
+    for summary in _summary(solution):
+        say(summary, indent=LABEL_WIDTH)
     if solution.alternatives:
         console.print(Text("Alternatives:", style="bold"))
         for i, alt in enumerate(solution.alternatives, 1):

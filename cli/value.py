@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.progress import (BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn,
                            TimeRemainingColumn)
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
@@ -68,7 +69,9 @@ def render(table: WorthTable) -> None:
                     _pct(r.stay_possible), _pm(r.worth, r.worth_se))
     console.print(out)
     entries = Table(title="Worth of an entry")
-    for name, justify in (("Entry", "left"), ("Cards", "right"), ("Worth W", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("Entry", "left"), ("Cards", "right"), ("Worth W", "right"))
+    for name, justify in columns:
         entries.add_column(name, justify=justify)
     for entry, cards, worth in table.entries():
         entries.add_row(entry, str(cards), _pm(worth, table.row(cards).worth_se))

@@ -44,6 +44,7 @@ class Protocol(H11Protocol):
 
     most = MOST
     within = HEADERS_WITHIN
+    _deadline: asyncio.TimerHandle | None = None  # also before a connection is made
 
     @classmethod
     def holding(cls, most: int) -> type[Protocol]:
@@ -52,7 +53,7 @@ class Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._deadline: asyncio.TimerHandle | None = None
+        self._deadline = None
         if len(self.connections) > self.most:
             transport.abort()  # no answer: a flood is not worth the writes
             return
@@ -75,7 +76,7 @@ class Protocol(H11Protocol):
             self._arm()  # the next request's headers, from now
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if getattr(self, "_deadline", None) is not None:
+        if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
         super().connection_lost(exc)

@@ -157,7 +157,12 @@ class Pool:
         loop = asyncio.get_running_loop()
         readable = loop.create_future()
         fd = worker.conn.fileno()
-        loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+
+        def ready() -> None:
+            if not readable.done():
+                readable.set_result(None)
+
+        loop.add_reader(fd, ready)
         try:
             while not readable.done():
                 wait = min(POLL, deadline - loop.time())

@@ -107,8 +107,12 @@ def _init_worker(parent: int) -> None:
 class Engine:
     """Runs ``solve_chunk`` calls: here, in a process pool, or on a cluster."""
 
-    slots = 1  # chunks that run at once
     max_chunk = 16  # hands per chunk: enough to make the cost of a call negligible
+
+    @property
+    def slots(self) -> int:
+        """Chunks that run at once."""
+        return 1
 
     def submit(self, tasks: list[Task], rules: dict[int, Rules], settings: Settings) -> Any:
         future: concurrent.futures.Future = concurrent.futures.Future()
@@ -129,10 +133,14 @@ class PoolEngine(Engine):
     or open files; each imports the solver once and lives for the whole batch."""
 
     def __init__(self, workers: int):
-        self.slots = workers
+        self._workers = workers
         self._pool = concurrent.futures.ProcessPoolExecutor(
             workers, mp_context=multiprocessing.get_context("spawn"),
             initializer=_init_worker, initargs=(os.getpid(),))
+
+    @property
+    def slots(self) -> int:
+        return self._workers
 
     def submit(self, tasks, rules, settings):
         return self._pool.submit(solve_chunk, tasks, rules, settings)

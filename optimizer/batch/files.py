@@ -456,20 +456,23 @@ class Appender:
     leaves what it wrote in the file, and at most one partial line."""
 
     def __init__(self, path: Path, truncate: bool = False):
-        self.path, self._truncate, self._fd = path, truncate, None
+        self.path, self._truncate = path, truncate
+        self._fd: int | None = None
 
-    def open(self) -> None:
+    def open(self) -> int:
+        """The file's descriptor, opened on first use."""
         if self._fd is None:
             flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if self._truncate else os.O_APPEND)
             self._fd = os.open(self.path, flags, 0o666)
+        return self._fd
 
     def write(self, lines: Sequence[str]) -> None:
         if not lines:
             return
-        self.open()
+        fd = self.open()
         data = memoryview("".join(lines).encode("utf-8"))
         while data:
-            data = data[os.write(self._fd, data):]
+            data = data[os.write(fd, data):]
 
     def close(self) -> None:
         if self._fd is not None:

@@ -192,8 +192,9 @@ class _Batch:
         out, errors = [], []
         while self.next_seq in self.ready:
             item = self.ready.pop(self.next_seq)
-            hand = self.lines.pop(self.next_seq, None)
+            hand = self.lines.pop(self.next_seq, None)  # None for a line that was never solved
             if isinstance(item, Result) and item.text is not None:
+                assert hand is not None  # a result is of a hand in flight
                 out.append(item.text)
                 self.ranks.append(hand.line)
                 self.summary.solved += 1
@@ -202,6 +203,7 @@ class _Batch:
                 self.summary.cpu_seconds += item.cpu
             else:
                 if isinstance(item, Result):
+                    assert hand is not None  # a result is of a hand in flight
                     item = BadLine(hand.line, hand.id, hand_line(hand.cards), item.error or "",
                                    item.detail)
                 errors.append(item.record_line())
@@ -326,7 +328,7 @@ def check_settings(settings: Settings, *, variant: str | Rules = "pineapple") ->
     time limit or option, or ev under rules that no opponent pool serves: by solving one
     hand, as ``solve`` is what decides what is valid."""
     options = settings.solve_options()
-    hand = range(13)
+    hand: Sequence[int] = range(13)
     if options["sample"].table.known:
         # a hand that fits the table, against one sampled deal: its boards may be costly
         rules = find_rules(variant)

@@ -49,6 +49,14 @@ class Chunk:
     # what a saved meta means today (``load_chunk``): None, what it says
     upgrade: Callable[[dict], dict] | None = None
 
+    def saved_as(self) -> tuple[Path, dict] | None:
+        """Where the chunk is saved and with what meta; None when it is not saved."""
+        if self.path is None:
+            return None
+        if self.meta is None:
+            raise ValueError(f"the chunk saved at {self.path} has no meta to check it by")
+        return self.path, self.meta
+
 
 def save_chunk(path: Path, meta: dict, arrays: Arrays) -> None:
     """Write ``arrays`` and ``meta`` to ``path`` whole or not at all."""
@@ -58,7 +66,9 @@ def save_chunk(path: Path, meta: dict, arrays: Arrays) -> None:
                       and (array.size == 0 or (array.min() >= 0 and array.max() < 256)))
     stored = {name: array.astype(np.uint8) if name in narrowed else array
               for name, array in arrays.items()}
-    np.savez_compressed(partial, meta=np.array(json.dumps(meta, sort_keys=True)),
+    # allow_pickle: numpy's default, named so that its stubs match **stored to no flag
+    np.savez_compressed(partial, allow_pickle=True,
+                        meta=np.array(json.dumps(meta, sort_keys=True)),
                         **{NARROWED: np.array(narrowed, dtype=str)}, **stored)
     partial.replace(path)  # a rename: a reader sees the old name absent or the file whole
 
@@ -91,7 +101,7 @@ def differences(found: dict, wanted: dict, *, limit: int = 3) -> str:
     """What differs between a saved meta and the run's, at most ``limit`` keys: ``seed 12,
     not 11; params.samples 4, not 48`` (a long value by its key alone)."""
     def leaves(meta: dict, prefix: str = "") -> dict:
-        flat = {}
+        flat: dict[str, object] = {}
         for key, value in meta.items():
             if isinstance(value, dict):
                 flat |= leaves(value, f"{prefix}{key}.")
@@ -130,20 +140,22 @@ def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: 
     before any is played; one played is saved there as soon as it is finished, with the CPU
     seconds its play took as the array ``seconds``. ``done`` is told of each chunk, with those
     seconds (None: read, not played)."""
-    results: list[Arrays | None] = [None] * len(chunks)
+    results: dict[int, Arrays] = {}  # by the chunk's index
     for index, chunk in enumerate(chunks):
-        if chunk.path is not None and chunk.path.exists():
-            results[index] = load_chunk(chunk.path, chunk.meta, what, upgrade=chunk.upgrade)
-    missing = [i for i, result in enumerate(results) if result is None]
+        saved = chunk.saved_as()
+        if saved is not None and saved[0].exists():
+            results[index] = load_chunk(*saved, what, upgrade=chunk.upgrade)
+    missing = [i for i in range(len(chunks)) if i not in results]
     for index, chunk in enumerate(chunks):
-        if results[index] is not None and done:
+        if index in results and done:
             done(chunk, None)
 
     def finished(index: int, arrays: Arrays, seconds: float) -> None:
         chunk = chunks[index]
         arrays = arrays | {"seconds": np.array(seconds)}
-        if chunk.path is not None:
-            save_chunk(chunk.path, chunk.meta, arrays)
+        saved = chunk.saved_as()
+        if saved is not None:
+            save_chunk(*saved, arrays)
         results[index] = arrays
         if done:
             done(chunk, seconds)
@@ -157,4 +169,4 @@ def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: 
     else:
         for job in jobs:
             finished(*_timed(job))
-    return results
+    return [results[index] for index in range(len(chunks))]

@@ -58,7 +58,9 @@ def _mask_bytes(masks: np.ndarray) -> np.ndarray:
 def pool_bytes(pool: Pool) -> tuple[np.ndarray, np.ndarray]:
     """``(7, n)`` uint8 each, byte by byte: the masks of the cards each board's player
     placed and saw (``Pool.masks``), laid out for ``_clashes``."""
-    return tuple(np.ascontiguousarray(_mask_bytes(mask).T) for mask in pool.masks)
+    placed, seen = pool.masks
+    return (np.ascontiguousarray(_mask_bytes(placed).T),
+            np.ascontiguousarray(_mask_bytes(seen).T))
 
 
 @cache

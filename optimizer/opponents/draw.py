@@ -179,7 +179,7 @@ class Draw:
     # unweighted draw from both with repeats, there being too few. A weighted draw is always
     # with replacement, and "exact" or "relaxed".
     tier: str
-    share: PoolShare | None = None  # what the draw's mean leans on in the pool
+    share: PoolShare  # what the draw's mean leans on in the pool
 
 
 def pair_boards(pool: Pool, pairs: np.ndarray) -> np.ndarray:
@@ -293,7 +293,8 @@ def draw_boards(pool: Pool, dealt: np.ndarray, count: int, seed: int,
     rng = np.random.default_rng(seed)
     # Each way of drawing, with the tiers it draws from and their shares of its mean (an
     # unweighted draw without replacement takes every exact pair alike, on average).
-    tiers, mix = (exact_pairs, relaxed_pairs), None
+    tiers: tuple[np.ndarray, ...] = (exact_pairs, relaxed_pairs)
+    mix: tuple[float, ...] | None = None
     if weights is not None:
         from_exact = min(count, len(exact_pairs)) if relaxed_pairs.size else count
         chosen = _weighted(rng, exact_pairs, from_exact, weights)
@@ -325,10 +326,10 @@ def opponent_boards(rules: Rules, dealt: Sequence[int], samples: int, opponents:
 
 
 def opponent_draw(rules: Rules, dealt: Sequence[int], samples: int, opponents: int,
-                  seed: int) -> tuple[np.ndarray, PoolShare]:
+                  seed: int) -> tuple[np.ndarray, PoolShare | None]:
     """``(samples, opponents, 13)`` int64 card ids, each board laid out top(3) middle(5)
     bottom(5), and what their mean leans on in the pool (``PoolShare``, every opponent's
-    seat drawn from it).
+    seat drawn from it; None under closed dealing, which draws from no pool).
 
     Deterministic for the same arguments. Each board fits the deck with the dealt cards
     (under one plain deck: holds none of them); a board's jokers are the faces they play as
@@ -425,7 +426,8 @@ def bot_stats(rules: Rules, boards: int, seed: int, *, live: bool = False,
             raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
         params = serving_bot(rules)[0] if bot is None else BOTS[bot][dealing.name]
         played = play_hands(rules, dealing, boards, seed, params=params, workers=workers).boards
-        where = {"source": "live", "dealing": dealt_from(dealing.name, rules.deck)}
+        where: dict[str, object] = {"source": "live",
+                                    "dealing": dealt_from(dealing.name, rules.deck)}
     else:
         pool = serving_pool(rules)
         if boards > len(pool):  # drawn again, boards would count twice and the errors shrink
@@ -438,9 +440,9 @@ def bot_stats(rules: Rules, boards: int, seed: int, *, live: bool = False,
                  "pool_size": len(pool),
                  "pool_rules": pool.meta["rules"]}
     out = evaluate_boards(played, rules)  # once, for both sets of figures and the weights
-    bot = _figures(out)
+    bot_play = _figures(out)
     if calibration is None:
-        return bot | where | {"bot_play": bot, "calibration": None}
+        return bot_play | where | {"bot_play": bot_play, "calibration": None}
     model = _figures(out, calibration.weights_of(features_of(out)))
-    return model | where | {"bot_play": bot, "calibration": {
+    return model | where | {"bot_play": bot_play, "calibration": {
         "target_mean_royalties": calibration.target_royalties}}

@@ -271,18 +271,22 @@ def head_to_head(rules: Rules, dealing: Dealing, challenger: BotParams, incumben
                                      progress, first, directory)
     bots = [challenger] if explicit(challenger) == explicit(incumbent) else [challenger,
                                                                              incumbent]
-    chunks, waiting = [], {}
+    chunks: list[Chunk] = []
+    waiting: dict[int, int] = {}  # by a step's first deal: its bots' chunks not yet done
+    step_of: dict[Chunk, int] = {}  # each chunk's step (a chunk hashes as itself)
     for start in range(first, first + deals, STEP):
         stop = min(start + STEP, first + deals)
         waiting[start] = len(bots)
         for params in bots:
             path = None if directory is None else chunk_path(
                 bot_directory(directory, rules, params), seed, start, stop)
-            chunks.append(Chunk((rules, dealing, params, seed, start, stop), stop - start, path,
-                                _bot_meta(rules, params), _upgrade))
+            chunk = Chunk((rules, dealing, params, seed, start, stop), stop - start, path,
+                          _bot_meta(rules, params), _upgrade)
+            chunks.append(chunk)
+            step_of[chunk] = start
 
     def done(chunk: Chunk, seconds: float | None) -> None:
-        start = chunk.job[4]
+        start = step_of[chunk]
         waiting[start] -= 1
         if progress and not waiting[start]:
             progress(chunk.size)
@@ -334,7 +338,7 @@ def saved_head_to_head(rules: Rules, challenger: BotParams, incumbent: BotParams
         else:
             keys, boards = _games_saved(Path(directory), directory, seed, rules, challenger,
                                         incumbent, "for both bots")
-    ranges = []
+    ranges: list[tuple[int, int]] = []
     for start, stop in keys:
         if ranges and start < ranges[-1][1]:
             raise OpponentModelError(f"deals {start}..{stop} of seed {seed} overlap deals "

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from importlib import resources
@@ -147,7 +147,8 @@ class Pool:
                   "meta": np.array(json.dumps(self.meta, sort_keys=True))}
         if self.jokers is not None:
             arrays["jokers"] = self.jokers.astype(bool)
-        np.savez_compressed(path, **arrays)
+        # allow_pickle: numpy's default, named so that its stubs match **arrays to no flag
+        np.savez_compressed(path, allow_pickle=True, **arrays)
 
 
 def _counts(cards: np.ndarray) -> np.ndarray:
@@ -252,11 +253,11 @@ def dealt_from(dealing: str, deck: Deck) -> str:
 
 # --- building pools --------------------------------------------------------------------------
 
-def deal_from(deck: Deck, *, removed: Sequence[int] = ()) -> np.ndarray:
+def deal_from(deck: Deck, *, removed: Iterable[int] = ()) -> np.ndarray:
     """The cards a hand is dealt from: ``deck`` (each face as often as it holds it, and its
     jokers) less ``removed``, sorted; under one plain deck the ids ``np.setdiff1d`` lists."""
-    removed = np.asarray(list(removed), dtype=np.int64)
-    return remaining(deck_counts(deck) - np.bincount(removed, minlength=JOKER + 1))
+    taken = np.asarray(list(removed), dtype=np.int64)
+    return remaining(deck_counts(deck) - np.bincount(taken, minlength=JOKER + 1))
 
 
 def _chunk(args) -> dict[str, np.ndarray]:
@@ -293,7 +294,7 @@ def chunk_path(directory: str | Path, start: int, stop: int) -> Path:
 
 
 def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
-               *, params: BotParams = BotParams(), removed: Sequence[int] = (),
+               *, params: BotParams = BotParams(), removed: Iterable[int] = (),
                workers: int = 1, progress: Callable[[int], None] | None = None,
                directory: str | Path | None = None, saved_only: bool = False,
                chunk_done: Callable[[Chunk, float | None], None] | None = None) -> Pool:
@@ -308,7 +309,7 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     fingerprint, the chunk's place and its hands. ``saved_only`` plays nothing and refuses
     a chunk not yet saved. ``chunk_done`` is told of each chunk as ``run_chunks`` tells.
     """
-    removed = np.asarray(list(removed), dtype=np.int64)
+    taken = np.asarray(list(removed), dtype=np.int64)
     played_with = {"rules": rules.name, "dealing": dealing.name,
                    "foul_signature": foul_signature(rules), "seed": seed,
                    "params": params_meta(params)}
@@ -319,14 +320,14 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     chunks = []
     for index, start in enumerate(range(0, hands, CHUNK)):
         size = min(CHUNK, hands - start)
-        job = (rules, dealing, seed, index, size, params, removed)
+        job = (rules, dealing, seed, index, size, params, taken)
         if directory is None:
             chunks.append(Chunk(job, size))
             continue
         meta = played_with | {"fingerprint": rules.fingerprint, "chunk": index,
                               "chunk_hands": CHUNK, "hands": size}
-        if len(removed):
-            meta["removed"] = removed.tolist()
+        if len(taken):
+            meta["removed"] = taken.tolist()
         chunks.append(Chunk(job, size, chunk_path(directory, start, start + size), meta))
 
     def done(chunk: Chunk, seconds: float | None) -> None:
@@ -362,13 +363,15 @@ def _refuse_unsaved(chunks: Sequence[Chunk], directory: str | Path | None, hands
     pool of the hands saved from the first on is the head of the whole (same seed)."""
     if directory is None:
         raise ValueError("saved_only assembles the chunks of a directory: give one")
-    missing = [chunk for chunk in chunks if not chunk.path.exists()]
+    paths = [chunk.path for chunk in chunks if chunk.path is not None]
+    assert len(paths) == len(chunks)  # each chunk of a directory is saved there
+    missing = [i for i, path in enumerate(paths) if not path.exists()]
     if not missing:
         return
-    head = sum(chunk.size for chunk in chunks[:chunks.index(missing[0])])
+    head = sum(chunk.size for chunk in chunks[:missing[0]])
     raise OpponentModelError(
         f"{directory} holds {len(chunks) - len(missing)} of the {len(chunks)} chunks of "
-        f"{hands} hands (the first missing: {missing[0].path.name}): play the rest first"
+        f"{hands} hands (the first missing: {paths[missing[0]].name}): play the rest first"
         + (f", or assemble the {head} hands saved from the first on (--hands {head})"
            if head else ""))
 

@@ -69,7 +69,8 @@ def seeded_positions(rules: Rules, street: int, seed: int, count: int
     them, as there is nothing to decide."""
     from fantasyland.optimizer.solver.table import already_fouls, read_board
 
-    found, index = [], 0
+    found: list[DealtPosition] = []
+    index = 0
     while len(found) < count:
         dealt = seeded_position(rules, street, seed, index)
         index += 1

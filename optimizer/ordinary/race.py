@@ -70,9 +70,9 @@ def race(position: Position, valuation: Valuation, plays: list[Play], seed: int,
           workers: int, progress: Callable[[int, int], None] | None) -> tuple[PlayValue, ...]:
     layouts = np.stack([p.layout for p in plays])
     count = len(plays)
-    value = [[] for _ in range(count)]
-    fouled = [[] for _ in range(count)]
-    entry = [[] for _ in range(count)]
+    value: list[list[float]] = [[] for _ in range(count)]
+    fouled: list[list[bool]] = [[] for _ in range(count)]
+    entry: list[list[int]] = [[] for _ in range(count)]
     active = np.arange(count)
     done, most = 0, count * budget
     pool = ProcessPoolExecutor(workers, initializer=_start_worker,

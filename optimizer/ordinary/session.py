@@ -284,10 +284,12 @@ class OrdinarySession:
         next street is dealt, or the hand is finished (``finished``). A play that cannot be
         read raises ``PlayError`` and changes nothing, so the player can type it again."""
         play = self.read(text)
+        street = self.current
+        assert street is not None  # read() refuses a play when no street is dealt
         advice = self.advise(progress=progress, include=(play,))
         rank, played = next((i + 1, v) for i, v in enumerate(advice.plays)
                             if v.play.key == play.key)
-        decision = Decision(self._hand, self.current.position, advice, played, rank,
+        decision = Decision(self._hand, street.position, advice, played, rank,
                             self.decision_seed)
         self.score.add(decision)
         self._decisions.append(decision)
@@ -312,7 +314,8 @@ class OrdinarySession:
 
     def header_record(self) -> dict:
         """The first line of a session log: what is dealt and how it is graded."""
-        ev = {"opponents": self.table.seated(self.rules), "samples": self.samples} \
+        ev: dict[str, object] = {"opponents": self.table.seated(self.rules),
+                                 "samples": self.samples} \
             if self.objective == ObjectiveName.EV else {}
         if self.table.known:
             ev["table"] = read_table(self.rules, (), spec=self.table).record()

@@ -20,6 +20,10 @@ player has seen; they do not avoid the cards a rollout deals the player later in
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,6 +59,11 @@ class Valuation:
     opponents: int
     entries: tuple[EntryValue, ...]
     field: OpponentField | None = None
+    # Made from the above once (``__post_init__``): the worth of each entry size, and the
+    # field's distinct boards (under ev only).
+    _entry_worth: np.ndarray = dataclasses.field(init=False, repr=False, compare=False)
+    _against: tuple[_Boards, np.ndarray] = dataclasses.field(init=False, repr=False,
+                                                             compare=False)
 
     def __post_init__(self) -> None:
         size = max((e.cards for e in self.entries), default=0) + 1
@@ -94,28 +103,29 @@ class Valuation:
 
     def _points_of(self, out: _Boards) -> np.ndarray:
         against, counts = self._against
+        assert self.field is not None  # a field is there to play against: under ev
         scoring = self.rules.scoring
         total = np.empty(len(out.fouled))
         for start in range(0, len(total), CHUNK):
             part = slice(start, start + CHUNK)
             ours = {r: out.values[r][part, None] for r in ROWS}
             mine = {r: out.royalties[r][part, None] for r in ROWS}
-            won = sum((ours[r] > against.values[r]).astype(np.int64) for r in ROWS)
-            lost = sum((ours[r] < against.values[r]).astype(np.int64) for r in ROWS)
+            won = _added((ours[r] > against.values[r]).astype(np.int64) for r in ROWS)
+            lost = _added((ours[r] < against.values[r]).astype(np.int64) for r in ROWS)
             if scoring.royalties_to_row_winner_only:
-                royalty = sum(np.where(ours[r] > against.values[r], mine[r], 0)
-                              - np.where(ours[r] < against.values[r], against.royalties[r], 0)
-                              for r in ROWS)
+                royalty = _added(np.where(ours[r] > against.values[r], mine[r], 0)
+                                 - np.where(ours[r] < against.values[r], against.royalties[r], 0)
+                                 for r in ROWS)
             else:
-                royalty = sum(mine[r] for r in ROWS) - sum(against.royalties[r] for r in ROWS)
+                royalty = _added(mine[r] for r in ROWS) - _added(against.royalties[r] for r in ROWS)
             standing = won - lost + scoring.scoop_bonus * ((won == 3).astype(np.int64)
                                                            - (lost == 3)) \
                 + scoring.majority_bonus * ((won >= 2).astype(np.int64) - (lost >= 2)) \
                 + royalty
             theirs_fouled = against.fouled
-            mine_total = sum(mine[r] for r in ROWS)
+            mine_total = _added(mine[r] for r in ROWS)
             legal = np.where(theirs_fouled, scoring.foul_penalty + mine_total, standing)
-            theirs_total = sum(against.royalties[r] for r in ROWS)
+            theirs_total = _added(against.royalties[r] for r in ROWS)
             foul = np.where(theirs_fouled, 0, -(scoring.foul_penalty + theirs_total))
             points = np.where(out.fouled[part, None], foul, legal)
             total[part] = points @ counts
@@ -127,6 +137,11 @@ class _Boards:
     values: dict[str, np.ndarray]
     royalties: dict[str, np.ndarray]
     fouled: np.ndarray
+
+
+def _added(arrays: Iterable[np.ndarray]) -> np.ndarray:
+    """The arrays added up (the rows' counts and royalties: one array, not ``sum``'s 0 +)."""
+    return functools.reduce(operator.add, arrays)
 
 
 def _distinct(field: OpponentField) -> tuple[_Boards, np.ndarray]:

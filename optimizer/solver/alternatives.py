@@ -62,7 +62,7 @@ def _tiebreak_score(cands: Candidates, set_model: SetModel) -> cp_model.LinearEx
     middle's, then the top's (dense ranks, so the weights stay small)."""
     cp_model = cpsat.cp_model()
     ranks = {row: np.unique(cands.row(row).tiebreak, return_inverse=True)[1] for row in ROWS}
-    scale = {Row.TOP: 1, Row.MIDDLE: int(ranks[Row.TOP].max()) + 1}
+    scale: dict[str, int] = {Row.TOP: 1, Row.MIDDLE: int(ranks[Row.TOP].max()) + 1}
     scale[Row.BOTTOM] = scale[Row.MIDDLE] * (int(ranks[Row.MIDDLE].max()) + 1)
     return sum(cp_model.LinearExpr.weighted_sum(set_model.picks[row],
                                                 (ranks[row] * scale[row]).tolist())
@@ -73,9 +73,11 @@ def _read(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates,
           points: float) -> _Found:
     picked = {row: [solver.boolean_value(lit) for lit in set_model.picks[row]].index(True)
               for row in ROWS}
+    strength = {row: solver.value(set_model.strength[row]) for row in ROWS}
+    tiebreak = {row: int(cands.row(row).tiebreak[picked[row]]) for row in ROWS}
     return _Found(points, {row: int(cands.row(row).masks[picked[row]]) for row in ROWS},
-                  tuple(solver.value(set_model.strength[r]) for r in ROWS),
-                  tuple(int(cands.row(r).tiebreak[picked[r]]) for r in ROWS[::-1]))
+                  (strength[Row.TOP], strength[Row.MIDDLE], strength[Row.BOTTOM]),
+                  (tiebreak[Row.BOTTOM], tiebreak[Row.MIDDLE], tiebreak[Row.TOP]))
 
 
 def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weight: int,
@@ -90,7 +92,7 @@ def mode_alternatives(cands: Candidates, need_stay: bool, count: int, best_weigh
     gap = max(objective.units, 1)
     while cpsat.clock() < deadline:
         # With no floor, still drop the candidates that no legal set can hold (bound -INF).
-        pruned = tighten(cands, need_stay, -INF // 2 if floor is None else floor)
+        pruned = tighten(cands, need_stay, int(-INF // 2) if floor is None else floor)
         if all(len(pruned.row(r)) for r in ROWS):
             set_model = build_model(pruned, need_stay, objective, floor=floor)
             for item in found:

@@ -150,7 +150,8 @@ def preferred(bottom: np.ndarray, middle: np.ndarray, top: np.ndarray) -> int:
     return int(np.lexsort((top, middle, bottom))[-1])
 
 
-def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int, *, shared: bool = True):
+def by_mask(masks: np.ndarray, n: int, values: np.ndarray, fill: int | np.integer,
+            *, shared: bool = True):
     """Look candidates up by mask: ``(width, lookup)``, where ``lookup(m)`` gives, for an
     array of masks over ``n`` positions, the ``values`` of the candidates with each mask,
     along a new last axis of ``width`` (``fill`` where a mask names fewer, or none). Without
@@ -234,7 +235,8 @@ def enumerate_candidates(cards: tuple[Card, ...], rules: Rules,
                                   rules.stay_table(row)[value], rank, royalty, royalty, jokers)
         keep = rules.qualify_table(row)[value]
         rows[row] = candidate if keep.all() else candidate.take(keep)
-    return Candidates(tuple(cards), rules, **rows)
+    return Candidates(tuple(cards), rules, top=rows["top"], middle=rows["middle"],
+                      bottom=rows["bottom"])
 
 
 @dataclass(frozen=True)

@@ -69,8 +69,10 @@ def error_check(rules: Rules, fresh: Pool, *, hands: int = CHECK_HANDS,
         dealt = rng.choice(52, cards, replace=False).tolist()
         solution = solve(dealt, variant=rules, objective=ObjectiveName.EV,
                          sample=Sample(samples=samples, seed=seed + k))
-        ours = breakdown(solution.ev, solution.report)
-        theirs = fresh_breakdown(rules, fresh, dealt, solution.report, solution.ev.fl_value,
+        ev = solution.ev
+        assert ev is not None  # solved for ev
+        ours = breakdown(ev, solution.report)
+        theirs = fresh_breakdown(rules, fresh, dealt, solution.report, ev.fl_value,
                                  samples, seed + k + 1_000_003)
         difference = ours.total - theirs.total
         rows.append({

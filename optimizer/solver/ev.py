@@ -22,6 +22,9 @@ sure the EV is").
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -39,6 +42,7 @@ if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
     from ortools.sat.python import cp_model
 
     from fantasyland.optimizer.opponents.draw import PoolShare
+    from fantasyland.optimizer.solver.table import Table
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,9 @@ class OpponentField:
     def pool(self) -> PoolBoards | None:
         """The pool boards the sample was drawn from, evaluated only when an error is asked
         for (a solve needs none)."""
-        return None if self.share is None else PoolBoards.from_share(self.share, self.rules)
+        if self.share is None or self.rules is None:
+            return None
+        return PoolBoards.from_share(self.share, self.rules)
 
     @cached_property
     def declaring(self) -> np.ndarray:
@@ -133,8 +139,9 @@ def distinct_triples(rows: dict[str, np.ndarray], *weights: np.ndarray
     base = [int(v.max()) + 1 for v in shifted]
     key = (shifted[0] * base[1] + shifted[1]) * base[2] + shifted[2]  # one integer a triple
     unique, inverse = np.unique(key, return_inverse=True)
-    split = {Row.TOP: unique // (base[1] * base[2]) - 1,
-             Row.MIDDLE: unique // base[2] % base[1] - 1, Row.BOTTOM: unique % base[2] - 1}
+    split: dict[str, np.ndarray] = {Row.TOP: unique // (base[1] * base[2]) - 1,
+                                    Row.MIDDLE: unique // base[2] % base[1] - 1,
+                                    Row.BOTTOM: unique % base[2] - 1}
     sums = tuple(np.bincount(inverse.ravel(), weights=w, minlength=len(unique)).astype(np.int64)
                  for w in weights)
     return split, sums
@@ -161,7 +168,7 @@ class Sweep:
     def of(cls, field: OpponentField, bonus: int) -> Sweep:
         samples, k = field.samples, field.opponents
         fouled = field.fouled.reshape(samples, k)
-        open_deal = ~field.declaring.reshape(samples, k).any(axis=1)
+        open_deal = ~np.asarray(field.declaring.reshape(samples, k).any(axis=1))
         values = {r: np.where(fouled, -1, field.values[r].reshape(samples, k).astype(np.int64))
                   for r in ROWS}
         beats = np.ones((samples, k, k), dtype=bool)  # [d, i, j]: i wins every row from j
@@ -173,9 +180,9 @@ class Sweep:
         best = {r: values[r][open_deal].max(axis=1) for r in ROWS}
         return cls(bonus, open_deal, best, sweeping.ravel())
 
-    def won(self, values: dict[str, np.ndarray | int]) -> np.ndarray:
+    def won(self, values: Mapping[str, np.ndarray | int]) -> np.ndarray:
         """Whether sets with these row values sweep each open deal: ``(sets, open deals)``."""
-        won = True
+        won = np.asarray(True)
         for row in ROWS:
             won = won & (np.asarray(values[row])[..., None] > self.best[row])
         return np.asarray(won)
@@ -218,7 +225,7 @@ class ExpectedValue:
     name: str = ObjectiveName.EV
     separable: bool = False
     compares_rows: bool = True
-    table: object = None  # the ``optimizer.solver.table.Table`` sampled, when not plain
+    table: Table | None = None  # the table sampled, when not plain
 
     @property
     def units(self) -> int:
@@ -562,24 +569,29 @@ def set_points(field: OpponentField, scoring: Scoring, report) -> dict[str, np.n
                            {r: report.row(r).royalty for r in ROWS})
 
 
+def _summed(parts: dict[str, np.ndarray]) -> np.ndarray:
+    """The parts added up, deal by deal."""
+    return functools.reduce(operator.add, parts.values())
+
+
 def breakdown(objective: ExpectedValue, report) -> Breakdown:
     """The EV breakdown of a finished board (a ``BoardReport``) against the sample."""
     field, scoring = objective.field, objective.scoring
     parts = set_points(field, scoring, report)
-    total = sum(parts.values())
+    total = _summed(parts)
     stay = objective.fl_value if report.stays else 0.0
     error = pool_error = 0.0
     pool_boards = None
     if not field.exact:
         error = standard_error(total, groups=field.groups)
         if field.pool is not None:
-            against = sum(set_points(field.pool.field, scoring, report).values())
+            against = _summed(set_points(field.pool.field, scoring, report))
             pool_error = field.pool.error(against)
             pool_boards = field.pool.share.effective_boards
             error = float(np.hypot(error, pool_error))  # independent: variances add
     deals = None if field.groups is None else int(field.groups.max()) + 1
-    return Breakdown(*(float(parts[k].mean()) for k in
-                       ("royalties", "row_points", "scoops", "opponent_fouls")),
+    return Breakdown(float(parts["royalties"].mean()), float(parts["row_points"].mean()),
+                     float(parts["scoops"].mean()), float(parts["opponent_fouls"].mean()),
                      stay, float(total.mean()) + stay, error, field.samples, field.opponents,
                      field.exact, deals, pool_error, pool_boards,
                      float(parts["naturals"].mean()), float(parts["sweeps"].mean()))

@@ -132,6 +132,7 @@ class JokerChain:
         each ``query`` strength (ascending) can have, by budget: a prefix best over the next
         row's strengths (weaker or equal below, stronger or equal above)."""
         j = self._next(side, i)
+        assert j is not None  # asked only of a row with rows beyond it
         strength = self.grid(j).strength
         shape = (self.budget + 1, len(query))
         if not len(strength):

@@ -52,10 +52,8 @@ def build_model(cands: Candidates, need_stay: bool, objective: Objective,
 
     # Each dealt card goes to at most one row; the unused ones are the discards.
     for position in range(len(cands.cards)):
-        holders = []
-        for row in ROWS:
-            holding = np.flatnonzero(cands.row(row).masks >> position & 1)
-            holders.extend(picks[row][i] for i in holding.tolist())
+        holders = [picks[row][i] for row in ROWS
+                   for i in np.flatnonzero(cands.row(row).masks >> position & 1).tolist()]
         if len(holders) > 1:
             model.add_at_most_one(holders)
 

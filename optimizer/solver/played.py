@@ -83,7 +83,8 @@ def _split(cands: Candidates, masks: dict[str, int]) -> list[Candidates]:
     and without the third. The rows holding jokers go first, so that the part keeping the
     most sets leaves out a row that made the set play into the other mode."""
     order = sorted(ROWS, key=lambda row: JOKER not in cands.cards_of(masks[row]))
-    parts, fixed = [], {}
+    parts: list[Candidates] = []
+    fixed: dict[str, RowCandidates] = {}
     for row in order:
         rc = cands.row(row)
         same = _same_cards(cands.cards, rc.masks) == masks[row]
@@ -143,14 +144,14 @@ def _first_parts(whole: Candidates) -> list[Candidates]:
         if above is None:
             continue
         split = []
-        for part, ceiling in parts:
-            for value in np.unique(ceiling[row]):
-                mine = ceiling[row] == value
+        for part, part_ceilings in parts:
+            for value in np.unique(part_ceilings[row]):
+                mine = part_ceilings[row] == value
                 under = part.row(above).strength < value
                 split.append((part.replace(**{row: part.row(row).take(mine),
                                               above: part.row(above).take(under)}),
-                              {**ceiling, row: ceiling[row][mine],
-                               above: ceiling[above][under]}))
+                              {**part_ceilings, row: part_ceilings[row][mine],
+                               above: part_ceilings[above][under]}))
         parts = split
     return [part for part, _ in parts if all(len(part.row(row)) for row in ROWS)]
 

@@ -54,6 +54,7 @@ def showdown_choice(cards, rules, objective: ExpectedValue, set_value: float
         won = np.full(len(boards), float(natural.natural.value))
         for i in np.flatnonzero(field.declaring):
             theirs = best_natural(boards[i].tolist(), schedule)
+            assert theirs is not None  # a board declares the natural it holds
             won[i] = settle_naturals(natural, theirs, schedule)
         declare = float(won.reshape(field.samples, -1).sum(axis=1).mean())
     surrender = None if cost is None else -float(cost * field.opponents)

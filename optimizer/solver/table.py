@@ -129,8 +129,8 @@ class TableSpec:
         lists for tuples), and the other options: flat options such as a batch's settings,
         as ``solve`` takes them."""
         names = {f.name for f in fields(cls)}
-        given = {name: tuple(value) if isinstance(value, list) else value
-                 for name, value in options.items() if name in names}
+        given: dict[str, Any] = {name: tuple(value) if isinstance(value, list) else value
+                                 for name, value in options.items() if name in names}
         return cls(**given), {k: v for k, v in options.items() if k not in names}
 
 
@@ -181,14 +181,14 @@ def read_board(text: str | Board, rules: Rules) -> KnownBoard:
     if len(parts) != 3:
         raise TableError(f"bad board {text.strip()!r}: expected three rows separated by '/' "
                          "(top / middle / bottom), short rows allowed: 'Kh Kd / 7c 8c / 2s'")
-    rows = []
+    rows: dict[str, tuple[Card, ...]] = {}
     for name, part in zip(ROWS, parts):
         cards = parse_cards(part, deck=rules.deck) if part.strip() else ()
         if len(cards) > ROW_SIZE[name]:
             raise TableError(f"bad board {text.strip()!r}: the {name} row has {len(cards)} "
                              f"cards ({part.strip()!r}), at most {ROW_SIZE[name]}")
-        rows.append(tuple(cards))
-    return KnownBoard(*rows, text=text.strip())
+        rows[name] = tuple(cards)
+    return KnownBoard(rows["top"], rows["middle"], rows["bottom"], text=text.strip())
 
 
 def refuse_copies(rules: Rules, places: Sequence[tuple[str, Sequence[Card]]]) -> None:
@@ -330,23 +330,25 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     if table.fantasyland and set_fantasyland is None:
         raise TableError("an opponent in Fantasyland needs a solver to set its cards")
     if table.exact:
-        known = np.array([_played(rules, b) for b in table.against])
-        return TableDraw(known[None], None, (), 0)
+        every = np.array([_played(rules, b) for b in table.against])
+        return TableDraw(every[None], None, (), 0)
     if table.plain:
-        boards, share = opponent_draw(rules, tuple(dealt), samples, table.opponents, seed)
-        return TableDraw(boards, None, (), 0, share)
+        boards, drawn_share = opponent_draw(rules, tuple(dealt), samples, table.opponents,
+                                            seed)
+        return TableDraw(boards, None, (), 0, drawn_share)
     fixed = tuple(dealt) + table.known_cards
     if rules.dealing.closed:  # every hand is set at once by the model: dealt exactly
         from fantasyland.optimizer.opponents.closed import seat_boards
 
-        left = np.asarray(_left(rules, fixed), dtype=np.int64)
+        rest = np.asarray(_left(rules, fixed), dtype=np.int64)
         known = [np.broadcast_to(np.array(_played(rules, b)), (samples, 13))
                  for b in table.against]
-        dealt_seats = seat_boards(rules, left, samples, table.bot_seats, seed)
+        dealt_seats = seat_boards(rules, rest, samples, table.bot_seats, seed)
         boards = np.stack(known + [dealt_seats[:, i] for i in range(table.bot_seats)], axis=1)
         return TableDraw(boards.astype(np.int64), None, (), 0)
     # The bot's seats: from the pool while it holds enough boards that fit the known cards.
-    pooled, share = 0, None
+    pooled = 0
+    share: PoolShare | None = None
     if table.bot_seats:
         pool, fixed_ids = serving_pool(rules), dealt_array(fixed, deck=rules.deck)
         exact, relaxed = candidate_pairs(pool, fixed_ids)
@@ -359,12 +361,13 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
     bot = serving_bot(rules) if unfinished or live_bots else None
     seats = []  # per seat: (deals or samples, 13) boards
     live: list[list[tuple[Card, ...]]] = []
-    hands = []
+    hands: list[tuple[tuple[Card, ...], tuple[Card, ...]]] = []
     for g in range(deals):
         rng = np.random.default_rng([seed, 16, g])
         left = _left(rules, fixed)
         row = []
         for board in unfinished:
+            assert bot is not None  # served where a board is unfinished
             finished, thrown = complete(rules, {r: board.row(r) for r in ROWS}, left, rng,
                                        bot)
             left = _take(left, _without(finished, board.cards) + list(thrown))
@@ -372,15 +375,17 @@ def draw_table(rules: Rules, dealt: Sequence[Card], table: Table, samples: int,
         for n in table.fantasyland:
             cards = rng.permutation(np.asarray(left, dtype=np.int64))[:n].tolist()
             left = _take(left, cards)
-            board = set_fantasyland(rules, cards)
-            hands.append((tuple(sorted(cards, reverse=True)), board))
-            row.append(board)
+            assert set_fantasyland is not None  # refused above without it
+            setting = set_fantasyland(rules, cards)
+            hands.append((tuple(sorted(cards, reverse=True)), setting))
+            row.append(setting)
         for _ in range(live_bots):
+            assert bot is not None  # served where a seat plays live
             finished, thrown = play_live(rules, left, rng, bot)
             left = _take(left, list(finished + thrown))
             row.append(as_played(rules, finished))
         live.append(row)
-    index = np.arange(samples) % deals if deals else None
+    index = np.arange(samples) % max(deals, 1)  # each sample's live deal, where there are any
     live_seat = 0
     for board in table.against:
         if board.finished:

@@ -52,7 +52,9 @@ def deviation(rules: Rules, *, hands: int = 200, samples: int = 50, opponents: i
     docstring), on ``hands`` seeded 13-card hands, each against ``samples`` deals of
     ``opponents`` model players to choose on and as many others to value on."""
     worths = model_worths(rules)
-    gains, fitted, differs = [], [], 0
+    gains: list[float] = []
+    fitted: list[float] = []
+    differs = 0
     for i in range(hands):
         dealt = seeded_hand(seed, 13, i)
         cards = np.array(dealt)
