@@ -194,7 +194,7 @@ def _figure_table(title: str, columns: tuple[str, ...]) -> Table:
     return table
 
 
-def _check_error(rules, path: Path, hands: int, samples: int, seed: int) -> None:
+def _check_error(rules, path: Path, hands: int, samples: int | None, seed: int) -> None:
     try:
         fresh = load_pool(path)
     except (OSError, ValueError, KeyError) as error:
@@ -466,7 +466,7 @@ def command(
                               first_deal, chunks, saved_only, (bot or Bot.STRONG, knobs),
                               (incumbent, incumbent_knobs or []))
             return
-        if auditing:
+        if audit is not None:
             asked = Audit(decision=audit,
                           deals=DEFAULT_AUDIT_DEALS if hands is None else hands, seed=seed,
                           first=first_deal, bot=bot or Bot.STRONG, knobs=knobs,

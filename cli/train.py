@@ -133,7 +133,7 @@ def command(
         session = Session(rules, objective.value, fl_value, cards, seed,
                           table_options(opponents, against, opponent_fantasyland, dead),
                           samples)
-    note = never_dealt_note(session.rules, cards or (), "dealt anyway")
+    note = never_dealt_note(session.rules, session.sizes or (), "dealt anyway")
     if note is not None:
         say(note)
     interactive = sys.stdin.isatty()

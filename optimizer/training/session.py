@@ -160,8 +160,8 @@ class Session:
     def header_record(self) -> dict:
         """The first line of a session log: what was dealt and how it is graded."""
         samples = default_samples(self.rules) if self.samples is None else self.samples
-        ev = {"opponents": self.table.seated(self.rules), "samples": samples} \
-            if self.objective == ObjectiveName.EV else {}
+        ev: dict[str, object] = {"opponents": self.table.seated(self.rules),
+                                 "samples": samples} if self.objective == ObjectiveName.EV else {}
         if self.table.known:
             ev["table"] = read_table(self.rules, (), spec=self.table).record()
         return {"session": {"variant": self.rules.name, "objective": self.objective,
