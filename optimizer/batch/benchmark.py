@@ -151,16 +151,16 @@ def time_solving(card_counts: Iterable[int], hands: int, seed: int, variant: str
                  samples: int | None = None) -> list[Timings]:
     """Solving seeded random hands to proved optimality, per card count."""
     results = []
-    extra = {} if samples is None else {"sample": Sample(samples=samples)}
+    sample = Sample(samples=samples)  # None: the default sample
     for cards in card_counts:
         dealt = random_hands(hands, cards, seed, deck=find_rules(variant).deck)
         solve(dealt[0], variant=variant, objective=objective, fl_value=fl_value,
-              **extra)  # warm the caches first
+              sample=sample)  # warm the caches first
         ms = []
         for i, hand in enumerate(dealt):
             start = time.perf_counter()
             solution = solve(hand, variant=variant, objective=objective, fl_value=fl_value,
-                             time_limit=60.0, **extra)
+                             time_limit=60.0, sample=sample)
             ms.append((time.perf_counter() - start) * 1e3)
             if not solution.status.proved:
                 raise RuntimeError(f"hand {hand} was not proved optimal: {solution.status}")

@@ -51,14 +51,25 @@ class ObjectiveError(InputError):
 
 
 class Objective(Protocol):
-    name: str
-    units: int
-    fl_value: float
-    #: Whether a set's value is just the sum of its rows' weights (no shared terms).
-    separable: bool
-    #: Whether a row's value counts beyond its royalty and stay (row wins against opponents):
-    #: then more of the ways a row with jokers can play may matter (``candidates``).
-    compares_rows: bool
+    # Read-only members (properties), as the objectives are frozen dataclasses.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def units(self) -> int: ...
+
+    @property
+    def fl_value(self) -> float: ...
+
+    @property
+    def separable(self) -> bool:
+        """Whether a set's value is just the sum of its rows' weights (no shared terms)."""
+
+    @property
+    def compares_rows(self) -> bool:
+        """Whether a row's value counts beyond its royalty and stay (row wins against
+        opponents): then more of the ways a row with jokers can play may matter
+        (``candidates``)."""
 
     def weigh(self, cands: Candidates) -> Candidates:
         """The candidates with ``weight`` and ``bound`` set."""
