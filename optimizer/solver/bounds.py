@@ -14,12 +14,17 @@ A set in the *stay* mode must have at least one row that keeps the player in Fan
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer.solver.candidates import Candidates
 from fantasyland.optimizer.solver.joker_bounds import JokerChain
 from fantasyland.optimizer.solver.part import INF, Part
+
+if TYPE_CHECKING:  # (mode.py, which records a mode's figures, imports this module)
+    from fantasyland.optimizer.solver.mode import ModeFigures
 
 __all__ = ["INF", "Part", "card_aware_others", "chain_bounds", "prune", "set_bounds",
            "tighten"]
@@ -219,7 +224,7 @@ def _short_list(cands: Candidates) -> dict[str, np.ndarray]:
     return lists
 
 
-def tighten(cands: Candidates, need_stay: bool, floor: int, *, stats: dict | None = None
+def tighten(cands: Candidates, need_stay: bool, floor: int, *, stats: ModeFigures | None = None
             ) -> Candidates:
     """Prune with the chain bound and the card-aware bound until neither removes anything.
 

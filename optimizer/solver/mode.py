@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
@@ -61,6 +61,26 @@ class ModeStats:
     build_ms: float | None = None
     solve_ms: float | None = None
     tiebreak_ms: float | None = None
+
+
+class ModeFigures(TypedDict, total=False):
+    """``ModeStats``'s fields as the search records them, phase by phase (mypy checks them
+    against ``ModeStats`` where it is made of them)."""
+
+    candidates: int
+    kept: int
+    deferred: int
+    brought_back: int
+    prune_rounds: int
+    literals: int
+    cp_sat_status: str
+    proof: str
+    bound_ms: float
+    prune_ms: float
+    complete_ms: float
+    build_ms: float
+    solve_ms: float
+    tiebreak_ms: float
 
 
 @dataclass(frozen=True, repr=False)
@@ -117,7 +137,7 @@ def _chosen(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates,
 
 
 def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
-           deadline: float, stats: dict) -> tuple[Pick | None, bool, int]:
+           deadline: float, stats: ModeFigures) -> tuple[Pick | None, bool, int]:
     """Search ``cands`` for the best set worth ``floor`` or more. Returns it (or None),
     whether the search is complete, and the best bound on the mode's value."""
     cp_model = cpsat.cp_model()
@@ -141,7 +161,7 @@ def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
 
 #: For the incumbent, the candidates of highest bound completed before the first prune:
 #: enough for a good set on most hands, and few enough to be quick.
-FIRST = {Row.BOTTOM: 24, Row.MIDDLE: 384, Row.TOP: 680}
+FIRST: dict[str, int] = {Row.BOTTOM: 24, Row.MIDDLE: 384, Row.TOP: 680}
 
 
 def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
@@ -164,7 +184,7 @@ def _most_promising(cands: Candidates, bounds: dict[str, np.ndarray], need_stay:
 
 
 def _result(cands: Candidates, need_stay: bool, objective: Objective, choice: Pick,
-            tiebreak: tuple[int, int, int], proved: bool, bound: int, stats: dict
+            tiebreak: tuple[int, int, int], proved: bool, bound: int, stats: ModeFigures
             ) -> ModeResult:
     report = evaluate_board(board_of(cands, choice.ranks), rules=cands.rules)
     return ModeResult(need_stay, choice.value, objective.points(choice.value, need_stay),
@@ -185,7 +205,7 @@ def _parts(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
 
 
 def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
-                found: Found | None, stats: dict) -> Candidates:
+                found: Found | None, stats: ModeFigures) -> Candidates:
     """The candidates of ``chain`` with the deferred middles that a set worth ``found``'s
     value could use built (all of them if nothing was found). A set is worth no more than
     the bound of any of its rows, so a middle whose bound is below the incumbent's value is
@@ -193,10 +213,12 @@ def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
     cands = chain.cands
     if found is None:
         return objective.weigh(cands.with_deferred())
-    probe = objective.weigh(cands.replace(middle=cands.deferred.probe)).middle
+    deferred = cands.deferred
+    assert deferred is not None  # _solve_separable makes a chain only of deferred middles
+    probe = objective.weigh(cands.replace(middle=deferred.probe)).middle
     which = np.zeros(len(probe), dtype=bool)
     # First by bands (a hand class and a count of jokers): most bands cannot reach it.
-    bands = cands.deferred.bands
+    bands = deferred.bands
     rest = chain.others_within(Row.MIDDLE, bands.low, bands.high, bands.jokers)
     reach = bands.best(probe.bound) + (rest.stay if need_stay else rest.any) >= found.value
     if reach.any():  # (deferred middles never stay)
@@ -210,7 +232,7 @@ def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
 
 
 def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
-                     deadline: float, stats: dict) -> ModeResult | None:
+                     deadline: float, stats: ModeFigures) -> ModeResult | None:
     """A mode of an objective with no shared terms, by exact completion (``complete``):
     the most promising candidates first for an incumbent, then every candidate that could
     reach it. The chain bound is computed once: it does not depend on the floor, so pruning
@@ -325,7 +347,7 @@ def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Obj
 def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
                deadline: float) -> ModeResult | None:
     """The best set of one mode, or None if the mode has no legal set."""
-    stats: dict[str, object] = {}
+    stats: ModeFigures = {}
     clock = time.perf_counter()
     if not need_stay:
         cands = cands.without_stays()
@@ -361,6 +383,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     cards = len(cands.cards)
     sets = every_set(above, need_stay, start + 1, _valued_pairs(cards),
                      max_sets=None if cards == 13 else VALUED_SETS)
+    best: Pick | None
     if sets is not None and len(sets[Row.TOP]):
         best = _best_of(above, sets, objective)
     else:  # too many to value one by one: the heaviest of them, valued exactly
@@ -375,15 +398,15 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     if sets is not None:  # every set that could beat the incumbent was valued: a proof
         stats["proof"] = "every set valued"
     elif all(len(left.row(r)) for r in ROWS):
-        found, proved, bound = _prove(left, need_stay, objective, floor, deadline, stats)
-        if found is not None:
-            pick = found
+        better, proved, bound = _prove(left, need_stay, objective, floor, deadline, stats)
+        if better is not None:
+            pick = better
     value = pick.value
     clock = time.perf_counter()
     tied = at_pick if value == start else tighten(above, need_stay, value)
     choice = _preferred_at(tied, value, need_stay, objective) or pick
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
-    tiebreak = tuple(choice.ranks[row] for row in TIEBREAK_ROWS)
+    tiebreak = (choice.ranks[Row.BOTTOM], choice.ranks[Row.MIDDLE], choice.ranks[Row.TOP])
     report = evaluate_board(board_of(cands, choice.ranks), rules=cands.rules)
     return ModeResult(need_stay, value, objective.points(value, need_stay), tiebreak, proved,
                       objective.points(max(bound, value), need_stay), report,

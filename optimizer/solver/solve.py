@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Integral
 
 import numpy as np
@@ -162,20 +162,21 @@ class Solution:
 
 
 def _dealt(cards: str | Sequence[Card], deck: Deck = ONE_DECK) -> tuple[Card, ...]:
-    cards = list(cards) if not isinstance(cards, str) else cards
-    if isinstance(cards, str) or all(isinstance(c, str) for c in cards):
-        dealt = parse_cards(cards, deck=deck)  # text, or names such as ["As", "Kd"]
+    # A caller's list may hold names or anything else: each item is checked as an object.
+    given: list[object] = [] if isinstance(cards, str) else list(cards)
+    names = [c for c in given if isinstance(c, str)]
+    if isinstance(cards, str) or len(names) == len(given):  # text, or names such as ["As"]
+        dealt = parse_cards(cards if isinstance(cards, str) else names, deck=deck)
     else:
-        names = [c for c in cards if isinstance(c, str)]
         if names:
-            other = next(c for c in cards if not isinstance(c, str))
+            other = next(c for c in given if not isinstance(c, str))
             raise CardError(f"cards mix names and ids ({names[0]!r} and {other!r}): expected "
                             "all names such as 'As' or all ids 0..51")
-        bad = [c for c in cards if isinstance(c, bool) or not isinstance(c, Integral)]
+        bad = [c for c in given if isinstance(c, bool) or not isinstance(c, Integral)]
         if bad:
             raise CardError(f"bad card {bad[0]!r}: expected a card id 0..51 ({JOKER} for a "
                             "joker) or a name such as 'As'")
-        dealt = tuple(int(c) for c in cards)
+        dealt = tuple(int(c) for c in given if isinstance(c, Integral))  # every one, by now
         for card in dealt:
             if not 0 <= card <= JOKER:
                 raise CardError(f"bad card id {card!r}: expected 0..51, or {JOKER} for a joker")
@@ -263,7 +264,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
                              f"{boards.max()}; expected 0..51")
     # Boards given here are checked; the table's were where they were read or made (and a
     # seen board's joker plays as a face that may be dealt too).
-    if rules.deck == ONE_DECK and (drawn is None or seated.plain):
+    if rules.deck == ONE_DECK and (seated is None or seated.plain):
         ordered = np.sort(boards.reshape(-1, 13), axis=1)  # two opponents' boards may share
         if (ordered[:, 1:] == ordered[:, :-1]).any():     # cards (docs/ev-and-opponents.md)
             raise ObjectiveError("bad opponent boards: a card appears twice on one board")
@@ -272,6 +273,7 @@ def make_objective(name: str, rules: Rules, dealt: str | Sequence[Card], fl_valu
     if drawn is None:
         return ExpectedValue(OpponentField.from_boards(boards, rules), rules.scoring,
                              staying(boards.shape[1]))
+    assert seated is not None  # read where the boards were drawn
     field = OpponentField.from_boards(boards, rules, groups=drawn.groups, exact=seated.exact,
                                       share=drawn.share)
     return ExpectedValue(field, rules.scoring, staying(boards.shape[1]),
@@ -319,35 +321,37 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
     deadline = started + time_limit
     clock = time.perf_counter()
     cands = goal.weigh(enumerate_candidates(dealt, rules, compares_rows=goal.compares_rows))
-    stats: dict[str, object] = {"setup_ms": (cpsat.clock() - started) * 1e3,
-                                "enumerate_ms": (time.perf_counter() - clock) * 1e3,
-                                "candidates": {r: len(cands.row(r)) for r in ROWS}}
+    setup_ms = (cpsat.clock() - started) * 1e3
+    enumerate_ms = (time.perf_counter() - clock) * 1e3
     # Both modes are solved in full: the player wants to see the best of each.
     not_staying = solve_mode_as_played(cands, False, goal, deadline)
     staying = solve_mode_as_played(cands, True, goal, deadline)
     results = [r for r in (not_staying, staying) if r is not None]
-    for result in results:
-        stats["stay" if result.stays else "no_stay"] = result.stats
+    searches = {result.stays: result.stats for result in results}
+    stats = SolveStats(candidates={r: len(cands.row(r)) for r in ROWS},
+                       stay=searches.get(True), no_stay=searches.get(False),
+                       setup_ms=setup_ms, enumerate_ms=enumerate_ms)
     ev = goal if isinstance(goal, ExpectedValue) else None
     if not results:
         board = _fouled_board(dealt, rules.deck)
         report = evaluate_board(board, rules=rules)
         value = ev.fouled_points() if ev else 0.0
-        stats["solve_ms"] = stats["total_ms"] = (cpsat.clock() - started) * 1e3
+        took = (cpsat.clock() - started) * 1e3
         return Solution(cards=dealt, rules=rules, objective=goal.name, fl_value=goal.fl_value,
                         top=board.top, middle=board.middle, bottom=board.bottom,
                         discards=_discards(dealt, board), report=report, value=value,
                         status=SolveStatus.FOULED, bound=value, ev=ev,
-                        stats=SolveStats(**stats))
+                        stats=replace(stats, solve_ms=took, total_ms=took))
     best = max(results, key=lambda r: (r.points, r.tiebreak))
-    stats["solve_ms"] = (cpsat.clock() - started) * 1e3
+    solve_ms = (cpsat.clock() - started) * 1e3
     others: tuple[Alternative, ...] = ()
     if alternatives:
-        chosen = tuple(best.board_report.row(r).strength for r in ROWS)
+        chosen = (best.board_report.top.strength, best.board_report.middle.strength,
+                  best.board_report.bottom.strength)
         whole = goal.weigh(cands.with_deferred()) if cands.deferred is not None else cands
         others = tuple(find_alternatives(whole, [(r.stays, r.weight) for r in results],
                                          alternatives, goal, deadline, chosen))
-    stats["total_ms"] = (cpsat.clock() - started) * 1e3
+    total_ms = (cpsat.clock() - started) * 1e3
     proved = all(r.proved for r in results)
     board = best.board
     return Solution(cards=dealt, rules=rules, objective=goal.name, fl_value=goal.fl_value,
@@ -357,7 +361,7 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
                     status=SolveStatus.OPTIMAL if proved else SolveStatus.FEASIBLE,
                     bound=max(r.bound for r in results), best_staying=staying,
                     best_not_staying=not_staying, alternatives=others,
-                    stats=SolveStats(**stats), ev=ev)
+                    stats=replace(stats, solve_ms=solve_ms, total_ms=total_ms), ev=ev)
 
 
 @dataclass(frozen=True, repr=False)
@@ -389,7 +393,8 @@ def value_of_set(cards: str | Sequence[Card], board: str | Board,
     rules = find_rules(variant)
     dealt = _dealt(cards, rules.deck)
     board = parse_board(board, deck=rules.deck) if isinstance(board, str) else board
-    left, missing = list(dealt), []
+    left = list(dealt)
+    missing: list[Card] = []
     for card in board.cards:
         (left.remove if card in left else missing.append)(card)
     if missing:
