@@ -37,16 +37,16 @@ class PlayValue:
     Fantasyland with each number of cards, and how it stands against the best play."""
 
     play: Play
-    value: float
-    standard_error: float
-    foul_chance: float
-    entry_chances: dict[int, float]
+    value: float | None
+    standard_error: float | None
+    foul_chance: float | None
+    entry_chances: dict[int, float] | None
     rollouts: int
-    behind: float  # the best play's value less this one's, over the rollouts they share
-    behind_error: float  # the standard error of ``behind``
+    behind: float | None  # the best play's value less this one's, over the rollouts they share
+    behind_error: float | None  # the standard error of ``behind``
     close: bool  # within ``Z`` standard errors of the best (never the best itself)
-    # Left out of the race by the screen (``SCREEN``): no rollouts, and ``value`` and the
-    # chances are None; ``screen`` is the bot's first-look score that left it out.
+    # Left out of the race by the screen (``SCREEN``): no rollouts, and the figures above
+    # are None; ``screen`` is the bot's first-look score that left it out.
     screened: bool = False
     screen: float | None = None
 

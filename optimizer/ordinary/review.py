@@ -142,18 +142,19 @@ class Review:
     @property
     def total_lost(self) -> float:
         """The EV lost over the decisions with a value (not screened out)."""
-        return float(sum(d.lost for d in self.graded))
+        return float(sum(d.lost for d in self.graded if d.lost is not None))
 
     @property
     def total_error(self) -> float:
         """The standard error of ``total_lost``: the decisions' errors added in quadrature
         (the streets are valued on their own, so their errors are independent)."""
-        return math.sqrt(sum(d.lost_error ** 2 for d in self.graded))
+        return math.sqrt(sum(d.lost_error ** 2 for d in self.graded if d.lost_error is not None))
 
     @property
     def worst(self) -> Decision | None:
         """The decision that lost the most (the first of equals); None if none has a value."""
-        return max(self.graded, key=lambda d: d.lost, default=None)
+        return max(self.graded, key=lambda d: -math.inf if d.lost is None else d.lost,
+                   default=None)
 
     def record(self) -> dict:
         """The review as plain data (``cli/schemas/review.schema.json``)."""
@@ -292,15 +293,18 @@ def review(lines: Iterable[str], *, variant: str | Rules = "progressive", object
     decisions: list[Decision] = []
     bad: list[BadLine] = []
     thrown: dict[str, list] = {}  # each hand's discards so far
+    result: Decision | BadLine
     for number, raw in enumerate(lines, 1):
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
         try:
             line = read_line(number, text)
-            rules = default if line.variant is None else rules_by_name.get(line.variant)
-            if rules is None:
-                rules = rules_by_name[line.variant] = find_rules(line.variant)
+            rules = default
+            if line.variant is not None:
+                if line.variant not in rules_by_name:
+                    rules_by_name[line.variant] = find_rules(line.variant)
+                rules = rules_by_name[line.variant]
             table = line.table if line.table.opponents is not None else TableSpec(
                 opponents, line.table.against, (), line.table.dead)
             earlier = tuple(thrown.get(line.hand, ())) if line.hand is not None else ()
@@ -312,7 +316,7 @@ def review(lines: Iterable[str], *, variant: str | Rules = "progressive", object
                             discards=earlier, entry_overrides=entry_overrides,
                             effort=Effort(budget=budget, workers=workers, include=(play,)))
         except InputError as error:  # refused input is a bad line; any other error, a bug
-            result: Decision | BadLine = BadLine(number, str(error), text)
+            result = BadLine(number, str(error), text)
             bad.append(result)
         else:
             result = Decision(number, line.hand, advice, played_value(advice, play), earlier)

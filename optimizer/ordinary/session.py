@@ -65,7 +65,8 @@ class Decision:
     @property
     def is_best(self) -> bool:
         """The best play, or on the exact last street one worth as much."""
-        return self.rank == 1 or (self.advice.exact and self.played.behind <= 0)
+        behind = self.played.behind  # (the exact last street screens no play out)
+        return self.rank == 1 or (self.advice.exact and behind is not None and behind <= 0)
 
     @property
     def screened(self) -> bool:
@@ -79,7 +80,8 @@ class Decision:
 
     @property
     def ev_lost(self) -> float | None:
-        return None if self.screened else max(self.played.behind, 0.0)
+        behind = self.played.behind
+        return None if behind is None else max(behind, 0.0)  # None: screened
 
     @property
     def ev_lost_error(self) -> float | None:
