@@ -14,8 +14,6 @@ A set in the *stay* mode must have at least one row that keeps the player in Fan
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from fantasyland.evaluator.rules import ROWS
@@ -23,11 +21,8 @@ from fantasyland.optimizer.solver.candidates import Candidates
 from fantasyland.optimizer.solver.joker_bounds import JokerChain
 from fantasyland.optimizer.solver.part import INF, Part
 
-if TYPE_CHECKING:  # (mode.py, which records a mode's figures, imports this module)
-    from fantasyland.optimizer.solver.mode import ModeFigures
-
 __all__ = ["INF", "Part", "card_aware_others", "chain_bounds", "prune", "set_bounds",
-           "tighten"]
+           "tighten", "tighten_counted"]
 
 
 def _combine(parts: list[Part], size: int) -> Part:
@@ -224,13 +219,17 @@ def _short_list(cands: Candidates) -> dict[str, np.ndarray]:
     return lists
 
 
-def tighten(cands: Candidates, need_stay: bool, floor: int, *, stats: ModeFigures | None = None
-            ) -> Candidates:
+def tighten(cands: Candidates, need_stay: bool, floor: int) -> Candidates:
     """Prune with the chain bound and the card-aware bound until neither removes anything.
 
     Each round can only remove candidates that no set worth ``floor`` uses, and removing
     them can only lower the other candidates' bounds, so repeating is safe.
     """
+    return tighten_counted(cands, need_stay, floor)[0]
+
+
+def tighten_counted(cands: Candidates, need_stay: bool, floor: int) -> tuple[Candidates, int]:
+    """``tighten``'s candidates, and the rounds it took (a mode's stats report them)."""
     rounds = 0
     for rounds in range(1, 5):
         if any(len(cands.row(r)) == 0 for r in ROWS):
@@ -243,6 +242,4 @@ def tighten(cands: Candidates, need_stay: bool, floor: int, *, stats: ModeFigure
         cands = prune(cands, set_bounds(cands, others, need_stay), floor)
         if sum(cands.sizes.values()) == before:
             break
-    if stats is not None:
-        stats["prune_rounds"] = rounds
-    return cands
+    return cands, rounds

@@ -26,7 +26,8 @@ import numpy as np
 from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, faces_playing
 from fantasyland.evaluator.rules import ROWS, Row
 from fantasyland.optimizer.solver import cpsat
-from fantasyland.optimizer.solver.bounds import INF, chain_bounds, set_bounds, tighten
+from fantasyland.optimizer.solver.bounds import (INF, chain_bounds, set_bounds, tighten,
+                                                  tighten_counted)
 from fantasyland.optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick,
                                                    best_set, every_set, tops_to_try)
 from fantasyland.optimizer.solver.joker_bounds import JokerChain
@@ -376,7 +377,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     # then, from those, the sets that beat it.
     keep = {row: bounds[row] >= start for row in ROWS}  # the chain bound, at no cost
     at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
-    above = tighten(at_pick, need_stay, start + 1, stats=stats)
+    above, stats["prune_rounds"] = tighten_counted(at_pick, need_stay, start + 1)
     left = above
     # When few sets could beat it, value them all exactly: the best becomes the incumbent,
     # and what is left for CP-SAT to search shrinks to a proof.
