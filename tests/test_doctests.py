@@ -9,24 +9,13 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import pkgutil
 
 import pytest
 
 import fantasyland
+from tests.modules import every_module
 
-
-def _modules() -> list[str]:
-    names = ["fantasyland"]
-    for layer in ("evaluator", "optimizer", "cli"):
-        package = importlib.import_module(f"fantasyland.{layer}")
-        names.append(package.__name__)
-        names += [info.name for info in pkgutil.walk_packages(package.__path__,
-                                                              prefix=package.__name__ + ".")]
-    return sorted(names)
-
-
-MODULES = _modules()
+MODULES = every_module()
 
 
 def test_every_layer_s_modules_are_collected():

@@ -12,13 +12,13 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
-import pkgutil
 from pathlib import Path
 
 import pytest
 
 import fantasyland
 from fantasyland.evaluator import InputError
+from tests.modules import every_module
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -48,20 +48,11 @@ TRANSLATED = {
 CATCHES_THE_BASE = {"cli/errors.py", "cli/web/jobs.py"}
 
 
-def _modules() -> list[str]:
-    names = ["fantasyland"]
-    for layer in ("evaluator", "optimizer", "cli"):
-        package = importlib.import_module(f"fantasyland.{layer}")
-        names.append(package.__name__)
-        names += [info.name for info in pkgutil.walk_packages(package.__path__,
-                                                              prefix=package.__name__ + ".")]
-    return sorted(names)
-
 
 def _exceptions() -> dict[str, type[BaseException]]:
     """Every exception class the package defines, by its dotted name."""
     found = {}
-    for name in _modules():
+    for name in every_module():
         for value in vars(importlib.import_module(name)).values():
             if (inspect.isclass(value) and issubclass(value, BaseException)
                     and value.__module__ == name):

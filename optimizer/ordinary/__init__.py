@@ -9,8 +9,7 @@ on first use, so that importing the package costs nothing.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from fantasyland.evaluator.faces import lazy_face
 
 #: Each name of the face and the module that defines it (``module:name`` where the face
 #: renames it: a module named as its function would hide the function once imported).
@@ -24,15 +23,4 @@ _FACE = {
 
 __all__ = sorted(_FACE)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _FACE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, _, defined = _FACE[name].partition(":")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), defined or name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_face(__name__, _FACE, globals())
