@@ -235,3 +235,20 @@ def test_a_bot_alone_plays_its_cards_into_a_board_and_throws_the_rest():
     assert EMPTY not in board and set(board.tolist()) <= set(cards)
     assert len(set(board.tolist())) == 13
     assert set(cards[:5]) <= set(board.tolist())  # the first five are all kept
+
+
+def test_the_shipped_models_read_the_features_of_today():
+    from importlib import resources
+
+    from fantasyland.optimizer.opponents.learned.rebuild import load_models
+
+    shipped = resources.files("fantasyland.optimizer.opponents.learned") / "data" / \
+        "pineapple.npz"
+    with resources.as_file(shipped) as path:
+        models = load_models(path)
+    assert sorted(models) == [1, 2, 3, 4]
+    for model in models.values():
+        assert model.mean.shape == (FEATURES,) and model.layers[0][0].shape[0] == FEATURES
+    board = layout_of("Qh", "7c 8c", "2s 2d")  # the first five cards placed
+    value = models[4].predict(features(board[None], unseen_counts(board)))
+    assert np.isfinite(value).all()

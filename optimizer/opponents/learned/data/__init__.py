@@ -1,0 +1,1 @@
+"""The shipped learned models, one file a variant (tools/learn.py writes them)."""
