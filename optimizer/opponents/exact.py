@@ -82,12 +82,15 @@ def _deal_picks(unseen: int, per_round: int, keep: int) -> tuple[np.ndarray, np.
     return deals, picked @ weights
 
 
-def _fills(unseen: int, keep: int) -> np.ndarray:
-    """Every ordered choice of ``keep`` distinct indices of ``unseen`` cards, as a
-    ``(unseen ** keep, keep)`` grid (entries that repeat an index are filled anyway; no deal
-    picks them)."""
-    grid = np.indices((unseen,) * keep).reshape(keep, -1).T
-    return grid.astype(np.int64)
+@cache
+def _fills(unseen: int, keep: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every ordered choice of ``keep`` indices of ``unseen`` cards, as a ``(unseen ** keep,
+    keep)`` grid, and which of them are distinct (no deal picks an index twice)."""
+    grid = np.indices((unseen,) * keep).reshape(keep, -1).T.astype(np.int64)
+    distinct = (np.diff(np.sort(grid, axis=1), axis=1) != 0).all(axis=1)
+    grid.flags.writeable = False
+    distinct.flags.writeable = False
+    return grid, distinct
 
 
 def _classes(layout: np.ndarray, empty: np.ndarray, unseen: np.ndarray) -> np.ndarray:
@@ -124,8 +127,7 @@ def exact_worth(valuation: Valuation, layouts: np.ndarray, unseen: np.ndarray,
         raise ValueError(f"{comb(count, per_round)} last deals: more than {MOST_DEALS}; "
                          "a board one street from the end has fewer")
     deals, picks = _deal_picks(count, per_round, keep)
-    fills = _fills(count, keep)
-    distinct = (np.diff(np.sort(fills, axis=1), axis=1) != 0).all(axis=1)
+    fills, distinct = _fills(count, keep)
     values = np.empty((len(layouts), len(deals)))
     fouled = np.empty((len(layouts), len(deals)), dtype=bool)
     entries = np.empty((len(layouts), len(deals)), dtype=np.int64)
