@@ -252,3 +252,13 @@ def test_the_shipped_models_read_the_features_of_today():
     board = layout_of("Qh", "7c 8c", "2s 2d")  # the first five cards placed
     value = models[4].predict(features(board[None], unseen_counts(board)))
     assert np.isfinite(value).all()
+
+
+def test_the_shipped_models_are_found_by_the_game_their_rules_decide():
+    from fantasyland.evaluator import find_rules
+    from fantasyland.optimizer.opponents.learned.shipped import learned_bot, shipped_models
+
+    assert sorted(shipped_models(find_rules("pineapple"))) == [1, 2, 3, 4]
+    assert learned_bot(find_rules("pineapple")) is not None
+    for other in ("standard", "pineapple-joker"):  # no models learned: the heuristic bot stays
+        assert shipped_models(find_rules(other)) is None and learned_bot(find_rules(other)) is None

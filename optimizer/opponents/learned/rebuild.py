@@ -33,6 +33,7 @@ from fantasyland.optimizer.opponents.learned.features import FEATURES, features
 from fantasyland.optimizer.opponents.learned.labels import Worth, exact_labels, model_labels
 from fantasyland.optimizer.opponents.learned.network import Fit, Network, fit
 from fantasyland.optimizer.opponents.learned.positions import Positions, play_tables
+from fantasyland.optimizer.opponents.learned.shipped import RULES_KEY, read_models
 
 #: Tables a chunk plays.
 TABLES_PER_CHUNK = 100
@@ -71,9 +72,12 @@ class Rebuilt:
 
     models: dict[int, Network]
     fits: dict[tuple[int, int], Fit]  # (round, streets to come) -> fit
+    rules: str | None = None  # the fingerprint of the rules learned (``shipped``)
 
     def arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
+        if self.rules is not None:
+            out[RULES_KEY] = np.array(self.rules)
         for streets, model in self.models.items():
             out |= model.arrays(f"r{streets}.")
         return out
@@ -81,10 +85,7 @@ class Rebuilt:
 
 def load_models(path: Path | str) -> dict[int, Network]:
     """Models saved by ``Rebuilt.arrays`` (an ``.npz``), by the streets still to come."""
-    with np.load(path) as saved:
-        arrays = {name: saved[name] for name in saved.files}
-    streets = sorted({int(name[1:name.index(".")]) for name in arrays})
-    return {r: Network.from_arrays(arrays, f"r{r}.") for r in streets}
+    return read_models(path)[1]
 
 
 def _digest(models: dict[int, Network]) -> str:
@@ -221,7 +222,7 @@ def rebuild(plan: Plan, directory: Path, *, workers: int = 1,
             fits[(index, streets)] = fitted
             models[streets] = fitted.network
             _save(folder / f"model-{streets}.npz", fitted.network.arrays(f"r{streets}."))
-    return Rebuilt(dict(models), fits)
+    return Rebuilt(dict(models), fits, find_rules(plan.variant).fingerprint)
 
 
 def _run(job: Callable[[object], dict[str, np.ndarray]], chunks: list[Chunk], what: str,
