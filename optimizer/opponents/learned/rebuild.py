@@ -33,7 +33,7 @@ from fantasyland.optimizer.opponents.learned.features import FEATURES, features
 from fantasyland.optimizer.opponents.learned.labels import Worth, exact_labels, model_labels
 from fantasyland.optimizer.opponents.learned.network import Fit, Network, fit
 from fantasyland.optimizer.opponents.learned.positions import Positions, play_tables
-from fantasyland.optimizer.opponents.learned.shipped import RULES_KEY, read_models
+from fantasyland.optimizer.opponents.learned.shipped import RULES_KEY, game_key, read_models
 
 #: Tables a chunk plays.
 TABLES_PER_CHUNK = 100
@@ -72,7 +72,7 @@ class Rebuilt:
 
     models: dict[int, Network]
     fits: dict[tuple[int, int], Fit]  # (round, streets to come) -> fit
-    rules: str | None = None  # the fingerprint of the rules learned (``shipped``)
+    rules: str | None = None  # the key of the game learned (``shipped.game_key``)
 
     def arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
@@ -222,7 +222,7 @@ def rebuild(plan: Plan, directory: Path, *, workers: int = 1,
             fits[(index, streets)] = fitted
             models[streets] = fitted.network
             _save(folder / f"model-{streets}.npz", fitted.network.arrays(f"r{streets}."))
-    return Rebuilt(dict(models), fits, find_rules(plan.variant).fingerprint)
+    return Rebuilt(dict(models), fits, game_key(find_rules(plan.variant)))
 
 
 def _run(job: Callable[[object], dict[str, np.ndarray]], chunks: list[Chunk], what: str,
