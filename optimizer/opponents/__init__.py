@@ -29,6 +29,10 @@ _FACE = {
     "HeadToHead": "head_to_head", "STEP": "head_to_head",
     "play_head_to_head": "head_to_head:head_to_head", "saved_head_to_head": "head_to_head",
     "Headroom": "audit", "audit_decision": "audit", "decisions": "audit", "headroom": "audit",
+    # the learned value of the ordinary hand, rebuilt from a seed
+    "LearnError": "learned.rebuild", "LearnPlan": "learned.rebuild:Plan",
+    "LearnRound": "learned.rebuild:Round", "rebuild_learned": "learned.rebuild:rebuild",
+    "shipped_learned_digest": "learned.shipped:shipped_digest",
     # classic Chinese Poker's model
     "CLOSED_HANDS": "closed:HANDS", "CLOSED_ROUNDS": "closed:ROUNDS",
     "CLOSED_SEED": "closed:SEED", "closed_model_file_name": "closed:model_file_name",

@@ -10,8 +10,10 @@ the heuristic bot.
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -26,8 +28,6 @@ def game_key(rules: Rules) -> str:
     """A digest of what the learned value of ``rules``' ordinary hand depends on: each row's
     royalties and scale, the foul order, the entries and each one's worth under the
     royalties objective, the foul's penalty, the dealing and the deck."""
-    import hashlib
-
     digest = hashlib.sha256()
     for row in ROWS:
         digest.update(f"{row}:{rules.scale(row).value}".encode())
@@ -53,21 +53,31 @@ def read_models(path) -> tuple[str | None, dict[int, Network]]:
 
 
 @cache
-def _shipped() -> dict[str, dict[int, Network]]:
-    out: dict[str, dict[int, Network]] = {}
+def _shipped() -> dict[str, tuple[dict[int, Network], str]]:
+    """The shipped models by their game's key, each with the digest of its file."""
+    out: dict[str, tuple[dict[int, Network], str]] = {}
     folder = resources.files("fantasyland.optimizer.opponents.learned") / "data"
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".npz"):
             with resources.as_file(entry) as path:
-                fingerprint, models = read_models(path)
-            if fingerprint is not None:
-                out[fingerprint] = models
+                key, models = read_models(path)
+                digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            if key is not None:
+                out[key] = (models, digest)
     return out
 
 
 def shipped_models(rules: Rules) -> dict[int, Network] | None:
     """The shipped models learned for ``rules``' game, or None where none were."""
-    return _shipped().get(game_key(rules))
+    found = _shipped().get(game_key(rules))
+    return None if found is None else found[0]
+
+
+def shipped_digest(rules: Rules) -> str | None:
+    """The sha256 of the shipped models file of ``rules``' game (None where none is), which
+    a rebuild with the default plan writes again byte for byte."""
+    found = _shipped().get(game_key(rules))
+    return None if found is None else found[1]
 
 
 def learned_bot(rules: Rules):
