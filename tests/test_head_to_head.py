@@ -194,17 +194,24 @@ def test_a_run_saved_before_the_bots_were_kept_apart_is_scored_as_it_was(tmp_pat
     explicit_strong = dataclasses.asdict(dataclasses.replace(
         QUICK_STRONG, table_refine=QUICK_STRONG.rescored,
         estimate_foul_penalty=QUICK_STRONG.estimate_foul_cost))
-    # saved before estimate_commitment and search_rejudge existed: read at their defaults
+    # saved before estimate_disjoint and sees_boards existed: read at their defaults
     older = {bot: {k: v for k, v in params.items()
-                   if k not in ("estimate_commitment", "search_rejudge")}
+                   if k not in ("estimate_disjoint", "sees_boards")}
              for bot, params in (("challenger", explicit_strong),
                                  ("incumbent", dataclasses.asdict(QUICK)))}
     _legacy_chunk(tmp_path, older["challenger"], older["incumbent"], boards)
     saved, ranges = saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)
     assert saved == first and ranges == [(0, 2)]
-    rejudged = dataclasses.replace(QUICK_STRONG, search_rejudge=True)
-    with pytest.raises(OpponentModelError, match="search_rejudge"):
-        saved_head_to_head(PINEAPPLE, rejudged, QUICK, 6, tmp_path)
+    # a knob deleted since, recorded at the value that played as today: today's bot; at
+    # another value: a bot that no longer exists, refused naming the knob
+    for value, readable in ((False, True), (True, False)):
+        with_retired = {bot: params | {"search_rejudge": value} for bot, params in older.items()}
+        _legacy_chunk(tmp_path, with_retired["challenger"], with_retired["incumbent"], boards)
+        if readable:
+            assert saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)[0] == first
+        else:
+            with pytest.raises(OpponentModelError, match="search_rejudge"):
+                saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)
 
 
 def test_a_chunk_of_the_stronger_bot_s_old_defaults_is_refused(tmp_path):
@@ -218,7 +225,7 @@ def test_a_chunk_of_the_stronger_bot_s_old_defaults_is_refused(tmp_path):
 
 
 def test_a_chunk_saved_before_a_knob_was_added_resumes_at_its_default(tmp_path):
-    # A bot's chunk saved before estimate_useful_only existed lacks it: it was played at the
+    # A bot's chunk saved before estimate_disjoint existed lacks it: it was played at the
     # default that plays as before, so today's bot reads it, and its folder is the same
     first = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                          directory=tmp_path)
@@ -226,15 +233,15 @@ def test_a_chunk_saved_before_a_knob_was_added_resumes_at_its_default(tmp_path):
     with np.load(path) as saved:
         arrays = {name: saved[name] for name in saved.files}
     meta = json.loads(str(arrays.pop("meta")))
-    del meta["bot"]["estimate_useful_only"]
+    del meta["bot"]["estimate_disjoint"]
     np.savez(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
     stamp = path.stat().st_mtime_ns
     assert head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                         directory=tmp_path) == first
     assert path.stat().st_mtime_ns == stamp
     # a candidate that sets it is another bot: its boards go to a folder of their own
-    useful = dataclasses.replace(QUICK_STRONG, estimate_useful_only=True)
-    assert bot_directory(tmp_path, PINEAPPLE, useful) != path.parent
+    disjoint = dataclasses.replace(QUICK_STRONG, estimate_disjoint=True)
+    assert bot_directory(tmp_path, PINEAPPLE, disjoint) != path.parent
 
 
 def test_entries_lost_to_fouls_count_the_fouled_boards_whose_rows_make_an_entry():
