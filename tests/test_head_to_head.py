@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -281,17 +280,6 @@ def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them(capsys)
         return float(re.search(r"points a game\W+([-+][\d.]+)", row).group(1))
 
     assert points(swapped) == pytest.approx(-points(default))
-
-
-def test_the_notes_transcript_of_the_head_to_head_is_what_the_tool_prints(capsys):
-    # docs/notes-opponents.md shows a run of three deals: the tool prints it still
-    notes = (Path(__file__).resolve().parents[1] / "docs" / "notes-opponents.md").read_text(
-        encoding="utf-8")
-    shown = re.search(r"```text\n\$ python tools/bots.py (head-to-head [^\n]*)\n(.*?)```",
-                      notes, re.DOTALL)
-    assert shown, "the notes page shows no head-to-head run"
-    code, out, _ = run(capsys, *shown.group(1).split())
-    assert code == 0 and out == shown.group(2)
 
 
 @pytest.mark.parametrize("args,message", [

@@ -1,5 +1,4 @@
-"""The opponent bots' laboratory: bots against each other, an audit of one decision, and
-candidate bots' pools and figures.
+"""The opponent bots' laboratory: head to head, audits, candidate bots' pools and figures.
 
 A developer's tool, not a user's command (``fantasyland opponents`` is the user's): what it
 measured is in docs/notes-opponents.md, with the commands that measured it.
@@ -172,7 +171,7 @@ def _head_to_head(args: argparse.Namespace) -> None:
     print(head_to_head_table(result, (challenger, tuned), (incumbent, theirs_tuned)))
     print(f"Points are the {_word(challenger, tuned)} bot's, a game, ± one standard error "
           "over the deals; a difference is its figure less the other's, paired deal by deal "
-          "(docs/notes-opponents.md, \"Head to head\").")
+          "(docs/notes-opponents.md, \"The stronger bot\").")
 
 
 def _word(bot: str, tuned: str, candidate: str = "candidate") -> str:
