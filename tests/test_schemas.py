@@ -332,11 +332,6 @@ CASES: dict[str, dict[str, Producer]] = {
         "pineapple": lambda _b, _r: command_json(
             "opponents", "--check", HAND, "--hands", "4"),
     },
-    "opponents-audit.schema.json": {
-        "last-but-one": lambda _b, _r: command_json(
-            "opponents", "--audit", "4", "--hands", "2", "--placements", "3",
-            "--continuations", "4", "--bot-knob", "samples=8", "--bot-knob", "refine=0"),
-    },
     "bench.schema.json": {
         "royalties": lambda _b, _r: command_json(
             "bench", "--cards", "13,14", "--hands", "1"),
@@ -523,11 +518,6 @@ def test_opponents_stats_json_validates_against_its_schema(produced, schema, cas
 
 @pytest.mark.parametrize("schema, case", cases("opponents-check.schema.json"))
 def test_opponents_check_json_validates_against_its_schema(produced, schema, case):
-    assert_valid(produced, schema, case)
-
-
-@pytest.mark.parametrize("schema, case", cases("opponents-audit.schema.json"))
-def test_opponents_audit_json_validates_against_its_schema(produced, schema, case):
     assert_valid(produced, schema, case)
 
 
@@ -931,14 +921,6 @@ MUTATIONS = [
     ("opponents-check.schema.json", "pineapple", 0, "class distances for live play itself",
      _set("live", "class_tvd", value={"top": 0.0, "middle": 0.0, "bottom": 0.0}), "live",
      "unevaluatedProperties"),
-    ("opponents-audit.schema.json", "last-but-one", 0, "a required key dropped",
-     _drop("held_out"), "", "required"),
-    ("opponents-audit.schema.json", "last-but-one", 0, "a share of hands above 1",
-     _set("changed", value=1.5), "changed", "maximum"),
-    ("opponents-audit.schema.json", "last-but-one", 0, "a figure without its error",
-     _set("held_out", "points", value={"mean": 0.1}), "held_out/points", "required"),
-    ("opponents-audit.schema.json", "last-but-one", 0, "a bot that does not exist",
-     _set("bot", value="perfect"), "bot", "enum"),
     ("bench.schema.json", "royalties", 0, "a required key dropped",
      _drop("ranking"), "", "required"),
     ("bench.schema.json", "royalties", 0, "a card count no variant deals",

@@ -12,7 +12,7 @@ own is refused, with a line that says what differs, before anything is played.
 A chunk is stored compressed, its integer arrays as bytes where every value fits one
 (cards do), and read back as the 64-bit integers it was played as: a chunk of 500 Pineapple
 hands takes about 8 KB, not 78, so the chunks of a rebuild that outlasts a sitting can be
-kept in the repository (docs/ev-and-opponents.md). Chunks saved before, uncompressed and
+kept in the repository (docs/notes-opponents.md). Chunks saved before, uncompressed and
 wide, read as they did.
 """
 
