@@ -11,8 +11,8 @@ from fantasyland.optimizer.solver.objective import OBJECTIVES, ObjectiveName
 #: ``advise``'s budget on the player's streets, by default: its least, so that ``?`` answers
 #: at once; ``review`` grades a session again with more.
 DEFAULT_BUDGET = 32
-#: Opponent boards the ev objective values a decision against, by default.
-DEFAULT_SAMPLES = 200
+#: Opponent boards the ev objective values a decision against, by default: ``advise``'s.
+DEFAULT_SAMPLES = 2000
 
 
 class SettingsError(InputError):
