@@ -20,6 +20,11 @@ def name(seat: int) -> str:
     return "you" if seat == PLAYER else f"bot {seat}"
 
 
+def board(text: str) -> str:
+    """A board so far as the table shows it: ``- / 7c 8c / 2s``, a dash for an empty row."""
+    return " / ".join(row.strip() or "-" for row in text.split("/"))
+
+
 def signed(value: float) -> str:
     """``+3``, ``-1.5``, ``0``: points as the table pays them."""
     text = f"{round(value, 2):g}"
@@ -63,7 +68,7 @@ def show_turn(game: Game) -> None:
         if s.fantasyland is not None:
             shown = f"in Fantasyland ({s.fantasyland} cards), hidden until the showdown"
         else:
-            shown = s.board_text() if s.placed else "(nothing placed yet)"
+            shown = board(s.board_text()) if s.placed else "(nothing placed yet)"
         say(f"  {name(s.seat):<8}{shown}")
     me = game.seats[PLAYER]
     if turn.position is None:
@@ -71,12 +76,12 @@ def show_turn(game: Game) -> None:
         say(f"  Dealt:  {format_cards(sorted(turn.cards, reverse=True), ascii=True)}")
     else:
         p = turn.position
-        say(f"  {'you':<8}{me.board_text() if me.placed else '(empty)'}"
+        say(f"  {'you':<8}{board(me.board_text()) if me.placed else '(empty)'}"
             + (f"; discards {format_cards(me.discards, ascii=True)}" if me.discards else ""))
         say(f"  Street {p.street}: {format_cards(p.cards, ascii=True)} (keep {p.keep})")
     ranks, suits = unseen_counts(game.rules, game.seats, turn.cards)
-    say("  Unseen: " + " ".join(f"{r}{n}" for r, n in ranks.items()) + " | "
-        + " ".join(f"{s}{n}" for s, n in suits.items()))
+    say("  Unseen: " + " ".join(f"{r}:{n}" for r, n in ranks.items()) + " | "
+        + " ".join(f"{s}:{n}" for s, n in suits.items()))
 
 
 def show_advice(game: Game) -> None:
@@ -153,6 +158,9 @@ def show_figures(game: Game) -> None:
     f = game.figures
     unit = game.rules.unit + "s"
     say("")
+    if not f.hands:
+        say("Session: no hand finished.")
+        return
     say(f"Session: {mean_text(f.points, unit)}.")
     say(f"  On the button: {mean_text(f.by_position(on_button=True), unit)}; "
         f"not: {mean_text(f.by_position(on_button=False), unit)}.")

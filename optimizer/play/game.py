@@ -216,7 +216,8 @@ class Game:
         solution = self.advice()
         g = grade(turn.cards, move.board, variant=self.rules, objective=self.settings.objective,
                   sample=self._sample(), solution=solution)
-        return SetGrade(format_cards(turn.cards, ascii=True), move.describe(),
+        return SetGrade(format_cards(sorted(turn.cards, reverse=True), ascii=True),
+                        move.describe(),
                         set_text(solution.board, solution.discards), g.ev_lost, g.optimal)
 
     def _turn(self) -> Turn:

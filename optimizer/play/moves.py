@@ -64,6 +64,5 @@ def read_set(rules: Rules, cards: Sequence[Card], text: str) -> SetMove:
     try:
         board = parse_set(text, cards, deck=rules.deck)
     except InputError as error:
-        raise MoveError(f"bad set {text.strip()!r}: {error}; expected TOP / MIDDLE / BOTTOM, "
-                        "3, 5 and 5 of the cards dealt") from None
+        raise MoveError(f"bad set {text.strip()!r}: {error}") from None
     return SetMove(board, discards_of(cards, board))
