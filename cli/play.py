@@ -123,7 +123,7 @@ def command(
     variant: VariantOption = DEFAULT_VARIANT,
     opponents: OpponentsOption = None,
     hands: Annotated[int | None, hands_option(
-        "Hands to play in this session (a resumed log goes on counting from its last).",
+        "Hands to play in this run (a log gone on with numbers them on from its last hand).",
         shown="until q or the end of the input")] = None,
     seed: SeedOption = 0,
     log: Annotated[Path | None, typer.Option(
