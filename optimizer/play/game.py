@@ -3,16 +3,18 @@
 ``Game.deal`` starts a hand and plays the bots up to the player's turn (``Game.turn``); the
 player's move is read (``read_move``), or the adviser's best taken (``best_move``), and
 ``play`` makes it, grades it, and plays the bots on to the player's next turn or to the
-showdown (``Game.showdown``). What the player may see (``Game.seen``) is the table as a
+showdown (``Game.showdown``). What the player is shown of ``Game.seats`` is the table as a
 real one shows it: the boards placed face up, a Fantasyland hand hidden until the showdown,
-and only the player's own discards. The same settings and the same moves give the same game,
-whatever was asked of the adviser between them: every draw is seeded by the session's seed,
-the hand and the seat (``seating``, ``bots``, ``grades.decision_seed``).
+and only the player's own discards (``table.visible_boards``, ``table.unseen_counts``).
+The same settings and the same moves give the same game, whatever was asked of the adviser
+between them: every draw is seeded by the session's seed, the hand and the seat
+(``seating``, ``bots``, ``grades.decision_seed``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +34,7 @@ from fantasyland.optimizer.play.seating import PLAYER, deal_of, hand_deck, runs,
 from fantasyland.optimizer.play.settings import PlaySettings
 from fantasyland.optimizer.play.showdown import Showdown, showdown
 from fantasyland.optimizer.play.table import SeatHand, Turn, player_table, review_line
+from fantasyland.optimizer.solver.table import Sample
 
 
 class Game:
@@ -148,7 +151,7 @@ class Game:
             return read_set(self.rules, turn.cards, text)
         return read_street(turn.position, text)
 
-    def advice(self):
+    def advice(self) -> Any:
         """The adviser's answer on the player's turn, computed once: ``advise``'s ranking of
         the street's plays (``Advice``; None where the board already fouls), or the solver's
         set of the Fantasyland hand (``Solution``)."""
@@ -165,9 +168,7 @@ class Game:
                     turn.position, turn.table, self.grading, self.seed)
         return self._advice[0]
 
-    def _sample(self):
-        from fantasyland.optimizer.solver.table import Sample
-
+    def _sample(self) -> Sample:
         return Sample(table=self._turn().table, samples=self.settings.samples, seed=self.seed)
 
     def best_move(self) -> Move:

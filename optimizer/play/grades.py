@@ -17,6 +17,7 @@ from fantasyland.evaluator.cards import Card, format_cards
 from fantasyland.optimizer.ordinary import Advice, Effort, advise_plays
 from fantasyland.optimizer.ordinary.plays import Play, board_text
 from fantasyland.optimizer.ordinary.position import Position
+from fantasyland.optimizer.solver.objective import ObjectiveName
 from fantasyland.optimizer.solver.table import Sample, TableSpec
 
 #: Decisions a hand's seeds leave room for: more than any dealing has streets (the
@@ -34,7 +35,7 @@ def decision_seed(seed: int, hand: int, street: int) -> int:
 class Grading:
     """How decisions are valued: the objective, ``advise``'s budget, opponent samples."""
 
-    objective: str
+    objective: ObjectiveName
     budget: int
     samples: int
 
