@@ -17,7 +17,7 @@ from typing import IO, Annotated
 import typer
 
 from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input
-from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, BudgetOption,
+from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT,
                                      ObjectiveOption, OpponentsOption, SamplesOption, SeedOption,
                                      VariantOption, check_opponents, hands_option)
 from fantasyland.cli.play_show import (show_advice, show_figures, show_hand, show_showdown,
@@ -131,7 +131,10 @@ def command(
              "street, a comment line a hand); a log already begun is gone on with, from the "
              "hand after its last.", show_default=False, dir_okay=False)] = None,
     objective: ObjectiveOption = DEFAULT_OBJECTIVE,
-    budget: BudgetOption = None,
+    budget: Annotated[int | None, typer.Option(
+        "--budget", help="Most rollouts a play gets when the adviser ranks a street's plays "
+                         "(?, = and the grades; the last two streets are exact). Default: 32, "
+                         "the least, so that it answers at once.", min=32, max=100_000)] = None,
     samples: SamplesOption = None,
     duplicate: Annotated[bool, typer.Option(
         "--duplicate", help="Deal each hand once a seat, you taking every seat's cards in "
