@@ -16,7 +16,7 @@ from typing import IO, Annotated
 
 import typer
 
-from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input
+from fantasyland.cli.errors import BAD_INPUT, check_stdin_open, report_error, reports_bad_input
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT,
                                      ObjectiveOption, OpponentsOption, SamplesOption, SeedOption,
                                      VariantOption, check_opponents, hands_option)
@@ -161,6 +161,8 @@ def command(
     from fantasyland.cli.play_history import PlayedHands
     from fantasyland.cli.web.history import StoreError, default_path
 
+    check_stdin_open("play", "each move", "give it a terminal, or a file or pipe of moves a "
+                                          "line each (yes = | fantasyland play)")
     with reports_bad_input():
         rules = find_rules(variant)
         settings = PlaySettings(

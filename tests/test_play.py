@@ -224,6 +224,21 @@ def test_a_session_that_cannot_be_played_is_one_line(tmp_path, args, message):
     assert (result.exit_code, result.stdout, result.stderr) == (2, "", message)
 
 
+def test_a_closed_standard_input_is_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    # as a shell runs it with <&-: file descriptor 0 closed, not an empty input
+    script = 'exec "$0" -m fantasyland.cli.main play --history "$1" <&-'
+    result = subprocess.run(["bash", "-c", script, sys.executable, str(tmp_path / "h.sqlite3")],
+                            capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == ("error: standard input is closed: play reads each move from it; "
+                             "give it a terminal, or a file or pipe of moves a line each "
+                             "(yes = | fantasyland play)\n")
+    assert not (tmp_path / "h.sqlite3").exists()
+
+
 def test_a_log_read_back_keeps_its_whole_hands_only():
     header = '# play {"settings": {"seed": 1}, "version": 1}\n'
     record = {"figures": HandFigures(1, 1, 3, True, False, 14, False, 5, 0.5, None).record(),
