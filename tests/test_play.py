@@ -85,6 +85,26 @@ def test_duplicate_figures_add_the_points_of_a_deal_s_replays():
     assert (deals.count, deals.mean) == (2, 1.0)
 
 
+def test_the_game_is_a_state_machine_a_script_or_a_page_can_drive():
+    from fantasyland.optimizer.play import Game, MoveError, PlaySettings
+
+    game = Game(PlaySettings(variant="pineapple", objective="royalties", seed=9))
+    game.deal()
+    turn = game.turn
+    assert turn is not None and turn.street == 1 and not turn.fantasyland
+    moves = game.legal_moves()
+    assert len(moves) == len({m.play.key for m in moves}) > 1
+    with pytest.raises(MoveError, match="bad play 'Kd top'"):
+        game.read_move("Kd top")
+    typed = game.read_move(moves[-1].describe())
+    assert typed.play.key == moves[-1].play.key
+    while not game.finished:
+        game.play(game.legal_moves()[-1])
+    assert game.turn is None and len(game.street_grades) == 5
+    assert sum(s.points for s in game.showdown.seats) == 0
+    assert game.figures.hands[-1].points == game.showdown.seats[PLAYER].points
+
+
 # --- a session ----------------------------------------------------------------------------
 
 def test_the_same_seed_and_lines_play_the_same_game_byte_for_byte(tmp_path):

@@ -102,3 +102,31 @@ def test_three_hands_typed_in_a_terminal_score_as_score_against_settles_them(tmp
                                       "pineapple", "--json"])
         assert settled.exit_code == 0, settled.output
         assert json.loads(settled.stdout)["players"][0]["net"] == int(points)
+
+
+def test_a_session_killed_mid_hand_keeps_its_log_whole_and_goes_on(tmp_path):
+    log, straight = tmp_path / "killed.jsonl", tmp_path / "straight.jsonl"
+    settings = ["play", "--variant", "pineapple", "--objective", "royalties", "--seed", "8",
+                "--history", str(tmp_path / "h.sqlite3")]
+    child = pexpect.spawn(sys.executable, ["-m", "fantasyland.cli.main", *settings,
+                                           "--log", str(log)],
+                          cwd=str(REPO), encoding="utf-8", dimensions=(60, 250), timeout=300)
+    for _ in range(7):  # hand 1's five streets, and two of hand 2's
+        child.expect("play> ")
+        child.sendline("=")
+        child.expect("Enter confirms")
+        child.sendline("")
+    child.expect("play> ")
+    child.kill(9)
+    child.close()
+    assert child.signalstatus == 9
+    kept = log.read_text()
+    assert kept.count("# hand ") == 1 and "s8h2" not in kept
+    runner = CliRunner()
+    resumed = runner.invoke(app, [*settings, "--log", str(log), "--hands", "1"], input="=\n" * 5)
+    assert resumed.exit_code == 0, resumed.output
+    assert "Going on with" in resumed.stdout
+    again = runner.invoke(app, [*settings, "--log", str(straight), "--hands", "2"],
+                          input="=\n" * 10)
+    assert again.exit_code == 0
+    assert log.read_bytes() == straight.read_bytes()

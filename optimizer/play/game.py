@@ -151,6 +151,14 @@ class Game:
             return read_set(self.rules, turn.cards, text)
         return read_street(turn.position, text)
 
+    def legal_moves(self) -> list[Move]:
+        """Every play of the player's street, in ``legal_plays``' order; empty in
+        Fantasyland, where any 13 of the cards dealt that ``read_move`` reads are a set."""
+        turn = self._turn()
+        if turn.position is None:
+            return []
+        return [StreetMove(play) for play in legal_plays(turn.position)]
+
     def advice(self) -> Any:
         """The adviser's answer on the player's turn, computed once: ``advise``'s ranking of
         the street's plays (``Advice``; None where the board already fouls), or the solver's
