@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Annotated
 
@@ -20,10 +21,12 @@ from fantasyland.cli.errors import BAD_INPUT, check_stdin_open, report_error, re
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT,
                                      ObjectiveOption, OpponentsOption, SamplesOption, SeedOption,
                                      VariantOption, check_opponents, hands_option)
+from fantasyland.cli.play_history import PlayedHands
 from fantasyland.cli.play_show import (show_advice, show_figures, show_hand, show_showdown,
                                        show_start, show_turn)
 from fantasyland.cli.prompt import QUIT, read_line, read_until
 from fantasyland.cli.render import say
+from fantasyland.cli.web.history import StoreError, default_path
 from fantasyland.evaluator import InputError, find_rules
 from fantasyland.evaluator.user_files import read_file
 from fantasyland.optimizer.play import (DEFAULT_BUDGET, DEFAULT_SAMPLES, Game, LogError,
@@ -88,7 +91,24 @@ def _write(out: IO[str] | None, lines: list[str]) -> None:
         report_error(f"cannot write the log: {error.strerror or error}")
 
 
-def run(game: Game, hands: int | None, out: IO[str] | None, store) -> None:
+@dataclass(frozen=True)
+class _Keeper:
+    """Where a finished hand is kept: the log (None without --log), and the history's row
+    under the name of the ``session``."""
+
+    log: IO[str] | None
+    store: PlayedHands
+    session: str
+
+    def keep(self, game: Game) -> None:
+        _write(self.log, hand_lines(game))
+        try:
+            self.store.add_hand(self.session, game.settings.record(), hand_record(game))
+        except StoreError as error:  # the hand was played: said, and the session goes on
+            report_error(str(error))
+
+
+def run(game: Game, hands: int | None, keeper: _Keeper) -> None:
     """Hands until ``hands``, ``q`` or the end of the input, then the session's figures."""
     interactive = sys.stdin.isatty()
     played = 0
@@ -103,14 +123,7 @@ def run(game: Game, hands: int | None, out: IO[str] | None, store) -> None:
                     raise EOFError  # the player stops: as the end of the input
                 game.play(move)
             show_showdown(game)
-            _write(out, hand_lines(game))
-            if store is not None:
-                from fantasyland.cli.web.history import StoreError
-
-                try:
-                    store[0].add_hand(store[1], game.settings.record(), hand_record(game))
-                except StoreError as error:
-                    report_error(str(error))
+            keeper.keep(game)
             played += 1
     except (EOFError, KeyboardInterrupt):
         say("")
@@ -158,9 +171,6 @@ def command(
     at the end. Every hand is kept in the history database, and with --log in a file that
     `fantasyland review` grades again (docs/play.md).
     """
-    from fantasyland.cli.play_history import PlayedHands
-    from fantasyland.cli.web.history import StoreError, default_path
-
     check_stdin_open("play", "each move", "give it a terminal, or a file or pipe of moves a "
                                           "line each (yes = | fantasyland play)")
     with reports_bad_input():
@@ -173,8 +183,7 @@ def command(
         settings.check(rules)
         logged = _resume(log, settings) if log is not None else None
     try:
-        path = history or default_path()
-        store = (PlayedHands(path), str(log) if log is not None else f"seed-{seed}")
+        store = PlayedHands(history or default_path())
     except StoreError as error:
         report_error(str(error))
         raise typer.Exit(BAD_INPUT) from None
@@ -194,7 +203,7 @@ def command(
             say(f"Going on with {str(log)!r} from hand {logged.hands + 1}.")
         else:
             _write(out, [header_line(settings.record(), bot)])
-        run(game, hands, out, store)
+        run(game, hands, _Keeper(out, store, str(log) if log is not None else f"seed-{seed}"))
     finally:
         if out is not None:
             out.close()

@@ -72,6 +72,24 @@ def test_each_seat_is_dealt_its_own_run_a_fantasyland_seat_its_size():
     assert sum(map(Counter, dealt.values()), Counter()) == Counter(deck[:48])
 
 
+@pytest.mark.parametrize("board, played_in, expected", [
+    ("Kh Kd 2c / 5s 5d 9c 9d Jh / Ac Kc Qc Tc 3c", None, 15),  # KK top enters with 15
+    ("Qh Qd 2c / 5s 5d 9c Jd Jh / 7s 7h 7d 3d 3s", None, 14),  # QQ with 14
+    ("Kh Kd 2c / 5s 5d 9c Jd 8h / 7s 7h 7d 3d 3s", None, None),  # KK over 55: a foul
+    ("2h 2d 2c / 5s 5d 5h 9d Jh / Ac Kc Qc Tc 3c", 17, 14),  # trips top stay: the repeat's 14
+    ("Kh Kd 2c / 5s 5d 9c 9d Jh / Ac Kc Qc Tc 3c", 16, None),  # in Fantasyland KK does not stay
+])
+def test_who_is_in_fantasyland_next_follows_the_variant_s_entry_and_stay(board, played_in,
+                                                                        expected):
+    from fantasyland.evaluator.board import evaluate_board
+    from fantasyland.optimizer.play.showdown import SeatResult
+
+    rules = find_rules("progressive")
+    seat = SeatResult(0, evaluate_board(board, rules=rules), played_in, (), 0)
+    assert seat.next_fantasyland(rules) == expected
+    assert seat.entered == (expected if played_in is None else None)
+
+
 def test_points_a_hand_have_the_standard_error_of_a_mean():
     mean = Mean.of([3, -1, 4, -6])
     assert mean.mean == 0 and mean.error == pytest.approx((62 / 3 / 4) ** 0.5)
