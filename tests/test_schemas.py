@@ -592,11 +592,35 @@ CASES["review.schema.json"] = {
 }
 CASES["history.schema.json"] = {
     "scripted-hand": lambda _b, _r: jsonl(REVIEW / "progressive-hand.jsonl"),
+    "play-log": lambda _b, _r: [line for kind, line in _play_log() if kind == "street"],
+}
+
+
+@cache
+def _play_log() -> tuple[tuple[str, Any], ...]:
+    """The lines of a play log, (kind, JSON) in order: two hands on the adviser's picks, the
+    first a Fantasyland set, the second a foul of the bot (pineapple, seed 3)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "session.jsonl"
+        invoke("play", "--variant", "pineapple", "--objective", "royalties", "--hands", "2",
+               "--seed", "3", "--fantasyland", "14", "--log", str(log), "--history",
+               str(Path(folder) / "h.sqlite3"), stdin="=\n" * 6)
+        lines = log.read_text(encoding="utf-8").splitlines()
+    return tuple((line[2:line.index(" ", 2)], strict_json(line[line.index("{"):]))
+                 if line.startswith("# ") else ("street", strict_json(line)) for line in lines)
+
+
+CASES["play-log.schema.json"] = {
+    "two-hands-one-in-fantasyland": lambda _b, _r: [line for kind, line in _play_log()
+                                                    if kind != "street"],
 }
 
 
 @pytest.mark.parametrize("schema, case",
-                         cases("review.schema.json") + cases("history.schema.json"))
+                         cases("review.schema.json") + cases("history.schema.json")
+                         + cases("play-log.schema.json"))
 def test_review_json_and_history_lines_validate_against_their_schemas(produced, schema, case):
     assert_valid(produced, schema, case)
 
@@ -900,6 +924,14 @@ MUTATIONS = [
      _set("cards", value=5), "cards", "type"),
     ("history.schema.json", "scripted-hand", 0, "an unknown key",
      _set("comment", value="hi"), "", "additionalProperties"),
+    ("play-log.schema.json", "two-hands-one-in-fantasyland", 0, "a budget below advise's least",
+     _set("settings", "budget", value=8), "settings/budget", "minimum"),
+    ("play-log.schema.json", "two-hands-one-in-fantasyland", 1, "a set's EV lost below 0",
+     _set("set", "ev_lost", value=-0.5), "set/ev_lost", "minimum"),
+    ("play-log.schema.json", "two-hands-one-in-fantasyland", 2, "a seat without its points",
+     _drop("showdown", "seats", 1, "points"), "showdown/seats/1", "required"),
+    ("play-log.schema.json", "two-hands-one-in-fantasyland", 2, "a Fantasyland of 12 cards",
+     _set("next_fantasyland", "1", value=12), "next_fantasyland/1", "minimum"),
     ("value.schema.json", "ev-three-handed", 0, "the royalties rules key under ev",
      _set("rules_key", value="repeat_value"), "rules_key", "const"),
     ("opponents-stats.schema.json", "pool-calibrated", 0, "a required key dropped",
