@@ -10,13 +10,14 @@ import typer
 from rich.table import Table
 
 from fantasyland.cli.errors import reports_bad_input
-from fantasyland.cli.options import SeedOption, WorkersOption, workers_count
+from fantasyland.cli.options import (DEFAULT_VARIANT, SeedOption, VariantOption, WorkersOption,
+                                     workers_count)
 from fantasyland.cli.render import console, say
 from fantasyland.evaluator import find_rules
 
 
-def _rounds(text: str) -> tuple[int, ...]:
-    """``--rounds 1000,6000,20000``: the tables of each round."""
+def _tables(text: str) -> tuple[int, ...]:
+    """``--tables 1000,6000,20000``: the tables of each round."""
     try:
         tables = tuple(int(part) for part in text.split(","))
     except ValueError:
@@ -28,9 +29,7 @@ def _rounds(text: str) -> tuple[int, ...]:
 
 
 def command(
-    variant: Annotated[str, typer.Option(
-        "--variant", help="The game to learn: a preset dealt in streets, without jokers "
-                          "(pineapple, progressive, ...), or a rules file.")] = "pineapple",
+    variant: VariantOption = DEFAULT_VARIANT,
     seed: SeedOption = 0,
     directory: Annotated[Path | None, typer.Option(
         "--dir", help="Where the run keeps its chunks; the same command run again goes on "
@@ -38,8 +37,8 @@ def command(
     output: Annotated[Path | None, typer.Option(
         "--output", help="The models file written at the end. Default: VARIANT.npz in the "
                          "run's directory.", show_default=False)] = None,
-    rounds: Annotated[str, typer.Option(
-        "--rounds", help="Tables each round plays, the first by the heuristic bot, each later "
+    tables: Annotated[str, typer.Option(
+        "--tables", help="Tables each round plays, the first by the heuristic bot, each later "
                          "one by the models of the round before.")] = "1000,6000,20000",
     workers: WorkersOption = None,
     cluster: Annotated[str | None, typer.Option(
@@ -50,8 +49,9 @@ def command(
     """Rebuild the learned value of the ordinary hand from a seed, in resumable chunks.
 
     Plays heads-up tables, labels their boards backwards from the exact last street, and
-    fits a model for each street (docs/learned.md). The same seed gives the same models,
-    byte for byte, however the run is cut; the defaults rebuild the shipped ones.
+    fits a model for each street (docs/learned.md). The variant must be dealt in streets,
+    without jokers. The same seed gives the same models, byte for byte, however the run is
+    cut; the defaults rebuild the shipped ones.
     """
     from fantasyland.optimizer.batch import open_engine
     from fantasyland.optimizer.opponents import (LearnPlan, LearnRound, rebuild_learned,
@@ -60,7 +60,7 @@ def command(
     with reports_bad_input():
         rules = find_rules(variant)
         plan = LearnPlan(variant=variant, seed=seed,
-                         rounds=tuple(LearnRound(t) for t in _rounds(rounds)))
+                         rounds=tuple(LearnRound(t) for t in _tables(tables)))
         plan.check()
         where = directory or Path(f"learned-{rules.name}-{seed}")
         target = output or where / f"{rules.name}.npz"

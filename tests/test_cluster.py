@@ -155,7 +155,7 @@ def test_learn_on_the_cluster_writes_the_models_of_a_local_run(address, tmp_path
     files = []
     for where, extra in (("local", ["--workers", "1"]), ("cluster", ["--cluster", address])):
         out = tmp_path / f"{where}.npz"
-        result = runner.invoke(app, ["learn", "--rounds", "2,2", "--seed", "3", "--dir",
+        result = runner.invoke(app, ["learn", "--tables", "2,2", "--seed", "3", "--dir",
                                      str(tmp_path / where), "--output", str(out), *extra])
         assert result.exit_code == 0, result.output
         files.append(out.read_bytes())

@@ -60,7 +60,7 @@ def run_json(*args: str) -> dict:
 def test_every_command_defaults_to_the_same_variant():
     having = {name: _option(command, "--variant").default for name, command in COMMANDS.items()
               if _option(command, "--variant") is not None}
-    assert len(having) == 12
+    assert len(having) == 13
     assert set(having.values()) == {BUILT_IN["variant"]} == {"pineapple"}
 
 

@@ -175,7 +175,7 @@ def test_an_old_spelling_and_its_new_name_together_are_refused():
 def test_every_seed_defaults_to_0_but_train_s_which_is_fresh_and_printed():
     seeds = {name: p for name, command in COMMANDS.items() for p in options(command)
              if p.opts[0] == "--seed"}
-    assert set(seeds) == {"advise", "batch", "bench", "check", "deal", "opponents", "play",
+    assert set(seeds) == {"advise", "batch", "bench", "check", "deal", "learn", "opponents", "play",
                           "review", "solve", "train", "value"}
     assert {name: p.default for name, p in seeds.items() if name != "train"} == \
         dict.fromkeys(set(seeds) - {"train"}, 0)
@@ -264,7 +264,7 @@ def test_a_rules_file_with_no_base_and_no_tables_is_refused_in_every_command(tmp
     extra = {"batch": ["hands.txt", "-o", "out.jsonl", "--workers", "1"]}
     having = [name for name, command in COMMANDS.items()
               if any(p.opts[0] == "--variant" for p in options(command))]
-    assert len(having) == 12
+    assert len(having) == 13
     for name in having:
         result = runner.invoke(app, [name, *NEEDS.get(name, []), *extra.get(name, []),
                                      "--variant", "x.toml"], input="")
