@@ -18,7 +18,9 @@ _FACE = {
     "SCREEN": "advise", "advise_plays": "advise:advise", "PlayValue": "race", "Z": "race",
     "advice_record": "record", "entry_names": "record", "review_lines": "review:review",
     "Decision": "session", "OrdinarySession": "session", "PlayError": "plays",
-    "PositionError": "position", "seeded_positions": "deal",
+    "PositionError": "position", "seeded_positions": "deal", "RolloutBot": "bots",
+    "rollout_bot": "bots",
+    "Figure": "race",
 }
 
 __all__ = sorted(_FACE)

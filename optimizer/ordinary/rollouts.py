@@ -39,12 +39,29 @@ def policy(position: Position) -> BotParams:
 @dataclass(frozen=True)
 class Rollouts:
     """Rollouts ``indices`` of every play: ``(plays, rollouts)`` values, fouls and the
-    cards of each Fantasyland entered (0: none)."""
+    cards of each Fantasyland entered (0: none). Rollouts whose last street is valued over
+    every last deal (``learned_rollouts``) give each rollout's share of a foul (``foul``)
+    and of each entry (``entries``, by its cards) instead, and ``plain``, the outcomes as
+    played, before their control variates."""
 
     indices: np.ndarray
     value: np.ndarray
     fouled: np.ndarray
     entry_cards: np.ndarray
+    foul: np.ndarray | None = None
+    entries: dict[int, np.ndarray] | None = None
+    plain: np.ndarray | None = None
+
+    @property
+    def foul_shares(self) -> np.ndarray:
+        """Each rollout's share of a foul: 0 or 1 as played, or its exact share."""
+        return self.fouled.astype(float) if self.foul is None else self.foul
+
+    def entry_shares(self, sizes: tuple[int, ...]) -> dict[int, np.ndarray]:
+        """Each rollout's share of an entry with each of ``sizes`` cards."""
+        if self.entries is None:
+            return {s: (self.entry_cards == s).astype(float) for s in sizes}
+        return {s: self.entries.get(s, np.zeros(self.value.shape)) for s in sizes}
 
 
 def unseen_cards(position: Position) -> np.ndarray:
