@@ -22,9 +22,10 @@ made besides (``advise``'s ``include``): where the screen picked it, the numbers
 ``advise`` alone. Where a learned model of the game is shipped, ``advise`` grades
 (``Effort.grading``): the model values every play, and the play made is raced against the
 model's best only where the model cannot tell them apart; elsewhere its EV lost is the
-model's best figure less its own (``Figure.MODEL``, no standard error). Blank lines and lines starting with ``#`` are skipped; a line
-that cannot be read or graded is kept as a ``BadLine`` with its number, and the rest are
-graded.
+model's best figure less its own (``Figure.MODEL``, no standard error).
+
+Blank lines and lines starting with ``#`` are skipped; a line that cannot be read or graded
+is kept as a ``BadLine`` with its number, and the rest are graded.
 """
 
 from __future__ import annotations

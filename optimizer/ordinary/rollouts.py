@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from fantasyland.optimizer.opponents.bot import choose_each, remaining, without
+from fantasyland.optimizer.opponents.exact import Valuation as Scoring
 from fantasyland.optimizer.opponents.layout import placements
 from fantasyland.optimizer.opponents.params import BotParams
 from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, table_odds
@@ -73,7 +74,7 @@ def unseen_cards(position: Position) -> np.ndarray:
     return remaining(counts)
 
 
-def finish(valuation: Valuation, layouts: np.ndarray, new: np.ndarray, keep: int) -> Outcome:
+def finish(valuation: Scoring, layouts: np.ndarray, new: np.ndarray, keep: int) -> Outcome:
     """The best finish of each of ``layouts`` with the last street's ``new`` cards (ties to
     the first), and its outcome."""
     options = [placements(layout, new.tolist(), keep) for layout in layouts]
