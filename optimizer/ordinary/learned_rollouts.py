@@ -37,7 +37,8 @@ import numpy as np
 from fantasyland.evaluator.cards import JOKER
 from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.opponents.exact import exact_worth
-from fantasyland.optimizer.opponents.layout import placements
+from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, _moves
 from fantasyland.optimizer.opponents.learned.bot import LearnedBot
 from fantasyland.optimizer.opponents.learned.features import features
 from fantasyland.optimizer.opponents.learned.shipped import learned_bot
@@ -61,26 +62,37 @@ def best_placements(bot: LearnedBot, boards: np.ndarray, deals: np.ndarray, left
     """For each of ``boards`` (``(P, 13)``) and each of its ``deals`` (``(P, D, cards)``):
     the placement the bot plays (``(P, D, 13)``) and its value (``(P, D)``), ``to_come``
     streets before the end, ``left`` (``(P, 53)``) each board's unseen cards before the deal
-    (counts). Ties go to the first placement, as the bot's."""
+    (counts). Ties go to the first move (``layout._moves``' order); a deck without copies
+    of a card lists each board once."""
     options, lefts, sizes = [], [], []
     for board, dealt, counts in zip(boards, deals, left):
-        for deal in dealt:
-            placed = placements(board, deal.tolist(), keep)
-            options.append(placed)
-            lefts.append(counts - np.bincount(deal, minlength=JOKER + 1))
-            sizes.append(len(placed))
+        # every deal of a board fills the same empty slots: its moves, applied to all deals
+        free = tuple(tuple(s for s in ROW_SLOTS[row] if board[s] == EMPTY) for row in ROWS)
+        picks, slots = _moves(free, deals.shape[2], keep)
+        placed = np.broadcast_to(board, (len(dealt), len(picks), 13)).copy()
+        placed[:, np.arange(len(picks))[:, None], slots] = dealt[:, picks]
+        options.append(placed.reshape(-1, 13))
+        lefts.append(counts - _counts(dealt))
+        sizes += [len(picks)] * len(dealt)
     every = np.concatenate(options)
-    owner = np.repeat(np.arange(len(options)), sizes)
+    owner = np.repeat(np.arange(len(sizes)), sizes)
+    unseen = np.concatenate(lefts)  # (boards x deals, 53)
     if to_come in bot.models:
-        value = bot.models[to_come].predict(features(every, np.repeat(np.stack(lefts), sizes,
-                                                                      axis=0)))
+        value = bot.models[to_come].predict(features(every, np.repeat(unseen, sizes, axis=0)))
     else:  # no model of that street: its worth over every last deal (slower)
-        value = np.concatenate([bot.values(o, _cards(c), to_come)
-                                for o, c in zip(options, lefts)])
+        value = np.concatenate([bot.values(o, _cards(c), to_come) for o, c in
+                                zip(np.split(every, np.cumsum(sizes)[:-1]), unseen)])
     order = np.lexsort((-value, owner))
     first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]]
     shape = deals.shape[:2]
     return every[first].reshape(*shape, 13), value[first].reshape(shape)
+
+
+def _counts(deals: np.ndarray) -> np.ndarray:
+    """``(D, 53)``: the cards of each of ``deals`` (``(D, n)``) as counts."""
+    out = np.zeros((len(deals), JOKER + 1), dtype=np.int64)
+    np.add.at(out, (np.repeat(np.arange(len(deals)), deals.shape[1]), deals.reshape(-1)), 1)
+    return out
 
 
 def _cards(counts: np.ndarray) -> np.ndarray:
@@ -88,10 +100,11 @@ def _cards(counts: np.ndarray) -> np.ndarray:
 
 
 def roll_out_learned(position: Position, valuation: Valuation, layouts: np.ndarray,
-                     indices: np.ndarray, seed: int) -> Rollouts:
+                     indices: np.ndarray, seed: int, *, other_deals: int = OTHER_DEALS
+                     ) -> Rollouts:
     """Rollouts ``indices`` of each of ``layouts`` (boards the position's plays leave, with
     ``position.rounds_left >= 1`` streets to come), by the learned bot, each outcome less
-    its streets' luck (module docstring)."""
+    its streets' luck, measured against ``other_deals`` other deals (module docstring)."""
     bot = bot_for(position.rules)
     if bot is None:
         raise ValueError(f"no learned value of {position.rules.name} is shipped")
@@ -112,12 +125,12 @@ def roll_out_learned(position: Position, valuation: Valuation, layouts: np.ndarr
         new = streams[:, street * per_round:(street + 1) * per_round]
         deals = np.stack([np.concatenate([new[r][None], np.stack(
             [rng.choice(_cards(left[r]), per_round, replace=False)
-             for _ in range(OTHER_DEALS)])]) for r, rng in enumerate(rngs)])  # (runs, 1+K, n)
+             for _ in range(other_deals)])]) for r, rng in enumerate(rngs)])  # (runs, 1+K, n)
         boards, worth = best_placements(
             bot, current.reshape(-1, 13), np.repeat(deals, plays, axis=0),
             np.repeat(left, plays, axis=0), rounds - 1 - street, keep)
-        boards = boards.reshape(runs, plays, 1 + OTHER_DEALS, 13)
-        worth = worth.reshape(runs, plays, 1 + OTHER_DEALS)
+        boards = boards.reshape(runs, plays, 1 + other_deals, 13)
+        worth = worth.reshape(runs, plays, 1 + other_deals)
         luck += worth[:, :, 0] - worth[:, :, 1:].mean(axis=2)
         current = boards[:, :, 0]
         for r in range(runs):
