@@ -39,6 +39,7 @@ from fantasyland.optimizer.ordinary.plays import (
     read_play,
 )
 from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
+from fantasyland.optimizer.ordinary.race import Figure
 from fantasyland.optimizer.solver.table import PLAIN, Sample, TableSpec, read_table
 from fantasyland.optimizer.solver.objective import ObjectiveName
 
@@ -75,8 +76,9 @@ class Decision:
 
     @property
     def raced(self) -> int:
-        """Plays rolled out (or valued exactly): those the screen let through."""
-        return sum(not p.screened for p in self.advice.plays)
+        """Plays rolled out (or valued exactly): those the screen let through, or those the
+        learned model could not tell apart."""
+        return sum(p.source in (Figure.ROLLOUTS, Figure.EXACT) for p in self.advice.plays)
 
     @property
     def ev_lost(self) -> float | None:
