@@ -77,7 +77,8 @@ class Advice:
     entries: tuple[EntryValue, ...]  # the worth of each entry size used, from one opponent
     plays: tuple[PlayValue, ...]
     exact: bool  # the last street or the one before it: every play valued exactly
-    samples: int  # opponent boards scored against (0 under royalties, or exact boards)
+    samples: int  # opponent boards scored against (0 under royalties, exact boards, or
+    # where the learned model alone valued every play)
     seed: int
     budget: int
     rollouts: int  # rollouts of all plays together
@@ -182,25 +183,32 @@ def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
     position, seated = read_advice_position(rules, board, cards, spec=sample.table,
                                             discards=discards)
     entries = entry_values(rules, objective, overrides=entry_overrides)
-    valuation, drawn = valuation_for(position, objective, seated, samples, seed, entries)
+    drawn: list[tuple[Valuation, int]] = []
+
+    def valuation() -> Valuation:
+        """The valuation, its opponents' sample drawn the first time it is asked for: a
+        decision the model alone grades needs none."""
+        if not drawn:
+            drawn.append(valuation_for(position, objective, seated, samples, seed, entries))
+        return drawn[0][0]
+
     plays = legal_plays(position)
     if position.rounds_left <= 1:
-        valued, deals = _exact(position, entries, plays, valuation)
-        return Advice(position, objective, seated, entries, valued, True, drawn, seed,
+        valued, deals = _exact(position, entries, plays, valuation())
+        return Advice(position, objective, seated, entries, valued, True, drawn[0][1], seed,
                       effort.budget, 0, deals)
     bot = rollout_bot(rules, asked=effort.bot)
     if bot == RolloutBot.LEARNED:
         from fantasyland.optimizer.ordinary.model_advice import model_advice
 
-        ranked = model_advice(position, valuation, plays, seed, effort.budget,
-                              include=effort.include, grading=effort.grading,
-                              progress=effort.progress)
+        ranked = model_advice(position, objective, valuation, plays, seed, effort)
     else:
         raced, left_out = _screen(position, plays, seed, {p.key for p in effort.include})
-        ranked = race(position, valuation, raced, seed, effort.budget, effort.workers,
+        ranked = race(position, valuation(), raced, seed, effort.budget, effort.workers,
                       effort.progress) + left_out
-    return Advice(position, objective, seated, entries, ranked, False, drawn, seed,
-                  effort.budget, sum(p.rollouts for p in ranked), bot=bot)
+    return Advice(position, objective, seated, entries, ranked, False,
+                  drawn[0][1] if drawn else 0, seed, effort.budget,
+                  sum(p.rollouts for p in ranked), bot=bot)
 
 
 def _exact(position: Position, entries: tuple[EntryValue, ...], plays: list[Play],

@@ -16,15 +16,17 @@ worth, less the foul penalty): under that objective its figure is a value in the
 points, reported as ``model``; under ev it has no table term, so it only ranks the plays and
 picks those that race, and a play left unraced has no value in ev points (its model figure
 is kept beside it, as such). A play being graded (``review``) is raced only where it is
-within ``MARGIN`` of the model's best: elsewhere the model grades it.
+within ``MARGIN`` of the model's best, for ``GRADING_ROLLOUTS`` rollouts: elsewhere the
+model grades it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from fantasyland.optimizer.ordinary.advise import Effort
 from fantasyland.optimizer.ordinary.learned_rollouts import bot_for, roll_out_learned
 from fantasyland.optimizer.ordinary.plays import Play
 from fantasyland.optimizer.ordinary.position import Position
@@ -38,6 +40,9 @@ from fantasyland.optimizer.solver.objective import ObjectiveName
 MARGIN = 1.0
 #: The most plays raced (besides a play being graded).
 CANDIDATES = 6
+#: The most rollouts a play gets in a race of a play being graded against the best (the
+#: race's least): ``review`` grades a decision in a tenth of a second or so.
+GRADING_ROLLOUTS = 32
 
 
 def model_values(position: Position, plays: Sequence[Play]) -> np.ndarray:
@@ -69,20 +74,22 @@ def raced_plays(model: np.ndarray, plays: Sequence[Play], include: set[bytes],
     return sorted(chosen)
 
 
-def model_advice(position: Position, valuation: Valuation, plays: list[Play], seed: int,
-                 budget: int, *, include: Sequence[Play] = (), grading: bool = False,
-                 progress=None) -> tuple[PlayValue, ...]:
+def model_advice(position: Position, objective: str, valuation: Callable[[], Valuation],
+                 plays: list[Play], seed: int, effort: Effort) -> tuple[PlayValue, ...]:
     """Every play of ``position`` valued (module docstring): the raced ones best first by
-    their rollouts, then the rest as the model ranks them."""
+    their rollouts, then the rest as the model ranks them. ``valuation()`` gives the
+    valuation of finished boards, asked for only where plays race; ``effort`` gives the
+    budget, the plays to include, whether a play is being graded and who hears progress."""
     model = model_values(position, plays)
-    chosen = raced_plays(model, plays, {p.key for p in include}, grading=grading)
+    chosen = raced_plays(model, plays, {p.key for p in effort.include}, grading=effort.grading)
     index = {p.key: i for i, p in enumerate(plays)}
     ranked: tuple[PlayValue, ...] = ()
     if chosen:
         ranked = tuple(_with_model(p, float(model[index[p.play.key]])) for p in race(
-            position, valuation, [plays[i] for i in chosen], seed, budget, 1, progress,
-            rollout=roll_out_learned))
-    royalties = valuation.objective == ObjectiveName.ROYALTIES
+            position, valuation(), [plays[i] for i in chosen], seed,
+            min(effort.budget, GRADING_ROLLOUTS) if effort.grading else effort.budget, 1,
+            effort.progress, rollout=roll_out_learned))
+    royalties = objective == ObjectiveName.ROYALTIES
     top = ranked[0].value if ranked else float(model.max()) if royalties else None
     rest = []
     for i in sorted(range(len(plays)), key=lambda i: (-model[i], i)):
