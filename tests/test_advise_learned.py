@@ -160,6 +160,11 @@ def test_review_grades_by_the_model_where_it_tells_the_play_from_the_best():
     assert decision.source == Figure.MODEL and decision.advice.rollouts == 0
     assert decision.lost == pytest.approx(model.max() - model.min())
     assert decision.lost_error is None and decision.record()["source"] == "model"
+    # under ev too, and without drawing the opponents' sample: nothing is scored
+    (under_ev,) = review([line(*FIRST, worst.describe())], variant="pineapple",
+                         sample=Sample(samples=200), budget=32).decisions
+    assert under_ev.source == Figure.MODEL and under_ev.advice.samples == 0
+    assert under_ev.lost == pytest.approx(decision.lost)
 
 
 def test_review_races_the_play_made_against_the_best_where_the_model_cannot_tell():
