@@ -20,9 +20,10 @@ coming, so it is taken out, street by street, without moving the mean:
   less that mean, zero-mean again. Under the royalties objective the outcome is ``g(d)``
   itself, so the last street's outcome becomes its exact mean.
 
-The estimate of a rollout is its outcome less the lucks of all its streets: its expectation
-is the outcome's, so the mean of the rollouts is unbiased, and a control variate subtracted
-at a fixed coefficient of 1 adds no bias (an estimated coefficient would). The last street's
+The estimate of a rollout is its outcome less the lucks of all its streets (those the model
+measures at the fixed share ``SHARE``): its expectation is the outcome's, so the mean of the
+rollouts is unbiased. A coefficient fixed in advance adds no bias; one fitted to the same
+rollouts would. The last street's
 chances of a foul and of each entry are corrected the same way, by the exact chances of the
 best finish by worth. The outcome itself is the best finish under the adviser's valuation,
 as the heuristic bot's rollouts play it.
@@ -49,6 +50,11 @@ from fantasyland.optimizer.ordinary.worth import Valuation
 #: Other deals of each street played by the model whose mean value is the street's
 #: expected one (its luck is the deal dealt less that mean).
 OTHER_DEALS = 4
+#: The share of a street's luck taken out where the model measures it (the last street's,
+#: measured exactly, is taken out whole). Its measure is noisy (a mean over a few deals),
+#: so less than all of it is taken out; the share is fixed, not fitted to the rollouts, so
+#: the mean stays unbiased (docs/notes-learned.md gives the spreads it was chosen by).
+SHARE = 0.8
 
 
 @cache
@@ -131,7 +137,7 @@ def roll_out_learned(position: Position, valuation: Valuation, layouts: np.ndarr
             np.repeat(left, plays, axis=0), rounds - 1 - street, keep)
         boards = boards.reshape(runs, plays, 1 + other_deals, 13)
         worth = worth.reshape(runs, plays, 1 + other_deals)
-        luck += worth[:, :, 0] - worth[:, :, 1:].mean(axis=2)
+        luck += SHARE * (worth[:, :, 0] - worth[:, :, 1:].mean(axis=2))
         current = boards[:, :, 0]
         for r in range(runs):
             np.subtract.at(left[r], new[r], 1)
