@@ -122,7 +122,8 @@ def _table(advice: Advice, shown: int) -> Table:
         elif play.source == Figure.MODEL:
             cells = [_value(play), "model", "", ""]
         else:
-            cells = [f"{play.value:.2f}", "" if advice.exact else f"{play.standard_error:.2f}",
+            cells = [f"{play.value:.2f}",
+                     "exact" if advice.exact else f"{play.standard_error:.2f}",
                      _chance(play.foul_chance, play.rollouts), _fantasyland(play.entry_chances)]
         out.add_row(str(i + 1), *placed, *([out_card] if discards else []), *cells,
                     _note(play, i))
@@ -247,7 +248,7 @@ def _render(advice: Advice, shown: int) -> None:
         line("", f"and {len(advice.plays) - shown} more (--all lists them)")
     line("Verdict", _verdict(advice))
     line("", "Top, Middle, Bottom: where the dealt cards go; Out: the discard. Value in "
-             f"{words.units}; ± its standard error"
+             f"{words.units}; ± its standard error (exact: nothing sampled)"
              + ("; model: valued by the learned model alone"
                 + (" (in parentheses: royalty points, a ranking only)"
                    if advice.objective == ObjectiveName.EV else "")
