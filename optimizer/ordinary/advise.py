@@ -17,7 +17,7 @@ first street's up to 232), its first look picks the ones that race.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -26,6 +26,7 @@ from fantasyland.evaluator.board import Board
 from fantasyland.evaluator.cards import Card
 from fantasyland.evaluator.rules import EntryValue, Rules
 from fantasyland.optimizer.ordinary.bots import RolloutBot, rollout_bot
+from fantasyland.optimizer.ordinary.effort import Effort
 from fantasyland.optimizer.ordinary.plays import Play, legal_plays
 from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
 from fantasyland.optimizer.ordinary.race import MIN_ROLLOUTS, Figure, PlayValue, race
@@ -35,8 +36,6 @@ from fantasyland.optimizer.solver.objective import (OBJECTIVES, ObjectiveError, 
 from fantasyland.optimizer.solver.table import (DEFAULT_SAMPLE, PLAIN, Sample, Table, TableSpec,
                                                 check_sample, draw_table, read_table)
 
-#: The most rollouts a play gets, by default.
-DEFAULT_BUDGET = 96
 #: Opponent boards the ev objective scores finished boards against, by default: the
 #: solver's (scoring them costs little: they are scored as their distinct boards).
 DEFAULT_SAMPLES = 2000
@@ -44,24 +43,6 @@ DEFAULT_SAMPLES = 2000
 #: the bot's first look over ``SCREEN_SAMPLES`` futures picks these many to roll out.
 SCREEN = 12
 SCREEN_SAMPLES = 256
-
-
-@dataclass(frozen=True, kw_only=True)
-class Effort:
-    """How the plays of a street race where they are rolled out: at most ``budget`` rollouts
-    a play, on ``workers`` processes, ``progress(done, most)`` told the rollouts as they are
-    made, and the plays of ``include`` raced whatever the first street's screen says (a play
-    being graded). ``bot`` heuristic keeps the heuristic bot's path where a learned model
-    exists (None: the learned one where it exists). With ``grading`` (``review``), the
-    learned path races a play of ``include`` only where the model cannot tell it from the
-    best, and the heuristic path is as without it."""
-
-    budget: int = DEFAULT_BUDGET
-    workers: int = 1
-    progress: Callable[[int, int], None] | None = None
-    include: Sequence[Play] = ()
-    bot: RolloutBot | None = None
-    grading: bool = False
 
 
 #: The default effort: ``DEFAULT_BUDGET`` rollouts a play, in this process.

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from fantasyland.optimizer.ordinary.advise import Effort
+from fantasyland.optimizer.ordinary.effort import Effort
 from fantasyland.optimizer.ordinary.learned_rollouts import bot_for, roll_out_learned
 from fantasyland.optimizer.ordinary.plays import Play
 from fantasyland.optimizer.ordinary.position import Position

@@ -38,9 +38,10 @@ from dataclasses import dataclass, field
 from fantasyland.evaluator import InputError, find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.evaluator.rules import Rules
-from fantasyland.optimizer.ordinary.advise import (DEFAULT_BUDGET, Advice, Effort, PlayValue,
+from fantasyland.optimizer.ordinary.advise import (Advice, PlayValue,
                                                    advise, advise_samples, check_settings,
                                                    read_advice_position)
+from fantasyland.optimizer.ordinary.effort import DEFAULT_BUDGET, Effort
 from fantasyland.optimizer.ordinary.plays import Play, read_play
 from fantasyland.optimizer.ordinary.position import PositionError
 from fantasyland.optimizer.ordinary.race import Figure

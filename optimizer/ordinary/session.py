@@ -24,15 +24,14 @@ from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.opponents.layout import EMPTY
 from fantasyland.optimizer.opponents.pools import dealing_for
 from fantasyland.optimizer.ordinary.advise import (
-    DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     OBJECTIVES,
     Advice,
-    Effort,
     PlayValue,
     advise,
     entry_values,
 )
+from fantasyland.optimizer.ordinary.effort import DEFAULT_BUDGET, Effort
 from fantasyland.optimizer.ordinary.plays import (
     Play,
     board_text,
