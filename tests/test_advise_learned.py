@@ -203,3 +203,20 @@ def test_bench_advise_times_both_bots_on_the_same_positions():
         (s, b) for s in range(1, 6) for b in ("heuristic", "learned")]
     assert all(r["median_paired_error"] == 0 for r in rows if r["street"] >= 4)
     assert all(r["median_paired_error"] > 0 for r in rows if r["street"] == 1)
+
+
+def test_the_learned_pick_agrees_with_ten_times_the_rollouts():
+    # Street 3 positions (the bot played the streets before): the best of a 32-rollout race
+    # is the long run's best, or behind it by no more than 2 standard errors of the gap.
+    from fantasyland.optimizer.ordinary.deal import seeded_positions
+
+    for dealt in seeded_positions(PINEAPPLE, 3, 11, 4):
+        small, large = (advise(PINEAPPLE, dealt.board, dealt.cards, objective="royalties",
+                               discards=dealt.discards, effort=Effort(budget=budget))
+                        for budget in (32, 320))
+        raced = [p for p in large.plays if p.source == Figure.ROLLOUTS]
+        assert [p.value for p in raced] == sorted((p.value for p in raced), reverse=True)
+        if small.best.play.key == large.best.play.key:
+            continue
+        there = next(p for p in large.plays if p.play.key == small.best.play.key)
+        assert there.behind <= 2 * np.hypot(there.behind_error, small.plays[1].behind_error)
