@@ -220,3 +220,11 @@ def test_the_learned_pick_agrees_with_ten_times_the_rollouts():
             continue
         there = next(p for p in large.plays if p.play.key == small.best.play.key)
         assert there.behind <= 2 * np.hypot(there.behind_error, small.plays[1].behind_error)
+
+
+def test_the_learned_bot_of_a_game_without_a_model_is_one_line_and_exit_code_2():
+    result = runner.invoke(app, ["advise", "--variant", "standard", "--board", FIRST[0],
+                                 "--cards", FIRST[1], "--rollout-bot", "learned"])
+    assert result.exit_code == 2
+    assert result.output.strip() == ("error: bad bot 'learned': no learned model of standard "
+                                     "is shipped; expected heuristic")
