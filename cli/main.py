@@ -176,10 +176,12 @@ def _command_info(name: str) -> CommandInfo | None:
     no module of ``cli`` by that name defines one."""
     if name not in _module_names():
         return None
-    command = getattr(importlib.import_module(f"{cli.__name__}.{name}"), "command", None)
+    module = importlib.import_module(f"{cli.__name__}.{name}")
+    command = getattr(module, "command", None)
     if not callable(command):
         return None
-    app.command(name=name, cls=Command)(command)
+    # a module may give its command a class of its own (``opponents``: a help of one screen)
+    app.command(name=name, cls=getattr(module, "COMMAND_CLASS", Command))(command)
     return app.registered_commands[-1]
 
 

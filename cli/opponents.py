@@ -13,10 +13,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from fantasyland.cli.audit import (DEFAULT_AUDIT_DEALS, DEFAULT_CONTINUATIONS, DEFAULT_PLACEMENTS,
-                                   Audit, run_audit)
-from fantasyland.cli.command import old_spelling
-from fantasyland.cli.head_to_head import DEFAULT_DEALS, Bot, play_head_to_head
+from fantasyland.cli.command import Command, old_spelling
 from fantasyland.cli.errors import BAD_INPUT, report_error, reports_bad_input
 from fantasyland.cli.options import (DEFAULT_VARIANT, JsonOption, OpponentsOption, SamplesOption,
                                      SeedOption, VariantOption, WorkersOption, check_opponents,
@@ -26,7 +23,7 @@ from fantasyland.evaluator import ROWS, find_rules, parse_cards
 from fantasyland.evaluator.user_files import FileError, check_directory, check_output
 from fantasyland.optimizer import solve
 from fantasyland.optimizer.opponents import (CHUNK, CLOSED_HANDS, CLOSED_ROUNDS, CLOSED_SEED,
-                                            FIGURES, POOL_SEED, STEP, OpponentModelError,
+                                            FIGURES, POOL_SEED, OpponentModelError,
                                             bot_stats, build_pool, closed_model_file_name,
                                             dealing_for, iterate_closed_model, load_pool,
                                             pool_coverage, pool_file_name, removal_check,
@@ -91,14 +88,13 @@ def _regenerate_closed(rules, hands: int | None, seed: int | None, output: Path 
 @dataclass(frozen=True)
 class _Rebuild:
     """What --regenerate plays: ``hands`` from ``seed`` (None: the shipped build's), on
-    ``workers`` processes, by ``bot`` with its ``knobs``; with ``chunks``, kept chunk by chunk
-    in that folder (``saved_only``: only the chunks saved there are read, none is played)."""
+    ``workers`` processes, by the bot that played the pool it rebuilds; with ``chunks``, kept
+    chunk by chunk in that folder (``saved_only``: only the chunks saved there are read, none
+    is played)."""
 
     hands: int | None
     seed: int | None
     workers: int
-    bot: str | None
-    knobs: list[str]
     chunks: Path | None
     saved_only: bool
 
@@ -121,9 +117,9 @@ def _regenerate(rules, rebuild: _Rebuild, output: Path | None, quiet: bool) -> N
         task = bar.add_task(f"playing {dealing_for(rules).name} hands",
                             total=shipped_build(rules).hands if hands is None else hands)
         pool = build_pool(rules, hands=hands, seed=seed, workers=rebuild.workers,
-                          progress=lambda n: bar.advance(task, n), bot=rebuild.bot,
-                          directory=chunks, saved_only=rebuild.saved_only,
-                          chunk_done=log if chunks is not None else None, knobs=rebuild.knobs)
+                          progress=lambda n: bar.advance(task, n), directory=chunks,
+                          saved_only=rebuild.saved_only,
+                          chunk_done=log if chunks is not None else None)
     log.flush()
     try:
         pool.save(target)
@@ -278,25 +274,79 @@ DEFAULT_HANDS = 5000
 #: Random hands of each size --coverage counts for when --hands is not given.
 COVERAGE_HANDS = 300
 
+#: The command's help, one line an option, so that it fits one screen of 80 x 24: each
+#: option's full help is the shared one (docs/options.md), and the actions are the manual's
+#: (docs/ev-and-opponents.md).
+SUMMARY = "The opponent model of the EV, one action at a time (docs/ev-and-opponents.md)."
+SHORT_HELP = {
+    "--stats": ("", "the model's figures (the action if none is given)"),
+    "--regenerate": ("", "rebuild the variant's pool as it was played"),
+    "--check": ("CARDS", "card removal for these cards, against live play"),
+    "--check-error": ("POOL", "the EV's ± against a pool of another seed"),
+    "--coverage": ("", "pool boards that hands of 13 to 17 cards can face"),
+    "--fixed-point": ("", "chinese: what leaving the model gains a player"),
+    "--variant": ("NAME", f"rules: a preset or a rules file [{DEFAULT_VARIANT}]"),
+    "--hands": ("N", f"hands the action takes [{DEFAULT_HANDS}; the pool's size]"),
+    "--seed": ("N", "seed of the draw and of the hands played [0]"),
+    "--live": ("", "--stats from hands the bot plays now (slow)"),
+    "--pool-seed": ("N", "seed of the rebuilt pool [the pool's own]"),
+    "--workers": ("N", "processes that play hands [the number of cores]"),
+    "--output": ("FILE", "where --regenerate writes [the package's pool]"),
+    "--samples": ("N", "deals a hand is solved on [2000]"),
+    "--opponents": ("N", "model players a hand meets (--fixed-point)"),
+    "--chunks": ("DIR", "--regenerate keeps its hands here, and resumes"),
+    "--saved-only": ("", "--regenerate assembles the chunks saved, playing none"),
+    "--json": ("", "Print JSON instead of tables."),
+    "--help": ("", "Show this message and exit."),
+}
+
+
+class OneScreen(Command):
+    """``opponents``: its help on one screen of 80 x 24, an option a line (``SHORT_HELP``)."""
+
+    def format_help(self, ctx, formatter) -> None:
+        formatter.write_usage(ctx.command_path, "[OPTIONS]")
+        formatter.write_paragraph()
+        formatter.write_text(SUMMARY)
+        formatter.write_paragraph()
+        rows = []
+        for param in self.get_params(ctx):
+            if getattr(param, "hidden", False):
+                continue
+            metavar, text = SHORT_HELP[param.opts[0]]
+            rows.append((f"{param.opts[0]} {metavar}".rstrip(), text))
+        formatter.write_dl(rows, col_max=20, col_spacing=2)
+
+
+#: The command class ``cli.main`` gives this module's ``command``.
+COMMAND_CLASS = OneScreen
+
 
 def command(
     stats: Annotated[bool, typer.Option(
         "--stats", help="Print the calibration figures (the default action).")] = False,
     regenerate: Annotated[bool, typer.Option(
         "--regenerate", help="Rebuild the variant's pool of bot boards (package data, or "
-        "--output).")] = False,
+        "--output), as it was played (its bot, seed and size, from its meta).")] = False,
     check: Annotated[str | None, typer.Option(
         "--check", metavar="CARDS", show_default=False,
         help="Measure the card-removal error for these dealt cards against live play.")] = None,
+    check_error: Annotated[Path | None, typer.Option(
+        "--check-error", metavar="POOL", show_default=False,
+        help="Check the EV's ± against a pool file played with another seed.")] = None,
+    coverage: Annotated[bool, typer.Option(
+        "--coverage", help="Count the pool boards random hands of 13 to 17 cards can face "
+        "after card removal, --hands of each.")] = False,
+    fixed_point: Annotated[bool, typer.Option(
+        "--fixed-point", help="Classic Chinese Poker: what a player gains by deviating from "
+        "the opponent model, over --hands hands.")] = False,
     variant: VariantOption = DEFAULT_VARIANT,
     hands: Annotated[int | None, hands_option(
         "Hands the action takes: the pool boards --stats draws (each a hand the bot played), "
         "the hands the bot plays now for --stats --live and --check, the hands of the pool "
-        "--regenerate builds, the deals --head-to-head plays from both seats, the hands "
-        "--check-error solves, the deals --audit audits.",
+        "--regenerate builds, the hands --check-error solves.",
         shown=f"{DEFAULT_HANDS}; for --regenerate the size of the pool it rebuilds; for "
-              f"--head-to-head {DEFAULT_DEALS}; for --check-error {CHECK_HANDS}; for --audit "
-              f"{DEFAULT_AUDIT_DEALS}")] = None,
+              f"--check-error {CHECK_HANDS}")] = None,
     seed: SeedOption = 0,
     live: Annotated[bool, typer.Option(
         "--live", help="--stats from hands played now, not from the pool (slow).")] = False,
@@ -308,64 +358,16 @@ def command(
     output: Annotated[Path | None, typer.Option(
         help="Where --regenerate writes (default: the package's pool file).",
         show_default=False)] = None,
-    versus: Annotated[bool, typer.Option(
-        "--head-to-head", help="Play the stronger bot (or --bot) against the shipped one (or "
-        "--incumbent) over duplicate deals and print the points a game.")] = False,
-    check_error: Annotated[Path | None, typer.Option(
-        "--check-error", metavar="POOL", show_default=False,
-        help="Check the EV's ± against a pool file played with another seed.")] = None,
     samples: SamplesOption = None,
-    bot: Annotated[Bot | None, typer.Option(
-        "--bot", help="The bot that plays the hands of --regenerate and --stats --live (by "
-        "default the one that played the pool they rebuild or measure, as its meta records "
-        "it), the challenger of --head-to-head, or the bot --audit audits (the stronger one "
-        "by default for both).",
-        show_default=False)] = None,
-    bot_knobs: Annotated[list[str] | None, typer.Option(
-        "--bot-knob", metavar="NAME=VALUE", show_default=False,
-        help="Set one knob of --bot (repeatable), for playing or auditing a candidate without "
-        "a code change: estimate_foul_penalty=10, refine=8, ... (BotParams in "
-        "optimizer/opponents/params.py); chunks record the knobs they were played with.")] = None,
-    incumbent: Annotated[Bot, typer.Option(
-        "--incumbent", help="The bot --head-to-head plays the challenger (--bot) "
-        "against.")] = Bot.SHIPPED,
-    incumbent_knobs: Annotated[list[str] | None, typer.Option(
-        "--incumbent-knob", metavar="NAME=VALUE", show_default=False,
-        help="Set one knob of --incumbent (repeatable), as --bot-knob does for --bot.")] = None,
-    coverage: Annotated[bool, typer.Option(
-        "--coverage", help="Count the pool boards random hands of 13 to 17 cards can face "
-        "after card removal, --hands of each.")] = False,
-    fixed_point: Annotated[bool, typer.Option(
-        "--fixed-point", help="Classic Chinese Poker: what a player gains by deviating from "
-        "the opponent model, over --hands hands.")] = False,
     opponents: OpponentsOption = None,
-    first_deal: Annotated[int, typer.Option(
-        "--first-deal", help="The first deal --head-to-head plays or --audit audits: deals "
-        "FIRST..FIRST+hands-1 (deal i is the same whatever the range).", min=0)] = 0,
-    audit: Annotated[int | None, typer.Option(
-        "--audit", metavar="DECISION", min=1, show_default=False,
-        help="Audit one decision of the bot (1: the first cards; not the last, which is "
-        "exact): its first look's best --placements placements of seat A's hand of each "
-        "deal, each played on by the bot itself over --continuations futures, and what "
-        "choosing among them by those continuations would gain over the bot's choice.")] = None,
-    placements: Annotated[int | None, typer.Option(
-        "--placements", min=2, show_default=str(DEFAULT_PLACEMENTS),
-        help="The placements of each decision --audit compares, the bot's choice "
-        "among them.")] = None,
-    continuations: Annotated[int | None, typer.Option(
-        "--continuations", min=4, show_default=str(DEFAULT_CONTINUATIONS),
-        help="The futures over which --audit plays each placement on.")] = None,
     chunks: Annotated[Path | None, typer.Option(
         "--chunks", metavar="DIR", show_default=False,
-        help=f"--head-to-head and --regenerate save their boards in DIR as they go (each "
-        f"{STEP} deals, each {CHUNK} hands of the pool) and read those already there instead "
-        "of playing them (the same command resumes a stopped run). --head-to-head keeps each "
-        "bot's boards in a folder of its own, so runs of several candidates against one "
-        "incumbent in one DIR play the incumbent once; where a bot sees the other's board "
-        "(sees_boards=true) the games are the pair's, in a folder of theirs.")] = None,
+        help=f"--regenerate saves its hands in DIR as it goes (each {CHUNK} hands of the "
+        "pool) and reads those already there instead of playing them (the same command "
+        "resumes a stopped run; a chunk played with other settings is refused).")] = None,
     saved_only: Annotated[bool, typer.Option(
-        "--saved-only", help="Play nothing: --head-to-head scores every deal of --seed saved "
-        "in --chunks, --regenerate assembles its pool of --hands from the chunks there.")] = False,
+        "--saved-only", help="Play nothing: --regenerate assembles its pool of --hands from "
+        "the chunks in --chunks DIR.")] = False,
     json_output: JsonOption = False,
     old_boards: Annotated[int | None, old_spelling("--boards", min=1)] = None,
 ) -> None:
@@ -374,77 +376,31 @@ def command(
     `--stats` prints the foul rate, Fantasyland-entry rate and mean royalties of the
     opponent model, and of the bot's own play where the model weights its boards to a target
     (Pineapple); from the shipped pool, or `--live`. `--regenerate` rebuilds the pool the
-    variant uses, by default as it was played (its bot, seed and size, from its meta).
-    `--check CARDS` compares the pool's boards for those dealt cards with the bot's live
-    play from the deck without them. `--hands` counts the hands of each action;
-    `--seed` seeds the draw of --stats and the play of --check and --live, `--pool-seed` a
-    regenerated pool; `--workers` plays the hands of --regenerate, --check and --live.
-    `--head-to-head` plays the stronger bot against the shipped one over `--hands` deals
-    from `--first-deal` on, each from both seats, on one process, seeded by `--seed`;
-    `--chunks DIR` saves and resumes them, each bot's boards apart (shared by every run
-    that plays the bot; a pair's games together where a bot sees the other's board, the
-    knob `sees_boards`: the seats then play in turn, A first each street), and
-    `--saved-only` scores what DIR holds; `--bot`
-    and `--incumbent` choose the two bots. `--bot strong` has the stronger bot play the
-    hands of --regenerate or --stats --live, and `--bot-knob NAME=VALUE` sets one of its
-    knobs there or in --head-to-head, to play a candidate (`--incumbent-knob` those of
-    --incumbent). With `--chunks DIR`
-    --regenerate saves each chunk of hands there as it is played and a rerun of the same
-    command plays only those not saved (a chunk played with other settings is refused);
-    with `--saved-only` it assembles the pool from them, playing none. Either writes the
-    pool where --regenerate writes, or to `--output`. `--check-error POOL`
-    solves `--hands` random hands with `--samples` deals and sets the EV each reports, with
-    its ±, against the EV of its set on the pool file POOL, played with another seed.
-    `--coverage` counts the pool boards that `--hands` random hands of each size, 13 to 17
-    cards, can face after card removal, and the effective boards behind a draw of
-    `--samples`. `--audit DECISION` measures how far one decision of `--bot` (with its
-    `--bot-knob`s) is from the best its own play can make of it, over `--hands` deals from
-    `--first-deal` on.
+    variant uses as it was played (its bot, seed and size, from its meta), `--chunks DIR`
+    keeping its hands as it goes. `--check CARDS` compares the pool's boards for those dealt
+    cards with the bot's live play from the deck without them; `--check-error POOL` the EV's
+    ± with the EV on another pool; `--coverage` counts the pool boards a dealt hand can face.
+    `--fixed-point` measures classic Chinese Poker's model. The bots' laboratory (head to
+    head, audits, candidate bots) is a developer's tool: tools/bots.py.
     """
     del old_boards  # its value went to --hands (cli.options)
     workers = workers_count(workers)
     actions = [name for name, given in (("--stats", stats), ("--regenerate", regenerate),
                                          ("--check", check is not None),
                                          ("--check-error", check_error is not None),
-                                         ("--head-to-head", versus),
                                          ("--coverage", coverage),
-                                         ("--fixed-point", fixed_point),
-                                         ("--audit", audit is not None)) if given]
+                                         ("--fixed-point", fixed_point)) if given]
     if len(actions) > 1:
         report_error(f"{' and '.join(actions)} given together: choose one action")
         raise typer.Exit(BAD_INPUT)
-    if (versus or check_error is not None) and json_output:
-        report_error(f"{'--head-to-head' if versus else '--check-error'} prints a table only: "
-                     "drop --json")
+    if check_error is not None and json_output:
+        report_error("--check-error prints a table only: drop --json")
         raise typer.Exit(BAD_INPUT)
     if saved_only and chunks is None:
         report_error("--saved-only reads the boards of --chunks DIR: add --chunks")
         raise typer.Exit(BAD_INPUT)
-    auditing = audit is not None
-    if first_deal and not (versus or auditing):
-        report_error("--first-deal is for --head-to-head and --audit: add one of them")
-        raise typer.Exit(BAD_INPUT)
-    for name, value in (("--placements", placements), ("--continuations", continuations)):
-        if value is not None and not auditing:
-            report_error(f"{name} is for --audit: add --audit")
-            raise typer.Exit(BAD_INPUT)
-    if chunks is not None and not (versus or regenerate):
-        report_error("--chunks is for --head-to-head and --regenerate: add one of them")
-        raise typer.Exit(BAD_INPUT)
-    if bot is not None and not (regenerate or versus or live or auditing):
-        report_error(f"--bot {bot.value} plays the hands of --regenerate, --head-to-head, "
-                     "--audit or --stats --live: add one of them")
-        raise typer.Exit(BAD_INPUT)
-    knobs = bot_knobs or []
-    if knobs and not (regenerate or versus or auditing):
-        report_error("--bot-knob sets a knob of the bot of --regenerate, --head-to-head or "
-                     "--audit: add one of them")
-        raise typer.Exit(BAD_INPUT)
-    if incumbent_knobs and not versus:
-        report_error("--incumbent-knob is for --head-to-head: add --head-to-head")
-        raise typer.Exit(BAD_INPUT)
-    if incumbent is not Bot.SHIPPED and not versus:
-        report_error(f"--incumbent {incumbent.value} is for --head-to-head: add --head-to-head")
+    if chunks is not None and not regenerate:
+        report_error("--chunks is for --regenerate: add it")
         raise typer.Exit(BAD_INPUT)
     # no pool, or a target it cannot reach
     with reports_bad_input():
@@ -458,22 +414,8 @@ def command(
         if chunks is not None:  # a file in its place fails now, not after the first chunk
             check_directory(chunks, "chunks")
         if regenerate:
-            _regenerate(rules, _Rebuild(hands, pool_seed, workers, bot and bot.value, knobs,
-                                        chunks, saved_only), output, json_output)
-            return
-        if versus:
-            play_head_to_head(rules, DEFAULT_DEALS if hands is None else hands, seed,
-                              first_deal, chunks, saved_only, (bot or Bot.STRONG, knobs),
-                              (incumbent, incumbent_knobs or []))
-            return
-        if audit is not None:
-            asked = Audit(decision=audit,
-                          deals=DEFAULT_AUDIT_DEALS if hands is None else hands, seed=seed,
-                          first=first_deal, bot=bot or Bot.STRONG, knobs=knobs,
-                          placements=DEFAULT_PLACEMENTS if placements is None else placements,
-                          continuations=(DEFAULT_CONTINUATIONS if continuations is None
-                                         else continuations))
-            run_audit(rules, asked, json_output)
+            _regenerate(rules, _Rebuild(hands, pool_seed, workers, chunks, saved_only), output,
+                        json_output)
             return
         if fixed_point:
             _fixed_point(rules, DEFAULT_DEVIATION_HANDS if hands is None else hands, seed,
@@ -494,8 +436,7 @@ def command(
             return
         if hands is None:  # all of a pool smaller than the default (the new decks' are)
             hands = DEFAULT_HANDS if live else min(DEFAULT_HANDS, len(serving_pool(rules)))
-        figures = bot_stats(rules, hands, seed, live=live, workers=workers,
-                            bot=bot and bot.value)
+        figures = bot_stats(rules, hands, seed, live=live, workers=workers)
     if json_output:
         typer.echo(json.dumps(measured(figures | {"variant": rules.name}), indent=2,
                               sort_keys=True))

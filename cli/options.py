@@ -273,6 +273,8 @@ PER_COMMAND: dict[str, tuple[str, ...]] = {
     # an opponent's board seen at the table (repeated once per opponent); bench's is the
     # one version of the code it compares with (docs/options.md)
     "--against": ("help", "repeatable"),
+    "--log": ("help",),  # what each command keeps there: train's log, play's history
+    "--budget": ("help",),  # 96, but play's least (32): its adviser answers at once
 }
 
 

@@ -2,8 +2,9 @@
 
 The package root is the stable face: ``from optimizer import solve, value_of_set, Solution``.
 Its concerns, lowest first (each may import only those before it, and ``evaluator``):
-``opponents`` (the opponent model), ``solver`` (the exact solve), then ``training`` and
-``batch`` side by side. None of them imports the command line, or this root.
+``opponents`` (the opponent model), ``solver`` (the exact solve), then ``training``,
+``ordinary`` and ``batch`` side by side, and ``play`` (the game at a table) above them.
+None of them imports the command line, or this root.
 docs/architecture.md draws the layers, and tests/test_architecture.py holds them.
 
 The face loads the solver when one of its names is first asked for, so that a module below

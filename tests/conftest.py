@@ -48,6 +48,15 @@ def no_player_config(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_player_history(tmp_path_factory) -> Path:
+    """The hands the commands the tests run keep (``play``, the browser trainer) go to a
+    history of the session's own unless a test names one (--history), never the player's."""
+    path = tmp_path_factory.mktemp("data-home")
+    os.environ["XDG_DATA_HOME"] = str(path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def all_five_card_hands() -> np.ndarray:
     """Every five-card hand as a read-only ``(2598960, 5)`` int8 array, in

@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("optimizer.opponents",),
     ("optimizer.solver",),
     ("optimizer.training", "optimizer.batch", "optimizer.ordinary"),  # side by side
+    ("optimizer.play",),  # the game at the table: it uses the adviser and the grading of sets
     ("optimizer",),  # the root's face
     ("cli",),
     (PACKAGE,),  # the users' face

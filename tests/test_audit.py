@@ -9,9 +9,7 @@ import json
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from fantasyland.cli.main import app
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer.opponents.audit import DecisionAudit, audit_decision, headroom
@@ -19,8 +17,8 @@ from fantasyland.optimizer.opponents.bot import THREE_KEEP_TWO
 from fantasyland.optimizer.opponents.head_to_head import play_seats
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
 from fantasyland.optimizer.opponents.pools import STRONG_PARAMS
+from tests.lab import run
 
-runner = CliRunner()
 PINEAPPLE = find_rules("pineapple")
 #: The stronger bot at small samples: the audit is under test, not the bot's skill.
 QUICK = dataclasses.replace(STRONG_PARAMS[THREE_KEEP_TWO.name], samples=8, refine=3,
@@ -107,31 +105,43 @@ def test_headroom_finds_no_lead_where_there_is_none():
     assert found.raw_lead > 0  # the best of noisy means always looks ahead
 
 
-def test_the_audit_command_prints_its_figures_as_json():
-    result = runner.invoke(app, ["opponents", "--audit", "4", "--hands", "2", "--seed", "3",
-                                 "--bot", "shipped", "--bot-knob", "samples=6",
-                                 "--bot-knob", "refine=0", "--placements", "3",
-                                 "--continuations", "4", "--json"])
-    assert result.exit_code == 0, result.output
-    figures = json.loads(result.stdout)
+def test_the_audit_tool_prints_its_figures_as_json(capsys):
+    code, out, _ = run(capsys, "audit", "4", "--hands", "2", "--seed", "3", "--bot", "shipped",
+                       "--bot-knob", "samples=6", "--bot-knob", "refine=0", "--placements",
+                       "3", "--continuations", "4", "--json")
+    assert code == 0, out
+    figures = json.loads(out)
     assert figures["decision"] == 4 and figures["hands"] + figures["skipped"] == 2
-    assert figures["knobs"] == "samples=6, refine=0"
+    assert figures["knobs"] == "samples=6, refine=0" and figures["bot"] == "shipped"
+    assert set(figures) == {"variant", "decision", "seed", "first_deal", "deals", "bot",
+                            "knobs", "placements", "continuations", "hands", "skipped",
+                            "mean_difference", "spread", "noise", "changed", "lead",
+                            "raw_lead", "held_out"}
+    assert 0 <= figures["changed"] <= 1 and figures["spread"] >= 0 and figures["noise"] >= 0
     assert set(figures["held_out"]) == {"points", "fouls", "entries", "royalties"}
+    assert all(set(f) == {"mean", "se"} for f in figures["held_out"].values())
+
+
+def test_the_audit_tool_prints_its_table(capsys):
+    code, out, _ = run(capsys, "audit", "4", "--hands", "2", "--seed", "3", "--bot-knob",
+                       "samples=6", "--placements", "3", "--continuations", "4")
+    assert code == 0, out
+    assert out.startswith("pineapple: decision 4 of the strong bot (samples=6), seat A of "
+                          "deals 0..1, seed 3")
+    assert "held out: points" in out and "hands audited" in out
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--audit", "5"], "--audit 5: expected 1 to 4 (pineapple deals 5 decisions a hand, the "
-                       "last exact)"),
-    (["--audit", "0"], "Invalid value for '--audit'"),
-    (["--placements", "3"], "--placements is for --audit: add --audit"),
-    (["--continuations", "8"], "--continuations is for --audit: add --audit"),
-    (["--audit", "2", "--continuations", "2"], "Invalid value for '--continuations'"),
-    (["--audit", "2", "--head-to-head"], "--head-to-head and --audit given together"),
-    (["--audit", "2", "--bot-knob", "samples=none"], "bot knob samples='none': expected a "
-                                                     "whole number"),
+    (["audit", "5"], "audit 5: expected 1 to 4 (pineapple deals 5 decisions a hand, the "
+                     "last exact)"),
+    (["audit", "0"], "argument decision: '0': expected at least 1"),
+    (["audit", "2", "--continuations", "2"],
+     "argument --continuations: '2': expected at least 4"),
+    (["audit", "2", "--placements", "1"], "argument --placements: '1': expected at least 2"),
+    (["audit", "2", "--bot-knob", "samples=none"], "bot knob samples='none': expected a "
+                                                   "whole number"),
 ])
-def test_the_audit_command_refuses_bad_input_in_one_line(args, message):
-    result = runner.invoke(app, ["opponents", *args])
-    assert result.exit_code == 2, result.output
-    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
-    assert message in result.stderr
+def test_the_audit_tool_refuses_bad_input_in_one_line(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert message in err

@@ -20,13 +20,12 @@ from fantasyland.evaluator.board_arrays import evaluate_boards
 from fantasyland.evaluator.cards import JOKER, Deck, parse_cards
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer.opponents.bot import (THREE_KEEP_TWO, BotParams, _Judge, choose,
-                                                 choose_each, entry_worths, first_look, play_hand)
+                                                 entry_worths, first_look, play_hand)
 from fantasyland.optimizer.opponents import ranks
-from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.estimate import estimate
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.opponents.odds import even_odds, odds_from_boards
-from fantasyland.optimizer.opponents.params import params_meta, with_knobs
+from fantasyland.optimizer.opponents.params import params_meta
 from fantasyland.optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool,
                                                    deal_from, table_odds)
 from fantasyland.optimizer.opponents.resolve import evaluate_played, resolve_boards
@@ -212,33 +211,12 @@ def test_the_estimate_charges_a_foul_its_own_penalty():
         assert worth.tolist() == [-cost]
 
 
-@pytest.mark.parametrize("rows", [("Qs Qh", "9c 8d 4s", "Ah Kd"), ("Kd", "7c 7s", "Ts 9s 2s"),
-                                  ("", "Jd 4c", "Ac Ah 6d 5c")])
-def test_the_estimates_commitment_blends_the_foreseen_plan_and_the_fixed_one(rows):
-    # At 0 each future takes its best plan (as foreseen), at 1 the layout takes the one plan
-    # best over every future, which can only be worth less; between, the same futures give
-    # the blend of the two.
-    layout = _layout(*rows)
-    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
-    worth = {c: estimate(PINEAPPLE, layout[None], unseen, 9,
-                         dataclasses.replace(STRONG, estimate_commitment=c),
-                         np.random.default_rng(3), 64)[0] for c in (0.0, 0.25, 0.5, 1.0)}
-    assert worth[1.0] < worth[0.0]
-    for c in (0.25, 0.5):
-        assert worth[c] == pytest.approx(worth[0.0] + c * (worth[1.0] - worth[0.0]))
-    assert params_meta(dataclasses.replace(STRONG, estimate_commitment=0.5))[
-        "estimate_commitment"] == 0.5
-    assert "estimate_commitment" not in params_meta(STRONG)
-
-
-@pytest.mark.parametrize("useful_only", [False, True])
 @pytest.mark.parametrize("seed", range(4))
-def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(seed,
-                                                                                useful_only):
+def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(seed):
     # Against a plain enumeration: a bottom of two cards draws its three from its credit of
     # future cards (those that pair one of its ranks first, then the rest of the future in
-    # order) and its own three; with estimate_useful_only a future card that pairs nothing
-    # of it is no choice. Seeded futures, some with fewer helpful cards than the credit.
+    # order) and its own three. Seeded futures, some with fewer helpful cards than the
+    # credit.
     from fantasyland.evaluator.strength import strength_of
     from fantasyland.optimizer.opponents.estimate import _row_options
 
@@ -249,59 +227,36 @@ def test_a_rows_completions_are_its_best_and_worst_from_the_cards_it_may_choose(
         [rng.choice(deck[8:], 3, replace=False) for _ in range(5)])
     for k in range(1, 5):
         future[k] = rng.permutation(future[k])
-    options = _row_options(PINEAPPLE, "bottom", fixed, future, filler, 2, [],
-                           dataclasses.replace(STRONG, estimate_useful_only=useful_only))
+    options = _row_options(PINEAPPLE, "bottom", fixed, future, filler, 2, [], STRONG)
     ranks = set((fixed[0] >> 2).tolist())
     for k in range(len(future)):
         helps = [int(c) for c in future[k] if c >> 2 in ranks]
         others = [int(c) for c in future[k] if c >> 2 not in ranks]
-        credit = (helps + ([] if useful_only else others))[:2]
+        credit = (helps + others)[:2]
         values = [strength_of(fixed[0].tolist() + list(pick))
                   for pick in combinations(credit + filler[k].tolist(), 3)]
         assert options.strength[0, k].tolist() == [max(values), min(values)]
-    assert params_meta(dataclasses.replace(STRONG, estimate_useful_only=True))[
-        "estimate_useful_only"] is True
-    assert "estimate_useful_only" not in params_meta(STRONG)
 
 
-@pytest.mark.parametrize("knobs", [{}, {"estimate_own_in_order": True},
-                                   {"estimate_table_points": True},
-                                   {"estimate_chase_within": 6},
-                                   {"estimate_keep_per_round": True}], ids=lambda k: str(k))
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("rows, flattered", [(("Kc", "7d 2s", "Kh 9s"), True),
                                              (("Qd", "Qs 4h", "8c 8d 3h"), True),
                                              (("Qc Qh", "8s 9d", "8c 9h 3h"), False),
                                              (("Qd Kc", "Ts Jd", "5c 6h"), False)])
-def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, flattered, seed,
-                                                                      knobs):
+def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, flattered, seed):
     # Against a plain enumeration, sample by sample: each row's pool is its credit of future
     # cards that pair one of its ranks (then the rest of the future in order) and its own
     # cards; it keeps its best and its worst completion (the first of equals) and its own
     # cards alone, and the sample is worth the best board of those 27 plans in which no future
     # card helps two rows. A split pair of kings no longer fills both rows with one king.
-    # With estimate_own_in_order a row's own cards are no choice: it takes them in order.
-    # With estimate_table_points a legal board also earns its rows' and scoop's points
-    # against the table's boards that do not foul, as the exact looks value it. With
-    # estimate_chase_within a top whose first helpful card comes among that many first cards
-    # of the future, and whose best completion enters where its worst does not, keeps only
-    # its best: the pair is taken when it comes, and a plan that cannot stand above it fouls.
-    # With estimate_keep_per_round no plan takes three helpful cards of one deal of three.
     from fantasyland.evaluator.strength import strength_of
-
-    def enters(top: list[int]) -> bool:
-        counts = np.bincount([c >> 2 for c in top], minlength=13)
-        return counts.max() == 3 or (counts[10:] >= 2).any()
 
     layout = _layout(*rows)
     unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
-    params = dataclasses.replace(STRONG, estimate_disjoint=True, **knobs)
-    in_order, table = params.estimate_own_in_order, params.estimate_table_points
-    chase = params.estimate_chase_within
-    odds = table_odds(PINEAPPLE)
+    params = dataclasses.replace(STRONG, estimate_disjoint=True)
     coming, samples = 12, 24
     worth = estimate(PINEAPPLE, layout[None], unseen, coming, params,
-                     np.random.default_rng(seed), samples, odds=odds, deal=(3, 2))
+                     np.random.default_rng(seed), samples)
     shuffles = np.random.default_rng(seed).permuted(
         np.broadcast_to(unseen, (samples, len(unseen))), axis=1)
     expected = []
@@ -317,34 +272,22 @@ def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, flat
             helps = [(future[i], (1 << i) * (future[i] >> 2 in ranks)) for i in order[:reach]]
             pool = helps + [(int(c), 0) for c in shuffle[start:start + need]]
             start += need
-            own = len(helps)  # the row's own cards start here
-            picks = [pick for pick in combinations(range(len(pool)), need) if not in_order
-                     or [i for i in pick if i >= own]
-                     == list(range(own, own + sum(i >= own for i in pick)))]
+            picks = list(combinations(range(len(pool)), need))
             completions = [(fixed + [pool[i][0] for i in pick], sum(pool[i][1] for i in pick))
                            for pick in picks]
             values = [strength_of(cards) for cards, _ in completions]
             options[row] = [completions[values.index(max(values))],
                             completions[values.index(min(values))], completions[-1]]
-            first = order[0]
-            if row == "top" and first < chase and future[first] >> 2 in ranks \
-                    and enters(options[row][0][0]) and not enters(options[row][1][0]):
-                options[row] = [options[row][0]] * 3
         best = -np.inf
         for plan in product(*(options[row] for row in ROWS)):
             (top, a), (middle, b), (bottom, c) = plan
             if a & b or a & c or b & c:
                 continue
-            if params.estimate_keep_per_round and any(
-                    bin((a | b | c) >> first & 0b111).count("1") > 2
-                    for first in range(0, coming, 3)):
-                continue
             # (a card that helps neither row may complete two: the board array allows it)
             report = evaluate_boards(np.array(top + middle + bottom), PINEAPPLE)
             value = -params.estimate_foul_cost if report.fouled[0] else \
                 sum(report.royalties[row][0] for row in ROWS) \
-                + params.fl_bonus * (report.entry_cards[0] > 0) \
-                + table * (1 - odds.foul_rate) * odds.points(report.values)[0]
+                + params.fl_bonus * (report.entry_cards[0] > 0)
             best = max(best, value)
         expected.append(best)
     assert worth[0] == pytest.approx(np.mean(expected))
@@ -353,188 +296,29 @@ def test_a_disjoint_estimate_never_lets_one_future_card_help_two_rows(rows, flat
     if flattered:  # two rows want one rank, and sharing it flatters them more than a row's
         assert shared[0] > worth[0]  # own cards alone (the third option) spare fouls
     assert params_meta(params)["estimate_disjoint"] is True
-    for knob, value in knobs.items():
-        assert params_meta(params)[knob] == value
     assert "estimate_disjoint" not in params_meta(STRONG)
 
 
-def test_keeping_per_round_needs_the_disjoint_estimate():
-    # Its limit can bar every plan of a future but the one of each row's own cards alone,
-    # which only estimate_disjoint adds.
-    with pytest.raises(OpponentModelError, match="expected estimate_disjoint=true"):
-        with_knobs(STRONG, ["estimate_keep_per_round=true"])
-    assert with_knobs(STRONG, ["estimate_keep_per_round=true", "estimate_disjoint=true"]) \
-        .estimate_keep_per_round
-
-
-def test_a_rejudged_search_values_each_deals_best_play_on_fresh_samples():
-    # Two rounds from the end: each searched deal's plays are judged by the exact last
-    # street, and with search_rejudge the deal is worth its best play's value on the next
-    # samples, not the most of the values that chose it.
-    layout = _layout("Qs Qh", "9c 9d 4s 3c", "Ah Kd 5d")
-    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
-    params = dataclasses.replace(STRONG, search_rejudge=True, search_deals=3, search_samples=8)
-    odds = even_odds(PINEAPPLE)
-    rng = np.random.default_rng(4)
-    deals = rng.permuted(np.broadcast_to(unseen, (3, len(unseen))), axis=1)[:, :3]
-    expected, plain = [], []
-    for deal in deals:
-        plays = placements(layout, deal.tolist(), 2)
-        left = np.setdiff1d(unseen, deal)
-        value = first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 1, params, rng, 8, odds=odds)
-        best = plays[np.argmax(value)][None]
-        expected.append(first_look(PINEAPPLE, best, left, THREE_KEEP_TWO, 1, params, rng, 8,
-                                   odds=odds)[0])
-        plain.append(value.max())
-    worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, params, odds, np.random.default_rng(4)).search(
-        layout[None], unseen, 2)
-    assert worth[0] == pytest.approx(np.mean(expected))
-    assert np.mean(expected) != pytest.approx(np.mean(plain))
-
-
-@pytest.mark.parametrize("nested_plays", [1, 2, 40])
-def test_a_nested_search_judges_each_deals_best_plays_by_a_search_of_their_own(nested_plays):
-    # Three rounds from the end: each searched deal's plays are ranked by the estimate two
-    # rounds out, and with nested_plays the best of them are judged again by a one-ply search
-    # whose deals' plays the exact last street judges; the deal is worth the best of those.
-    # Rebuilt here from the public looks, drawing from the generator in the same order.
-    layout = _layout("Qs", "9c 9d 4s", "Ah Kd 5d")
-    unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
-    params = dataclasses.replace(STRONG, search_deals=2, search_samples=6,
-                                 nested_plays=nested_plays, nested_deals=2, nested_samples=5)
-    odds = even_odds(PINEAPPLE)
-    rng = np.random.default_rng(8)
-
-    def dealt(left, count):
-        return rng.permuted(np.broadcast_to(left, (count, len(left))), axis=1)[:, :3]
-
-    outer = []
-    for deal in dealt(unseen, 2):
-        plays = placements(layout, deal.tolist(), 2)
-        left = np.setdiff1d(unseen, deal)
-        ranked = first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 2, params, rng, 6, odds=odds)
-        kept = plays[np.argsort(-ranked, kind="stable")[:nested_plays]]
-        inner = np.zeros(len(kept))
-        for inner_deal in dealt(left, 2):
-            best = []
-            for play in kept:
-                options = placements(play, inner_deal.tolist(), 2)
-                best.append(options)
-            counts = [len(b) for b in best]
-            value = first_look(PINEAPPLE, np.concatenate(best),
-                               np.setdiff1d(left, inner_deal), THREE_KEEP_TWO, 1, params,
-                               rng, 5, odds=odds)
-            inner += [part.max() for part in np.split(value, np.cumsum(counts)[:-1])]
-        outer.append((inner / 2).max())
-    worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, params, odds, np.random.default_rng(8)).search(
-        layout[None], unseen, 3)
-    assert worth[0] == pytest.approx(np.mean(outer))
-    plain = _Judge(PINEAPPLE, THREE_KEEP_TWO, dataclasses.replace(params, nested_plays=0),
-                   odds, np.random.default_rng(8)).search(layout[None], unseen, 3)
-    assert plain[0] != pytest.approx(worth[0])
-    assert params_meta(params)["nested_plays"] == nested_plays
-    assert "nested_plays" not in params_meta(STRONG)
-
-
-def test_a_nested_search_two_rounds_out_is_the_one_ply_search():
-    # Two rounds from the end a searched deal leaves one round, which the exact last street
-    # judges: there is nothing to nest, and the knob changes nothing.
+def test_the_search_values_a_layout_at_the_mean_of_each_deals_best_play():
+    # Two rounds from the end: each of search_deals deals of the next round is played in its
+    # best way as the first look judges it (here the exact last street over search_samples
+    # deals), and the layout is worth the mean of those best plays. Rebuilt from the public
+    # first look, drawing from the generator in the same order.
     layout = _layout("Qs Qh", "9c 9d 4s 3c", "Ah Kd 5d")
     unseen = np.setdiff1d(np.arange(52), layout[layout != EMPTY])
     params = dataclasses.replace(STRONG, search_deals=3, search_samples=8)
     odds = even_odds(PINEAPPLE)
-    worths = [_Judge(PINEAPPLE, THREE_KEEP_TWO, dataclasses.replace(params, nested_plays=n),
-                     odds, np.random.default_rng(3)).search(layout[None], unseen, 2)
-              for n in (0, 2)]
-    assert worths[0] == pytest.approx(worths[1])
-
-
-ROLLED = dataclasses.replace(STRONG, rollouts=3, rollout_samples=4)
-
-
-def test_a_rollout_plays_the_rest_of_the_hand_as_the_bots_first_look_would():
-    # Two rounds from the end: each rollout deals both layouts the same two streets, the next
-    # played as choose_each plays it at rollout_samples, the last by the best finish, and a
-    # layout is worth the mean of its finished boards, each scored board by board here.
-    layouts = np.stack([_layout("Qs Qh", "9c 9d 4s", "Ah Kd 5d 5c"),
-                        _layout("Qs 4s", "9c 9d Qh", "Ah Kd 5d 5c")])
-    unseen = np.setdiff1d(np.arange(52), layouts[0][layouts[0] != EMPTY])
-    odds = table_odds(PINEAPPLE)
-    policy = dataclasses.replace(ROLLED, samples=4)
-    rng = np.random.default_rng(6)
-    worths = []
-    for _ in range(3):
-        stream = rng.permutation(unseen)
-        current, left = layouts, unseen
-        for street, rounds_left in ((0, 1), (1, 0)):
-            new = stream[3 * street:3 * street + 3]
-            left = np.setdiff1d(left, new)
-            current = choose_each(PINEAPPLE, THREE_KEEP_TWO, current, new.tolist(), 2, left,
-                                  rounds_left, policy, rng, odds=odds)
-        worths.append([_worth_by_hand(PINEAPPLE, board, (), (), ROLLED) for board in current])
-    worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, ROLLED, odds, np.random.default_rng(6)).roll_out(
-        layouts, unseen, 2)
-    assert worth == pytest.approx(np.mean(worths, axis=0))
-
-
-def test_a_layouts_rollouts_two_rounds_out_do_not_depend_on_what_is_rolled_out_beside_it():
-    # Common futures: the deals and the samples of each street are drawn for the batch, not
-    # per layout, so two rounds from the end (where the exact looks play every street) a
-    # placement's rollout value is the one it would get alone. Earlier the estimate's own
-    # cards for a row follow the batch's emptiest rows (``estimate``), so there it is not.
-    layouts = np.stack([_layout("Qs Qh", "9c 9d 4s", "Ah Kd 5d 5c"),
-                        _layout("Qs 4s", "9c 9d Qh", "Ah Kd 5d 5c"),
-                        _layout("Qs", "9c 9d 4s Qh", "Ah Kd 5d 5c")])
-    unseen = np.setdiff1d(np.arange(52), layouts[0][layouts[0] != EMPTY])
-    odds = table_odds(PINEAPPLE)
-    def rolled(batch: np.ndarray) -> np.ndarray:
-        judge = _Judge(PINEAPPLE, THREE_KEEP_TWO, ROLLED, odds, np.random.default_rng(8))
-        return judge.roll_out(batch, unseen, 2)
-
-    together = rolled(layouts)
-    for index in range(3):
-        alone = rolled(layouts[index:index + 1])
-        assert alone[0] == pytest.approx(together[index])
-    assert len(set(np.round(together, 9).tolist())) > 1
-
-
-def test_rollouts_are_a_knob_off_by_default_and_recorded_where_on():
-    assert STRONG.rollouts == 0 and "rollouts" not in params_meta(STRONG)
-    rolled = with_knobs(STRONG, ["rollouts=32", "rollout_from=2"])
-    assert (params_meta(rolled)["rollouts"], params_meta(rolled)["rollout_from"]) == (32, 2)
-    with pytest.raises(OpponentModelError, match="rollout_samples=.0.: expected at least 1"):
-        with_knobs(STRONG, ["rollout_samples=0"])
-
-
-def test_the_first_five_cards_play_by_the_first_knobs_and_only_they_do():
-    base = dataclasses.replace(STRONG, samples=6, refine_samples=10, search_deals=2,
-                               search_samples=4)
-    first = dataclasses.replace(base, first_samples=9, first_refine=6,
-                                first_refine_samples=20, first_own_in_order=True)
-    alike = dataclasses.replace(base, samples=9, table_refine=6, refine_samples=20,
-                                estimate_own_in_order=True)
-    odds = table_odds(PINEAPPLE)
-
-    def play(params, layout, new, keep, seen, rounds_left):
-        unseen = np.setdiff1d(np.arange(52), seen)
-        return choose(PINEAPPLE, THREE_KEEP_TWO, layout, new, keep, unseen, rounds_left,
-                      params, np.random.default_rng(7), odds=odds)
-
-    empty = np.full(13, EMPTY, dtype=np.int64)
-    differs = 0
-    for seed in range(6):
-        deck = np.random.default_rng(seed).permutation(52)
-        five = deck[:5].tolist()
-        layout = play(first, empty, five, 5, deck[:5], 4)
-        assert (layout == play(alike, empty, five, 5, deck[:5], 4)).all()
-        differs += not (layout == play(base, empty, five, 5, deck[:5], 4)).all()
-        # the next street plays as the bot without the first knobs
-        new = deck[5:8].tolist()
-        assert (play(first, layout, new, 2, deck[:8], 3)
-                == play(base, layout, new, 2, deck[:8], 3)).all()
-    assert differs  # the knobs change what the first five cards play
-    assert base.at_first_five() is base
-    assert params_meta(first)["first_refine"] == 6 and "first_refine" not in params_meta(STRONG)
+    rng = np.random.default_rng(4)
+    deals = rng.permuted(np.broadcast_to(unseen, (3, len(unseen))), axis=1)[:, :3]
+    best = []
+    for deal in deals:
+        plays = placements(layout, deal.tolist(), 2)
+        left = np.setdiff1d(unseen, deal)
+        best.append(first_look(PINEAPPLE, plays, left, THREE_KEEP_TWO, 1, params, rng, 8,
+                               odds=odds).max())
+    worth = _Judge(PINEAPPLE, THREE_KEEP_TWO, params, odds, np.random.default_rng(4)).search(
+        layout[None], unseen, 2)
+    assert worth[0] == pytest.approx(np.mean(best))
 
 
 def test_the_stronger_bot_rescores_the_placements_of_the_first_unless_told_more():

@@ -23,6 +23,7 @@ from fantasyland.optimizer.opponents.chunks import (Chunk, differences, load_chu
 from fantasyland.optimizer.opponents.draw import POOL_VARIABLE, model_name, serving_pool
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.pools import chunk_path, load_pool
+from tests.lab import run
 
 runner = CliRunner()
 STANDARD = find_rules("standard")
@@ -139,7 +140,6 @@ def test_chunks_played_in_another_order_or_on_two_workers_are_the_same_pool(play
 
 @pytest.mark.parametrize("args, differs", [
     (["--pool-seed", "6"], "seed 5, not 6"),
-    (["--bot", "strong"], "params.table_points"),
     (["--variant", "pineapple", "--hands", "4"], "dealing"),
 ])
 def test_a_chunk_played_otherwise_is_refused_in_one_line(played, tmp_path, args, differs):
@@ -152,6 +152,25 @@ def test_a_chunk_played_otherwise_is_refused_in_one_line(played, tmp_path, args,
     assert result.stderr.startswith(f"error: {directory / NAMES[0]} holds hands played "
                                     "otherwise (")
     assert differs in result.stderr and "move it away" in result.stderr
+
+
+def test_a_chunk_of_another_bot_is_refused_to_a_candidate_s_pool(played, tmp_path, capsys):
+    # the laboratory's candidate pools (tools/bots.py pool) keep and check chunks alike
+    directory = tmp_path / "chunks"
+    assert _regenerate(tmp_path / "pool.npz", "--chunks", str(directory)).exit_code == 0
+    played.clear()
+    code, out, err = run(capsys, "pool", "--variant", "standard", "--hands", str(HANDS),
+                         "--pool-seed", "5", "--workers", "1", "--bot", "strong",
+                         "--output", str(tmp_path / "other.npz"), "--chunks", str(directory))
+    assert code == 2 and out == "" and played == [] and err.count("\n") == 1
+    assert err.startswith(f"error: {directory / NAMES[0]} holds hands played otherwise (")
+    assert "params.table_points" in err and "move it away" in err
+    # with the shipped bot's knobs it is the same pool, read from the chunks
+    code, out, _ = run(capsys, "pool", "--variant", "standard", "--hands", str(HANDS),
+                       "--pool-seed", "5", "--workers", "1", "--output",
+                       str(tmp_path / "same.npz"), "--chunks", str(directory))
+    assert code == 0 and played == [] and out.startswith("Wrote 6 boards (rules standard")
+    _same_pool(tmp_path / "same.npz", tmp_path / "pool.npz")
 
 
 def test_saved_only_refuses_a_pool_not_all_saved_and_says_what_is(played, tmp_path):

@@ -147,3 +147,16 @@ def test_an_address_that_is_not_one_exits_2_and_does_not_hang(tmp_path):
     assert done.stderr.strip().splitlines() == [
         "error: cannot reach the Dask scheduler at 'not a url': missing port number in "
         "address 'not a url'"]
+
+
+def test_learn_on_the_cluster_writes_the_models_of_a_local_run(address, tmp_path):
+    """The learned value's rebuild labels on the batch engines: the same seed on the
+    cluster and in this process gives the same models file, byte for byte."""
+    files = []
+    for where, extra in (("local", ["--workers", "1"]), ("cluster", ["--cluster", address])):
+        out = tmp_path / f"{where}.npz"
+        result = runner.invoke(app, ["learn", "--rounds", "2,2", "--seed", "3", "--dir",
+                                     str(tmp_path / where), "--output", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        files.append(out.read_bytes())
+    assert files[0] == files[1]

@@ -34,7 +34,7 @@ STILL_LONG: set[tuple[str, str]] = {
     # odds, ...): one frozen judge is the learned ordinary hand's issue, which replaces them
     ("optimizer/opponents/bot.py", "first_look"), ("optimizer/opponents/bot.py", "choose"),
     ("optimizer/opponents/bot.py", "score"), ("optimizer/opponents/bot.py", "choose_each"),
-    ("optimizer/opponents/bot.py", "play_on"), ("optimizer/opponents/estimate.py", "estimate"),
+    ("optimizer/opponents/bot.py", "play_on"),
     ("optimizer/opponents/audit.py", "audit_decision"),
     ("optimizer/opponents/audit.py", "_continuations"),
     ("optimizer/opponents/head_to_head.py", "head_to_head"),

@@ -60,15 +60,15 @@ def run_json(*args: str) -> dict:
 def test_every_command_defaults_to_the_same_variant():
     having = {name: _option(command, "--variant").default for name, command in COMMANDS.items()
               if _option(command, "--variant") is not None}
-    assert len(having) == 11
+    assert len(having) == 12
     assert set(having.values()) == {BUILT_IN["variant"]} == {"pineapple"}
 
 
 def test_every_command_defaults_to_ev_but_bench_which_times_its_own_objective():
     having = {name: _option(command, "--objective").default
               for name, command in COMMANDS.items() if _option(command, "--objective")}
-    assert set(having) == {"advise", "batch", "bench", "check", "review", "solve", "train",
-                           "value"}
+    assert set(having) == {"advise", "batch", "bench", "check", "play", "review", "solve",
+                           "train", "value"}
     assert {having.pop("bench")} == {None}  # royalties, or ev without Fantasyland
     assert {value.value for value in having.values()} == {BUILT_IN["objective"]} == {"ev"}
 

@@ -10,7 +10,8 @@ What a fenced block does depends on its language:
   page defines (which is why two pages must not define one name differently).
 - ```console: one or more commands, each ``$ fantasyland ARGS`` or
   ``$ printf 'TEXT' | fantasyland ARGS`` (TEXT, with ``\\n`` for a newline, is what the
-  command reads), each followed by exactly what it prints.
+  command reads), each followed by exactly what it prints. A notes page may show the bots'
+  laboratory the same way, ``$ python tools/bots.py ARGS``, and it runs too.
 - ```text starting with ``$ fantasyland``: the same, except that times (``in 12 ms``) may
   differ. A ```text block without a command is output shown on its own and is not run.
 - ```python: a session, ``>>> `` before each statement and what it prints after it, run by
@@ -26,7 +27,9 @@ of it when they name one; and README.md stays a landing page of at most 260 line
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import io
 import re
 import shlex
 import tomllib
@@ -51,6 +54,9 @@ NOT_RUN = "sh"  # the one block type that shows commands without running them
 # A line that runs the command, with or without a prompt, at the end of a pipe or not.
 COMMAND_LINE = re.compile(r"^\s*(?:\$\s+)?(?:[^#\n]*\|\s*)?fantasyland(?:\s|$)", re.MULTILINE)
 PROMPT = re.compile(r"^\$ (?:printf ('(?:[^'\\]|\\.)*') \| )?fantasyland (.*)$")
+#: The bots' laboratory, which a notes page's transcript may run: its arguments keep this
+#: prefix, so that ``run`` knows them.
+TOOL = "python tools/bots.py "
 RULES_FILE = re.compile(r"# (\S+\.toml)")
 
 runner = CliRunner()
@@ -104,6 +110,9 @@ def transcript(body: str) -> list[tuple[str, str | None, str]]:
     assert lines and lines[0].startswith("$ "), f"a transcript starts with '$ ':\n{body}"
     for line in lines:
         if line.startswith("$ "):
+            if line.startswith("$ " + TOOL):
+                commands.append((line[2:].rstrip("\n"), None, ""))
+                continue
             prompt = PROMPT.match(line.rstrip("\n"))
             assert prompt, f"not a command the tests can run: {line!r}"
             stdin = printf_text(prompt.group(1)) if prompt.group(1) else None
@@ -115,6 +124,13 @@ def transcript(body: str) -> list[tuple[str, str | None, str]]:
 
 
 def run(arguments: str, stdin: str | None) -> str:
+    if arguments.startswith(TOOL):
+        from tests.lab import bots
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert bots.main(shlex.split(arguments.removeprefix(TOOL))) == 0, arguments
+        return out.getvalue()
     result = runner.invoke(app, shlex.split(arguments), input=stdin)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
         f"fantasyland {arguments} raised {result.exception!r}")
@@ -222,7 +238,7 @@ def test_no_two_pages_define_one_rules_file_differently():
 def test_console_examples_print_what_the_page_shows(page, example_dir):
     for body in blocks(page, "console"):
         for arguments, stdin, expected in transcript(body):
-            assert run(arguments, stdin) == expected, f"$ fantasyland {arguments}"
+            assert run(arguments, stdin) == expected, f"$ {arguments}"
 
 
 @pages

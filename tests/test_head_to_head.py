@@ -22,6 +22,7 @@ from fantasyland.optimizer.opponents.head_to_head import (PLAY, STEP, bot_direct
                                             deal_seats, head_to_head, in_turn, pair_directory,
                                             play_games, play_seats, saved_head_to_head, score)
 from fantasyland.optimizer.opponents.pools import STRONG_PARAMS
+from tests.lab import run
 
 runner = CliRunner()
 PINEAPPLE = find_rules("pineapple")
@@ -194,17 +195,24 @@ def test_a_run_saved_before_the_bots_were_kept_apart_is_scored_as_it_was(tmp_pat
     explicit_strong = dataclasses.asdict(dataclasses.replace(
         QUICK_STRONG, table_refine=QUICK_STRONG.rescored,
         estimate_foul_penalty=QUICK_STRONG.estimate_foul_cost))
-    # saved before estimate_commitment and search_rejudge existed: read at their defaults
+    # saved before estimate_disjoint and sees_boards existed: read at their defaults
     older = {bot: {k: v for k, v in params.items()
-                   if k not in ("estimate_commitment", "search_rejudge")}
+                   if k not in ("estimate_disjoint", "sees_boards")}
              for bot, params in (("challenger", explicit_strong),
                                  ("incumbent", dataclasses.asdict(QUICK)))}
     _legacy_chunk(tmp_path, older["challenger"], older["incumbent"], boards)
     saved, ranges = saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)
     assert saved == first and ranges == [(0, 2)]
-    rejudged = dataclasses.replace(QUICK_STRONG, search_rejudge=True)
-    with pytest.raises(OpponentModelError, match="search_rejudge"):
-        saved_head_to_head(PINEAPPLE, rejudged, QUICK, 6, tmp_path)
+    # a knob deleted since, recorded at the value that played as today: today's bot; at
+    # another value: a bot that no longer exists, refused naming the knob
+    for value, readable in ((False, True), (True, False)):
+        with_retired = {bot: params | {"search_rejudge": value} for bot, params in older.items()}
+        _legacy_chunk(tmp_path, with_retired["challenger"], with_retired["incumbent"], boards)
+        if readable:
+            assert saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)[0] == first
+        else:
+            with pytest.raises(OpponentModelError, match="search_rejudge"):
+                saved_head_to_head(PINEAPPLE, QUICK_STRONG, QUICK, 6, tmp_path)
 
 
 def test_a_chunk_of_the_stronger_bot_s_old_defaults_is_refused(tmp_path):
@@ -218,7 +226,7 @@ def test_a_chunk_of_the_stronger_bot_s_old_defaults_is_refused(tmp_path):
 
 
 def test_a_chunk_saved_before_a_knob_was_added_resumes_at_its_default(tmp_path):
-    # A bot's chunk saved before estimate_useful_only existed lacks it: it was played at the
+    # A bot's chunk saved before estimate_disjoint existed lacks it: it was played at the
     # default that plays as before, so today's bot reads it, and its folder is the same
     first = head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                          directory=tmp_path)
@@ -226,15 +234,15 @@ def test_a_chunk_saved_before_a_knob_was_added_resumes_at_its_default(tmp_path):
     with np.load(path) as saved:
         arrays = {name: saved[name] for name in saved.files}
     meta = json.loads(str(arrays.pop("meta")))
-    del meta["bot"]["estimate_useful_only"]
+    del meta["bot"]["estimate_disjoint"]
     np.savez(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
     stamp = path.stat().st_mtime_ns
     assert head_to_head(PINEAPPLE, THREE_KEEP_TWO, QUICK_STRONG, QUICK, 2, seed=6,
                         directory=tmp_path) == first
     assert path.stat().st_mtime_ns == stamp
     # a candidate that sets it is another bot: its boards go to a folder of their own
-    useful = dataclasses.replace(QUICK_STRONG, estimate_useful_only=True)
-    assert bot_directory(tmp_path, PINEAPPLE, useful) != path.parent
+    disjoint = dataclasses.replace(QUICK_STRONG, estimate_disjoint=True)
+    assert bot_directory(tmp_path, PINEAPPLE, disjoint) != path.parent
 
 
 def test_entries_lost_to_fouls_count_the_fouled_boards_whose_rows_make_an_entry():
@@ -251,100 +259,90 @@ def test_entries_lost_to_fouls_count_the_fouled_boards_whose_rows_make_an_entry(
     assert result.difference.entries_fouled_rate_se == pytest.approx(0.5)
 
 
-def test_the_command_plays_the_stronger_bot_against_the_shipped_one():
-    result = runner.invoke(app, ["opponents", "--head-to-head", "--hands", "1", "--seed", "3"],
-                           env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output
-    assert ("pineapple: 1 deals (0..0), each played from both seats (2 games), seed 3"
-            in result.output)
-    assert "points a game" in result.output and "Stronger bot" in result.output
+def test_the_tool_plays_the_stronger_bot_against_the_shipped_one(capsys):
+    code, out, _ = run(capsys, "head-to-head", "--hands", "1", "--seed", "3")
+    assert code == 0, out
+    assert "pineapple: 1 deals (0..0), each played from both seats (2 games), seed 3" in out
+    assert "points a game" in out and "Stronger bot" in out
 
 
-def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them():
-    args = ["opponents", "--head-to-head", "--hands", "1", "--seed", "3"]
-    swapped = runner.invoke(app, args + ["--bot", "shipped", "--incumbent", "strong"],
-                            env={"COLUMNS": "200"})
-    assert swapped.exit_code == 0, swapped.output
-    assert "the shipped bot against the stronger one" in swapped.output
-    assert "Points are the shipped bot's" in swapped.output
+def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them(capsys):
+    args = ["head-to-head", "--hands", "1", "--seed", "3"]
+    code, swapped, _ = run(capsys, *args, "--bot", "shipped", "--incumbent", "strong")
+    assert code == 0, swapped
+    assert "the shipped bot against the stronger one" in swapped
+    assert "Points are the shipped bot's" in swapped
     # The same deal from the other side: the points change sign.
-    default = runner.invoke(app, args, env={"COLUMNS": "200"})
+    default = run(capsys, *args)[1]
 
     def points(output: str) -> float:
         row = next(line for line in output.splitlines() if "points a game" in line)
         return float(re.search(r"points a game\W+([-+][\d.]+)", row).group(1))
 
-    assert points(swapped.output) == pytest.approx(-points(default.output))
+    assert points(swapped) == pytest.approx(-points(default))
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--head-to-head", "--json"], "--head-to-head prints a table only: drop --json"),
-    (["--head-to-head", "--stats"], "--stats and --head-to-head given together"),
-    (["--bot", "strong"], ("--bot strong plays the hands of --regenerate, --head-to-head, "
-                           "--audit or --stats --live: add one of them")),
-    (["--stats", "--bot", "strong"], ("--bot strong plays the hands of --regenerate, "
-                                      "--head-to-head, --audit or --stats --live: add one of "
-                                      "them")),
-    (["--incumbent", "strong"], "--incumbent strong is for --head-to-head: add --head-to-head"),
-    (["--head-to-head", "--saved-only"],
+    (["head-to-head", "--saved-only"],
      "--saved-only reads the boards of --chunks DIR: add --chunks"),
-    (["--regenerate", "--saved-only"],
+    (["pool", "--output", "p.npz", "--saved-only"],
      "--saved-only reads the boards of --chunks DIR: add --chunks"),
-    (["--first-deal", "5"], "--first-deal is for --head-to-head and --audit: add one of them"),
-    (["--regenerate", "--first-deal", "5"],
-     "--first-deal is for --head-to-head and --audit: add one of them"),
-    (["--chunks", "h2h"], "--chunks is for --head-to-head and --regenerate: add one of them"),
-    (["--stats", "--incumbent-knob", "refine=8"],
-     "--incumbent-knob is for --head-to-head: add --head-to-head"),
-    (["--head-to-head", "--incumbent-knob", "refine=lots"],
+    (["head-to-head", "--incumbent-knob", "refine=lots"],
      "bot knob refine='lots': expected a whole number"),
-    (["--stats", "--bot-knob", "refine=8"],
-     "--bot-knob sets a knob of the bot of --regenerate, --head-to-head or --audit: add one of "
-     "them"),
-    (["--head-to-head", "--bot-knob", "refine"],
+    (["head-to-head", "--bot-knob", "refine"],
      "bot knob 'refine': expected NAME=VALUE, for example estimate_foul_penalty=10"),
-    (["--head-to-head", "--bot-knob", "placements=8"], "bot knob 'placements': expected one of"),
-    (["--head-to-head", "--bot-knob", "refine=8.5"], "bot knob refine='8.5': expected a whole"),
-    (["--head-to-head", "--bot-knob", "samples=0"], "bot knob samples='0': expected at least 1"),
-    (["--regenerate", "--bot-knob", "table_points=yes"],
+    (["head-to-head", "--bot-knob", "placements=8"], "bot knob 'placements': expected one of"),
+    (["head-to-head", "--bot-knob", "refine=8.5"], "bot knob refine='8.5': expected a whole"),
+    (["head-to-head", "--bot-knob", "samples=0"], "bot knob samples='0': expected at least 1"),
+    (["head-to-head", "--bot-knob", "rollouts=32"], "bot knob 'rollouts': expected one of"),
+    (["pool", "--output", "p.npz", "--bot-knob", "table_points=yes"],
      "bot knob table_points='yes': expected true or false"),
-    (["--head-to-head", "--bot-knob", "table_refine=many"],
+    (["head-to-head", "--bot-knob", "table_refine=many"],
      "bot knob table_refine='many': expected a whole number or none"),
+    (["head-to-head", "--bot", "perfect"], "argument --bot: invalid choice: 'perfect'"),
+    (["head-to-head", "--variant", "chinese"], "closed-hand model, not a bot"),
 ])
-def test_the_command_refuses_what_it_cannot_do_in_one_line(args, message):
-    result = runner.invoke(app, ["opponents", *args])
-    assert result.exit_code == 2, result.output
-    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
-    assert result.stderr == f"error: {message}\n" or message in result.stderr
+def test_the_tool_refuses_what_it_cannot_do_in_one_line(capsys, tmp_path, monkeypatch, args,
+                                                        message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.startswith("error: ") and message in err
 
 
-def test_a_bot_knob_plays_a_candidate_and_its_chunks_say_so(tmp_path):
-    args = ["opponents", "--head-to-head", "--hands", "1", "--seed", "3", "--bot", "strong",
+def test_the_user_s_command_has_no_laboratory(capsys):
+    # the harness left the product: the user's command refuses its options as unknown
+    for option in ("--head-to-head", "--audit", "--bot", "--bot-knob", "--incumbent"):
+        result = runner.invoke(app, ["opponents", option])
+        assert result.exit_code == 2 and "No such option" in result.stderr, result.stderr
+
+
+def test_a_bot_knob_plays_a_candidate_and_its_chunks_say_so(tmp_path, capsys):
+    args = ["head-to-head", "--hands", "1", "--seed", "3", "--bot", "strong",
             "--incumbent", "strong", "--chunks", str(tmp_path)]
     # 4 placements is what the stronger bot rescores already: the candidate plays as it does
-    same = runner.invoke(app, args + ["--bot-knob", "table_refine=4"], env={"COLUMNS": "200"})
-    assert same.exit_code == 0, same.output
-    words = " ".join(same.output.split())  # a table's title wraps at the table's width
-    assert "the candidate bot (stronger, table_refine=4) against the stronger one" in words
-    assert "Points are the candidate bot's" in same.output
-    assert re.search(r"points a game\W+\+0\.000 ± 0\.000", same.output), same.output
+    code, same, _ = run(capsys, *args, "--bot-knob", "table_refine=4")
+    assert code == 0, same
+    assert "the candidate bot (stronger, table_refine=4) against the stronger one" in same
+    assert "Points are the candidate bot's" in same
+    assert re.search(r"points a game\W+\+0\.000 ± 0\.000", same), same
     # its chunk records the knobs as the bot plays them: the stronger bot's own, so the chunk
     # is the plain stronger bot's, and a candidate that plays otherwise is refused it
-    plain = runner.invoke(app, args + ["--saved-only"])
-    assert plain.exit_code == 0 and "the stronger bot against the stronger one" in plain.output
-    other = runner.invoke(app, args + ["--saved-only", "--bot-knob", "estimate_foul_penalty=6"])
-    assert other.exit_code == 2 and "no deals of seed 3 saved" in other.stderr, other.output
+    code, plain, _ = run(capsys, *args, "--saved-only")
+    assert code == 0 and "the stronger bot against the stronger one" in plain
+    code, _, err = run(capsys, *args, "--saved-only", "--bot-knob",
+                       "estimate_foul_penalty=6")
+    assert code == 2 and "no deals of seed 3 saved" in err, err
 
 
-def test_an_incumbent_knob_sets_the_incumbent_and_two_bots_alike_tie():
-    result = runner.invoke(app, [
-        "opponents", "--head-to-head", "--hands", "1", "--seed", "3", "--bot", "strong",
-        "--bot-knob", "estimate_foul_penalty=6", "--incumbent", "strong", "--incumbent-knob",
-        "estimate_foul_penalty=6"], env={"COLUMNS": "200"})
-    assert result.exit_code == 0, result.output
+def test_an_incumbent_knob_sets_the_incumbent_and_two_bots_alike_tie(capsys):
+    code, out, _ = run(capsys, "head-to-head", "--hands", "1", "--seed", "3", "--bot", "strong",
+                       "--bot-knob", "estimate_foul_penalty=6", "--incumbent", "strong",
+                       "--incumbent-knob", "estimate_foul_penalty=6")
+    assert code == 0, out
     assert ("the candidate bot (stronger, estimate_foul_penalty=6.0) against the incumbent one "
-            "(stronger, estimate_foul_penalty=6.0)") in " ".join(result.output.split())
-    assert re.search(r"points a game\W+\+0\.000 ± 0\.000", result.output), result.output
+            "(stronger, estimate_foul_penalty=6.0)") in out
+    assert re.search(r"points a game\W+\+0\.000 ± 0\.000", out), out
 
 
 #: A cheap bot that sees the other board at its table.
@@ -414,22 +412,19 @@ def test_games_in_turn_are_saved_as_the_pairs_and_read_back(tmp_path):
     assert (games["incumbent"] == play_seats(PINEAPPLE, THREE_KEEP_TWO, QUICK, 2, 0, 3)).all()
 
 
-def test_the_command_plays_a_bot_that_sees_the_table_in_turn_and_scores_what_it_saved(
-        tmp_path):
-    args = ["opponents", "--head-to-head", "--seed", "3", "--bot", "strong", "--bot-knob",
-            "samples=4", "--bot-knob", "sees_boards=true", "--incumbent", "strong",
-            "--incumbent-knob", "samples=4", "--chunks", str(tmp_path)]
-    played = runner.invoke(app, args + ["--hands", "2"], env={"COLUMNS": "200"})
-    assert played.exit_code == 0, played.output
+def test_the_tool_plays_a_bot_that_sees_the_table_in_turn_and_scores_what_it_saved(
+        tmp_path, capsys):
+    args = ["head-to-head", "--seed", "3", "--bot", "strong", "--bot-knob", "samples=4",
+            "--bot-knob", "sees_boards=true", "--incumbent", "strong", "--incumbent-knob",
+            "samples=4", "--chunks", str(tmp_path)]
+    code, played, _ = run(capsys, *args, "--hands", "2")
+    assert code == 0, played
     assert [p.name.startswith("pair-") for p in tmp_path.iterdir()] == [True]
-    scored = runner.invoke(app, args + ["--saved-only"], env={"COLUMNS": "200"})
-    assert scored.exit_code == 0, scored.output
+    code, scored, _ = run(capsys, *args, "--saved-only")
+    assert code == 0, scored
     # the same table, played or read (the lines above it say which deals it played)
-    assert scored.output[scored.output.index("points a game"):] \
-        == played.output[played.output.index("points a game"):]
+    assert scored[scored.index("points a game"):] == played[played.index("points a game"):]
     # another seed was never played at that table: refused in one line, exit 2
-    unsaved = runner.invoke(app, args + ["--saved-only", "--seed", "4"])
-    assert unsaved.exit_code == 2, unsaved.output
-    assert len(unsaved.stderr.strip().splitlines()) == 1
-    assert "no deals of seed 4 saved" in unsaved.stderr
-    assert "for these bots at one table" in unsaved.stderr
+    code, _, err = run(capsys, *args, "--saved-only", "--seed", "4")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "no deals of seed 4 saved" in err and "for these bots at one table" in err

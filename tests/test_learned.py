@@ -262,3 +262,19 @@ def test_the_shipped_models_are_found_by_the_game_their_rules_decide():
     assert learned_bot(find_rules("pineapple")) is not None
     for other in ("standard", "pineapple-joker"):  # no models learned: the heuristic bot stays
         assert shipped_models(find_rules(other)) is None and learned_bot(find_rules(other)) is None
+
+
+def test_a_house_rule_keeps_the_models_only_where_the_ordinary_hand_is_the_same(tmp_path):
+    from fantasyland.evaluator import find_rules
+    from fantasyland.optimizer.opponents.learned.shipped import shipped_models
+
+    calmer = tmp_path / "calmer.toml"  # another opponent model, and its worth of staying
+    calmer.write_text('name = "calmer"\nbase = "pineapple"\n[fantasyland]\n'
+                      'ev_repeat_value = 9.0\n[opponents]\nmean_royalties = 3.0\n')
+    assert shipped_models(find_rules(str(calmer))) is not None
+    dearer = tmp_path / "dearer.toml"  # an entry worth more: the values learned are off
+    dearer.write_text('name = "dearer"\nbase = "pineapple"\n[fantasyland]\nrepeat_value = 30\n')
+    assert shipped_models(find_rules(str(dearer))) is None
+    richer = tmp_path / "richer.toml"  # a flush on the bottom pays 5, not 4
+    richer.write_text('name = "richer"\nbase = "pineapple"\n[royalties.bottom]\nflush = 5\n')
+    assert shipped_models(find_rules(str(richer))) is None

@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+import typer.main
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -631,3 +632,19 @@ def test_candidate_pairs_are_every_relabelled_board_that_avoids_the_dealt_cards(
         want_exact, want_relaxed = _pairs_one_by_one(pool, dealt)
         assert exact.tolist() == want_exact.tolist()
         assert relaxed.tolist() == want_relaxed.tolist()
+
+
+def test_the_help_fits_one_screen_of_80_by_24_and_names_every_option():
+    # the user's command, the laboratory gone to tools/bots.py: one line an option
+    result = runner.invoke(app, ["opponents", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80, result.output
+    from fantasyland.cli.opponents import SHORT_HELP
+
+    shown = [line.split()[0] for line in lines if line.startswith("--")]
+    assert shown == list(SHORT_HELP)
+    group = typer.main.get_command(app)
+    command = group.get_command(typer.Context(group), "opponents")
+    visible = [p.opts[0] for p in command.params if not getattr(p, "hidden", False)]
+    assert visible + ["--help"] == shown

@@ -111,13 +111,14 @@ def test_batch_shows_for_the_options_it_shares_with_solve_what_solve_shows():
 
 def test_a_count_of_hands_is_hands_in_every_command_and_parallelism_is_workers():
     visible = {name: {p.opts[0] for p in options(command)} for name, command in COMMANDS.items()}
-    for name in ("deal", "bench", "batch", "value", "train", "opponents"):
+    for name in ("deal", "bench", "batch", "value", "train", "opponents", "play"):
         assert "--hands" in visible[name], name
     for name in ("batch", "opponents", "value"):
         assert "--workers" in visible[name], name
     for old in RENAMED:  # no old spelling is shown, but --samples where it is opponent deals
         shown_in = {name for name, names in visible.items() if old in names}
-        assert shown_in == ({"solve", "check", "train", "batch", "bench", "opponents", "advise"}
+        assert shown_in == ({"solve", "check", "train", "batch", "bench", "opponents", "advise",
+                             "play"}
                             if old == "--samples" else set())
     workers = [p for command in COMMANDS.values() for p in options(command)
                if p.opts[0] == "--workers"]
@@ -174,8 +175,8 @@ def test_an_old_spelling_and_its_new_name_together_are_refused():
 def test_every_seed_defaults_to_0_but_train_s_which_is_fresh_and_printed():
     seeds = {name: p for name, command in COMMANDS.items() for p in options(command)
              if p.opts[0] == "--seed"}
-    assert set(seeds) == {"advise", "batch", "bench", "check", "deal", "opponents", "review",
-                          "solve", "train", "value"}
+    assert set(seeds) == {"advise", "batch", "bench", "check", "deal", "opponents", "play",
+                          "review", "solve", "train", "value"}
     assert {name: p.default for name, p in seeds.items() if name != "train"} == \
         dict.fromkeys(set(seeds) - {"train"}, 0)
     assert seeds["train"].default is None
@@ -263,7 +264,7 @@ def test_a_rules_file_with_no_base_and_no_tables_is_refused_in_every_command(tmp
     extra = {"batch": ["hands.txt", "-o", "out.jsonl", "--workers", "1"]}
     having = [name for name, command in COMMANDS.items()
               if any(p.opts[0] == "--variant" for p in options(command))]
-    assert len(having) == 11
+    assert len(having) == 12
     for name in having:
         result = runner.invoke(app, [name, *NEEDS.get(name, []), *extra.get(name, []),
                                      "--variant", "x.toml"], input="")

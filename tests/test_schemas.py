@@ -339,11 +339,6 @@ CASES: dict[str, dict[str, Producer]] = {
         "pineapple": lambda _b, _r: command_json(
             "opponents", "--check", HAND, "--hands", "4"),
     },
-    "opponents-audit.schema.json": {
-        "last-but-one": lambda _b, _r: command_json(
-            "opponents", "--audit", "4", "--hands", "2", "--placements", "3",
-            "--continuations", "4", "--bot-knob", "samples=8", "--bot-knob", "refine=0"),
-    },
     "bench.schema.json": {
         "royalties": lambda _b, _r: command_json(
             "bench", "--cards", "13,14", "--hands", "1"),
@@ -533,11 +528,6 @@ def test_opponents_check_json_validates_against_its_schema(produced, schema, cas
     assert_valid(produced, schema, case)
 
 
-@pytest.mark.parametrize("schema, case", cases("opponents-audit.schema.json"))
-def test_opponents_audit_json_validates_against_its_schema(produced, schema, case):
-    assert_valid(produced, schema, case)
-
-
 @pytest.mark.parametrize("schema, case", cases("bench.schema.json"))
 def test_bench_json_validates_against_its_schema(produced, schema, case):
     assert_valid(produced, schema, case)
@@ -609,11 +599,35 @@ CASES["review.schema.json"] = {
 }
 CASES["history.schema.json"] = {
     "scripted-hand": lambda _b, _r: jsonl(REVIEW / "progressive-hand.jsonl"),
+    "play-log": lambda _b, _r: [line for kind, line in _play_log() if kind == "street"],
+}
+
+
+@cache
+def _play_log() -> tuple[tuple[str, Any], ...]:
+    """The lines of a play log, (kind, JSON) in order: two hands on the adviser's picks, the
+    first a Fantasyland set, the second a foul of the bot (pineapple, seed 3)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "session.jsonl"
+        invoke("play", "--variant", "pineapple", "--objective", "royalties", "--hands", "2",
+               "--seed", "3", "--fantasyland", "14", "--log", str(log), "--history",
+               str(Path(folder) / "h.sqlite3"), stdin="=\n" * 6)
+        lines = log.read_text(encoding="utf-8").splitlines()
+    return tuple((line[2:line.index(" ", 2)], strict_json(line[line.index("{"):]))
+                 if line.startswith("# ") else ("street", strict_json(line)) for line in lines)
+
+
+CASES["play-log.schema.json"] = {
+    "two-hands-one-in-fantasyland": lambda _b, _r: [line for kind, line in _play_log()
+                                                    if kind != "street"],
 }
 
 
 @pytest.mark.parametrize("schema, case",
-                         cases("review.schema.json") + cases("history.schema.json"))
+                         cases("review.schema.json") + cases("history.schema.json")
+                         + cases("play-log.schema.json"))
 def test_review_json_and_history_lines_validate_against_their_schemas(produced, schema, case):
     assert_valid(produced, schema, case)
 
@@ -917,6 +931,14 @@ MUTATIONS = [
      _set("cards", value=5), "cards", "type"),
     ("history.schema.json", "scripted-hand", 0, "an unknown key",
      _set("comment", value="hi"), "", "additionalProperties"),
+    ("play-log.schema.json", "two-hands-one-in-fantasyland", 0, "a budget below advise's least",
+     _set("settings", "budget", value=8), "settings/budget", "minimum"),
+    ("play-log.schema.json", "two-hands-one-in-fantasyland", 1, "a set's EV lost below 0",
+     _set("set", "ev_lost", value=-0.5), "set/ev_lost", "minimum"),
+    ("play-log.schema.json", "two-hands-one-in-fantasyland", 2, "a seat without its points",
+     _drop("showdown", "seats", 1, "points"), "showdown/seats/1", "required"),
+    ("play-log.schema.json", "two-hands-one-in-fantasyland", 2, "a Fantasyland of 12 cards",
+     _set("next_fantasyland", "1", value=12), "next_fantasyland/1", "minimum"),
     ("value.schema.json", "ev-three-handed", 0, "the royalties rules key under ev",
      _set("rules_key", value="repeat_value"), "rules_key", "const"),
     ("opponents-stats.schema.json", "pool-calibrated", 0, "a required key dropped",
@@ -938,14 +960,6 @@ MUTATIONS = [
     ("opponents-check.schema.json", "pineapple", 0, "class distances for live play itself",
      _set("live", "class_tvd", value={"top": 0.0, "middle": 0.0, "bottom": 0.0}), "live",
      "unevaluatedProperties"),
-    ("opponents-audit.schema.json", "last-but-one", 0, "a required key dropped",
-     _drop("held_out"), "", "required"),
-    ("opponents-audit.schema.json", "last-but-one", 0, "a share of hands above 1",
-     _set("changed", value=1.5), "changed", "maximum"),
-    ("opponents-audit.schema.json", "last-but-one", 0, "a figure without its error",
-     _set("held_out", "points", value={"mean": 0.1}), "held_out/points", "required"),
-    ("opponents-audit.schema.json", "last-but-one", 0, "a bot that does not exist",
-     _set("bot", value="perfect"), "bot", "enum"),
     ("bench.schema.json", "royalties", 0, "a required key dropped",
      _drop("ranking"), "", "required"),
     ("bench.schema.json", "royalties", 0, "a card count no variant deals",

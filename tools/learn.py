@@ -37,6 +37,11 @@ def main() -> int:
                         help="heads-up tables the bot plays itself, to measure it")
     parser.add_argument("--against-stronger", type=int, default=0, metavar="DEALS",
                         help="duplicate deals against the stronger heuristic bot")
+    parser.add_argument("--against-seeing", type=int, default=0, metavar="DEALS",
+                        help="duplicate deals against the seeing candidate of the heuristic "
+                             "bot, at one table, each seat seeing the other's board")
+    parser.add_argument("--duel-dir", type=Path, default=None,
+                        help="where --against-seeing saves its chunks (resumable)")
     parser.add_argument("--choices", type=int, default=0, metavar="POSITIONS",
                         help="decisions one street before the last where the model's choice "
                              "is checked against the exact best")
@@ -51,6 +56,8 @@ def main() -> int:
         _measure(rules, models, args.measure, args.seed)
     if args.against_stronger:
         _against_stronger(rules, models, args.against_stronger, args.seed)
+    if args.against_seeing:
+        _against_seeing(rules, args, args.against_seeing)
     if args.choices:
         _choices(rules, models, args.choices, args.seed)
     return 0
@@ -169,6 +176,81 @@ def _against_stronger(rules, models, deals: int, seed: int) -> None:
           f"{result.points_with_entries_se:.3f} with entries at their worth)")
     print("  learned: ", figures(result.challenger))
     print("  stronger:", figures(result.incumbent))
+
+
+#: Tables a chunk of ``--against-seeing`` plays, both ways round.
+DUEL_CHUNK = 50
+
+
+def _seeing_params(rules):
+    """The seeing candidate of the heuristic bot (docs/notes-opponents.md): the stronger
+    bot's settings, a plan's future cards helping one row each, a foul counted at 16, and
+    the other board's cards counted as seen."""
+    from dataclasses import replace
+
+    from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, dealing_for
+
+    return replace(STRONG_PARAMS[dealing_for(rules).name], estimate_disjoint=True,
+                   estimate_foul_penalty=16, sees_boards=True)
+
+
+def _duel_job(job) -> dict:
+    """Tables ``start..stop`` of ``seed`` played twice at one table, the learned bot in seat
+    A then in seat B, the candidate in the other seat: each seat sees the other's board."""
+    variant, models_path, seed, start, stop = job
+    from fantasyland.evaluator import find_rules
+    from fantasyland.optimizer.opponents.learned.positions import bot_policy, play_tables
+    from fantasyland.optimizer.opponents.learned.rebuild import load_models
+    from fantasyland.optimizer.opponents.pools import dealing_for, table_odds
+
+    rules = find_rules(variant)
+    dealing = dealing_for(rules)
+    learned = _bot(rules, load_models(models_path))
+    seeing = bot_policy(rules, dealing, _seeing_params(rules), table_odds(rules))
+    first = play_tables(rules, dealing, [learned, seeing], range(start, stop), seed=seed,
+                        explore=0.0).finished.reshape(-1, 2, 13)
+    second = play_tables(rules, dealing, [seeing, learned], range(start, stop), seed=seed,
+                         explore=0.0).finished.reshape(-1, 2, 13)
+    return {"learned": np.stack([first[:, 0], second[:, 1]], axis=1),
+            "seeing": np.stack([second[:, 0], first[:, 1]], axis=1)}
+
+
+def _against_seeing(rules, args, deals: int) -> None:
+    from fantasyland.optimizer.opponents.chunks import Chunk, run_chunks
+    from fantasyland.optimizer.opponents.head_to_head import score
+
+    models_path = args.models or args.output
+    if models_path is None:
+        raise SystemExit("--against-seeing needs --models or --output (the models to play)")
+    seed = args.seed * 1_000 + 996
+    directory = args.duel_dir
+    if directory is not None:
+        directory.mkdir(parents=True, exist_ok=True)
+    meta = {"variant": args.variant, "seed": seed, "models": str(Path(models_path).name),
+            "seeing": repr(_seeing_params(rules))}
+    chunks = [Chunk((args.variant, str(models_path), seed, a, min(a + DUEL_CHUNK, deals)),
+                    min(a + DUEL_CHUNK, deals) - a,
+                    None if directory is None else directory / f"duel-{a:06d}.npz",
+                    None if directory is None else meta | {"start": a})
+              for a in range(0, deals, DUEL_CHUNK)]
+    started = time.time()
+    played = run_chunks(_duel_job, chunks, "deals", workers=args.workers)
+    learned = np.concatenate([p["learned"] for p in played])
+    seeing = np.concatenate([p["seeing"] for p in played])
+    result = score(rules, learned, seeing)
+    print(f"\nagainst the seeing candidate, {deals} duplicate deals at one table "
+          f"({time.time() - started:.0f} s): {result.points:+.3f} ± {result.points_se:.3f} "
+          f"points a game ({result.points_with_entries:+.3f} ± "
+          f"{result.points_with_entries_se:.3f} with entries at their worth)")
+    print("  learned:", _figures(result.challenger))
+    print("  seeing: ", _figures(result.incumbent))
+    print("  paired: ", _figures(result.difference))
+
+
+def _figures(f) -> str:
+    return (f"fouls {f.foul_rate:.1%} ± {f.foul_rate_se:.1%}, entries "
+            f"{f.fantasyland_rate:.1%} ± {f.fantasyland_rate_se:.1%}, royalties "
+            f"{f.mean_royalties:.2f} ± {f.mean_royalties_se:.2f}")
 
 
 if __name__ == "__main__":

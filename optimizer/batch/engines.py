@@ -105,7 +105,8 @@ def _init_worker(parent: int) -> None:
 
 
 class Engine:
-    """Runs ``solve_chunk`` calls: here, in a process pool, or on a cluster."""
+    """Runs ``solve_chunk`` calls, or any module-level function's (``call``): here, in a
+    process pool, or on a cluster."""
 
     max_chunk = 16  # hands per chunk: enough to make the cost of a call negligible
 
@@ -114,10 +115,15 @@ class Engine:
         """Chunks that run at once."""
         return 1
 
-    def submit(self, tasks: list[Task], rules: dict[int, Rules], settings: Settings) -> Any:
+    def call(self, function: Callable[..., Any], *args: Any) -> Any:
+        """A future of ``function(*args)``; the function must be importable by the workers
+        (a module's, not a closure)."""
         future: concurrent.futures.Future = concurrent.futures.Future()
-        future.set_result(solve_chunk(tasks, rules, settings))
+        future.set_result(function(*args))
         return future
+
+    def submit(self, tasks: list[Task], rules: dict[int, Rules], settings: Settings) -> Any:
+        return self.call(solve_chunk, tasks, rules, settings)
 
     def wait(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
         """Block until at least one of ``pending`` is done; return (done, not done)."""
@@ -142,8 +148,8 @@ class PoolEngine(Engine):
     def slots(self) -> int:
         return self._workers
 
-    def submit(self, tasks, rules, settings):
-        return self._pool.submit(solve_chunk, tasks, rules, settings)
+    def call(self, function, *args):
+        return self._pool.submit(function, *args)
 
     def close(self, *, wait: bool = True) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=True)
@@ -193,8 +199,8 @@ class DaskEngine(Engine):
             self._counted = time.monotonic()
         return self._slots
 
-    def submit(self, tasks, rules, settings):
-        return self._client.submit(solve_chunk, tasks, rules, settings, pure=False)
+    def call(self, function, *args):
+        return self._client.submit(function, *args, pure=False)
 
     def wait(self, pending):
         done, rest = self._distributed.wait(list(pending), return_when="FIRST_COMPLETED")

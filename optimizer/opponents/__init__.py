@@ -7,7 +7,9 @@ it for boards, never the other way round.
 
 Its face is ``__all__``: what the command line and the browser app use, which import it from
 here and never from a module below (tests/test_architecture.py). Each name loads its module
-on first use, so that importing the package costs nothing.
+on first use, so that importing the package costs nothing. The bots' laboratory (bots
+against each other, ``head_to_head``; a decision against its own best, ``audit``; a
+candidate's knobs, ``params.with_knobs``) is no part of the face: tools/bots.py drives it.
 """
 
 from __future__ import annotations
@@ -18,17 +20,16 @@ from fantasyland.evaluator.faces import lazy_face
 #: renames it: a module named as its function would hide the function once imported).
 _FACE = {
     "OpponentModelError": "errors",
-    # the bot's pools and knobs
-    "BOTS": "pools", "CHUNK": "pools", "POOL_SEED": "pools", "build_pool": "pools",
-    "dealing_for": "pools", "load_pool": "pools", "pool_file_name": "pools",
-    "shipped_build": "pools", "knobs_text": "params", "with_knobs": "params",
+    # the bot's pools
+    "CHUNK": "pools", "POOL_SEED": "pools", "build_pool": "pools", "dealing_for": "pools",
+    "load_pool": "pools", "pool_file_name": "pools", "shipped_build": "pools",
     # the draw, its figures and checks
     "bot_stats": "draw", "serving_pool": "draw", "FIGURES": "coverage",
     "pool_coverage": "coverage", "removal_check": "removal",
-    # bots against each other, and against their own best play
-    "HeadToHead": "head_to_head", "STEP": "head_to_head",
-    "play_head_to_head": "head_to_head:head_to_head", "saved_head_to_head": "head_to_head",
-    "Headroom": "audit", "audit_decision": "audit", "decisions": "audit", "headroom": "audit",
+    # the learned value of the ordinary hand, rebuilt from a seed
+    "LearnError": "learned.rebuild", "LearnPlan": "learned.rebuild:Plan",
+    "LearnRound": "learned.rebuild:Round", "rebuild_learned": "learned.rebuild:rebuild",
+    "shipped_learned_digest": "learned.shipped:shipped_digest",
     # classic Chinese Poker's model
     "CLOSED_HANDS": "closed:HANDS", "CLOSED_ROUNDS": "closed:ROUNDS",
     "CLOSED_SEED": "closed:SEED", "closed_model_file_name": "closed:model_file_name",

@@ -27,23 +27,17 @@ decision goes to the best of them:
   ``search_deals`` deals of the next round (shared by the placements) is played in its
   best way as a first look with ``search_samples`` samples judges it, and the placement is
   worth the mean of those best plays. This is what a player does: decide now, knowing that
-  the next decision will be made with the next cards in view. With ``search_rejudge`` each
-  best play is valued again on fresh samples: the most of several noisy values overrates
-  the plays whose values vary most, a chase above all, and values that did not choose the
-  play do not.
+  the next decision will be made with the next cards in view.
 * Earlier (the first five cards): over ``refine_samples`` more futures. A search from
-  there was measured: it cost a third more time and added fouls but no royalties. The
-  first decision may take knobs of its own (``BotParams.at_first_five``: its samples, how
-  many placements its second look rescores and over how many futures).
-* With ``rollouts``, at ``rollout_from`` rounds from the end or more: by rollouts of the
-  bot's own play. Each of ``rollouts`` futures (shared by the placements) is played out,
-  every later street by the first look at ``rollout_samples`` samples and the last by its
-  best finish, and the placement is worth the mean of its finished boards: a chase is
-  judged by how often the bot's own play of it fouls, not by the estimate's best plans.
+  there was measured: it cost a third more time and added fouls but no royalties.
+
+Other second looks were measured and deleted (a two-ply search, rollouts of the bot's own
+play, each searched play valued again, a wider look at the first five cards):
+docs/notes-opponents.md.
 
 The stronger bot can rescore more placements (``BotParams.rescored``, the knob
 ``table_refine``), since the first look's best four often leave out the safe play. It
-rescores 4 by default: measured (docs/ev-and-opponents.md), 8 with a foul at 10 in the
+rescores 4 by default: measured (docs/notes-opponents.md), 8 with a foul at 10 in the
 estimate won 0.6 points a game more on the 300 deals it was chosen on, but on 1,050 fresh
 deals it fouled a little less, entered Fantasyland less, was not measurably stronger
 (-0.13 +- 0.13 a game) and took about 1.4 times as long. Its estimate charges a foul 10
@@ -79,6 +73,12 @@ from fantasyland.optimizer.opponents.resolve import evaluate_played
 __all__ = ["DEALINGS", "ONE_AT_A_TIME", "THREE_KEEP_TWO", "BotParams", "Dealing", "PlayedHand",
            "choose_each", "first_look", "play_hand", "play_in_turn"]
 
+#: The stronger bot (``table_points``) values boards in points at the table in the decisions
+#: at most this many rounds from the end: every one of Pineapple's, classic OFC's last four
+#: (its earlier ones count royalties, ``fl_bonus`` and ``foul_penalty`` as the first bot
+#: does). Fewer in Pineapple was measured and lost (docs/notes-opponents.md).
+TABLE_ROUNDS = 4
+
 
 def deck_counts(deck: Deck) -> np.ndarray:
     """``(53,)``: how many of each card (faces 0..51, then the joker) ``deck`` holds."""
@@ -112,7 +112,7 @@ class _Judge:
     """How one decision judges layouts: the rules and dealing of the hand, the bot's knobs,
     the table's row ``odds`` that value finished boards in points (``None``: the first bot's
     valuation) and the generator every sample is drawn from. Every look of the decision, and
-    the plays of later streets that a search or a rollout makes for it, judge alike."""
+    the plays of later streets that a search makes for it, judge alike."""
 
     rules: Rules
     dealing: Dealing
@@ -125,11 +125,8 @@ class _Judge:
            odds: RowOdds | None, rounds_left: int) -> _Judge:
         """The judge of a decision ``rounds_left`` from the end: in points at the table
         (``odds``, or every row a toss-up without them) where the stronger bot's valuation
-        reaches that far, else the first bot's; the first decision by the knobs of its own
-        (``BotParams.at_first_five``)."""
-        if rounds_left == dealing.rounds:
-            params = params.at_first_five()
-        if params.table_points and rounds_left <= params.table_rounds:
+        reaches that far (``TABLE_ROUNDS``), else the first bot's."""
+        if params.table_points and rounds_left <= TABLE_ROUNDS:
             odds = even_odds(rules) if odds is None else odds
         else:
             odds = None
@@ -179,74 +176,33 @@ class _Judge:
         if rounds_left == 1:
             return self.last_round(layouts, unseen, samples)
         return estimate(self.rules, layouts, unseen, rounds_left * self.dealing.per_round,
-                        self.params, self.rng, samples, odds=self.odds,
-                        deal=(self.dealing.per_round, self.dealing.keep))
+                        self.params, self.rng, samples)
 
     def second_look(self, layouts: np.ndarray, unseen: np.ndarray,
                     rounds_left: int) -> np.ndarray:
         """Worth of the placements the first look likes best (see the module docstring)."""
         params = self.params
-        if params.rollouts and rounds_left >= params.rollout_from:
-            return self.roll_out(layouts, unseen, rounds_left)
         if 2 <= rounds_left <= params.search_from and params.search_deals:
             return self.search(layouts, unseen, rounds_left)
         return self.first_look(layouts, unseen, rounds_left, params.refine_samples)
 
-    def search(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int,
-               deals: int | None = None, samples: int | None = None,
-               nest: bool = True) -> np.ndarray:
+    def search(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int) -> np.ndarray:
         """Worth of layouts by a one-ply search: the mean over ``search_deals`` deals of the
         next round (every layout shares them) of the best play of each deal, as a first look
-        with ``search_samples`` samples judges the plays. With ``nested_plays``, where two
-        rounds or more would be left after the deal, each layout's best ``nested_plays``
-        plays of a deal are judged again by a search of their own, over ``nested_deals``
-        deals and ``nested_samples`` samples (the plays of every layout sharing them), which
-        nests no further."""
+        with ``search_samples`` samples judges the plays."""
         params, dealing = self.params, self.dealing
-        deals = params.search_deals if deals is None else deals
-        samples = params.search_samples if samples is None else samples
-        nested = nest and params.nested_plays and rounds_left - 1 >= 2
-        dealt = self.rng.permuted(np.broadcast_to(unseen, (deals, len(unseen))),
+        dealt = self.rng.permuted(np.broadcast_to(unseen, (params.search_deals, len(unseen))),
                                   axis=1)[:, :dealing.per_round]
         total = np.zeros(len(layouts))
         for deal in dealt:
             plays = [placements(layout, deal.tolist(), dealing.keep) for layout in layouts]
             owners = np.repeat(np.arange(len(layouts)), [len(p) for p in plays])
             stacked, left = np.concatenate(plays), without(unseen, deal)
-            value = self.first_look(stacked, left, rounds_left - 1, samples)
-            if nested:
-                kept = _best_of_each(value, owners, params.nested_plays)
-                value = np.full(len(stacked), -np.inf)
-                value[kept] = self.search(stacked[kept], left, rounds_left - 1,
-                                          params.nested_deals, params.nested_samples,
-                                          nest=False)
-            if params.search_rejudge:
-                # each layout's best play, valued again on samples that did not choose it
-                total += self.first_look(stacked[_best_of_each(value, owners)], left,
-                                         rounds_left - 1, samples)
-            else:
-                best = np.full(len(layouts), -np.inf)
-                np.maximum.at(best, owners, value)
-                total += best
+            value = self.first_look(stacked, left, rounds_left - 1, params.search_samples)
+            best = np.full(len(layouts), -np.inf)
+            np.maximum.at(best, owners, value)
+            total += best
         return total / len(dealt)
-
-    def roll_out(self, layouts: np.ndarray, unseen: np.ndarray, rounds_left: int) -> np.ndarray:
-        """Worth of layouts by rollouts of the bot's own play: each of ``rollouts`` shuffles
-        of the unseen cards deals every layout the same future, each later street is played
-        by the first look at ``rollout_samples`` samples (as this decision values boards),
-        and the last by its best finish; a layout is worth the mean of its finished boards."""
-        params, per_round = self.params, self.dealing.per_round
-        total = np.zeros(len(layouts))
-        for _ in range(params.rollouts):
-            stream = self.rng.permutation(unseen)
-            current, left = layouts, unseen
-            for street in range(rounds_left):
-                new = stream[street * per_round:(street + 1) * per_round]
-                left = without(left, new)
-                current = self.play_each(current, new.tolist(), self.dealing.keep, left,
-                                         rounds_left - 1 - street, params.rollout_samples)
-            total += self.worth(current)
-        return total / params.rollouts
 
     def play_each(self, layouts: np.ndarray, new: Sequence[Card], keep: int,
                   unseen: np.ndarray, rounds_left: int, samples: int) -> np.ndarray:
@@ -279,14 +235,12 @@ def finished_worth(rules: Rules, dealing: Dealing, params: BotParams, boards: np
     return _Judge.of(rules, dealing, params, np.random.default_rng(0), odds, 0).worth(boards)
 
 
-def _best_of_each(worth: np.ndarray, owners: np.ndarray, count: int = 1) -> np.ndarray:
-    """The indices of each owner's ``count`` best options (``owners`` sorted), ties to the
-    first: each owner's best first, owners in order."""
+def _best_of_each(worth: np.ndarray, owners: np.ndarray) -> np.ndarray:
+    """The index of each owner's best option (``owners`` sorted), ties to the first, owners
+    in order."""
     order = np.lexsort((-worth, owners))
     ranked = owners[order]
-    starts = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
-    place = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
-    return order[place < count]
+    return order[np.r_[True, ranked[1:] != ranked[:-1]]]
 
 
 @by_identity
@@ -309,7 +263,7 @@ def choose(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Car
     """The layout the bot plays after being dealt ``new`` onto ``layout``; ``unseen`` is the
     sorted multiset of the cards it has not seen (``remaining``). ``odds`` are the table's
     row odds that ``table_points`` values boards with (``pools.table_odds``) in decisions at
-    most ``table_rounds`` from the end; without them every row is a toss-up
+    most ``TABLE_ROUNDS`` from the end; without them every row is a toss-up
     (``odds.even_odds``)."""
     options, _, worth = score(rules, dealing, layout, new, keep, unseen, rounds_left, params,
                               rng, odds=odds)
@@ -330,7 +284,6 @@ def score(rules: Rules, dealing: Dealing, layout: np.ndarray, new: Sequence[Card
     where it rescored, ``-inf`` where it did not; the exact worth on the last street), so
     that an audit can see what the bot weighed (``optimizer.opponents.audit``)."""
     judge = _Judge.of(rules, dealing, params, rng, odds, rounds_left)
-    params = judge.params  # the first five cards' own knobs, where given
     options = placements(layout, new, keep)
     if rounds_left == 0:
         worth = judge.worth(options)

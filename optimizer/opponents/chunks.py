@@ -12,7 +12,7 @@ own is refused, with a line that says what differs, before anything is played.
 A chunk is stored compressed, its integer arrays as bytes where every value fits one
 (cards do), and read back as the 64-bit integers it was played as: a chunk of 500 Pineapple
 hands takes about 8 KB, not 78, so the chunks of a rebuild that outlasts a sitting can be
-kept in the repository (docs/ev-and-opponents.md). Chunks saved before, uncompressed and
+kept in the repository (docs/notes-opponents.md). Chunks saved before, uncompressed and
 wide, read as they did.
 """
 
@@ -24,6 +24,7 @@ import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -130,11 +131,23 @@ def _timed(args) -> tuple[int, Arrays, float]:
     return index, arrays, time.process_time() - started
 
 
+class Engine(Protocol):
+    """Where chunks are played: the batch engines (``optimizer.batch.engines``: worker
+    processes, or a Dask cluster) have this shape; this package does not import them."""
+
+    @property
+    def slots(self) -> int: ...
+
+    def call(self, function: Callable[..., Any], *args: Any) -> Any: ...
+
+    def wait(self, pending: set[Any]) -> tuple[set[Any], set[Any]]: ...
+
+
 def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: str,
-               *, workers: int = 1, done: Callable[[Chunk, float | None], None] | None = None
-               ) -> list[Arrays]:
-    """``play(chunk.job)`` of every chunk, in chunk order, on ``workers`` processes (``play``
-    a module's function, for them to call it).
+               *, workers: int = 1, done: Callable[[Chunk, float | None], None] | None = None,
+               engine: Engine | None = None) -> list[Arrays]:
+    """``play(chunk.job)`` of every chunk, in chunk order, on ``workers`` processes, or on
+    ``engine`` where one is given (``play`` a module's function, for them to call it).
 
     A chunk with a path already saved is read (``load_chunk``), and every saved one is read
     before any is played; one played is saved there as soon as it is finished, with the CPU
@@ -161,7 +174,9 @@ def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: 
             done(chunk, seconds)
 
     jobs = [(play, i, chunks[i].job) for i in missing]
-    if workers > 1 and len(jobs) > 1:
+    if engine is not None:
+        _on_engine(engine, jobs, finished)
+    elif workers > 1 and len(jobs) > 1:
         from multiprocessing import Pool as Processes
         with Processes(min(workers, len(jobs))) as processes:
             for index, arrays, seconds in processes.imap_unordered(_timed, jobs):
@@ -170,3 +185,17 @@ def run_chunks(play: Callable[[object], Arrays], chunks: Sequence[Chunk], what: 
         for job in jobs:
             finished(*_timed(job))
     return [results[index] for index in range(len(chunks))]
+
+
+def _on_engine(engine: Engine, jobs: list, finished: Callable[[int, Arrays, float], None]
+               ) -> None:
+    """Each of ``jobs`` played on ``engine``, twice its slots in flight at a time, each told
+    to ``finished`` as it ends (saved at once: a stopped run loses only what was in flight)."""
+    waiting = list(reversed(jobs))
+    pending: set[Any] = set()
+    while waiting or pending:
+        while waiting and len(pending) < 2 * engine.slots:
+            pending.add(engine.call(_timed, waiting.pop()))
+        done, pending = engine.wait(pending)
+        for future in done:
+            finished(*future.result())

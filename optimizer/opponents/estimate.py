@@ -18,15 +18,11 @@ knob ``estimate_disjoint`` forbids that: a plan in which one future card helps t
 no plan, and each row has a third option, its own cards alone, so that some plan stands.
 
 Taking each future's best plan values play as if the future were foreseen, so a chase is
-never seen to foul where a safe plan would have done better. The knob
-``estimate_commitment`` blends in the other bound: each layout valued at the one plan that
-is best over all its futures, as if the plan were fixed now. The knob
-``estimate_chase_within`` models the chase instead: a top whose pair comes early takes it in
-every plan of that future, as the bot would, so a plan that cannot stand above it fouls.
-With ``estimate_keep_per_round`` (and ``estimate_disjoint``) no plan takes more helpful cards
-of one round's deal than the player keeps of it; with ``estimate_table_points`` a plan also
-earns its rows' and scoop's odds at the table, as a finished board does in the exact looks.
-Each was measured to trade fouls for entries, not to win (docs/ev-and-opponents.md).
+never seen to foul where a safe plan would have done better. Other estimates were measured
+and deleted: blending in the one plan best over all futures, a top that takes a pair coming
+soon in every plan, no more helpful cards of one deal than are kept, a row's own cards in
+order, only helpful cards as a row's choice, the rows' odds at the table. Each traded
+fouls for entries or lost, none won (docs/notes-opponents.md).
 
 A joker helps every row, and a row holding one counts what it can best play as
 (``optimizer.opponents.resolve.play_rows``) on its own: the estimate does not play a joker
@@ -47,7 +43,6 @@ from fantasyland.evaluator.handspec import Scale
 from fantasyland.evaluator.rules import ROW_SIZE, ROWS, Row, Rules
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
 from fantasyland.optimizer.opponents.memo import by_identity
-from fantasyland.optimizer.opponents.odds import RowOdds
 from fantasyland.optimizer.opponents.params import BotParams
 from fantasyland.optimizer.opponents.ranks import row_strengths, row_values
 from fantasyland.optimizer.opponents.resolve import play_rows
@@ -63,24 +58,17 @@ def _tables(rules: Rules):
 
 
 @cache
-def _subsets(pool: int, take: int, in_order_from: int | None = None) -> np.ndarray:
-    """``(S, take)``: the ways to take ``take`` of a pool's cards, in lexicographic order;
-    with ``in_order_from`` the cards from that one on only in order (a subset takes the
-    first of them, never a later one instead)."""
-    def in_order(subset: tuple[int, ...]) -> bool:
-        later = [i for i in subset if i >= in_order_from]
-        return later == list(range(in_order_from, in_order_from + len(later)))
-
-    subsets = [subset for subset in combinations(range(pool), take)
-               if in_order_from is None or in_order(subset)]
+def _subsets(pool: int, take: int) -> np.ndarray:
+    """``(S, take)``: the ways to take ``take`` of a pool's cards, in lexicographic order."""
+    subsets = list(combinations(range(pool), take))
     return np.array(subsets, dtype=np.int64).reshape(len(subsets), take)
 
 
 @cache
-def _takes(pool: int, take: int, reach: int, in_order: bool = False) -> np.ndarray:
-    """``(S, reach)``: which of a pool's first ``reach`` cards each of its ``_subsets`` takes
-    (with ``in_order``, those that take the rest of the pool in order)."""
-    subsets = _subsets(pool, take, reach if in_order else None)
+def _takes(pool: int, take: int, reach: int) -> np.ndarray:
+    """``(S, reach)``: which of a pool's first ``reach`` cards each of its ``_subsets``
+    takes."""
+    subsets = _subsets(pool, take)
     takes = np.zeros((len(subsets), reach), dtype=bool)
     for s, subset in enumerate(subsets.tolist()):
         takes[s, [i for i in subset if i < reach]] = True
@@ -95,28 +83,22 @@ class _Options:
     row's own cards alone (see ``_row_options``)."""
 
     strength: np.ndarray  # on the high scale (the foul order)
-    # on the row's own scale, what the table's odds are read by: None where nothing reads it
-    value: np.ndarray | None
     royalty: np.ndarray
     legal: np.ndarray  # passes the row's qualify hand
     meets: dict[int, np.ndarray]  # entry threshold -> whether the option reaches it
     uses: np.ndarray  # bit i set: the option takes the future's card i, which helps the row
 
     def take(self, index) -> _Options:
-        return _Options(self.strength[index],
-                        None if self.value is None else self.value[index], self.royalty[index],
-                        self.legal[index],
+        return _Options(self.strength[index], self.royalty[index], self.legal[index],
                         {t: m[index] for t, m in self.meets.items()}, self.uses[index])
 
 
-def _completions(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray,
-                 in_order_from: int | None = None):
-    """Every completion of ``R`` rows (``fixed`` placed cards) from pools ``(R, K, p)`` (the
-    pool's cards from ``in_order_from`` on taken only in order, ``_subsets``): the cards
-    ``(R, K, S, size)`` as they play (jokers resolved) and their values on the row's scale
-    ``(R, K, S)``."""
+def _completions(rules: Rules, row: str, fixed: np.ndarray, pool: np.ndarray):
+    """Every completion of ``R`` rows (``fixed`` placed cards) from pools ``(R, K, p)``: the
+    cards ``(R, K, S, size)`` as they play (jokers resolved) and their values on the row's
+    scale ``(R, K, S)``."""
     size = ROW_SIZE[row]
-    subsets = _subsets(pool.shape[2], size - fixed.shape[1], in_order_from)
+    subsets = _subsets(pool.shape[2], size - fixed.shape[1])
     picks = pool[:, :, subsets]  # (R, K, S, need)
     shape = picks.shape[:3]
     rows = np.concatenate([np.broadcast_to(fixed[:, None, None, :], shape + fixed.shape[1:]),
@@ -173,60 +155,30 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
 
     A row completes from a pool: the first ``reach`` cards of the future that help it
     (``_useful``), then the rest of the future in order, plus ``filler``, cards of its own
-    for the slots that nothing useful fills. The knobs of ``params`` that shape it:
-
-    * ``estimate_useful_only``: a card of the future that does not help the row is no
-      choice of its: where fewer than ``reach`` help, the row completes from those that do
-      and its own cards alone.
-    * ``estimate_own_in_order``: its own cards are no choice: a completion takes the
-      future cards it chooses, then its own cards in order.
-    * ``estimate_disjoint``: each option records which cards of the future that help the
-      row it takes (``_Options.uses``; none without it, where nothing reads them).
-    * ``estimate_chase_within``, on the top: a top whose first helpful card comes within
-      that many cards of the future, and whose best completion then reaches an entry
-      (``thresholds``) that its worst does not, keeps only its best: it takes the card when
-      it comes, as the bot chases a pair on top.
-    * ``estimate_table_points``: each option keeps its value on the row's own scale, which
-      the table's odds are read by (None without it).
+    for the slots that nothing useful fills. With ``estimate_disjoint`` each option records
+    which cards of the future that help the row it takes (``_Options.uses``; none without
+    it, where nothing reads them).
     """
-    useful_only, disjoint = params.estimate_useful_only, params.estimate_disjoint
-    own_in_order = params.estimate_own_in_order
-    chase_within = params.estimate_chase_within if row == Row.TOP else 0
+    disjoint = params.estimate_disjoint
     size = ROW_SIZE[row]
     contents = len(fixed)
     own = np.broadcast_to(filler[None], (contents,) + filler.shape)
-    barred, bits, takes, targets, soon = None, None, None, 0, None
+    bits, takes = None, None
     if future.shape[1] and fixed.shape[1] < size and reach:
-        targets = reach
         useful = _useful(rules, row, fixed, future)
         order = np.argsort(~useful, axis=2, kind="stable")[:, :, :reach]
         targeted = np.take_along_axis(np.broadcast_to(future[None], useful.shape), order,
                                       axis=2)
         own = np.concatenate([targeted, own], axis=2)
-        if chase_within and thresholds:  # the first card it targets helps, and comes soon
-            soon = np.take_along_axis(useful, order[:, :, :1], axis=2)[:, :, 0] \
-                & (order[:, :, 0] < chase_within)
-        if useful_only or disjoint:
-            helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
-            takes = _takes(own.shape[2], size - fixed.shape[1], reach, own_in_order)
         if disjoint:  # the bit of each targeted future card that helps the row
+            helps = np.take_along_axis(useful, order, axis=2)  # (R, K, reach)
+            takes = _takes(own.shape[2], size - fixed.shape[1], reach)
             bits = np.where(helps, np.left_shift(np.int64(1), order), 0)
-        if useful_only:
-            # a completion that takes a targeted card that does not help is no choice
-            barred = (takes[None, None] & ~helps[:, :, None, :]).any(axis=3)  # (R, K, S)
-    rows, value = _completions(rules, row, fixed, own, targets if own_in_order else None)
-    if barred is None:
-        picks = [value.argmax(axis=2), value.argmin(axis=2)]
-    else:  # the row's own cards alone are always a choice: no row is barred from all
-        picks = [np.where(barred, -1, value).argmax(axis=2),
-                 np.where(barred, np.iinfo(np.int64).max, value).argmin(axis=2)]
+    rows, value = _completions(rules, row, fixed, own)
+    picks = [value.argmax(axis=2), value.argmin(axis=2)]
     if disjoint:  # the last subset takes the pool's last cards: the row's own
         picks.append(np.full(value.shape[:2], value.shape[2] - 1))
     chosen = np.stack(picks, axis=2)
-    if soon is not None:  # a chase taken: its best completion is its only one
-        best, worst = np.moveaxis(np.take_along_axis(value, chosen[:, :, :2], axis=2), 2, 0)
-        taken = soon & (best >= min(thresholds)) & (worst < min(thresholds))
-        chosen = np.where(taken[:, :, None], chosen[:, :, :1], chosen)
     if bits is None:
         uses = np.zeros(chosen.shape, dtype=np.int64)
     else:
@@ -238,14 +190,11 @@ def _row_options(rules: Rules, row: str, fixed: np.ndarray, future: np.ndarray,
     strength = row_strengths(flat).reshape(value.shape) \
         if row in rules.order and rules.scale(row) is not Scale.HIGH else value
     royalty, qualify, _ = _tables(rules)
-    return _Options(strength, value if params.estimate_table_points else None,
-                    royalty[row][value], qualify[row][value],
+    return _Options(strength, royalty[row][value], qualify[row][value],
                     {t: value >= t for t in thresholds}, uses)
 
 
-def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams,
-                odds: RowOdds | None = None,
-                rounds: tuple[int, int, int] | None = None) -> np.ndarray:
+def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams) -> np.ndarray:
     """``(C, K, P)``: what each sample is worth under each plan, one option of each row's
     (``2 x 2 x 2`` of them: a row's best or worst completion; with ``estimate_disjoint``
     ``3 x 3 x 3``, its own cards alone the third, and a plan in which two rows are helped by
@@ -267,36 +216,20 @@ def _plan_worth(rules: Rules, options: dict[str, _Options], params: BotParams,
         entered = entered | met
     points = grid[Row.TOP].royalty + grid[Row.MIDDLE].royalty + grid[Row.BOTTOM].royalty \
         + params.fl_bonus * entered
-    if odds is not None:  # the rows and the scoop against a table board that does not foul
-        # each option's odds read once, the rows' products taken on the grid
-        win = [odds.wins[row][options[row].value][axes[row]] for row in ROWS]
-        loss = [odds.losses[row][options[row].value][axes[row]] for row in ROWS]
-        edge = sum(w - lost for w, lost in zip(win, loss)) \
-            + 3 * (win[0] * win[1] * win[2] - loss[0] * loss[1] * loss[2])
-        points = points + (1.0 - odds.foul_rate) * edge
     worth = np.where(fouled, -params.estimate_foul_cost, points)
     if params.estimate_disjoint:  # each pair of rows on its own grid, then all three
         top, middle, bottom = (grid[row].uses for row in ROWS)
         barred = ((top & middle) != 0) | ((top & bottom) != 0) | ((middle & bottom) != 0)
-        if rounds is not None:  # nor more helpful cards of one deal than the player keeps
-            coming, per_round, keep = rounds
-            taken = top | middle | bottom
-            for first in range(0, coming, per_round):
-                dealt = ((1 << per_round) - 1) << first  # the bits of one round's cards
-                barred = barred | (np.bitwise_count(taken & dealt) > keep)
         worth = np.where(barred, -np.inf, worth)
     return worth.reshape(worth.shape[:2] + (-1,))
 
 
 def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
-             params: BotParams, rng: np.random.Generator, samples: int,
-             *, odds: RowOdds | None = None, deal: tuple[int, int] | None = None) -> np.ndarray:
+             params: BotParams, rng: np.random.Generator, samples: int) -> np.ndarray:
     """``(N,)``: the mean worth of each of ``N`` layouts over ``samples`` random futures of
     the ``unseen`` cards, ``coming`` of which the player will still see (see the module
-    docstring), dealt ``deal[0]`` at a time of which the player keeps ``deal[1]`` (what
-    ``estimate_keep_per_round`` reads). ``odds`` are the table's, which
-    ``estimate_table_points`` values the rows by. Rows are completed once per distinct
-    content, so layouts that share a row share its completions."""
+    docstring). Rows are completed once per distinct content, so layouts that share a row
+    share its completions."""
     empty = layouts == EMPTY
     samples = samples if empty.any() else 1
     shuffles = rng.permuted(np.broadcast_to(unseen, (samples, len(unseen))), axis=1)
@@ -321,18 +254,9 @@ def estimate(rules: Rules, layouts: np.ndarray, unseen: np.ndarray, coming: int,
                 parts[m] = part.take(i)
         start += int(missing.max())
         options[row] = _Options(np.stack([p.strength for p in parts]),
-                                None if parts[0].value is None
-                                else np.stack([p.value for p in parts]),
                                 np.stack([p.royalty for p in parts]),
                                 np.stack([p.legal for p in parts]),
                                 {t: np.stack([p.meets[t] for p in parts]) for t in thresholds},
                                 np.stack([p.uses for p in parts]))
     chosen = {row: options[row].take(index[row].reshape(-1)) for row in ROWS}
-    rounds = (coming, *deal) if params.estimate_keep_per_round and deal else None
-    plans = _plan_worth(rules, chosen, params,
-                        odds if params.estimate_table_points else None, rounds)
-    foreseen = plans.max(axis=2).mean(axis=1)
-    if not params.estimate_commitment:
-        return foreseen
-    committed = plans.mean(axis=1).max(axis=1)
-    return foreseen + params.estimate_commitment * (committed - foreseen)
+    return _plan_worth(rules, chosen, params).max(axis=2).mean(axis=1)

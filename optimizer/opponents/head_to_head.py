@@ -21,7 +21,7 @@ exception to the first: it counts the cards face up on the other board as seen, 
 games of a deal are played at one table, seat A first on each street (``play_games``), and
 saved as the pair's.
 
-Measured (docs/ev-and-opponents.md, "The stronger bot"), the shared generators cut the
+Measured (docs/notes-opponents.md, "The stronger bot"), the shared generators cut the
 standard error about threefold against generators of each bot's own, at no cost.
 """
 

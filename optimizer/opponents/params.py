@@ -75,11 +75,7 @@ class BotParams:
     # Worth of each Fantasyland card beyond the repeat size (progressive's 15 to 17), where
     # the rules give no worth by size (``ev_entry_value``): ``evaluator.rules.CARD_WORTH``.
     card_worth: float = CARD_WORTH
-    # The decisions that value finished boards in points at the table: those at most this
-    # many rounds from the end (0: the last street only); earlier ones count royalties,
-    # ``fl_bonus`` and ``foul_penalty`` as the first bot does.
-    table_rounds: int = 4
-    # The stronger bot's wider look and safer estimate (measured in docs/ev-and-opponents.md):
+    # The stronger bot's wider look and safer estimate (measured in docs/notes-opponents.md):
     # under ``table_points`` the second look rescores ``table_refine`` placements (None:
     # ``refine``, as the first bot), and the estimate of earlier rounds charges a foul
     # ``estimate_foul_penalty`` points (None: ``foul_penalty``), for the estimate keeps the
@@ -91,101 +87,19 @@ class BotParams:
     # scored +0.46 +- 0.16 against 48 on 1,000 fresh deals for 1.09 times the CPU.
     table_refine: int | None = None
     estimate_foul_penalty: float | None = None
-    # How far the estimate commits each row to one plan for every future (0 to 1): at 0
-    # each future is valued at its best plan, as if it were foreseen; at 1 each layout is
-    # valued at the one plan that is best over all its futures; between, a blend of the two.
-    # The first overrates a chase (it never plays the plan that fouls), the second
-    # underrates play that adapts (``optimizer.opponents.estimate``).
-    estimate_commitment: float = 0.0
-    # Whether the estimate lets a row choose only among the future cards that help it
-    # (``estimate``): without it a row with fewer than its credit of helpful cards still
-    # picks its best completion from that many cards of the future beside its own.
-    estimate_useful_only: bool = False
     # Whether no card of the future may help two rows of one of the estimate's plans
     # (``estimate``): without it a card that helps two rows (a king for a king on top and a
     # king in the bottom) completes both at once. With it each row has a third option, its
-    # own cards alone, so that some plan always stands. Measured (docs/ev-and-opponents.md,
+    # own cards alone, so that some plan always stands. Measured (docs/notes-opponents.md,
     # "Which decisions lose"): with ``estimate_foul_penalty=16`` it won 0.133 +- 0.041 points
     # a game from the stronger bot over 20,000 fresh hands, with 2.2 points fewer fouls, at
     # about 1.4 times the CPU; it is not yet the stronger bot's default (the pools would
     # change with it).
     estimate_disjoint: bool = False
-    # Whether a row's own cards in the estimate are no choice (``estimate``): a completion
-    # takes the future cards it chooses, then its own cards in order. Without it a row
-    # chooses among its own cards too, and an emptier row, with more of them, chooses more.
-    # Measured: it plays worse, about -0.2 a game against ``estimate_disjoint`` alone.
-    estimate_own_in_order: bool = False
-    # Whether the estimate values each plan in points at the table as the exact looks do
-    # (``estimate``): its rows' and scoop's odds against the table's boards beside its
-    # royalties, its entry (still ``fl_bonus``) and its foul. Without it the estimate of the
-    # earlier decisions sees royalties alone, and between two plans of equal royalties
-    # cannot tell a bottom that wins its row from one that loses it.
-    estimate_table_points: bool = False
-    # Where the estimate's top takes a pair that enters Fantasyland (``estimate``): a top
-    # whose first helpful card is among this many first cards of a future keeps only its
-    # best completion in every plan of that future, so a plan that cannot stand above the
-    # pair fouls. The bot chases such a pair when it comes, whether its rows can carry it or
-    # not; without this the estimate leaves the pair off the top wherever it would foul.
-    # 0: off; the next round's deal is 3 cards in Pineapple.
-    estimate_chase_within: int = 0
-    # Whether, under ``estimate_disjoint``, no plan of the estimate takes more helpful cards
-    # of one round's deal than the player keeps of it (2 of 3 in Pineapple): the rows then
-    # draw their helpful cards as the deals allow, not from the whole future at once.
-    estimate_keep_per_round: bool = False
     # Whether the bot counts the cards face up on the other boards at its table as seen
     # (``bot.play_in_turn``), as a player does: its looks then never deal it a card another
     # board holds. A bot playing alone (a pool's) sees no other board.
     sees_boards: bool = False
-    # Whether the search values each deal's best play again on fresh samples (``bot``).
-    # Measured on the bot that sees the table: -0.40 +- 0.14 a game, 2.1 points fewer
-    # entries, over 575 deals: the raw most of the noisy values stands in part for the
-    # sharper choice the next decision makes, with more samples (docs/ev-and-opponents.md).
-    search_rejudge: bool = False
-    # A second look by rollouts of the bot's own play (``bot``): at ``rollout_from`` rounds
-    # left or more, each placement rescored is worth the mean over ``rollouts`` futures
-    # (shared by the placements) of the rest of the hand played by the bot's first look at
-    # ``rollout_samples`` samples, the last street by its best finish. 0: no rollouts.
-    rollouts: int = 0
-    rollout_from: int = 3
-    rollout_samples: int = 8
-    # A two-ply search (``bot``): where a searched deal leaves two rounds or more, each
-    # placement's best ``nested_plays`` plays of it (by the first look) are judged by a
-    # search of their own over ``nested_deals`` deals and ``nested_samples`` samples, not by
-    # the estimate. 0: a one-ply search. Measured: 2 plays scored +0.027 +- 0.082 a game
-    # against the stronger bot over 2,000 deals at 2.6 times the CPU, so it stays off.
-    nested_plays: int = 0
-    nested_deals: int = 6
-    nested_samples: int = 12
-    # The first decision (the first five cards), which sets the shape of the whole board, on
-    # knobs of its own (``at_first_five``): its first look over ``first_samples`` futures
-    # and its second look over ``first_refine_samples`` (None: ``samples`` and
-    # ``refine_samples``), of ``first_refine`` placements (None: ``rescored``), and with
-    # ``first_own_in_order`` the estimate's rows take their own cards in order there alone.
-    # Measured (docs/ev-and-opponents.md, "The first five cards"): 8 placements over 1,024
-    # futures won 0.18 +- 0.07 a game on 5,000 fresh deals, at 1.12 times the CPU, but
-    # added nothing to the bot that sees the table (-0.06 +- 0.06 on 6,000 deals); the rows
-    # in order lost.
-    first_samples: int | None = None
-    first_refine_samples: int | None = None
-    first_refine: int | None = None
-    first_own_in_order: bool = False
-
-    def __post_init__(self) -> None:
-        if self.estimate_keep_per_round and not self.estimate_disjoint:
-            # without a row's own cards alone, every plan of a future could break the limit
-            raise OpponentModelError("bot knob estimate_keep_per_round=true: expected "
-                                     "estimate_disjoint=true beside it")
-
-    def at_first_five(self) -> BotParams:
-        """The knobs the first decision plays by: the ``first_`` knobs in place of the
-        ones they stand for."""
-        # both knobs that ``rescored`` may read take ``first_refine``
-        first = {"samples": self.first_samples, "refine_samples": self.first_refine_samples,
-                 "table_refine": self.first_refine, "refine": self.first_refine}
-        changes = {name: value for name, value in first.items() if value is not None}
-        if self.first_own_in_order:
-            changes["estimate_own_in_order"] = True
-        return replace(self, **changes) if changes else self
 
     @property
     def rescored(self) -> int:
@@ -204,24 +118,31 @@ class BotParams:
 
 #: The knobs added after the shipped pools were built, with the defaults that play as before:
 #: a pool's meta lists them only where they differ (``params_meta``).
-LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_rounds": 4,
-               "table_refine": None, "estimate_foul_penalty": None,
-               "estimate_commitment": 0.0, "estimate_useful_only": False,
-               "estimate_disjoint": False, "estimate_own_in_order": False,
-               "estimate_table_points": False, "estimate_chase_within": 0,
-               "estimate_keep_per_round": False, "sees_boards": False,
-               "search_rejudge": False, "rollouts": 0, "rollout_from": 3, "rollout_samples": 8,
-               "nested_plays": 0, "nested_deals": 6, "nested_samples": 12,
-               "first_samples": None, "first_refine_samples": None, "first_refine": None,
-               "first_own_in_order": False}
+LATER_KNOBS = {"table_points": False, "card_worth": 5.5, "table_refine": None,
+               "estimate_foul_penalty": None, "estimate_disjoint": False, "sees_boards": False}
+
+#: The knobs measured and deleted (docs/notes-opponents.md), each with the value at which it
+#: played as the bot plays now: a run saved while they were knobs recorded them, and reads
+#: as today's bot where each was at that value (``with_later_knobs``).
+RETIRED_KNOBS = {"table_rounds": 4, "estimate_commitment": 0.0,
+                 "estimate_useful_only": False, "estimate_own_in_order": False,
+                 "estimate_table_points": False, "estimate_chase_within": 0,
+                 "estimate_keep_per_round": False, "search_rejudge": False, "rollouts": 0,
+                 "rollout_from": 3, "rollout_samples": 8, "nested_plays": 0,
+                 "nested_deals": 6, "nested_samples": 12, "first_samples": None,
+                 "first_refine_samples": None, "first_refine": None,
+                 "first_own_in_order": False}
 
 
 def with_later_knobs(recorded: dict) -> dict:
     """A bot's knobs as a saved run recorded them, each of ``LATER_KNOBS`` it lacks (added
-    since it was saved) at the default that plays as before: so a knob added later does not
-    make the runs saved before it unreadable."""
-    return {name: value for name, value in LATER_KNOBS.items() if name not in recorded} \
-        | recorded
+    since it was saved) at the default that plays as before, and each of ``RETIRED_KNOBS``
+    at the value that played as today left out: so a knob added or deleted since does not
+    make the runs saved before unreadable. A retired knob at another value stays, and the
+    run is another bot's."""
+    kept = {name: value for name, value in recorded.items()
+            if name not in RETIRED_KNOBS or value != RETIRED_KNOBS[name]}
+    return {name: value for name, value in LATER_KNOBS.items() if name not in kept} | kept
 
 
 def explicit(params: BotParams) -> BotParams:
@@ -263,8 +184,7 @@ def _knob_value(name: str, kind: str, text: str) -> object:
 
 #: Knobs that count samples: at least one of each (a count of placements or deals may be 0:
 #: no second look, no search).
-_COUNT_KNOBS = {"samples", "refine_samples", "search_samples", "rollout_samples",
-                "nested_deals", "nested_samples", "first_samples", "first_refine_samples"}
+_COUNT_KNOBS = {"samples", "refine_samples", "search_samples"}
 
 
 def with_knobs(params: BotParams, knobs: Sequence[str]) -> BotParams:

@@ -27,16 +27,22 @@ from pathlib import Path
 
 import numpy as np
 
+from fantasyland.evaluator.errors import InputError
 from fantasyland.evaluator.rules_files import find_rules
-from fantasyland.optimizer.opponents.chunks import Chunk, run_chunks
+from fantasyland.optimizer.opponents.chunks import Chunk, Engine, run_chunks
 from fantasyland.optimizer.opponents.learned.features import FEATURES, features
 from fantasyland.optimizer.opponents.learned.labels import Worth, exact_labels, model_labels
 from fantasyland.optimizer.opponents.learned.network import Fit, Network, fit
 from fantasyland.optimizer.opponents.learned.positions import Positions, play_tables
-from fantasyland.optimizer.opponents.learned.shipped import RULES_KEY, read_models
+from fantasyland.optimizer.opponents.learned.shipped import RULES_KEY, game_key, read_models
 
 #: Tables a chunk plays.
 TABLES_PER_CHUNK = 100
+
+
+class LearnError(InputError):
+    """A plan no rebuild can run: a game with no ordinary hand in streets, or with jokers,
+    which the features do not read."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,20 @@ class Plan:
     def meta(self) -> dict:
         return asdict(self) | {"features": FEATURES}
 
+    def check(self) -> None:
+        """Refuse, with a ``LearnError``, a plan that cannot run (``LearnError``)."""
+        rules = find_rules(self.variant)
+        if rules.dealing.closed:
+            raise LearnError(f"bad variant {rules.name!r}: its hands are dealt whole, with no "
+                             "streets to learn; expected a variant dealt in streets, such as "
+                             "pineapple or progressive")
+        if rules.deck.jokers:
+            raise LearnError(f"bad variant {rules.name!r}: the learned value reads no jokers "
+                             "(its variants keep the heuristic bot); expected a variant "
+                             "without jokers")
+        if not self.rounds or any(r.tables < 1 for r in self.rounds):
+            raise LearnError("bad rounds: expected one or more rounds of at least 1 table")
+
 
 @dataclass(frozen=True)
 class Rebuilt:
@@ -72,7 +92,7 @@ class Rebuilt:
 
     models: dict[int, Network]
     fits: dict[tuple[int, int], Fit]  # (round, streets to come) -> fit
-    rules: str | None = None  # the fingerprint of the rules learned (``shipped``)
+    rules: str | None = None  # the key of the game learned (``shipped.game_key``)
 
     def arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
@@ -175,10 +195,12 @@ def _label_job(job: object) -> dict[str, np.ndarray]:
 Progress = Callable[[str, int, int], None]  # (stage, chunks done, chunks in all)
 
 
-def rebuild(plan: Plan, directory: Path, *, workers: int = 1,
+def rebuild(plan: Plan, directory: Path, *, workers: int = 1, engine: Engine | None = None,
             progress: Progress | None = None) -> Rebuilt:
     """Run ``plan`` in ``directory`` (module docstring): what is saved there is read, the
-    rest is played, labelled and fitted."""
+    rest is played and labelled on ``workers`` processes or on ``engine`` (a batch engine:
+    worker processes or a Dask cluster), and fitted here."""
+    plan.check()
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     models: dict[int, Network] = {}
@@ -200,7 +222,8 @@ def rebuild(plan: Plan, directory: Path, *, workers: int = 1,
                                 None if previous is None else str(previous)), b - a,
                         folder / f"tables-{a:06d}-{b:06d}.npz",
                         meta | {"start": a, "stop": b, "what": "tables"}) for a, b in spans]
-        played = _run(_play_job, chunks, "tables", workers, progress, f"round {index}: tables")
+        played = _run(_play_job, chunks, "tables", (workers, engine), progress,
+                      f"round {index}: tables")
         streets_all = sorted(int(k[len("layouts"):]) for k in played[0] if k.startswith("layouts"))
         for streets in streets_all:
             label_chunks = []
@@ -213,7 +236,7 @@ def rebuild(plan: Plan, directory: Path, *, workers: int = 1,
                 label_chunks.append(Chunk(job, b - a, folder / f"labels{streets}-{a:06d}.npz",
                                           meta | {"start": a, "stop": b, "streets": streets,
                                                   "what": "labels"}))
-            labelled = _run(_label_job, label_chunks, "labels", workers, progress,
+            labelled = _run(_label_job, label_chunks, "labels", (workers, engine), progress,
                             f"round {index}: labels {streets} streets from the end")
             x = np.concatenate([features(arrays[f"layouts{streets}"], arrays[f"left{streets}"])
                                 for arrays in played])
@@ -222,11 +245,12 @@ def rebuild(plan: Plan, directory: Path, *, workers: int = 1,
             fits[(index, streets)] = fitted
             models[streets] = fitted.network
             _save(folder / f"model-{streets}.npz", fitted.network.arrays(f"r{streets}."))
-    return Rebuilt(dict(models), fits, find_rules(plan.variant).fingerprint)
+    return Rebuilt(dict(models), fits, game_key(find_rules(plan.variant)))
 
 
 def _run(job: Callable[[object], dict[str, np.ndarray]], chunks: list[Chunk], what: str,
-         workers: int, progress: Progress | None, stage: str) -> list[dict[str, np.ndarray]]:
+         where: tuple[int, Engine | None], progress: Progress | None, stage: str
+         ) -> list[dict[str, np.ndarray]]:
     done = 0
 
     def told(_chunk: Chunk, _seconds: float | None) -> None:
@@ -235,4 +259,5 @@ def _run(job: Callable[[object], dict[str, np.ndarray]], chunks: list[Chunk], wh
         if progress is not None:
             progress(stage, done, len(chunks))
 
-    return run_chunks(job, chunks, what, workers=workers, done=told)
+    workers, engine = where
+    return run_chunks(job, chunks, what, workers=workers, done=told, engine=engine)
