@@ -23,6 +23,7 @@ model grades it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -81,12 +82,13 @@ def model_advice(position: Position, objective: str, valuation: Callable[[], Val
     valuation of finished boards, asked for only where plays race; ``effort`` gives the
     budget, the plays to include, whether a play is being graded and who hears progress."""
     model = model_values(position, plays)
-    chosen = raced_plays(model, plays, {p.key for p in effort.include}, grading=effort.grading)
+    chosen = set(raced_plays(model, plays, {p.key for p in effort.include},
+                             grading=effort.grading))
     index = {p.key: i for i, p in enumerate(plays)}
     ranked: tuple[PlayValue, ...] = ()
     if chosen:
         ranked = tuple(_with_model(p, float(model[index[p.play.key]])) for p in race(
-            position, valuation(), [plays[i] for i in chosen], seed,
+            position, valuation(), [plays[i] for i in sorted(chosen)], seed,
             min(effort.budget, GRADING_ROLLOUTS) if effort.grading else effort.budget, 1,
             effort.progress, rollout=roll_out_learned))
     royalties = objective == ObjectiveName.ROYALTIES
@@ -104,6 +106,4 @@ def model_advice(position: Position, objective: str, valuation: Callable[[], Val
 
 
 def _with_model(value: PlayValue, figure: float) -> PlayValue:
-    from dataclasses import replace
-
     return replace(value, model=figure)
