@@ -18,6 +18,7 @@ from fantasyland.cli.options import (
     DEFAULT_OBJECTIVE,
     DEFAULT_VARIANT,
     AgainstOption,
+    BotOption,
     BudgetOption,
     DeadOption,
     EntryValueOption,
@@ -41,7 +42,9 @@ from fantasyland.optimizer.ordinary import (
     SCREEN,
     Advice,
     Effort,
+    Figure,
     PlayValue,
+    RolloutBot,
     Z,
     advice_record,
     entry_names,
@@ -75,6 +78,14 @@ def _note(play: PlayValue, index: int) -> str:
     return "close" if play.close else ""
 
 
+def _value(play: PlayValue) -> str:
+    """The play's value; under ev, a play the model alone valued shows the model's figure
+    in parentheses (royalty points: a ranking, not ev points)."""
+    if play.value is not None:
+        return f"{play.value:.2f}"
+    return "" if play.model is None else f"({play.model:.2f})"
+
+
 def _fantasyland(chances: dict[int, float] | None) -> str:
     """The chances of each entry, largest size first: ``"19% 15, 3% 14"``."""
     if not chances:
@@ -82,6 +93,14 @@ def _fantasyland(chances: dict[int, float] | None) -> str:
     return ", ".join(f"{share:.0%} {cards}" for cards, share in sorted(chances.items(),
                                                                        reverse=True)
                      if share > 0) or "0%"
+
+
+def _chance(foul: float | None, rollouts: int) -> str:
+    """A foul chance: exact as it is; from rollouts, one that rounds to 0% shown as less than
+    1% (the estimate is never 0: docs/advise.md)."""
+    if foul is None:
+        return ""
+    return "<1%" if rollouts and foul < 0.005 else f"{foul:.0%}"
 
 
 def _table(advice: Advice, shown: int) -> Table:
@@ -100,9 +119,12 @@ def _table(advice: Advice, shown: int) -> Table:
         out_card = cards_text([play.play.discard]) if play.play.discard is not None else ""
         if play.screened:
             cells = ["", "", "", ""]
+        elif play.source == Figure.MODEL:
+            cells = [_value(play), "model", "", ""]
         else:
-            cells = [f"{play.value:.2f}", "" if advice.exact else f"{play.standard_error:.2f}",
-                     f"{play.foul_chance:.0%}", _fantasyland(play.entry_chances)]
+            cells = [f"{play.value:.2f}",
+                     "exact" if advice.exact else f"{play.standard_error:.2f}",
+                     _chance(play.foul_chance, play.rollouts), _fantasyland(play.entry_chances)]
         out.add_row(str(i + 1), *placed, *([out_card] if discards else []), *cells,
                     _note(play, i))
     return out
@@ -120,9 +142,15 @@ def _verdict(advice: Advice) -> str:
                 + ("tied with the next" if gap == 0 else f"{gap:.2f} ahead of the next"))
     close = sum(p.close for p in advice.plays)
     screened = sum(p.screened for p in advice.plays)
+    model = sum(p.source == Figure.MODEL for p in advice.plays)
+    raced = len(advice.plays) - model - screened
     head = (f"{advice.rollouts} rollouts; the best play had {best.rollouts}"
             + (f"; {screened} plays screened out by the bot's first look (only {SCREEN} are "
                "rolled out)" if screened else ""))
+    if advice.bot == RolloutBot.LEARNED:
+        head = (f"the learned model valued all {len(advice.plays)} plays; the "
+                f"{raced} it could not tell apart raced, {advice.rollouts} rollouts by the "
+                "learned bot")
     if close:
         return (f"{head}. The budget ran out with {close} play{'s' * (close > 1)} within "
                 f"{Z:g} standard errors of the best: marked close")
@@ -152,6 +180,7 @@ def command(
     entry_value: EntryValueOption = None,
     seed: SeedOption = 0,
     workers: WorkersOption = None,
+    bot: BotOption = None,
     show_all: Annotated[bool, typer.Option(
         "--all", help=f"List every play (the first {SHOWN} otherwise).")] = False,
     json_output: JsonOption = False,
@@ -160,9 +189,12 @@ def command(
 
     Each play (which card is discarded, which row takes each kept card) is worth what its
     finished board is: royalties, plus the worth of the Fantasyland it enters by size, less a
-    foul; under ev, plus the row points against the opponents. The last street is exact;
-    earlier streets roll out the rest of the hand with the bot until the best play leads by
-    2 standard errors or the budget runs out. Bad input exits with code 2.
+    foul; under ev, plus the row points against the opponents. The last two streets are
+    exact. Earlier, where a learned model of the game is shipped (pineapple today), the model
+    values every play and the plays it cannot tell apart are rolled out by the learned bot;
+    elsewhere (or with --rollout-bot heuristic) the heuristic bot rolls out the plays its
+    first look picks. Rollouts run until the best play leads by 2 standard errors or the
+    budget runs out. Bad input exits with code 2.
     """
     overrides = entry_values(entry_value)
     with reports_bad_input():
@@ -175,7 +207,7 @@ def command(
                             sample=Sample(table=table, samples=samples, seed=seed),
                             discards=discards or (), entry_overrides=overrides,
                             effort=Effort(budget=DEFAULT_BUDGET if budget is None else budget,
-                                          workers=workers_count(workers),
+                                          workers=workers_count(workers), bot=bot,
                                           progress=lambda done, most: tell(done, most, started)))
     if json_output:
         typer.echo(json.dumps(advice_record(advice), indent=2, sort_keys=True))
@@ -216,7 +248,12 @@ def _render(advice: Advice, shown: int) -> None:
         line("", f"and {len(advice.plays) - shown} more (--all lists them)")
     line("Verdict", _verdict(advice))
     line("", "Top, Middle, Bottom: where the dealt cards go; Out: the discard. Value in "
-             f"{words.units}; ± its standard error; FL: the chance of each entry by its cards")
+             f"{words.units}; ± its standard error (exact: nothing sampled)"
+             + ("; model: valued by the learned model alone"
+                + (" (in parentheses: royalty points, a ranking only)"
+                   if advice.objective == ObjectiveName.EV else "")
+                if any(p.source == Figure.MODEL for p in advice.plays) else "")
+             + "; FL: the chance of each entry by its cards")
 
 
 class _progress:

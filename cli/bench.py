@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from fantasyland.cli.errors import reports_bad_input
-from fantasyland.cli.options import (DEFAULT_VARIANT, BudgetOption, FlValueOption, JsonOption,
+from fantasyland.cli.options import (DEFAULT_VARIANT, BotOption, BudgetOption, FlValueOption,
+                                     JsonOption,
                                      RoyaltiesObjectiveOption, SeedOption, VariantOption,
                                      WorkersOption, card_counts, hands_option, objective_for,
                                      samples_option, workers_count)
@@ -62,9 +63,12 @@ def command(
         "it again to time several counts in one run (--samples 200 --samples 2000).")] = None,
     advise: Annotated[bool, typer.Option(
         help="Instead, time `advise` on --hands seeded positions of each street of an "
-             "ordinary hand (the bot plays the streets before), with --budget and --workers.")
+             "ordinary hand (the bot plays the streets before), with --budget and --workers; "
+             "where a learned model of the game is shipped, with each --rollout-bot (both by "
+             "default) on the same positions.")
     ] = False,
     budget: BudgetOption = None,
+    rollout_bot: BotOption = None,
     workers: WorkersOption = None,
     verify: Annotated[bool, typer.Option(
         help="With --against: instead of timing, solve a fixed mix of 580 hands (presets, "
@@ -84,9 +88,9 @@ def command(
 
         with reports_bad_input():
             chosen = objective.value if objective is not None else ObjectiveName.EV.value
-            run(variant if variant != DEFAULT_VARIANT else "progressive", hands, seed, chosen,
+            run(variant, hands, seed, chosen,
                 DEFAULT_BUDGET if budget is None else budget, workers_count(workers),
-                json_output)
+                json_output, bot=rollout_bot)
         return
     if verify:
         _verify(against, json_output, seed)

@@ -22,6 +22,7 @@ from fantasyland.evaluator import Rules, preset_names
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.optimizer.solver import SizeError, parse_sizes
 from fantasyland.optimizer.solver import ObjectiveName
+from fantasyland.optimizer.ordinary import RolloutBot
 
 if TYPE_CHECKING:
     from fantasyland.optimizer.solver import TableSpec
@@ -52,6 +53,9 @@ OPPONENT_FANTASYLAND_HELP = ("An opponent in Fantasyland with this many cards, f
                              "from the deck left and set by this solver. Once per opponent.")
 BUDGET_HELP = ("Most rollouts a play gets before a street's plays are ranked (earlier "
                "streets; the last is exact). Default: 96.")
+BOT_HELP = ("Who plays the rollouts of earlier streets: learned (the default where a model of "
+            "the game is shipped: every play valued by the model, the close ones raced) or "
+            "heuristic (the only one elsewhere).")
 ENTRY_VALUE_HELP = ("The worth of entering Fantasyland with CARDS cards, in points, in place "
                     "of the rules' entry_value (repeatable): 15=20.5.")
 DEAD_HELP = ("Cards seen elsewhere (shown discards), for ev: no sampled board holds them.")
@@ -201,6 +205,11 @@ def budget_option() -> Any:
     return typer.Option("--budget", help=BUDGET_HELP, min=32, max=100_000)
 
 
+def bot_option() -> Any:
+    return typer.Option("--rollout-bot", help=BOT_HELP, show_default=False,
+                        case_sensitive=False)
+
+
 def entry_value_option() -> Any:
     return typer.Option("--entry-value", help=ENTRY_VALUE_HELP, show_default=False,
                         metavar="CARDS=POINTS")
@@ -247,6 +256,7 @@ AgainstOption = Annotated[list[str] | None, against_option()]
 OpponentFantasylandOption = Annotated[list[int] | None, opponent_fantasyland_option()]
 DeadOption = Annotated[str | None, dead_option()]
 BudgetOption = Annotated[int | None, budget_option()]
+BotOption = Annotated[RolloutBot | None, bot_option()]
 EntryValueOption = Annotated[list[str] | None, entry_value_option()]
 
 #: Options whose default, range, help or check of a value differ by command by design

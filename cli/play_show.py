@@ -10,6 +10,7 @@ from __future__ import annotations
 from fantasyland.cli.render import plural, say
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.evaluator.rules import ROWS
+from fantasyland.optimizer.ordinary import Figure
 from fantasyland.optimizer.play import PLAYER, Game, Mean, unseen_counts
 
 #: Plays ``?`` lists, best first.
@@ -108,6 +109,10 @@ def show_advice(game: Game) -> None:
     for rank, value in enumerate(answer.plays[:SHOWN_PLAYS], 1):
         if value.screened:
             say(f"  {rank:>3}. {value.play.describe()}: not rolled out (screened)")
+            continue
+        if value.source == Figure.MODEL:  # valued by the learned model alone
+            say(f"  {rank:>3}. {value.play.describe()}: model {value.model:.2f}"
+                + (" (royalty points: a ranking)" if value.value is None else ""))
             continue
         error = "" if answer.exact else f" ± {value.standard_error:.2f}"
         say(f"  {rank:>3}. {value.play.describe()}: {value.value:.2f}{error}, "

@@ -20,6 +20,7 @@ from fantasyland.cli.render import (LABEL_WIDTH, cards_text, console, labelled, 
                                     progress_bar, say)
 from fantasyland.evaluator import (ROWS, find_rules)
 from fantasyland.evaluator.user_files import MAX_FILE_BYTES, read_file
+from fantasyland.optimizer.ordinary import Figure
 
 #: Exit code when some lines were bad but others were graded (as ``batch``).
 LINES_FAILED = 1
@@ -59,7 +60,7 @@ def _table(result) -> Table:
         table.add_column(name, justify="right" if name in ("Line", "Street") else "left")
     for i, d in enumerate(result.decisions):
         lost = "0 (best)" if d.is_best else _points(d.lost, d.lost_error) + (
-            "\n(close)" if d.close else "")
+            "\n(close)" if d.close else "") + ("\n(model)" if d.source == Figure.MODEL else "")
         best = Text("") if d.is_best else Text("\n").join(play_parts(d.best.play))
         table.add_row(str(d.line), str(d.street), board_lines(d.advice.position.board),
                       Text("\n").join(play_parts(d.played.play)), lost, best,

@@ -306,6 +306,13 @@ CASES: dict[str, dict[str, Producer]] = {
             "advise", "--board", "Qh Qd / 7c 8c 9c Tc / 2s 4s 6s 8s Ts", "--cards", "Ks Jd 3h",
             "--against", "Ah Kh Jh / 9h 9d 5h 5d 4c / Kc Kd 8h 8d 7s",
             "--dead", "6c 6d"),
+        "ev-learned-model-and-rollouts": lambda _b, _r: command_json(
+            "advise", "--variant", "pineapple", "--board", "Kd / 7c 8c / 2h 2d", "--cards",
+            "Qs 9c 4s", "--budget", "32", "--samples", "200"),
+        "royalties-heuristic-first-street-screened": lambda _b, _r: command_json(
+            "advise", "--variant", "pineapple", "--board", " / / ", "--cards", "Kd 7c 8c 2h 2d",
+            "--objective", "royalties", "--budget", "32", "--rollout-bot", "heuristic",
+            "--workers", "1"),
     },
     "value.schema.json": {
         "royalties-pineapple": lambda _b, _r: command_json(

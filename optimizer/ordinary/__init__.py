@@ -14,11 +14,13 @@ from fantasyland.evaluator.faces import lazy_face
 #: Each name of the face and the module that defines it (``module:name`` where the face
 #: renames it: a module named as its function would hide the function once imported).
 _FACE = {
-    "Advice": "advise", "DEFAULT_BUDGET": "advise", "DEFAULT_SAMPLES": "advise", "Effort": "advise",
+    "Advice": "advise", "DEFAULT_BUDGET": "effort", "DEFAULT_SAMPLES": "advise", "Effort": "effort",
     "SCREEN": "advise", "advise_plays": "advise:advise", "PlayValue": "race", "Z": "race",
     "advice_record": "record", "entry_names": "record", "review_lines": "review:review",
     "Decision": "session", "OrdinarySession": "session", "PlayError": "plays",
-    "PositionError": "position", "seeded_positions": "deal",
+    "PositionError": "position", "seeded_positions": "deal", "RolloutBot": "bots",
+    "rollout_bot": "bots",
+    "Figure": "race",
 }
 
 __all__ = sorted(_FACE)

@@ -6,13 +6,18 @@ valued exactly, with nothing sampled. On the street before it each play is value
 too, over every deal of the last street (``optimizer.opponents.exact``), so that a rare foul
 is never missed. Earlier, the rest of the hand is rolled out from each
 play by a race (``optimizer.ordinary.race``): rollouts are added until the best play leads
-every other by ``Z`` standard errors, or the budget runs out. Where a street has more than
-``SCREEN`` plays (the first street's up to 232), the bot's first look picks the ones that race.
+every other by ``Z`` standard errors, or the budget runs out.
+
+Where a learned value of the rules' game is shipped, every play is valued by the model first
+and only the plays it cannot tell apart race, played out by the learned bot
+(``optimizer.ordinary.model_advice``). Elsewhere (or with ``Effort.bot`` heuristic) the
+heuristic bot plays the rollouts, and where a street has more than ``SCREEN`` plays (the
+first street's up to 232), its first look picks the ones that race.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -20,17 +25,17 @@ import numpy as np
 from fantasyland.evaluator.board import Board
 from fantasyland.evaluator.cards import Card
 from fantasyland.evaluator.rules import EntryValue, Rules
+from fantasyland.optimizer.ordinary.bots import RolloutBot, rollout_bot
+from fantasyland.optimizer.ordinary.effort import Effort
 from fantasyland.optimizer.ordinary.plays import Play, legal_plays
 from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
-from fantasyland.optimizer.ordinary.race import MIN_ROLLOUTS, PlayValue, race
+from fantasyland.optimizer.ordinary.race import MIN_ROLLOUTS, Figure, PlayValue, race
 from fantasyland.optimizer.ordinary.worth import Valuation
 from fantasyland.optimizer.solver.objective import (OBJECTIVES, ObjectiveError, ObjectiveName,
                                                     opponent_model)
 from fantasyland.optimizer.solver.table import (DEFAULT_SAMPLE, PLAIN, Sample, Table, TableSpec,
                                                 check_sample, draw_table, read_table)
 
-#: The most rollouts a play gets, by default.
-DEFAULT_BUDGET = 96
 #: Opponent boards the ev objective scores finished boards against, by default: the
 #: solver's (scoring them costs little: they are scored as their distinct boards).
 DEFAULT_SAMPLES = 2000
@@ -38,19 +43,6 @@ DEFAULT_SAMPLES = 2000
 #: the bot's first look over ``SCREEN_SAMPLES`` futures picks these many to roll out.
 SCREEN = 12
 SCREEN_SAMPLES = 256
-
-
-@dataclass(frozen=True, kw_only=True)
-class Effort:
-    """How the plays of a street race where they are rolled out: at most ``budget`` rollouts
-    a play, on ``workers`` processes, ``progress(done, most)`` told the rollouts as they are
-    made, and the plays of ``include`` raced whatever the first street's screen says (a play
-    being graded)."""
-
-    budget: int = DEFAULT_BUDGET
-    workers: int = 1
-    progress: Callable[[int, int], None] | None = None
-    include: Sequence[Play] = ()
 
 
 #: The default effort: ``DEFAULT_BUDGET`` rollouts a play, in this process.
@@ -66,11 +58,13 @@ class Advice:
     entries: tuple[EntryValue, ...]  # the worth of each entry size used, from one opponent
     plays: tuple[PlayValue, ...]
     exact: bool  # the last street or the one before it: every play valued exactly
-    samples: int  # opponent boards scored against (0 under royalties, or exact boards)
+    samples: int  # opponent boards scored against (0 under royalties, exact boards, or
+    # where the learned model alone valued every play)
     seed: int
     budget: int
     rollouts: int  # rollouts of all plays together
     deals: int = 0  # last deals each exact value is over (1 on the last street itself)
+    bot: RolloutBot | None = None  # who played the rollouts (None: valued exactly)
 
     @property
     def best(self) -> PlayValue:
@@ -170,17 +164,32 @@ def advise(rules: Rules, board: str | Board, cards: str | Sequence[Card],
     position, seated = read_advice_position(rules, board, cards, spec=sample.table,
                                             discards=discards)
     entries = entry_values(rules, objective, overrides=entry_overrides)
-    valuation, drawn = valuation_for(position, objective, seated, samples, seed, entries)
+    drawn: list[tuple[Valuation, int]] = []
+
+    def valuation() -> Valuation:
+        """The valuation, its opponents' sample drawn the first time it is asked for: a
+        decision the model alone grades needs none."""
+        if not drawn:
+            drawn.append(valuation_for(position, objective, seated, samples, seed, entries))
+        return drawn[0][0]
+
     plays = legal_plays(position)
     if position.rounds_left <= 1:
-        valued, deals = _exact(position, entries, plays, valuation)
-        return Advice(position, objective, seated, entries, valued, True, drawn, seed,
+        valued, deals = _exact(position, entries, plays, valuation())
+        return Advice(position, objective, seated, entries, valued, True, drawn[0][1], seed,
                       effort.budget, 0, deals)
-    raced, left_out = _screen(position, plays, seed, {p.key for p in effort.include})
-    ranked = race(position, valuation, raced, seed, effort.budget, effort.workers,
-                  effort.progress) + left_out
-    return Advice(position, objective, seated, entries, ranked, False, drawn, seed,
-                  effort.budget, sum(p.rollouts for p in ranked))
+    bot = rollout_bot(rules, asked=effort.bot)
+    if bot == RolloutBot.LEARNED:
+        from fantasyland.optimizer.ordinary.model_advice import model_advice
+
+        ranked = model_advice(position, objective, valuation, plays, seed, effort)
+    else:
+        raced, left_out = _screen(position, plays, seed, {p.key for p in effort.include})
+        ranked = race(position, valuation(), raced, seed, effort.budget, effort.workers,
+                      effort.progress) + left_out
+    return Advice(position, objective, seated, entries, ranked, False,
+                  drawn[0][1] if drawn else 0, seed, effort.budget,
+                  sum(p.rollouts for p in ranked), bot=bot)
 
 
 def _exact(position: Position, entries: tuple[EntryValue, ...], plays: list[Play],
@@ -205,7 +214,7 @@ def _exact(position: Position, entries: tuple[EntryValue, ...], plays: list[Play
     valued = tuple(PlayValue(
         plays[i], float(value[i]), 0.0, float(foul[i]),
         {cards: float(share[i]) for cards, share in chances.items()}, 0,
-        float(best - value[i]), 0.0, False) for i in order)
+        float(best - value[i]), 0.0, False, source=Figure.EXACT) for i in order)
     return valued, deals
 
 
@@ -227,5 +236,6 @@ def _screen(position: Position, plays: list[Play], seed: int, keep: set[bytes]
     chosen = set(order[:SCREEN]) | {i for i, p in enumerate(plays) if p.key in keep}
     raced = sorted(chosen)  # the race's order: the plays' own
     left_out = tuple(PlayValue(plays[i], None, None, None, None, 0, None, None, False, True,
-                               float(score[i])) for i in order if i not in chosen)
+                               float(score[i]), source=Figure.SCREENED)
+                     for i in order if i not in chosen)
     return [plays[i] for i in raced], left_out

@@ -27,6 +27,7 @@ def advice_record(advice: Advice) -> dict:
         "exact": advice.exact, "deals": advice.deals, "samples": advice.samples,
         "seed": advice.seed,
         "budget": advice.budget, "rollouts": advice.rollouts, "settled": advice.settled,
+        "rollout_bot": advice.bot,
         "entry_values": [{"cards": e.cards, "entry": names.get(e.cards, ""),
                           "value": e.value, "at_table": e.value * scale, "source": e.source}
                          for e in advice.entries],
@@ -36,6 +37,7 @@ def advice_record(advice: Advice) -> dict:
                            str(k): v for k, v in p.entry_chances.items()},
                        rollouts=p.rollouts, behind=p.behind, behind_error=p.behind_error,
                        close=p.close, screened=p.screened, screen=p.screen,
+                       source=p.source, model=p.model,
                        board=board_text(p.play.layout))
                   for p in advice.plays],
     }

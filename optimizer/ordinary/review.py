@@ -19,9 +19,13 @@ play's, and the EV lost, the best's value less the played one's over the rollout
 share (``PlayValue.behind``), with its standard error (0 on the last street, which is
 exact). On the first street only the plays the screen picks are rolled out, and the play
 made besides (``advise``'s ``include``): where the screen picked it, the numbers are those of
-``advise`` alone. Blank lines and lines starting with ``#`` are skipped; a line
-that cannot be read or graded is kept as a ``BadLine`` with its number, and the rest are
-graded.
+``advise`` alone. Where a learned model of the game is shipped, ``advise`` grades
+(``Effort.grading``): the model values every play, and the play made is raced against the
+model's best only where the model cannot tell them apart; elsewhere its EV lost is the
+model's best figure less its own (``Figure.MODEL``, no standard error).
+
+Blank lines and lines starting with ``#`` are skipped; a line that cannot be read or graded
+is kept as a ``BadLine`` with its number, and the rest are graded.
 """
 
 from __future__ import annotations
@@ -34,11 +38,13 @@ from dataclasses import dataclass, field
 from fantasyland.evaluator import InputError, find_rules
 from fantasyland.evaluator.cards import format_cards
 from fantasyland.evaluator.rules import Rules
-from fantasyland.optimizer.ordinary.advise import (DEFAULT_BUDGET, Advice, Effort, PlayValue,
+from fantasyland.optimizer.ordinary.advise import (Advice, PlayValue,
                                                    advise, advise_samples, check_settings,
                                                    read_advice_position)
-from fantasyland.optimizer.ordinary.position import PositionError
+from fantasyland.optimizer.ordinary.effort import DEFAULT_BUDGET, Effort
 from fantasyland.optimizer.ordinary.plays import Play, read_play
+from fantasyland.optimizer.ordinary.position import PositionError
+from fantasyland.optimizer.ordinary.race import Figure
 from fantasyland.optimizer.solver.table import DEFAULT_SAMPLE, PLAIN, Sample, TableSpec
 
 #: The keys a history line may hold.
@@ -64,8 +70,10 @@ class Decision:
     """One street graded: the play made, the best play, and the EV lost between them.
 
     ``lost`` is the best play's value less the played one's over the rollouts the two share,
-    with ``lost_error`` its standard error; both are None for a play the first street's
-    screen left out of the race (``screened``), which has no value to compare."""
+    with ``lost_error`` its standard error; where the learned model alone valued the play
+    made, the model's figure of the best less the played one's, with no standard error
+    (``source``); both are None for a play the first street's screen left out of the race
+    (``screened``), which has no value to compare."""
 
     line: int
     hand: str | None
@@ -91,12 +99,22 @@ class Decision:
         return self.played.close
 
     @property
+    def source(self) -> Figure:
+        """Where ``lost`` comes from: exact values, rollouts, the model, or nowhere."""
+        return self.played.source
+
+    @property
     def lost(self) -> float | None:
-        return None if self.screened else self.played.behind
+        if self.screened:
+            return None
+        if self.source == Figure.MODEL and self.best.model is not None \
+                and self.played.model is not None:
+            return max(self.best.model - self.played.model, 0.0)
+        return self.played.behind
 
     @property
     def lost_error(self) -> float | None:
-        return None if self.screened else self.played.behind_error
+        return None if self.screened or self.source == Figure.MODEL else self.played.behind_error
 
     @property
     def street(self) -> int:
@@ -113,7 +131,7 @@ class Decision:
             "exact": self.advice.exact,
             "played": _play_record(self.played), "best": _play_record(self.best),
             "is_best": self.is_best, "close": self.close, "screened": self.screened,
-            "ev_lost": self.lost, "ev_lost_error": self.lost_error,
+            "ev_lost": self.lost, "ev_lost_error": self.lost_error, "source": self.source,
             "plays": len(self.advice.plays), "rollouts": self.advice.rollouts,
         }
 
@@ -121,7 +139,7 @@ class Decision:
 def _play_record(value: PlayValue) -> dict:
     return {**value.play.record(), "describe": value.play.describe(), "value": value.value,
             "standard_error": value.standard_error, "foul_chance": value.foul_chance,
-            "rollouts": value.rollouts}
+            "rollouts": value.rollouts, "source": value.source, "model": value.model}
 
 
 @dataclass(frozen=True)
@@ -314,7 +332,8 @@ def review(lines: Iterable[str], *, variant: str | Rules = "progressive", object
             advice = advise(rules, line.board, line.cards, objective=objective,
                             sample=Sample(table=table, samples=samples, seed=seed),
                             discards=earlier, entry_overrides=entry_overrides,
-                            effort=Effort(budget=budget, workers=workers, include=(play,)))
+                            effort=Effort(budget=budget, workers=workers, include=(play,),
+                                          grading=True))
         except InputError as error:  # refused input is a bad line; any other error, a bug
             result = BadLine(number, str(error), text)
             bad.append(result)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from fantasyland.optimizer.opponents.bot import choose_each, remaining, without
+from fantasyland.optimizer.opponents.exact import Valuation as Scoring
 from fantasyland.optimizer.opponents.layout import placements
 from fantasyland.optimizer.opponents.params import BotParams
 from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, table_odds
@@ -39,12 +40,29 @@ def policy(position: Position) -> BotParams:
 @dataclass(frozen=True)
 class Rollouts:
     """Rollouts ``indices`` of every play: ``(plays, rollouts)`` values, fouls and the
-    cards of each Fantasyland entered (0: none)."""
+    cards of each Fantasyland entered (0: none). Rollouts whose last street is valued over
+    every last deal (``learned_rollouts``) give each rollout's share of a foul (``foul``)
+    and of each entry (``entries``, by its cards) instead, and ``plain``, the outcomes as
+    played, before their control variates."""
 
     indices: np.ndarray
     value: np.ndarray
     fouled: np.ndarray
     entry_cards: np.ndarray
+    foul: np.ndarray | None = None
+    entries: dict[int, np.ndarray] | None = None
+    plain: np.ndarray | None = None
+
+    @property
+    def foul_shares(self) -> np.ndarray:
+        """Each rollout's share of a foul: 0 or 1 as played, or its exact share."""
+        return self.fouled.astype(float) if self.foul is None else self.foul
+
+    def entry_shares(self, sizes: tuple[int, ...]) -> dict[int, np.ndarray]:
+        """Each rollout's share of an entry with each of ``sizes`` cards."""
+        if self.entries is None:
+            return {s: (self.entry_cards == s).astype(float) for s in sizes}
+        return {s: self.entries.get(s, np.zeros(self.value.shape)) for s in sizes}
 
 
 def unseen_cards(position: Position) -> np.ndarray:
@@ -56,7 +74,7 @@ def unseen_cards(position: Position) -> np.ndarray:
     return remaining(counts)
 
 
-def finish(valuation: Valuation, layouts: np.ndarray, new: np.ndarray, keep: int) -> Outcome:
+def finish(valuation: Scoring, layouts: np.ndarray, new: np.ndarray, keep: int) -> Outcome:
     """The best finish of each of ``layouts`` with the last street's ``new`` cards (ties to
     the first), and its outcome."""
     options = [placements(layout, new.tolist(), keep) for layout in layouts]

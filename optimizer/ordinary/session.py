@@ -24,21 +24,21 @@ from fantasyland.evaluator.rules_files import find_rules
 from fantasyland.optimizer.opponents.layout import EMPTY
 from fantasyland.optimizer.opponents.pools import dealing_for
 from fantasyland.optimizer.ordinary.advise import (
-    DEFAULT_BUDGET,
     DEFAULT_SAMPLES,
     OBJECTIVES,
     Advice,
-    Effort,
     PlayValue,
     advise,
     entry_values,
 )
+from fantasyland.optimizer.ordinary.effort import DEFAULT_BUDGET, Effort
 from fantasyland.optimizer.ordinary.plays import (
     Play,
     board_text,
     read_play,
 )
 from fantasyland.optimizer.ordinary.position import Position, PositionError, read_position
+from fantasyland.optimizer.ordinary.race import Figure
 from fantasyland.optimizer.solver.table import PLAIN, Sample, TableSpec, read_table
 from fantasyland.optimizer.solver.objective import ObjectiveName
 
@@ -75,8 +75,9 @@ class Decision:
 
     @property
     def raced(self) -> int:
-        """Plays rolled out (or valued exactly): those the screen let through."""
-        return sum(not p.screened for p in self.advice.plays)
+        """Plays rolled out (or valued exactly): those the screen let through, or those the
+        learned model could not tell apart."""
+        return sum(p.source in (Figure.ROLLOUTS, Figure.EXACT) for p in self.advice.plays)
 
     @property
     def ev_lost(self) -> float | None:

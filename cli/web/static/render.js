@@ -277,11 +277,15 @@ function entryText(play, sizes) {
 }
 
 function playItem(play, i, sizes) {
-  // A play the first look screened out of the race has no value, only its screen score.
+  // A play the first look screened out of the race has no value, only its screen score; a
+  // play the learned model alone valued has the model's figure (under ev: a ranking only).
+  const alone = play.source === "model";
   const figures = play.screened ? [`screened out (first look ${num(play.screen)})`]
-    : [`value ${num(play.value)} \u00b1 ${num(play.standard_error)}`,
-      `foul ${percent(play.foul_chance)}`, entryText(play, sizes)];
-  return el("li", { class: play.screened ? "play screened" : "play",
+    : alone ? [play.value === null ? `model ${num(play.model)} (royalty points: a ranking)`
+      : `value ${num(play.value)} (model)`]
+      : [`value ${num(play.value)} \u00b1 ${num(play.standard_error)}`,
+        `foul ${percent(play.foul_chance)}`, entryText(play, sizes)];
+  return el("li", { class: play.screened || alone ? "play screened" : "play",
     data: { play: i, board: play.board, close: String(play.close) } },
   el("div", { class: "play-moves" }, placement(play),
     play.discard ? el("span", { class: "place" }, "discard ",
@@ -291,16 +295,16 @@ function playItem(play, i, sizes) {
       " \u00b7 \u2248 close") : null));
 }
 
-/** The plays of an ordinary street, best first; those the first look screened out last,
- * folded away. */
+/** The plays of an ordinary street, best first; those the first look screened out, or the
+ * learned model alone valued, last, folded away. */
 export function adviseResult(result) {
   const sizes = result.entry_values.map((entry) => entry.cards);
   const head = el("p", { class: "summary" }, `${result.variant}, ${result.objective}, street `
     + `${result.position.street} (${result.position.rounds_left} rounds left) \u00b7 `
     + `${result.plays.length} plays \u00b7 ${result.rollouts} rollouts`
     + (result.exact ? " \u00b7 exact" : "") + (result.settled ? " \u00b7 settled" : ""));
-  const raced = result.plays.filter((play) => !play.screened);
-  const screened = result.plays.filter((play) => play.screened);
+  const raced = result.plays.filter((play) => !play.screened && play.source !== "model");
+  const screened = result.plays.filter((play) => play.screened || play.source === "model");
   const best = result.plays[0];
   const parts = [head];
   if (best) {
@@ -311,7 +315,9 @@ export function adviseResult(result) {
     el("ol", { class: "plays" }, raced.map((play, i) => playItem(play, i, sizes))));
   if (screened.length) {
     parts.push(el("details", { class: "screened-plays" },
-      el("summary", {}, `${screened.length} plays screened out by the first look`),
+      el("summary", {}, result.rollout_bot === "learned"
+        ? `${screened.length} plays valued by the learned model alone`
+        : `${screened.length} plays screened out by the first look`),
       el("ol", { class: "plays", start: raced.length + 1 },
         screened.map((play, i) => playItem(play, raced.length + i, sizes)))));
   }
