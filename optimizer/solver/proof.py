@@ -1,0 +1,170 @@
+"""How a mode's optimum is proved, and the proof by CP-SAT.
+
+By default each mode is proved by the fastest route its hand allows (``Proof``): exact
+completion when a set is worth its rows' weights summed (royalties); under shared terms
+(the ev's scoops) the bounds alone, or every set that could beat the incumbent valued, or
+CP-SAT on what the bounds leave. ``ProofMethod.CPSAT`` asks for the model on every hand: the
+candidates that survive the bounds at the incumbent's value go into it (``build_model``),
+CP-SAT proves the optimum, and a second solve, held to that value, finds the set the
+tie-break prefers among those worth it. The two routes then check each other
+(tests/test_cpsat_agreement.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, TypedDict
+
+import numpy as np
+
+from fantasyland.evaluator.rules import ROWS, Row, Word
+from fantasyland.optimizer.solver import cpsat
+from fantasyland.optimizer.solver.bounds import INF, tighten
+from fantasyland.optimizer.solver.candidates import Candidates
+from fantasyland.optimizer.solver.model import SetModel, build_model
+from fantasyland.optimizer.solver.objective import Objective, ObjectiveError
+from fantasyland.optimizer.solver.search import Pick, pick_of
+
+if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
+    from ortools.sat.python import cp_model
+
+
+class ProofMethod(Word):
+    """How a solve is asked to prove its optimum: ``solve(proof=...)``, ``--proof``."""
+
+    FASTEST = "fastest"  # the fastest route the hand allows (the default)
+    CPSAT = "cpsat"  # CP-SAT's model on every hand, the tie-break included
+
+
+class Proof(Word):
+    """What proved an optimum: a mode's ``ModeStats.proof``, and a solve's
+    ``Solution.proof`` (``"proof"`` in ``solve --json``)."""
+
+    COMPLETION = "completion"  # every set that could reach it completed exactly
+    BOUNDS = "bounds"  # no set could beat the incumbent by the bounds alone
+    EVERY_SET_VALUED = "every set valued"  # every set that could beat it valued exactly
+    CPSAT = "cpsat"  # CP-SAT's model
+
+    @property
+    def cost(self) -> int:
+        """Its place from the cheapest proof to the costliest: the order of the members."""
+        return list(Proof).index(self)
+
+
+def costliest(proofs: Iterable[Proof]) -> Proof | None:
+    """Of the proofs of a solve's modes, the one that cost the most: the hand's proof."""
+    return max(proofs, key=lambda proof: proof.cost, default=None)
+
+
+def check_method(method: str) -> ProofMethod:
+    """``method`` as a ``ProofMethod``; ``ObjectiveError`` naming it if it is none."""
+    try:
+        return ProofMethod(method)
+    except ValueError:
+        raise ObjectiveError(f"bad proof {method!r}: expected "
+                             + " or ".join(m.value for m in ProofMethod)) from None
+
+
+class ProofFigures(TypedDict, total=False):
+    """What a proof by CP-SAT records of itself: fields of ``mode.ModeStats``."""
+
+    literals: int  # the model's size
+    cp_sat_status: str
+    proof: Proof
+    build_ms: float
+    solve_ms: float
+    tiebreak_ms: float
+
+
+def _solver(deadline: float) -> cp_model.CpSolver:
+    cp_model = cpsat.cp_model()
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1  # deterministic, and the machine has two cores
+    solver.parameters.random_seed = 0
+    solver.parameters.max_time_in_seconds = max(deadline - cpsat.clock(), 0.01)
+    return solver
+
+
+def _chosen(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates,
+            weight: int) -> Pick:
+    return pick_of(cands, weight, {row: [solver.boolean_value(lit)
+                                         for lit in set_model.picks[row]].index(True)
+                                   for row in ROWS})
+
+
+def prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
+          deadline: float, stats: ProofFigures) -> tuple[Pick | None, bool, int]:
+    """Search ``cands`` for the best set worth ``floor`` or more. Returns it (or None),
+    whether the search is complete, and the best bound on the mode's value."""
+    set_model, solver, status = _solve(cands, need_stay, objective, floor, deadline, stats)
+    cp_model = cpsat.cp_model()
+    if status == cp_model.INFEASIBLE:
+        return None, True, floor - 1 if floor is not None else int(-INF)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, False, int(solver.best_objective_bound)
+    weight = int(round(solver.objective_value))
+    return (_chosen(solver, set_model, cands, weight), status == cp_model.OPTIMAL,
+            int(solver.best_objective_bound))
+
+
+def _solve(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
+           deadline: float, stats: ProofFigures
+           ) -> tuple[SetModel, cp_model.CpSolver, cp_model.CpSolverStatus]:
+    """The model of ``cands`` built and solved: the model, its solver and the status."""
+    clock = time.perf_counter()
+    set_model = build_model(cands, need_stay, objective, floor=floor)
+    stats["build_ms"] = (time.perf_counter() - clock) * 1e3
+    stats["literals"] = sum(len(p) for p in set_model.picks.values())
+    clock = time.perf_counter()
+    solver = _solver(deadline)
+    status = solver.solve(set_model.model)
+    stats["solve_ms"] = (time.perf_counter() - clock) * 1e3
+    stats["cp_sat_status"] = solver.status_name(status)
+    return set_model, solver, status
+
+
+def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
+                   floor: int | None, deadline: float, stats: ProofFigures
+                   ) -> tuple[Pick | None, bool, int]:
+    """The best set of ``cands`` worth ``floor`` or more, proved by CP-SAT, and of the sets
+    worth as much the one the tie-break prefers, found by CP-SAT too. ``cands`` must hold
+    every set worth ``floor`` or more. Returns the set (or None: there is none, or the time
+    ran out before one was found), whether it is proved, tie-break included, and the best
+    bound on the mode's value."""
+    cp_model = cpsat.cp_model()
+    set_model, solver, status = _solve(cands, need_stay, objective, floor, deadline, stats)
+    stats["proof"] = Proof.CPSAT
+    if status == cp_model.INFEASIBLE:
+        return None, True, floor - 1 if floor is not None else int(-INF)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, False, int(solver.best_objective_bound)
+    value = int(round(solver.objective_value))
+    best = _chosen(solver, set_model, cands, value)
+    if status != cp_model.OPTIMAL:
+        return best, False, int(solver.best_objective_bound)
+    clock = time.perf_counter()
+    # Held to the optimum, over the candidates that survive the bounds at it, the tie-break
+    # as one objective: each row's place in its tie-break order, the bottom's weighed above
+    # every middle and top, the middle's above every top, so that the maximum is the
+    # highest bottom, then middle, then top.
+    tied = tighten(cands, need_stay, value)
+    held = build_model(tied, need_stay, objective, floor=value)
+    model = held.model
+    model.add(held.value == value)
+    place = {row: np.argsort(np.argsort(tied.row(row).tiebreak, kind="stable")) for row in ROWS}
+    scale: dict[str, int] = {Row.TOP: 1, Row.MIDDLE: len(tied.top),
+                             Row.BOTTOM: len(tied.top) * len(tied.middle)}
+    model.maximize(sum(cp_model.LinearExpr.weighted_sum(held.picks[row],
+                                                        (place[row] * scale[row]).tolist())
+                       for row in ROWS))
+    for row in ROWS:  # the optimum found: a set the second solve starts from
+        rank = tied.row(row).tiebreak
+        for literal, own in zip(held.picks[row], rank.tolist()):
+            model.add_hint(literal, own == best.ranks[row])
+    tiebreak = _solver(deadline)
+    held_status = tiebreak.solve(model)
+    stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
+    if held_status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return best, False, value
+    return _chosen(tiebreak, held, tied, value), held_status == cp_model.OPTIMAL, value
