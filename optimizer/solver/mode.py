@@ -216,9 +216,14 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
         cands = more
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
     if method is ProofMethod.CPSAT:
-        floor = found.value if found is not None else None
+        if found is None:  # the most promising rows share cards: an incumbent from them all
+            for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
+                found, _, _ = best_set(part, part_stay, None, part_bounds[Row.BOTTOM],
+                                       deadline=deadline, found=found)
+        incumbent = as_pick(found) if found is not None else None
+        floor = incumbent.value if incumbent is not None else None
         return _by_model(_survivors(cands, bounds, need_stay, floor), need_stay, objective,
-                         floor, deadline, stats)
+                         incumbent, deadline, stats)
     stats["proof"] = Proof.COMPLETION
     if few is not cands or not complete:
         clock = time.perf_counter()
@@ -321,16 +326,22 @@ def _survivors(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
     return tighten(kept, need_stay, floor)
 
 
-def _by_model(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
-              deadline: float, stats: ModeFigures) -> ModeResult | None:
+def _by_model(cands: Candidates, need_stay: bool, objective: Objective,
+              incumbent: Pick | None, deadline: float, stats: ModeFigures) -> ModeResult | None:
     """The mode's best set, tie-break included, proved by CP-SAT over ``cands``, which hold
-    every set worth ``floor`` or more (every legal set when it is None)."""
+    every set worth the ``incumbent``'s value or more. Without an incumbent the completion
+    has found no legal set, and CP-SAT proves that over every candidate in one."""
     stats["kept"] = sum(cands.sizes.values())
+    stats["proof"] = Proof.CPSAT
     if not all(len(cands.row(row)) for row in ROWS):
-        return None  # only where there is no floor: with one, the incumbent's rows are kept
+        return None  # only without an incumbent, whose rows are kept
+    floor = incumbent.value if incumbent is not None else None
     pick, proved, bound = prove_by_model(cands, need_stay, objective, floor, deadline, stats)
-    if pick is None:
-        return None  # proved that the mode has no legal set (or the time ran out first)
+    if pick is None and incumbent is None:
+        return None  # no legal set, proved (or the time ran out first: the completion's word)
+    if pick is None:  # the time ran out before CP-SAT found a set: the incumbent, unproved
+        pick, proved = incumbent, False
+    assert pick is not None
     tiebreak = (pick.ranks[Row.BOTTOM], pick.ranks[Row.MIDDLE], pick.ranks[Row.TOP])
     return _result(cands, need_stay, objective, pick, tiebreak, proved, bound, stats)
 
@@ -355,13 +366,12 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     # The incumbent: the set of most weight (the rows' own terms), valued exactly.
     few, few_bound = _most_promising(cands, bounds, need_stay)
     found, _, _ = best_set(few, need_stay, None, few_bound)
-    if found is None and method is ProofMethod.CPSAT:
-        stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
-        return _by_model(_survivors(cands, bounds, need_stay, None), need_stay, objective,
-                         None, deadline, stats)
     if found is None:  # the best rows share cards, or the mode has no legal set at all
         for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
             found, _, _ = best_set(part, part_stay, None, part_bounds[Row.BOTTOM], found=found)
+        if found is None and method is ProofMethod.CPSAT:  # CP-SAT to prove it too
+            return _by_model(_survivors(cands, bounds, need_stay, None), need_stay, objective,
+                             None, deadline, stats)
         if found is None:
             return None
     found_pick = as_pick(found)
@@ -376,7 +386,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     if method is ProofMethod.CPSAT:  # what survives the bounds at the incumbent's value
         survivors = _survivors(cands, bounds, need_stay, start)
         stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
-        return _by_model(survivors, need_stay, objective, start, deadline, stats)
+        return _by_model(survivors, need_stay, objective, pick, deadline, stats)
     above, stats["prune_rounds"] = tighten_counted(at_pick, need_stay, start + 1)
     left = above
     # When few sets could beat it, value them all exactly: the best becomes the incumbent,

@@ -20,7 +20,7 @@ import numpy as np
 
 from fantasyland.evaluator.rules import ROWS, Row, Word
 from fantasyland.optimizer.solver import cpsat
-from fantasyland.optimizer.solver.bounds import INF, tighten
+from fantasyland.optimizer.solver.bounds import INF, bounds_through, tighten
 from fantasyland.optimizer.solver.candidates import Candidates
 from fantasyland.optimizer.solver.model import SetModel, build_model
 from fantasyland.optimizer.solver.objective import Objective, ObjectiveError
@@ -109,11 +109,14 @@ def prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int |
 
 
 def _solve(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
-           deadline: float, stats: ProofFigures
+           deadline: float, stats: ProofFigures, *, cuts: bool = False
            ) -> tuple[SetModel, cp_model.CpSolver, cp_model.CpSolverStatus]:
-    """The model of ``cands`` built and solved: the model, its solver and the status."""
+    """The model of ``cands`` built (with the bounds' cuts if asked) and solved: the model,
+    its solver and the status."""
     clock = time.perf_counter()
     set_model = build_model(cands, need_stay, objective, floor=floor)
+    if cuts:
+        _bound_cuts(set_model, cands, need_stay)
     stats["build_ms"] = (time.perf_counter() - clock) * 1e3
     stats["literals"] = sum(len(p) for p in set_model.picks.values())
     clock = time.perf_counter()
@@ -122,6 +125,22 @@ def _solve(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
     stats["solve_ms"] = (time.perf_counter() - clock) * 1e3
     stats["cp_sat_status"] = solver.status_name(status)
     return set_model, solver, status
+
+
+def _bound_cuts(set_model: SetModel, cands: Candidates, need_stay: bool) -> None:
+    """Tell the model what the bounds know: a set is worth at most the bound through each of
+    its rows' candidates. The model's own relaxation lets rows share cards and break the
+    foul order, and without this takes seconds to prove an optimum that many sets tie at (a
+    hand of few royalties, where nearly every set is worth nothing)."""
+    cp_model = cpsat.cp_model()
+    for row, bound in bounds_through(cands, need_stay).items():
+        ceiling = np.maximum(bound, -CUT_FLOOR)  # a candidate in no set: as low as needed
+        set_model.model.add(set_model.value <= cp_model.LinearExpr.weighted_sum(
+            set_model.picks[row], ceiling.tolist()))
+
+
+#: Below any set's value, above the bounds' "no set" (``INF``), within CP-SAT's integers.
+CUT_FLOOR = 1 << 40
 
 
 def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
@@ -133,7 +152,8 @@ def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
     ran out before one was found), whether it is proved, tie-break included, and the best
     bound on the mode's value."""
     cp_model = cpsat.cp_model()
-    set_model, solver, status = _solve(cands, need_stay, objective, floor, deadline, stats)
+    set_model, solver, status = _solve(cands, need_stay, objective, floor, deadline, stats,
+                                       cuts=True)
     stats["proof"] = Proof.CPSAT
     if status == cp_model.INFEASIBLE:
         return None, True, floor - 1 if floor is not None else int(-INF)
@@ -145,26 +165,34 @@ def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
         return best, False, int(solver.best_objective_bound)
     clock = time.perf_counter()
     # Held to the optimum, over the candidates that survive the bounds at it, the tie-break
-    # as one objective: each row's place in its tie-break order, the bottom's weighed above
-    # every middle and top, the middle's above every top, so that the maximum is the
-    # highest bottom, then middle, then top.
+    # row by row: the highest bottom (its place in its tie-break order), held to it the
+    # highest middle, then the highest top.
     tied = tighten(cands, need_stay, value)
     held = build_model(tied, need_stay, objective, floor=value)
     model = held.model
     model.add(held.value == value)
-    place = {row: np.argsort(np.argsort(tied.row(row).tiebreak, kind="stable")) for row in ROWS}
-    scale: dict[str, int] = {Row.TOP: 1, Row.MIDDLE: len(tied.top),
-                             Row.BOTTOM: len(tied.top) * len(tied.middle)}
-    model.maximize(sum(cp_model.LinearExpr.weighted_sum(held.picks[row],
-                                                        (place[row] * scale[row]).tolist())
-                       for row in ROWS))
-    for row in ROWS:  # the optimum found: a set the second solve starts from
+    chosen = {row: best.ranks[row] for row in ROWS}
+    for row in TIEBREAK_ORDER:
         rank = tied.row(row).tiebreak
-        for literal, own in zip(held.picks[row], rank.tolist()):
-            model.add_hint(literal, own == best.ranks[row])
-    tiebreak = _solver(deadline)
-    held_status = tiebreak.solve(model)
+        place = np.argsort(np.argsort(rank, kind="stable"))
+        model.maximize(cp_model.LinearExpr.weighted_sum(held.picks[row], place.tolist()))
+        model.clear_hints()
+        for other in ROWS:  # the best set so far: where the solve starts
+            for literal, own in zip(held.picks[other], tied.row(other).tiebreak.tolist()):
+                model.add_hint(literal, own == chosen[other])
+        tiebreak = _solver(deadline)
+        status = tiebreak.solve(model)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break
+        chosen = _chosen(tiebreak, held, tied, value).ranks
+        if status != cp_model.OPTIMAL:
+            break
+        model.add(held.picks[row][int(np.flatnonzero(rank == chosen[row])[0])] == 1)
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
-    if held_status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return best, False, value
-    return _chosen(tiebreak, held, tied, value), held_status == cp_model.OPTIMAL, value
+    return (pick_of(tied, value, {row: int(np.flatnonzero(tied.row(row).tiebreak ==
+                                                          chosen[row])[0]) for row in ROWS}),
+            status == cp_model.OPTIMAL, value)
+
+
+#: The tie-break's rows, the first it compares first.
+TIEBREAK_ORDER = (Row.BOTTOM, Row.MIDDLE, Row.TOP)
