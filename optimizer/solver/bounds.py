@@ -219,14 +219,6 @@ def _short_list(cands: Candidates) -> dict[str, np.ndarray]:
     return lists
 
 
-def bounds_through(cands: Candidates, need_stay: bool) -> dict[str, np.ndarray]:
-    """The bound on a whole set through each candidate: the lower of the chain bound and the
-    card-aware bound (``-INF``: the candidate is in no set)."""
-    chain = set_bounds(cands, chain_bounds(cands), need_stay)
-    aware = set_bounds(cands, card_aware_others(cands, _short_list(cands)), need_stay)
-    return {row: np.minimum(chain[row], aware[row]) for row in ROWS}
-
-
 def tighten(cands: Candidates, need_stay: bool, floor: int) -> Candidates:
     """Prune with the chain bound and the card-aware bound until neither removes anything.
 

@@ -384,7 +384,11 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     keep = {row: bounds[row] >= start for row in ROWS}  # the chain bound, at no cost
     at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
     if method is ProofMethod.CPSAT:  # what survives the bounds at the incumbent's value
-        survivors = _survivors(cands, bounds, need_stay, start)
+        # A second incumbent first, as below: the heaviest set that could beat the first.
+        better = _heaviest(tighten(at_pick, need_stay, start + 1), need_stay, objective)
+        if better is not None and better.value > start:
+            pick = better
+        survivors = _survivors(cands, bounds, need_stay, pick.value)
         stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
         return _by_model(survivors, need_stay, objective, pick, deadline, stats)
     above, stats["prune_rounds"] = tighten_counted(at_pick, need_stay, start + 1)

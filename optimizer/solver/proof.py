@@ -20,7 +20,7 @@ import numpy as np
 
 from fantasyland.evaluator.rules import ROWS, Row, Word
 from fantasyland.optimizer.solver import cpsat
-from fantasyland.optimizer.solver.bounds import INF, bounds_through, tighten
+from fantasyland.optimizer.solver.bounds import INF, tighten
 from fantasyland.optimizer.solver.candidates import Candidates
 from fantasyland.optimizer.solver.model import SetModel, build_model
 from fantasyland.optimizer.solver.objective import Objective, ObjectiveError
@@ -109,14 +109,11 @@ def prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int |
 
 
 def _solve(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
-           deadline: float, stats: ProofFigures, *, cuts: bool = False
+           deadline: float, stats: ProofFigures
            ) -> tuple[SetModel, cp_model.CpSolver, cp_model.CpSolverStatus]:
-    """The model of ``cands`` built (with the bounds' cuts if asked) and solved: the model,
-    its solver and the status."""
+    """The model of ``cands`` built and solved: the model, its solver and the status."""
     clock = time.perf_counter()
     set_model = build_model(cands, need_stay, objective, floor=floor)
-    if cuts:
-        _bound_cuts(set_model, cands, need_stay)
     stats["build_ms"] = (time.perf_counter() - clock) * 1e3
     stats["literals"] = sum(len(p) for p in set_model.picks.values())
     clock = time.perf_counter()
@@ -125,22 +122,6 @@ def _solve(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
     stats["solve_ms"] = (time.perf_counter() - clock) * 1e3
     stats["cp_sat_status"] = solver.status_name(status)
     return set_model, solver, status
-
-
-def _bound_cuts(set_model: SetModel, cands: Candidates, need_stay: bool) -> None:
-    """Tell the model what the bounds know: a set is worth at most the bound through each of
-    its rows' candidates. The model's own relaxation lets rows share cards and break the
-    foul order, and without this takes seconds to prove an optimum that many sets tie at (a
-    hand of few royalties, where nearly every set is worth nothing)."""
-    cp_model = cpsat.cp_model()
-    for row, bound in bounds_through(cands, need_stay).items():
-        ceiling = np.maximum(bound, -CUT_FLOOR)  # a candidate in no set: as low as needed
-        set_model.model.add(set_model.value <= cp_model.LinearExpr.weighted_sum(
-            set_model.picks[row], ceiling.tolist()))
-
-
-#: Below any set's value, above the bounds' "no set" (``INF``), within CP-SAT's integers.
-CUT_FLOOR = 1 << 40
 
 
 def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
@@ -152,8 +133,7 @@ def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
     ran out before one was found), whether it is proved, tie-break included, and the best
     bound on the mode's value."""
     cp_model = cpsat.cp_model()
-    set_model, solver, status = _solve(cands, need_stay, objective, floor, deadline, stats,
-                                       cuts=True)
+    set_model, solver, status = _solve(cands, need_stay, objective, floor, deadline, stats)
     stats["proof"] = Proof.CPSAT
     if status == cp_model.INFEASIBLE:
         return None, True, floor - 1 if floor is not None else int(-INF)
