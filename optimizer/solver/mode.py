@@ -385,7 +385,9 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
     if method is ProofMethod.CPSAT:  # what survives the bounds at the incumbent's value
         # A second incumbent first, as below: the heaviest set that could beat the first.
-        better = _heaviest(tighten(at_pick, need_stay, start + 1), need_stay, objective)
+        beats = tighten(at_pick, need_stay, start + 1)
+        better = _heaviest(beats, need_stay, objective) if all(
+            len(beats.row(row)) for row in ROWS) else None
         if better is not None and better.value > start:
             pick = better
         survivors = _survivors(cands, bounds, need_stay, pick.value)
