@@ -101,7 +101,8 @@ def test_asked_for_the_model_each_mode_is_proved_by_cp_sat():
     solution = solve("Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s", objective="royalties",
                      proof="cpsat")
     for mode in (solution.stats.stay, solution.stats.no_stay):
-        assert mode.proof is Proof.CPSAT and mode.cp_sat_status == "OPTIMAL"
+        # INFEASIBLE: no set beats the incumbent, which is then the optimum
+        assert mode.proof is Proof.CPSAT and mode.cp_sat_status in ("OPTIMAL", "INFEASIBLE")
         assert mode.literals >= 3 and mode.tiebreak_ms is not None
 
 

@@ -15,9 +15,10 @@ Within a mode the objective is an integer, so the optimum is exact:
    for the middle, then the top.
 
 Asked for CP-SAT on every hand (``ProofMethod.CPSAT``, ``optimizer.solver.proof``), steps 2
-and 3 are the model's instead: the candidates that survive the bounds at the incumbent's
-value go into it, CP-SAT proves the optimum and then, held to it, finds the tie-break's
-choice. Each mode's ``ModeStats.proof`` says which proof settled it.
+and 3 are the model's instead, from a second incumbent (``_second``): the candidates that
+survive the bounds above its value go into the model, CP-SAT proves the optimum and then,
+held to it, finds the tie-break's choice. Each mode's ``ModeStats.proof`` says which proof
+settled it.
 """
 
 from __future__ import annotations
@@ -221,6 +222,8 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
                 found, _, _ = best_set(part, part_stay, None, part_bounds[Row.BOTTOM],
                                        deadline=deadline, found=found)
         incumbent = as_pick(found) if found is not None else None
+        if incumbent is not None:  # a second one, as under shared terms (``_second``)
+            incumbent = _second(cands, bounds, need_stay, objective, incumbent)
         floor = incumbent.value if incumbent is not None else None
         return _by_model(_survivors(cands, bounds, need_stay, floor), need_stay, objective,
                          incumbent, deadline, stats)
@@ -326,6 +329,19 @@ def _survivors(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool
     return tighten(kept, need_stay, floor)
 
 
+def _second(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
+            objective: Objective, first: Pick) -> Pick:
+    """The incumbent the model starts from under ``--proof cpsat``: the heaviest set (by
+    the rows' own terms, valued exactly) of the candidates that could beat ``first``, if it
+    does beat it, else ``first``. Under royalties it is the optimum itself, found by the
+    completion, and CP-SAT's part is to prove that no set beats it, and the tie-break."""
+    beats = _survivors(cands, bounds, need_stay, first.value + 1)
+    if not all(len(beats.row(row)) for row in ROWS):
+        return first
+    better = _heaviest(beats, need_stay, objective)
+    return better if better is not None and better.value > first.value else first
+
+
 def _by_model(cands: Candidates, need_stay: bool, objective: Objective,
               incumbent: Pick | None, deadline: float, stats: ModeFigures) -> ModeResult | None:
     """The mode's best set, tie-break included, proved by CP-SAT over ``cands``, which hold
@@ -335,13 +351,10 @@ def _by_model(cands: Candidates, need_stay: bool, objective: Objective,
     stats["proof"] = Proof.CPSAT
     if not all(len(cands.row(row)) for row in ROWS):
         return None  # only without an incumbent, whose rows are kept
-    floor = incumbent.value if incumbent is not None else None
-    pick, proved, bound = prove_by_model(cands, need_stay, objective, floor, deadline, stats)
-    if pick is None and incumbent is None:
+    pick, proved, bound = prove_by_model(cands, need_stay, objective, incumbent, deadline,
+                                         stats)
+    if pick is None:
         return None  # no legal set, proved (or the time ran out first: the completion's word)
-    if pick is None:  # the time ran out before CP-SAT found a set: the incumbent, unproved
-        pick, proved = incumbent, False
-    assert pick is not None
     tiebreak = (pick.ranks[Row.BOTTOM], pick.ranks[Row.MIDDLE], pick.ranks[Row.TOP])
     return _result(cands, need_stay, objective, pick, tiebreak, proved, bound, stats)
 
@@ -384,12 +397,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     keep = {row: bounds[row] >= start for row in ROWS}  # the chain bound, at no cost
     at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
     if method is ProofMethod.CPSAT:  # what survives the bounds at the incumbent's value
-        # A second incumbent first, as below: the heaviest set that could beat the first.
-        beats = tighten(at_pick, need_stay, start + 1)
-        better = _heaviest(beats, need_stay, objective) if all(
-            len(beats.row(row)) for row in ROWS) else None
-        if better is not None and better.value > start:
-            pick = better
+        pick = _second(cands, bounds, need_stay, objective, pick)
         survivors = _survivors(cands, bounds, need_stay, pick.value)
         stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
         return _by_model(survivors, need_stay, objective, pick, deadline, stats)

@@ -4,9 +4,10 @@ By default each mode is proved by the fastest route its hand allows (``Proof``):
 completion when a set is worth its rows' weights summed (royalties); under shared terms
 (the ev's scoops) the bounds alone, or every set that could beat the incumbent valued, or
 CP-SAT on what the bounds leave. ``ProofMethod.CPSAT`` asks for the model on every hand: the
-candidates that survive the bounds at the incumbent's value go into it (``build_model``),
-CP-SAT proves the optimum, and a second solve, held to that value, finds the set the
-tie-break prefers among those worth it. The two routes then check each other
+candidates that survive the bounds above the incumbent's value go into it (``build_model``),
+and CP-SAT finds a better set and proves it optimal, or proves that none is (an infeasible
+model); then further solves, held to the optimum, find the set the tie-break prefers among
+those worth it, row by row. The two routes then check each other
 (tests/test_cpsat_agreement.py).
 """
 
@@ -125,24 +126,29 @@ def _solve(cands: Candidates, need_stay: bool, objective: Objective, floor: int 
 
 
 def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
-                   floor: int | None, deadline: float, stats: ProofFigures
+                   incumbent: Pick | None, deadline: float, stats: ProofFigures
                    ) -> tuple[Pick | None, bool, int]:
-    """The best set of ``cands`` worth ``floor`` or more, proved by CP-SAT, and of the sets
-    worth as much the one the tie-break prefers, found by CP-SAT too. ``cands`` must hold
-    every set worth ``floor`` or more. Returns the set (or None: there is none, or the time
-    ran out before one was found), whether it is proved, tie-break included, and the best
-    bound on the mode's value."""
+    """The best set of ``cands`` proved by CP-SAT, and of the sets worth as much the one the
+    tie-break prefers, found by CP-SAT too. ``cands`` must hold every set worth the
+    ``incumbent``'s value or more (every legal set, without one). First CP-SAT looks for a
+    set that beats the incumbent among the candidates that could (none: a proof that it is
+    the optimum); then, held to the optimum, for the tie-break's choice. Returns the set (or
+    None: there is none, or the time ran out before one was found), whether it is proved,
+    tie-break included, and the best bound on the mode's value."""
     cp_model = cpsat.cp_model()
-    set_model, solver, status = _solve(cands, need_stay, objective, floor, deadline, stats)
     stats["proof"] = Proof.CPSAT
-    if status == cp_model.INFEASIBLE:
-        return None, True, floor - 1 if floor is not None else int(-INF)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, False, int(solver.best_objective_bound)
-    value = int(round(solver.objective_value))
-    best = _chosen(solver, set_model, cands, value)
-    if status != cp_model.OPTIMAL:
-        return best, False, int(solver.best_objective_bound)
+    floor = None if incumbent is None else incumbent.value + 1
+    above = cands if floor is None else tighten(cands, need_stay, floor)
+    best, value = incumbent, None if incumbent is None else incumbent.value
+    if all(len(above.row(row)) for row in ROWS):  # else the bounds say that none beats it
+        set_model, solver, status = _solve(above, need_stay, objective, floor, deadline, stats)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            value = int(round(solver.objective_value))
+            best = _chosen(solver, set_model, above, value)
+        if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):  # the time ran out
+            return best, False, int(solver.best_objective_bound)
+    if best is None or value is None:
+        return None, True, int(-INF)  # no legal set
     clock = time.perf_counter()
     # Held to the optimum, over the candidates that survive the bounds at it, the tie-break
     # row by row: the highest bottom (its place in its tie-break order), held to it the
@@ -169,6 +175,9 @@ def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
             break
         model.add(held.picks[row][int(np.flatnonzero(rank == chosen[row])[0])] == 1)
     stats["tiebreak_ms"] = (time.perf_counter() - clock) * 1e3
+    # where the bounds alone left no set to beat the incumbent, the model is the tie-break's
+    stats.setdefault("literals", sum(len(p) for p in held.picks.values()))
+    stats.setdefault("cp_sat_status", tiebreak.status_name(status))
     return (pick_of(tied, value, {row: int(np.flatnonzero(tied.row(row).tiebreak ==
                                                           chosen[row])[0]) for row in ROWS}),
             status == cp_model.OPTIMAL, value)
