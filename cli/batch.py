@@ -17,7 +17,7 @@ from fantasyland.cli.errors import (SHOWN_BAD_LINES, check_stdin_open, report_er
                                     reports_bad_input)
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption,
                                      DeadOption, FlValueOption, OpponentFantasylandOption,
-                                     OpponentsOption, ObjectiveOption, SamplesOption,
+                                     OpponentsOption, ObjectiveOption, ProofOption, SamplesOption,
                                      SeedOption, TimeLimitOption, VariantOption, WorkersOption,
                                      check_opponents, check_table, hands_option, table_options,
                                      workers_count)
@@ -30,7 +30,7 @@ from fantasyland.optimizer.batch import (BadLine, BatchError, BenchRow, Events, 
                                         count_hand_lines, machine, open_engine, open_input,
                                         run_batch)
 from fantasyland.optimizer.batch import benchmark_batches as benchmark
-from fantasyland.optimizer.solver import OBJECTIVES
+from fantasyland.optimizer.solver import OBJECTIVES, ProofMethod
 from fantasyland.optimizer.solver import solution_record as solution_dict
 
 #: Bad lines printed on stderr before the rest go to the errors file only.
@@ -162,6 +162,7 @@ def command(
     objective: ObjectiveOption = DEFAULT_OBJECTIVE,
     fl_value: FlValueOption = None,
     time_limit: TimeLimitOption = 10.0,
+    proof: ProofOption = ProofMethod.FASTEST,
     opponents: OpponentsOption = None,  # solve's defaults, passed on to every hand's solve
     samples: SamplesOption = None,
     seed: SeedOption = 0,
@@ -223,7 +224,7 @@ def command(
     settings = Settings(solution_dict, objective.value, fl_value, time_limit,
                         tuple((k, v) for k, v in ev.items()
                               if from_command_line_or_file(ctx, k))
-                        + tuple(known.items()))
+                        + tuple(known.items()), proof=proof)
     if input_file != "-" and Path(input_file).resolve() == output.resolve():
         report_error(f"INPUT and OUTPUT are the same file: {output}")
         raise typer.Exit(2)

@@ -14,17 +14,16 @@ from rich.table import Table
 
 from fantasyland.cli.errors import reports_bad_input
 from fantasyland.cli.options import (DEFAULT_VARIANT, BotOption, BudgetOption, FlValueOption,
-                                     JsonOption,
-                                     RoyaltiesObjectiveOption, SeedOption, VariantOption,
-                                     WorkersOption, card_counts, hands_option, objective_for,
-                                     samples_option, workers_count)
+                                     JsonOption, ProofOption, RoyaltiesObjectiveOption,
+                                     SeedOption, VariantOption, WorkersOption, card_counts,
+                                     hands_option, objective_for, samples_option, workers_count)
 from fantasyland.cli.render import (console, progress_bar)
 from fantasyland.evaluator import find_rules
 from fantasyland.evaluator.cards import format_cards
-from fantasyland.optimizer.batch import (Comparison, Timings, checkout,
-                                        compare, groups, identical_results, identity_jobs,
-                                        machine, time_ranking)
-from fantasyland.optimizer.solver import ObjectiveName, check_objective
+from fantasyland.optimizer.batch import (Comparison, ProofComparison, Timings, checkout,
+                                        compare, compare_proofs, groups, identical_results,
+                                        identity_jobs, machine, time_ranking)
+from fantasyland.optimizer.solver import ObjectiveName, Proof, ProofMethod, check_objective
 
 
 class Suite(str, Enum):
@@ -74,12 +73,16 @@ def command(
         help="With --against: instead of timing, solve a fixed mix of 580 hands (presets, "
              "both objectives, alternatives) with both versions and report any difference.")
     ] = False,
+    proof: ProofOption = ProofMethod.FASTEST,
 ) -> None:
     """Time ranking and solving on seeded random hands; print median, p95 and max (ms).
 
     Every hand is solved to proved optimality. Compare figures from one run: the machine's
     load moves them. With --against, both versions run in their own processes and each
     figure is given for both, with the ratio (how many times faster this version is).
+    With --proof cpsat, every hand is solved by CP-SAT's model and by the fastest proof in
+    turn: both are timed, their sets compared, and the share of hands each proof settles on
+    the fastest route counted.
     """
     counts = list(cards)  # parsed by card_counts
     if advise:
@@ -95,6 +98,9 @@ def command(
     if verify:
         _verify(against, json_output, seed)
         return
+    if proof is ProofMethod.CPSAT and against is not None:
+        raise typer.BadParameter("--proof cpsat times the model against the fastest proof: "
+                                 "give it without --against", param_hint="'--proof'")
     with reports_bad_input():
         objective = objective_for(objective, find_rules(variant))
         check_objective(find_rules(variant), objective.value)
@@ -103,12 +109,19 @@ def command(
                       samples=samples or (None,))
         with progress_bar(quiet=json_output) as bar:
             task = bar.add_task("solving", total=sum(len(g.hands) for g in todo))
-            if against is None:
+            if proof is ProofMethod.CPSAT:
+                proofs = compare_proofs(todo, progress=lambda _g, _i: bar.advance(task))
+            elif against is None:
                 results = compare(todo, None, progress=lambda _g, _i: bar.advance(task))
                 label = None
             else:
                 with checkout(against) as (root, label):
                     results = compare(todo, root, progress=lambda _g, _i: bar.advance(task))
+    if proof is ProofMethod.CPSAT:
+        _print_proofs(proofs, ranking, json_output,
+                      {"machine": machine(), "variant": variant, "objective": objective.value,
+                       "seed": seed, "hands": hands})
+        return
     random_first = [r for r in results if r.group.suite == "random"
                     and r.group.options == results[0].group.options]
     if json_output:
@@ -194,3 +207,61 @@ def _verify(against: str | None, json_output: bool, seed: int) -> None:
             console.print(f"  {job}\n    this: {ours}\n    that: {theirs}")
     if differ:
         raise typer.Exit(1)
+
+
+def _proof_json(result: ProofComparison) -> dict:
+    group = result.group
+    return {"suite": group.suite, "kind": group.kind, "cards": group.cards,
+            "samples": group.samples, "runs": len(result.model.ms),
+            "current": result.model.figures(), "against": result.fastest.figures(),
+            "ratio": {key: result.fastest.figures()[key] / max(value, 1e-9)
+                      for key, value in result.model.figures().items()},
+            "differ": result.differ, "slowest_there": None,
+            "settled": {proof.value: result.settled.get(proof, 0) for proof in Proof}}
+
+
+def _print_proofs(results: list[ProofComparison], ranking: Timings, json_output: bool,
+                  head: dict) -> None:
+    """``bench --proof cpsat``: the model's times beside the fastest proof's, how many
+    times longer it takes, the hands whose sets differ, and what the fastest route took."""
+    if json_output:
+        random_first = [r for r in results if r.group.suite == "random"
+                        and r.group.options == results[0].group.options]
+        typer.echo(json.dumps({
+            **head, "ranking": ranking.figures(),
+            "solving": {str(r.group.cards): r.fastest.figures() for r in random_first},
+            "proof": ProofMethod.CPSAT.value, "against": "the fastest proof",
+            "groups": [_proof_json(r) for r in results]}, indent=2))
+        return
+    console.print(f"Machine: {machine()}, load average "
+                  + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    title = (f"{head['variant']}, objective {head['objective']}, seed {head['seed']}: "
+             "CP-SAT on every hand against the fastest proof")
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("solve", "runs", "median", "fastest", "x", "p95", "fastest", "x", "max",
+                 "fastest", "x", "differ"):
+        table.add_column(name, justify="left" if name == "solve" else "right", no_wrap=True)
+    for result in results:
+        cells = [result.group.label, str(len(result.model.ms))]
+        for key in ("median_ms", "p95_ms", "max_ms"):
+            cells += [f"{result.model.figures()[key]:.1f}",
+                      f"{result.fastest.figures()[key]:.1f}", f"{result.ratio[key]:.1f}"]
+        table.add_row(*cells, str(result.differ))
+    wide = Console(file=console.file, width=max(console.width, 110), no_color=console.no_color,
+                   force_terminal=console.is_terminal)
+    wide.print(table)
+    console.print("ms, CP-SAT's first; x: CP-SAT's time over the fastest proof's; differ: "
+                  "hands whose sets differ")
+    shares = Table(title="Which proof settled each hand on the fastest route",
+                   box=box.SIMPLE_HEAD, pad_edge=False)
+    shares.add_column("hands", no_wrap=True)
+    for proof in Proof:
+        shares.add_column(proof.value, justify="right")
+    for result in results:
+        shares.add_row(result.group.label, *(f"{result.shares[proof]:.0%}" for proof in Proof))
+    wide.print(shares)
+    console.print("The hand CP-SAT took longest on, in each group:")
+    for result in results:
+        hand, model, fastest = result.slowest
+        console.print(f"  {result.group.label}: {model:.1f} ms by CP-SAT, {fastest:.1f} ms "
+                      f"by the fastest proof: {format_cards(sorted(hand), ascii=True)}")

@@ -13,13 +13,14 @@ from rich.text import Text
 from fantasyland.cli.errors import read_stdin, reports_bad_input
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption, DeadOption,
                                      FlValueOption, JsonOption, ObjectiveOption,
-                                     OpponentFantasylandOption, OpponentsOption,
+                                     OpponentFantasylandOption, OpponentsOption, ProofOption,
                                      SamplesOption, SeedOption,
                                      TimeLimitOption, VariantOption, check_opponents, table_options)
 from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text, console,
                                     row_text, royalties_text, say)
-from fantasyland.evaluator import ROWS, BoardReport, find_rules
-from fantasyland.optimizer.solver import ObjectiveName, Sample, SolveStatus, describe
+from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
+from fantasyland.optimizer import solve
+from fantasyland.optimizer.solver import ObjectiveName, ProofMethod, Sample, SolveStatus, describe
 from fantasyland.optimizer.training import Grade, grade, grade_record
 
 
@@ -141,6 +142,7 @@ def command(
     opponent_fantasyland: OpponentFantasylandOption = None,
     dead: DeadOption = None,
     time_limit: TimeLimitOption = 10.0,
+    proof: ProofOption = ProofMethod.FASTEST,
     json_output: JsonOption = False,
 ) -> None:
     """Grade a set for a dealt hand: legal or fouled, value, EV lost and percentile.
@@ -153,10 +155,14 @@ def command(
     with reports_bad_input():
         rules = find_rules(variant)
         check_opponents(opponents, rules)
+        sample = Sample(table=table_options(opponents, against, opponent_fantasyland, dead),
+                        samples=samples, seed=seed)
+        # The optimum, proved as --proof asks; the grade values the set on the same terms.
+        optimum = solve(parse_cards(dealt, deck=rules.deck), variant=rules,
+                        objective=objective.value, fl_value=fl_value, time_limit=time_limit,
+                        sample=sample, proof=proof)
         g = grade(dealt, played, variant=rules, objective=objective.value, fl_value=fl_value,
-                  time_limit=time_limit,
-                  sample=Sample(table=table_options(opponents, against, opponent_fantasyland,
-                                                    dead), samples=samples, seed=seed))
+                  time_limit=time_limit, sample=sample, solution=optimum)
     if json_output:
         typer.echo(json.dumps(grade_record(g), indent=2, sort_keys=True))
         return

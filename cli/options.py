@@ -21,7 +21,7 @@ from fantasyland.cli.defaults import BUILT_IN
 from fantasyland.evaluator import Rules, preset_names
 from fantasyland.evaluator.rules_files import MAX_POINTS
 from fantasyland.optimizer.solver import SizeError, parse_sizes
-from fantasyland.optimizer.solver import ObjectiveName
+from fantasyland.optimizer.solver import ObjectiveName, ProofMethod
 from fantasyland.optimizer.ordinary import RolloutBot
 
 if TYPE_CHECKING:
@@ -42,6 +42,10 @@ SEED_HELP = ("Seed of every random draw (hands dealt, opponents' boards, sampled
              "same seed and input give the same output.")
 WORKERS_HELP = "Processes to work in; the results do not depend on it."
 TIME_LIMIT_HELP = "Seconds to prove a hand's set optimal before settling for the best found."
+PROOF_HELP = ("How a hand's optimum is proved: fastest, by the fastest route the hand allows "
+              "(exact completion, the bounds, every set valued, CP-SAT only where they cannot),"
+              " or cpsat, by CP-SAT's model on every hand, the tie-break included. The set is "
+              "the same; the output says which proof settled it (docs/solving.md).")
 FL_VALUE_HELP = ("Worth of staying in Fantasyland, in points. Default: the variant's "
                  "repeat_value, or under ev its ev_repeat_value times the opponents (see "
                  "`fantasyland value`).")
@@ -197,6 +201,10 @@ def time_limit_option() -> Any:
     return typer.Option("--time-limit", help=TIME_LIMIT_HELP, callback=positive_seconds)
 
 
+def proof_option() -> Any:
+    return typer.Option("--proof", help=PROOF_HELP)
+
+
 def json_option() -> Any:
     return typer.Option("--json", help=JSON_HELP)
 
@@ -251,6 +259,7 @@ SamplesOption = Annotated[int | None, samples_option()]
 SeedOption = Annotated[int, seed_option()]
 WorkersOption = Annotated[int | None, workers_option()]
 TimeLimitOption = Annotated[float, time_limit_option()]
+ProofOption = Annotated[ProofMethod, proof_option()]
 JsonOption = Annotated[bool, json_option()]
 AgainstOption = Annotated[list[str] | None, against_option()]
 OpponentFantasylandOption = Annotated[list[int] | None, opponent_fantasyland_option()]

@@ -11,15 +11,16 @@ from rich.text import Text
 from fantasyland.cli.errors import read_stdin, reports_bad_input
 from fantasyland.cli.options import (DEFAULT_OBJECTIVE, DEFAULT_VARIANT, AgainstOption, DeadOption,
                                      FlValueOption, JsonOption, ObjectiveOption,
-                                     OpponentFantasylandOption, OpponentsOption, SamplesOption,
-                                     SeedOption, TimeLimitOption, VariantOption, check_opponents,
-                                     table_options)
+                                     OpponentFantasylandOption, OpponentsOption, ProofOption,
+                                     SamplesOption, SeedOption, TimeLimitOption, VariantOption,
+                                     check_opponents, table_options)
 from fantasyland.cli.render import (LABEL_WIDTH, Words, any_of, board_table, cards_text, console,
                                     never_dealt_note, row_text, royalties_text, say)
 from fantasyland.evaluator import ROWS, BoardReport, find_rules, parse_cards
 from fantasyland.evaluator.cards import sort_cards
 from fantasyland.optimizer import Solution, solve
-from fantasyland.optimizer.solver import Sample, SolveStatus, breakdown, describe
+from fantasyland.optimizer.solver import (Proof, ProofMethod, Sample, SolveStatus, breakdown,
+                                          describe)
 from fantasyland.optimizer.solver import solution_record as solution_dict
 
 
@@ -144,8 +145,14 @@ def _summary(solution: Solution) -> list[Text]:
               SolveStatus.FOULED: "proved: every set of these cards fouls"}.get(
         solution.status,
         f"feasible (time limit hit; the best possible is at most {_points(solution.bound)})")
-    line("Status", f"{status} in {solution.stats.solve_ms:.0f} ms")
+    line("Status", f"{status} in {solution.stats.solve_ms:.0f} ms, {PROVED_BY[solution.proof]}")
     return lines
+
+
+#: How the Status line names each proof.
+PROVED_BY = {Proof.COMPLETION: "by exact completion", Proof.BOUNDS: "by the bounds",
+             Proof.EVERY_SET_VALUED: "every set that could beat it valued",
+             Proof.CPSAT: "by CP-SAT"}
 
 
 def command(
@@ -167,6 +174,7 @@ def command(
     opponent_fantasyland: OpponentFantasylandOption = None,
     dead: DeadOption = None,
     time_limit: TimeLimitOption = 10.0,
+    proof: ProofOption = ProofMethod.FASTEST,
     json_output: JsonOption = False,
 ) -> None:
     """Find the optimal set for a dealt Fantasyland hand, and whether it stays.
@@ -187,7 +195,7 @@ def command(
                          fl_value=fl_value, time_limit=time_limit, alternatives=alternatives,
                          sample=Sample(table=table_options(opponents, against,
                                                            opponent_fantasyland, dead),
-                                       samples=samples, seed=seed))
+                                       samples=samples, seed=seed), proof=proof)
     if json_output:
         typer.echo(json.dumps(solution_dict(solution), indent=2, sort_keys=True))
         return

@@ -175,7 +175,8 @@ def _fails_on_a_stay(solution):
 BATCHES = {"royalties": ("--objective", "royalties"),
            "ev-three-handed": ("--objective", "ev", "--samples", "10", "--opponents", "2"),
            "fl-value-given": ("--fl-value", "9.6", "--variant", "progressive", "--objective",
-                              "royalties")}
+                              "royalties"),
+           "proved-by-cp-sat": ("--objective", "royalties", "--proof", "cpsat")}
 
 
 def _sets_of(variant: str, seed: int, rounds: int) -> list[str]:
@@ -230,6 +231,10 @@ CASES: dict[str, dict[str, Producer]] = {
             "--alternatives", "2"),
         "ev-every-set-fouls-three-handed": lambda _b, _r: command_json(
             "solve", ALL_FOUL, "--variant", "deuce", "--samples", "20", "--opponents", "2"),
+        "royalties-proved-by-cp-sat": lambda _b, _r: command_json(
+            "solve", STAYER, "--objective", "royalties", "--proof", "cpsat"),
+        "ev-every-set-fouls-proved-by-cp-sat": lambda _b, _r: command_json(
+            "solve", ALL_FOUL, "--variant", "deuce", "--samples", "20", "--proof", "cpsat"),
     },
     "check.schema.json": {
         "royalties-optimal": lambda _b, _r: command_json(
@@ -238,6 +243,8 @@ CASES: dict[str, dict[str, Producer]] = {
             "check", STAYER, "--set", STAYER_SET, "--fl-value", "9.6"),
         "royalties-fouled": lambda _b, _r: command_json(
             "check", STAYER, "--set", STAYER_FOULED),
+        "royalties-proved-by-cp-sat": lambda _b, _r: command_json(
+            "check", STAYER, "--set", STAYER_SET, "--proof", "cpsat"),
         "royalties-17-cards-estimated-percentile": lambda _b, _r: command_json(
             "check", STAYER, "9d", "7d", "4s", "--set", STAYER_SET),
         "ev-optimal-three-handed": lambda _b, _r: command_json(
@@ -352,6 +359,9 @@ CASES: dict[str, dict[str, Producer]] = {
         "ev-samples": lambda _b, _r: command_json(
             "bench", "--cards", "13", "--hands", "1", "--objective", "ev", "--samples", "20",
             "--samples", "40"),
+        # CP-SAT on every hand against the fastest proof: the groups, and what settled each.
+        "proof-cpsat": lambda _b, _r: command_json(
+            "bench", "--cards", "13", "--hands", "2", "--suite", "all", "--proof", "cpsat"),
     },
     "batch-record.schema.json": {
         name: (lambda _b, runs, n=name, o=options: jsonl(runs.run(n, *o)))

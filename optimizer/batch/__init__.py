@@ -28,6 +28,8 @@ _FACE = {
     "CheckoutError": "against", "Comparison": "against", "SuiteError": "against",
     "checkout": "against", "compare": "against", "groups": "against",
     "identical_results": "against", "identity_jobs": "against",
+    # the two proofs of the optimum on the same hands
+    "ProofComparison": "proofs", "compare_proofs": "proofs",
 }
 
 __all__ = sorted(_FACE)

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from fantasyland.evaluator.cards import Card
 from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.batch.files import BatchError, record_line
+from fantasyland.optimizer.solver.proof import ProofMethod
 from fantasyland.optimizer.solver.solve import Solution, solve
 from fantasyland.optimizer.solver.table import Sample
 
@@ -37,6 +38,9 @@ class Settings:
     fl_value: float | None = None
     time_limit: float = 10.0
     options: tuple[tuple[str, Any], ...] = ()
+    #: How each optimum is proved (``solve``'s ``proof``): like the time limit, not a
+    #: setting the output is kept to, as the answer is the same.
+    proof: str = ProofMethod.FASTEST
 
     def solve_options(self) -> dict[str, Any]:
         """``options`` as keyword arguments of ``solve``: the table's and the sample's as one
@@ -78,7 +82,8 @@ def solve_chunk(tasks: Sequence[Task], rules: Mapping[int, Rules],
         try:
             solution = solve(task.cards, variant=task_rules, objective=settings.objective,
                              fl_value=settings.fl_value,
-                             time_limit=settings.time_limit, **settings.solve_options())
+                             time_limit=settings.time_limit, proof=settings.proof,
+                             **settings.solve_options())
             text = record_line(task.id, settings.record(solution))
             results.append(Result(task.seq, text, solution.value, solution.stays,
                                   time.process_time() - cpu))

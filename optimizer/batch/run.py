@@ -337,7 +337,7 @@ def check_settings(settings: Settings, *, variant: str | Rules = "pineapple") ->
             left.remove(card)
         hand, options["sample"] = sorted(left)[:13], replace(options["sample"], samples=1)
     solve(hand, variant=variant, objective=settings.objective, fl_value=settings.fl_value,
-          time_limit=settings.time_limit,
+          time_limit=settings.time_limit, proof=settings.proof,
           **options)
 
 

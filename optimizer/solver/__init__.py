@@ -19,7 +19,7 @@ from fantasyland.evaluator.faces import lazy_face
 _FACE = {
     # a solution and its record
     "Solution": "solve", "SolveStats": "solve", "SolveStatus": "solve", "ModeResult": "mode",
-    "ModeStats": "mode",
+    "ModeStats": "mode", "Proof": "proof", "ProofMethod": "proof",
     "solution_record": "record", "breakdown": "ev", "default_samples": "solve",
     # objectives and the table
     "OBJECTIVES": "objective", "ObjectiveError": "objective", "ObjectiveName": "objective",

@@ -13,31 +13,33 @@ Within a mode the objective is an integer, so the optimum is exact:
    prefers: the strongest bottom, then between equally strong bottoms the one with the
    higher cards (compared from the highest card down, suits s > h > d > c); then the same
    for the middle, then the top.
+
+Asked for CP-SAT on every hand (``ProofMethod.CPSAT``, ``optimizer.solver.proof``), steps 2
+and 3 are the model's instead, from a second incumbent (``_second``): the candidates that
+survive the bounds above its value go into the model, CP-SAT proves the optimum and then,
+held to it, finds the tie-break's choice. Each mode's ``ModeStats.proof`` says which proof
+settled it.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
 from fantasyland.evaluator.board import Board, BoardReport, evaluate_board, faces_playing
 from fantasyland.evaluator.rules import ROWS, Row
-from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.bounds import (INF, chain_bounds, set_bounds, tighten,
                                                   tighten_counted)
 from fantasyland.optimizer.solver.complete import (SETTINGS_OF_13, TOP_CELLS, Found, as_pick,
                                                    best_set, every_set, tops_to_try)
 from fantasyland.optimizer.solver.joker_bounds import JokerChain
 from fantasyland.optimizer.solver.candidates import Candidates, preferred
-from fantasyland.optimizer.solver.model import SetModel, build_model
 from fantasyland.optimizer.solver.objective import Objective
+from fantasyland.optimizer.solver.proof import (Proof, ProofFigures, ProofMethod, prove,
+                                               prove_by_model)
 from fantasyland.optimizer.solver.search import Pick, first_in_tiebreak_order, pick_of
-
-if TYPE_CHECKING:  # CP-SAT loads where a model is built or solved (cpsat.py)
-    from ortools.sat.python import cp_model
 
 TIEBREAK_ROWS = ROWS[::-1]
 
@@ -54,7 +56,7 @@ class ModeStats:
     prune_rounds: int | None = None
     literals: int | None = None  # the CP-SAT model's size
     cp_sat_status: str | None = None
-    proof: str | None = None  # "every set valued": every set that could beat it was valued
+    proof: Proof | None = None  # what proved the mode's optimum
     searches_as_played: int | None = None  # the parts a hand with jokers was searched in
     bound_ms: float | None = None
     prune_ms: float | None = None
@@ -64,24 +66,19 @@ class ModeStats:
     tiebreak_ms: float | None = None
 
 
-class ModeFigures(TypedDict, total=False):
+class ModeFigures(ProofFigures, total=False):
     """``ModeStats``'s fields as the search records them, phase by phase (mypy checks them
-    against ``ModeStats`` where it is made of them)."""
+    against ``ModeStats`` where it is made of them); those of CP-SAT's proof are
+    ``ProofFigures``'."""
 
     candidates: int
     kept: int
     deferred: int
     brought_back: int
     prune_rounds: int
-    literals: int
-    cp_sat_status: str
-    proof: str
     bound_ms: float
     prune_ms: float
     complete_ms: float
-    build_ms: float
-    solve_ms: float
-    tiebreak_ms: float
 
 
 @dataclass(frozen=True, repr=False)
@@ -119,45 +116,6 @@ def board_of(cands: Candidates, ranks: dict[str, int]) -> Board:
     board = Board(*(tuple(c for i, c in reversed(tuple(enumerate(dealt))) if masks[row] >> i & 1)
                     for row in ROWS))
     return faces_playing(board, strengths, cands.rules)
-
-
-def _solver(deadline: float) -> cp_model.CpSolver:
-    cp_model = cpsat.cp_model()
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # deterministic, and the machine has two cores
-    solver.parameters.random_seed = 0
-    solver.parameters.max_time_in_seconds = max(deadline - cpsat.clock(), 0.01)
-    return solver
-
-
-def _chosen(solver: cp_model.CpSolver, set_model: SetModel, cands: Candidates,
-            weight: int) -> Pick:
-    return pick_of(cands, weight, {row: [solver.boolean_value(lit)
-                                         for lit in set_model.picks[row]].index(True)
-                                   for row in ROWS})
-
-
-def _prove(cands: Candidates, need_stay: bool, objective: Objective, floor: int | None,
-           deadline: float, stats: ModeFigures) -> tuple[Pick | None, bool, int]:
-    """Search ``cands`` for the best set worth ``floor`` or more. Returns it (or None),
-    whether the search is complete, and the best bound on the mode's value."""
-    cp_model = cpsat.cp_model()
-    clock = time.perf_counter()
-    set_model = build_model(cands, need_stay, objective, floor=floor)
-    stats["build_ms"] = (time.perf_counter() - clock) * 1e3
-    stats["literals"] = sum(len(p) for p in set_model.picks.values())
-    clock = time.perf_counter()
-    solver = _solver(deadline)
-    status = solver.solve(set_model.model)
-    stats["solve_ms"] = (time.perf_counter() - clock) * 1e3
-    stats["cp_sat_status"] = solver.status_name(status)
-    if status == cp_model.INFEASIBLE:
-        return None, True, floor - 1 if floor is not None else int(-INF)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, False, int(solver.best_objective_bound)
-    weight = int(round(solver.objective_value))
-    return (_chosen(solver, set_model, cands, weight), status == cp_model.OPTIMAL,
-            int(solver.best_objective_bound))
 
 
 #: For the incumbent, the candidates of highest bound completed before the first prune:
@@ -233,7 +191,8 @@ def _bring_back(chain: JokerChain, need_stay: bool, objective: Objective,
 
 
 def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
-                     deadline: float, stats: ModeFigures) -> ModeResult | None:
+                     deadline: float, stats: ModeFigures,
+                     *, method: ProofMethod = ProofMethod.FASTEST) -> ModeResult | None:
     """A mode of an objective with no shared terms, by exact completion (``complete``):
     the most promising candidates first for an incumbent, then every candidate that could
     reach it. The chain bound is computed once: it does not depend on the floor, so pruning
@@ -257,6 +216,18 @@ def _solve_separable(cands: Candidates, need_stay: bool, objective: Objective,
             bounds = set_bounds(more, chain_bounds(more), need_stay)
         cands = more
     stats["bound_ms"] = (time.perf_counter() - clock) * 1e3
+    if method is ProofMethod.CPSAT:
+        if found is None:  # the most promising rows share cards: an incumbent from them all
+            for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
+                found, _, _ = best_set(part, part_stay, None, part_bounds[Row.BOTTOM],
+                                       deadline=deadline, found=found)
+        incumbent = as_pick(found) if found is not None else None
+        if incumbent is not None:  # a second one, as under shared terms (``_second``)
+            incumbent = _second(cands, bounds, need_stay, objective, incumbent)
+        floor = incumbent.value if incumbent is not None else None
+        return _by_model(_survivors(cands, bounds, need_stay, floor), need_stay, objective,
+                         incumbent, deadline, stats)
+    stats["proof"] = Proof.COMPLETION
     if few is not cands or not complete:
         clock = time.perf_counter()
         complete, rest, kept = True, int(-INF), 0
@@ -345,9 +316,54 @@ def _preferred_at(cands: Candidates, value: int, need_stay: bool, objective: Obj
     return pick_of(cands, value, {row: sets[row][k] for row in ROWS})
 
 
+def _survivors(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
+               floor: int | None) -> Candidates:
+    """The candidates that survive the bounds at ``floor``: every set worth as much is made
+    of them. Without a floor, those in some legal set by the chain bound (a candidate with
+    none has an infinitely low bound)."""
+    if floor is None:
+        return cands.replace(**{row: cands.row(row).take(bounds[row] > -INF // 2)
+                                for row in ROWS})
+    # every set through a candidate is worth at most its bound
+    kept = cands.replace(**{row: cands.row(row).take(bounds[row] >= floor) for row in ROWS})
+    return tighten(kept, need_stay, floor)
+
+
+def _second(cands: Candidates, bounds: dict[str, np.ndarray], need_stay: bool,
+            objective: Objective, first: Pick) -> Pick:
+    """The incumbent the model starts from under ``--proof cpsat``: the heaviest set (by
+    the rows' own terms, valued exactly) of the candidates that could beat ``first``, if it
+    does beat it, else ``first``. Under royalties it is the optimum itself, found by the
+    completion, and CP-SAT's part is to prove that no set beats it, and the tie-break."""
+    beats = _survivors(cands, bounds, need_stay, first.value + 1)
+    if not all(len(beats.row(row)) for row in ROWS):
+        return first
+    better = _heaviest(beats, need_stay, objective)
+    return better if better is not None and better.value > first.value else first
+
+
+def _by_model(cands: Candidates, need_stay: bool, objective: Objective,
+              incumbent: Pick | None, deadline: float, stats: ModeFigures) -> ModeResult | None:
+    """The mode's best set, tie-break included, proved by CP-SAT over ``cands``, which hold
+    every set worth the ``incumbent``'s value or more. Without an incumbent the completion
+    has found no legal set, and CP-SAT proves that over every candidate in one."""
+    stats["kept"] = sum(cands.sizes.values())
+    stats["proof"] = Proof.CPSAT
+    if not all(len(cands.row(row)) for row in ROWS):
+        return None  # only without an incumbent, whose rows are kept
+    pick, proved, bound = prove_by_model(cands, need_stay, objective, incumbent, deadline,
+                                         stats)
+    if pick is None:
+        return None  # no legal set, proved (or the time ran out first: the completion's word)
+    tiebreak = (pick.ranks[Row.BOTTOM], pick.ranks[Row.MIDDLE], pick.ranks[Row.TOP])
+    return _result(cands, need_stay, objective, pick, tiebreak, proved, bound, stats)
+
+
 def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
-               deadline: float) -> ModeResult | None:
-    """The best set of one mode, or None if the mode has no legal set."""
+               deadline: float, *, method: ProofMethod = ProofMethod.FASTEST
+               ) -> ModeResult | None:
+    """The best set of one mode, or None if the mode has no legal set; proved by the fastest
+    route, or by CP-SAT on every hand (``method``: ``optimizer.solver.proof``)."""
     stats: ModeFigures = {}
     clock = time.perf_counter()
     if not need_stay:
@@ -356,7 +372,7 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
         return None
     stats["candidates"] = sum(cands.sizes.values())
     if objective.separable:
-        return _solve_separable(cands, need_stay, objective, deadline, stats)
+        return _solve_separable(cands, need_stay, objective, deadline, stats, method=method)
     cands = objective.weigh(cands.with_deferred()) if cands.deferred is not None else cands
     others = chain_bounds(cands)  # computed once: bounds do not depend on the floor
     bounds = set_bounds(cands, others, need_stay)
@@ -366,6 +382,9 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     if found is None:  # the best rows share cards, or the mode has no legal set at all
         for part, part_bounds, part_stay in _parts(cands, bounds, need_stay):
             found, _, _ = best_set(part, part_stay, None, part_bounds[Row.BOTTOM], found=found)
+        if found is None and method is ProofMethod.CPSAT:  # CP-SAT to prove it too
+            return _by_model(_survivors(cands, bounds, need_stay, None), need_stay, objective,
+                             None, deadline, stats)
         if found is None:
             return None
     found_pick = as_pick(found)
@@ -377,6 +396,11 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     # then, from those, the sets that beat it.
     keep = {row: bounds[row] >= start for row in ROWS}  # the chain bound, at no cost
     at_pick = cands.replace(**{row: cands.row(row).take(keep[row]) for row in ROWS})
+    if method is ProofMethod.CPSAT:  # what survives the bounds at the incumbent's value
+        pick = _second(cands, bounds, need_stay, objective, pick)
+        survivors = _survivors(cands, bounds, need_stay, pick.value)
+        stats["prune_ms"] = (time.perf_counter() - clock) * 1e3
+        return _by_model(survivors, need_stay, objective, pick, deadline, stats)
     above, stats["prune_rounds"] = tighten_counted(at_pick, need_stay, start + 1)
     left = above
     # When few sets could beat it, value them all exactly: the best becomes the incumbent,
@@ -397,11 +421,14 @@ def solve_mode(cands: Candidates, need_stay: bool, objective: Objective,
     floor = pick.value + 1
     proved, bound = True, pick.value
     if sets is not None:  # every set that could beat the incumbent was valued: a proof
-        stats["proof"] = "every set valued"
+        stats["proof"] = Proof.EVERY_SET_VALUED
     elif all(len(left.row(r)) for r in ROWS):
-        better, proved, bound = _prove(left, need_stay, objective, floor, deadline, stats)
+        stats["proof"] = Proof.CPSAT
+        better, proved, bound = prove(left, need_stay, objective, floor, deadline, stats)
         if better is not None:
             pick = better
+    else:  # no set survives the bounds above the incumbent
+        stats["proof"] = Proof.BOUNDS
     value = pick.value
     clock = time.perf_counter()
     tied = at_pick if value == start else tighten(above, need_stay, value)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fantasyland.evaluator.rules import ROWS
+from fantasyland.evaluator.rules import ROW_SIZE, ROWS
 from fantasyland.optimizer.solver import cpsat
 from fantasyland.optimizer.solver.candidates import Candidates
 from fantasyland.optimizer.solver.objective import Objective
@@ -50,11 +50,15 @@ def build_model(cands: Candidates, need_stay: bool, objective: Objective,
     for row in ROWS:
         model.add_exactly_one(picks[row])
 
-    # Each dealt card goes to at most one row; the unused ones are the discards.
+    # Each dealt card goes to at most one row; the unused ones are the discards. Of 13 cards
+    # none is discarded: each goes to exactly one row, which the model then knows at once.
+    whole = len(cands.cards) == sum(ROW_SIZE.values())
     for position in range(len(cands.cards)):
         holders = [picks[row][i] for row in ROWS
                    for i in np.flatnonzero(cands.row(row).masks >> position & 1).tolist()]
-        if len(holders) > 1:
+        if whole:
+            model.add_exactly_one(holders)
+        elif len(holders) > 1:
             model.add_at_most_one(holders)
 
     # The foul order: the stronger row's strength is at least that of each candidate chosen

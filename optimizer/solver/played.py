@@ -34,6 +34,7 @@ from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.optimizer.solver.candidates import Candidates, RowCandidates
 from fantasyland.optimizer.solver.mode import ModeResult, solve_mode
 from fantasyland.optimizer.solver.objective import Objective
+from fantasyland.optimizer.solver.proof import ProofMethod, costliest
 
 NO_CEILING = np.iinfo(np.int64).max
 
@@ -157,23 +158,25 @@ def _first_parts(whole: Candidates) -> list[Candidates]:
 
 
 def solve_mode_as_played(cands: Candidates, need_stay: bool, objective: Objective,
-                         deadline: float) -> ModeResult | None:
-    """The best set of one mode (``mode.solve_mode``) whose jokers, played as they must
-    be, keep it in that mode; None if the mode has no such set."""
-    first = solve_mode(cands, need_stay, objective, deadline)
+                         deadline: float, *, method: ProofMethod = ProofMethod.FASTEST
+                         ) -> ModeResult | None:
+    """The best set of one mode (``mode.solve_mode``, proved as ``method`` asks) whose
+    jokers, played as they must be, keep it in that mode; None if the mode has no such set."""
+    first = solve_mode(cands, need_stay, objective, deadline, method=method)
     if first is None or not cands.has_jokers or stays_as_played(cands, first.board) == need_stay:
         return first
     whole = objective.weigh(cands.with_deferred()) if cands.deferred is not None else cands
     tick = count()
     heap: list = []
-    proved, searches = first.proved, 1
+    proved, searches, proofs = first.proved, 1, [first.stats.proof]
 
     def search(part: Candidates) -> None:
         nonlocal proved, searches
-        result = solve_mode(part, need_stay, objective, deadline)
+        result = solve_mode(part, need_stay, objective, deadline, method=method)
         searches += 1
         if result is not None:
             proved &= result.proved
+            proofs.append(result.stats.proof)
             heapq.heappush(heap, ((-result.weight, tuple(-r for r in result.tiebreak)),
                                   next(tick), result, part))
 
@@ -184,7 +187,8 @@ def solve_mode_as_played(cands: Candidates, need_stay: bool, objective: Objectiv
         _, _, result, part = heapq.heappop(heap)
         if stays_as_played(part, result.board) == need_stay:
             bound = max([result.bound] + [entry[2].bound for entry in heap])
-            stats = replace(result.stats, searches_as_played=searches)
+            stats = replace(result.stats, searches_as_played=searches,
+                            proof=costliest(p for p in proofs if p is not None))
             return replace(result, proved=proved, bound=bound, stats=stats)
         for piece in _split(part, _rows_of(part, result.board)):
             search(piece)

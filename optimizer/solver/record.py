@@ -58,6 +58,7 @@ def solution_record(solution: Solution) -> dict:
         "fouled": solution.fouled,
         "status": solution.status,
         "bound": _points(solution.bound),
+        "proof": solution.proof,
         "usual_count": solution.usual_count,
         "solve_ms": round(float(solution.stats.solve_ms), 3),
         "best_staying": _mode_dict(solution.best_staying),

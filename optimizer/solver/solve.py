@@ -1,10 +1,11 @@
-"""``solve``: the best Fantasyland set for a dealt hand, proved optimal by CP-SAT.
+"""``solve``: the best Fantasyland set for a dealt hand, proved optimal.
 
 The search runs in two *modes* (see ``optimizer.solver.mode``): sets that stay in Fantasyland and
 sets that do not. Each mode has an integer objective, so each is proved exactly; the worth of
 staying is then added in points and the better mode wins, ties going to the tie-break rule.
 This also yields the decision a progressive-Pineapple player faces: the best set that stays
-against the best that does not.
+against the best that does not. Each mode is proved by the fastest route its hand allows, or
+by CP-SAT's model on request (``optimizer.solver.proof``); ``Solution.proof`` says which.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from fantasyland.optimizer.solver.objective import (Objective, ObjectiveError, O
                                                     check_fl_value, check_name, default_fl_value,
                                                     opponent_model)
 from fantasyland.optimizer.solver.played import solve_mode_as_played
+from fantasyland.optimizer.solver.proof import Proof, ProofMethod, check_method, costliest
 from fantasyland.optimizer.solver.showdown import ShowdownChoice, showdown_choice
 from fantasyland.optimizer.solver.table import (DEFAULT_SAMPLE, Sample, check_sample, draw_table,
                                                 read_table)
@@ -98,6 +100,9 @@ class Solution:
     best_not_staying: ModeResult | None = None
     alternatives: tuple[Alternative, ...] = ()
     stats: SolveStats = field(default_factory=SolveStats)
+    #: What proved it: the costliest proof its modes needed (CP-SAT on every hand when
+    #: asked: ``solve(proof="cpsat")``); a hand with no legal set, what showed that.
+    proof: Proof = Proof.COMPLETION
 
     @property
     def board(self) -> Board:
@@ -290,14 +295,16 @@ def fantasyland_set(rules: Rules, cards: Sequence[Card]) -> tuple[Card, ...]:
 def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
           objective: str = "royalties", fl_value: float | None = None,
           time_limit: float = 10.0, alternatives: int = 0,
-          sample: Sample = DEFAULT_SAMPLE) -> Solution:
+          sample: Sample = DEFAULT_SAMPLE, proof: str = ProofMethod.FASTEST) -> Solution:
     """The best set for ``cards`` (13 to 17) under ``variant``; see the module docstring.
 
     ``objective`` is ``"royalties"`` (royalties + fl_value if the set stays) or ``"ev"``
     (expected points at the ``sample``'s table, estimated on its ``samples`` seeded deals,
     + fl_value if it stays); its ``boards`` may fix that sample instead (``make_objective``).
     ``fl_value`` defaults to the variant's worth of staying (``default_fl_value``).
-    ``alternatives`` asks for that many next-best distinct sets.
+    ``alternatives`` asks for that many next-best distinct sets. ``proof`` is how the
+    optimum is proved: ``"fastest"``, the fastest route the hand allows, or ``"cpsat"``,
+    CP-SAT's model on every hand (``optimizer.solver.proof``); the answer is the same.
     Raises ``CardError`` for bad cards, ``RulesError`` for an unknown variant, and
     ``ObjectiveError`` for a bad objective or parameter.
     """
@@ -317,6 +324,7 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
         raise ObjectiveError(f"bad time limit {time_limit!r}: expected seconds > 0")
     if not 0 <= alternatives <= 50:
         raise ObjectiveError(f"bad alternatives count {alternatives!r}: expected 0 to 50")
+    method = check_method(proof)
     goal = make_objective(objective, rules, dealt, fl_value, sample=sample)
     deadline = started + time_limit
     clock = time.perf_counter()
@@ -324,8 +332,8 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
     setup_ms = (cpsat.clock() - started) * 1e3
     enumerate_ms = (time.perf_counter() - clock) * 1e3
     # Both modes are solved in full: the player wants to see the best of each.
-    not_staying = solve_mode_as_played(cands, False, goal, deadline)
-    staying = solve_mode_as_played(cands, True, goal, deadline)
+    not_staying = solve_mode_as_played(cands, False, goal, deadline, method=method)
+    staying = solve_mode_as_played(cands, True, goal, deadline, method=method)
     results = [r for r in (not_staying, staying) if r is not None]
     searches = {result.stays: result.stats for result in results}
     stats = SolveStats(candidates={r: len(cands.row(r)) for r in ROWS},
@@ -341,7 +349,8 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
                         top=board.top, middle=board.middle, bottom=board.bottom,
                         discards=_discards(dealt, board), report=report, value=value,
                         status=SolveStatus.FOULED, bound=value, ev=ev,
-                        stats=replace(stats, solve_ms=took, total_ms=took))
+                        stats=replace(stats, solve_ms=took, total_ms=took),
+                        proof=Proof.CPSAT if method is ProofMethod.CPSAT else Proof.COMPLETION)
     best = max(results, key=lambda r: (r.points, r.tiebreak))
     solve_ms = (cpsat.clock() - started) * 1e3
     others: tuple[Alternative, ...] = ()
@@ -361,7 +370,9 @@ def solve(cards: str | Sequence[Card], *, variant: str | Rules = "pineapple",
                     status=SolveStatus.OPTIMAL if proved else SolveStatus.FEASIBLE,
                     bound=max(r.bound for r in results), best_staying=staying,
                     best_not_staying=not_staying, alternatives=others,
-                    stats=replace(stats, solve_ms=solve_ms, total_ms=total_ms), ev=ev)
+                    stats=replace(stats, solve_ms=solve_ms, total_ms=total_ms), ev=ev,
+                    proof=costliest(r.stats.proof for r in results if r.stats.proof is not None)
+                    or Proof.COMPLETION)
 
 
 @dataclass(frozen=True, repr=False)

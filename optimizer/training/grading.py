@@ -240,7 +240,7 @@ def grade_record(g: Grade) -> dict:
                     "discards": [card_name(c, ascii=True) for c in s.discards],
                     "royalties": royalties(s.report), "value": round(s.value, 9),
                     "stays": s.stays,
-                    "status": s.status},
+                    "status": s.status, "proof": s.proof},
         "ev_lost": round(g.ev_lost, 9),
         "is_optimal": g.optimal,
         "percentile": {"percent": g.percentile.percent, "exact": g.percentile.exact,
