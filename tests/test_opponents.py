@@ -27,9 +27,10 @@ from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.solver.table import Sample
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, bits,
-                                       build_pool, dealing_for, load_pool, odds_pools,
-                                       play_hands, pool_bot, pool_for, relabel, shipped_build,
-                                       shipped_pools)
+                                                   build_pool, dealing_for, heuristic, load_pool,
+                                                   odds_pools, play_hands, pool_bot, pool_for,
+                                                   pool_player, relabel, shipped_build,
+                                                   shipped_pools)
 
 runner = CliRunner()
 
@@ -94,10 +95,10 @@ def test_bot_plays_a_legal_hand_from_the_cards_it_is_dealt(variant, dealing):
 
 def test_play_hands_is_deterministic_per_seed_and_avoids_removed_cards():
     rules = find_rules("pineapple")
-    removed = DEALT_14
-    first = play_hands(rules, THREE_KEEP_TWO, 4, seed=5, params=QUICK, removed=removed)
-    again = play_hands(rules, THREE_KEEP_TWO, 4, seed=5, params=QUICK, removed=removed)
-    other = play_hands(rules, THREE_KEEP_TWO, 4, seed=6, params=QUICK, removed=removed)
+    removed, quick = DEALT_14, heuristic(rules, QUICK)
+    first = play_hands(rules, THREE_KEEP_TWO, 4, seed=5, player=quick, removed=removed)
+    again = play_hands(rules, THREE_KEEP_TWO, 4, seed=5, player=quick, removed=removed)
+    other = play_hands(rules, THREE_KEEP_TWO, 4, seed=6, player=quick, removed=removed)
     assert (first.boards == again.boards).all() and (first.discards == again.discards).all()
     assert not (first.boards == other.boards).all()
     seen = np.concatenate([first.boards, first.discards], axis=1)
@@ -161,10 +162,13 @@ def test_the_shipped_pools_are_what_the_code_plays(pool, tmp_path):
     # the bot that was not followed by `opponents --regenerate` fails here. Each is
     # replayed by the bot and from the seed its meta records; the stronger bot's against
     # the odds it records, and with the entry worths it counted.
+    # A pool the learned bot played names the models it played by: a change to them that
+    # was not followed by a rebuild of the pool fails here too.
     rules = _played_under(pool, tmp_path)
-    fresh = play_hands(rules, pool.dealing, 5, pool.meta["seed"], params=pool_bot(pool))
-    assert fresh.meta["params"] == pool.meta["params"]
-    assert fresh.meta.get("odds") == pool.meta.get("odds")
+    fresh = play_hands(rules, pool.dealing, 5, pool.meta["seed"],
+                       player=pool_player(pool, rules))
+    for key in ("params", "bot", "models", "odds"):
+        assert fresh.meta.get(key) == pool.meta.get(key)
     assert (fresh.boards == pool.boards[:5]).all()
     assert (fresh.discards == pool.discards[:5]).all()
 
@@ -175,15 +179,17 @@ def test_a_pool_is_rebuilt_as_its_meta_says_it_was_played(variant, tmp_path):
     # first hands are the shipped pool's, and it would be as large
     rules = find_rules(variant)
     shipped = pool_for(rules)
-    assert shipped_build(rules) == Build(pool_bot(shipped), shipped.meta["seed"], len(shipped))
+    assert shipped_build(rules) == Build(pool_player(shipped, rules), shipped.meta["seed"],
+                                         len(shipped))
     fresh = build_pool(_played_under(shipped, tmp_path), hands=3)
-    assert fresh.meta["params"] == shipped.meta["params"]
+    for key in ("params", "bot", "models"):
+        assert fresh.meta.get(key) == shipped.meta.get(key)
     assert (fresh.boards == shipped.boards[:3]).all()
 
 
 def test_rules_no_pool_serves_are_built_by_the_first_bot(tmp_path):
     unserved = load_rules(_unserved(tmp_path))
-    assert shipped_build(unserved) == Build(BotParams(), POOL_SEED, 24_000)
+    assert shipped_build(unserved) == Build(heuristic(unserved, BotParams()), POOL_SEED, 24_000)
 
 
 def _unserved(tmp_path):
