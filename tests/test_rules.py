@@ -615,11 +615,12 @@ def test_the_fingerprint_follows_what_the_rules_decide_not_how_the_file_spells_i
 
 
 @pytest.mark.parametrize("name, target", [
-    ("pineapple", 4.5), ("progressive", 4.5), ("ultimate", 4.5), ("deuce", None),
-    ("standard", None)])
+    ("pineapple", None), ("progressive", None), ("ultimate", None), ("deuce", None),
+    ("standard", None), ("double-deck", 4.5)])
 def test_the_opponents_royalty_target_of_each_preset(name, target):
-    # Pineapple's is the middle of where decent heads-up bots sit; progressive and ultimate
-    # inherit it; 2-7 opts out of what it would inherit, and classic never had one.
+    # Pineapple's opponents are the learned bot's boards as it played them, and so
+    # progressive's and ultimate's; the two-deck pool, the heuristic bot's, is weighted to
+    # the middle of where decent heads-up bots sit; classic never had a target.
     assert find_rules(name).opponent_royalties == target
 
 

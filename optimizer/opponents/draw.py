@@ -9,9 +9,10 @@ knows the other players' cards, so its play from the reduced deck is its play fr
 deck, given that it never sees a dealt card). When too few boards qualify, the draw falls
 back to boards whose *placed* 13 cards avoid the dealt ones (their discards may not), and
 then to drawing with replacement; docs/ev-and-opponents.md gives the measured error of the fallback.
-Rules that set ``opponents.mean_royalties`` (Pineapple's) weight the boards
-(``optimizer.opponents.calibration``), which are then drawn with replacement, each in proportion to
-its weight. The module also gives the figures of the opponent model (``bot_stats``).
+Rules that set ``opponents.mean_royalties`` (a rules file's option; of the presets only
+``double-deck``, whose pool the heuristic bot played) weight the boards
+(``optimizer.opponents.calibration``), which are then drawn with replacement, each in
+proportion to its weight. The module also gives the figures of the opponent model (``bot_stats``).
 
 The pool is itself a sample of the bot's play, so a draw's mean carries the pool's error
 besides the spread of the boards drawn: each draw says how much its mean leans on each
