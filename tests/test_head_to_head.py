@@ -73,7 +73,7 @@ def test_an_entry_is_credited_at_its_worth_and_a_foul_pays_six_and_royalties():
     queens = evaluate_board(QUEENS, rules="pineapple")
     assert evaluate_board(FOULED, rules="pineapple").fouled
     assert result.points == pytest.approx(6 + queens.royalties.total)
-    assert result.points_with_entries == pytest.approx(6 + queens.royalties.total + 12.2)
+    assert result.points_with_entries == pytest.approx(6 + queens.royalties.total + 12.5)
     assert result.challenger.fantasyland_rate == 1 and result.incumbent.foul_rate == 1
     assert result.incumbent.mean_royalties == 0  # a foul counts as no royalties
 

@@ -367,7 +367,7 @@ def test_a_worth_of_staying_by_size_may_give_sizes_the_rules_never_deal(tmp_path
 def test_a_count_the_variant_never_deals_takes_the_worth_of_its_smallest_size():
     ultimate = find_rules("ultimate")  # deals 14 to 17: a 13-card hand is only a what-if
     assert ultimate.repeat_value_after(13) == ultimate.repeat_value_after(14) == 13.7
-    assert ultimate.ev_repeat_value_after(13) == ultimate.ev_repeat_value_after(14) == 12.2
+    assert ultimate.ev_repeat_value_after(13) == ultimate.ev_repeat_value_after(14) == 12.5
 
 
 def test_without_a_worth_under_ev_the_royalty_worth_stands_in(tmp_path):
