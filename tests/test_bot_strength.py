@@ -26,8 +26,8 @@ from fantasyland.optimizer.opponents.estimate import estimate
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.opponents.odds import even_odds, odds_from_boards
 from fantasyland.optimizer.opponents.params import params_meta
-from fantasyland.optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool,
-                                                   deal_from, table_odds)
+from fantasyland.optimizer.opponents.players import build_pool
+from fantasyland.optimizer.opponents.pools import POOL_PARAMS, STRONG_PARAMS, deal_from, table_odds
 from fantasyland.optimizer.opponents.resolve import evaluate_played, resolve_boards
 
 STRONG = STRONG_PARAMS[THREE_KEEP_TWO.name]

@@ -295,7 +295,7 @@ def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them(capsys)
     (["head-to-head", "--bot-knob", "refine=8.5"], "bot knob refine='8.5': expected a whole"),
     (["head-to-head", "--bot-knob", "samples=0"], "bot knob samples='0': expected at least 1"),
     (["head-to-head", "--bot-knob", "rollouts=32"], "bot knob 'rollouts': expected one of"),
-    (["pool", "--output", "p.npz", "--bot-knob", "table_points=yes"],
+    (["pool", "--output", "p.npz", "--bot", "shipped", "--bot-knob", "table_points=yes"],
      "bot knob table_points='yes': expected true or false"),
     (["head-to-head", "--bot-knob", "table_refine=many"],
      "bot knob table_refine='many': expected a whole number or none"),

@@ -26,11 +26,11 @@ from fantasyland.optimizer.opponents.draw import (board_stats, bot_stats, candid
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.solver.table import Sample
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
-from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Build, Pool, bits,
-                                                   build_pool, dealing_for, heuristic, load_pool,
-                                                   odds_pools, play_hands, pool_bot, pool_for,
-                                                   pool_player, relabel, shipped_build,
-                                                   shipped_pools)
+from fantasyland.optimizer.opponents.players import (Build, build_pool, heuristic, pool_player,
+                                                     shipped_build)
+from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, POOL_SEED, Pool, bits, dealing_for,
+                                                   load_pool, odds_pools, play_hands, pool_bot,
+                                                   pool_for, relabel, shipped_pools)
 
 runner = CliRunner()
 

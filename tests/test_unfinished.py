@@ -15,9 +15,9 @@ from fantasyland.optimizer.opponents.bot import ONE_AT_A_TIME, THREE_KEEP_TWO, B
 from fantasyland.optimizer.opponents.draw import POOL_VARIABLE, serving_bot
 from fantasyland.optimizer.opponents.params import explicit
 from fantasyland.optimizer.opponents.learned.shipped import shipped_digest
-from fantasyland.optimizer.opponents.players import HeuristicPlayer, LearnedPlayer
-from fantasyland.optimizer.opponents.pools import (STRONG_PARAMS, build_pool, heuristic, play_hands,
-                                                   pool_bot, table_odds)
+from fantasyland.optimizer.opponents.players import (HeuristicPlayer, LearnedPlayer, build_pool,
+                                                     heuristic)
+from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, play_hands, pool_bot, table_odds
 from fantasyland.optimizer.opponents.unfinished import complete, play_live, rounds_to_come
 
 

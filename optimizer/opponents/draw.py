@@ -56,10 +56,10 @@ from fantasyland.optimizer.opponents.calibration import (Calibration, board_feat
                                               fit_features)
 from fantasyland.optimizer.opponents.compatible import candidate_pairs, pool_bytes
 from fantasyland.optimizer.opponents.errors import CalibrationError, OpponentModelError
-from fantasyland.optimizer.opponents.players import Player
+from fantasyland.optimizer.opponents.players import Player, live_bot, named_player
 from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, Pool, dealing_for, dealt_from,
-                                                   live_bot, load_pool, named_player,
-                                                   play_hands, pool_for, relabel, shipped_pools)
+                                                   load_pool, play_hands, pool_for, relabel,
+                                                   shipped_pools)
 
 # --- drawing boards --------------------------------------------------------------------------
 

@@ -1,12 +1,13 @@
 """The pools: boards the opponent bot played, stored as package data and chosen for rules.
 
-A *pool* is a file of boards that the heuristic bot (``optimizer.opponents.bot``) played from
-a full deck, each with the cards its player saw and threw away; the shipped ones are in
-``optimizer/opponents/data/``. Every hand was given a random suit relabelling when the pool
-was built (the bot treats suits alike), so each of the 24 relabellings of a pool board is as
-likely as the board itself: what lets ``optimizer.opponents.draw`` honour card removal. A pool
-serves the rules that share its dealing style, its deck and its foul rules;
-``opponents --regenerate`` builds one.
+A *pool* is a file of boards that a bot played from a full deck, each with the cards its
+player saw and threw away; the shipped ones are in ``optimizer/opponents/data/``. Its meta
+names the player (``optimizer.opponents.players``): the heuristic bot
+(``optimizer.opponents.bot``) by its knobs, or the learned bot by its models. Every hand
+was given a random suit relabelling when the pool was built (the bots treat suits alike),
+so each of the 24 relabellings of a pool board is as likely as the board itself: what lets
+``optimizer.opponents.draw`` honour card removal. A pool serves the rules that share its
+dealing style, its deck and its foul rules; ``opponents --regenerate`` builds one.
 
 A board is stored as it plays: its 13 rows' cards with each joker replaced by the face it
 stands for (chosen by ``evaluate_board`` for the whole set, so a joker played down to avoid
@@ -25,6 +26,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 from functools import cache, cached_property
 from importlib import resources
 from itertools import permutations
@@ -39,14 +41,28 @@ from fantasyland.evaluator.handspec import Scale
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
 from fantasyland.optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams,
-                                                 Dealing, deck_counts, entry_worths, remaining)
+                                                 Dealing, PlayedHand, deck_counts, entry_worths,
+                                                 remaining)
 from fantasyland.optimizer.opponents.chunks import Chunk, run_chunks
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.memo import by_identity
 from fantasyland.optimizer.opponents.odds import RowOdds, even_odds, odds_from_boards
-from fantasyland.optimizer.opponents.params import with_knobs, with_later_knobs
-from fantasyland.optimizer.opponents.players import (LEARNED, HeuristicPlayer, Player,
-                                                     learned_player)
+from fantasyland.optimizer.opponents.params import with_later_knobs
+
+
+#: What a pool's meta says under ``bot`` when the learned bot played it (a pool the heuristic
+#: bot played records its knobs under ``params`` instead, as pools always did).
+LEARNED = "learned"
+
+
+class PoolPlayer(Protocol):
+    """Who plays a pool's hands (``optimizer.opponents.players``): what the pool's meta
+    records of it, and a hand it plays whole from its cards in the order they arrive."""
+
+    @property
+    def meta(self) -> dict: ...
+
+    def play(self, cards: Sequence[int], rng: np.random.Generator) -> PlayedHand: ...
 
 
 #: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
@@ -294,13 +310,13 @@ def chunk_path(directory: str | Path, start: int, stop: int) -> Path:
 
 
 def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
-               *, player: Player | None = None, removed: Iterable[int] = (),
+               *, player: PoolPlayer, removed: Iterable[int] = (),
                workers: int = 1, progress: Callable[[int], None] | None = None,
                directory: str | Path | None = None, saved_only: bool = False,
                chunk_done: Callable[[Chunk, float | None], None] | None = None) -> Pool:
-    """Let ``player`` (by default the heuristic bot's default knobs, ``heuristic``) play
-    ``hands`` hands from the deck without ``removed``, in seeded chunks of ``CHUNK`` hands
-    (chunk ``i`` from the generator of ``(seed, i)``).
+    """Let ``player`` (``players.heuristic`` or ``players.learned_player``) play ``hands``
+    hands from the deck without ``removed``, in seeded chunks of ``CHUNK`` hands (chunk
+    ``i`` from the generator of ``(seed, i)``).
 
     From the full deck each hand is given a random suit relabelling (see the module
     docstring). The result depends on ``seed`` only, not on ``workers``, nor on whether the
@@ -311,9 +327,8 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     a chunk not yet saved. ``chunk_done`` is told of each chunk as ``run_chunks`` tells.
     """
     taken = np.asarray(list(removed), dtype=np.int64)
-    player = heuristic(rules, BotParams()) if player is None else player
-    # the counting bot's pools keep the meta they always had: its knobs under "params"
-    params = player.params if isinstance(player, HeuristicPlayer) else None
+    # the heuristic bot's pools keep the meta they always had: its knobs under "params"
+    params: BotParams | None = getattr(player, "params", None)
     played_with = {"rules": rules.name, "dealing": dealing.name,
                    "foul_signature": foul_signature(rules), "seed": seed} | player.meta
     if deck_meta(rules.deck) is not None:  # one plain deck: the meta of the older pools
@@ -397,31 +412,9 @@ STRONG_PARAMS = {
                                  estimate_foul_penalty=10.0, samples=96),
     ONE_AT_A_TIME.name: replace(POOL_PARAMS[ONE_AT_A_TIME.name], table_points=True)}
 #: The heuristic bots a pool can be played by: the first pools' and the stronger one. The
-#: learned bot (``LEARNED``) plays too where the game has shipped models (``players``).
+#: learned bot (``LEARNED``) plays too where the game has shipped models
+#: (``players.named_player``).
 BOTS = {"shipped": POOL_PARAMS, "strong": STRONG_PARAMS}
-
-
-def heuristic(rules: Rules, params: BotParams) -> HeuristicPlayer:
-    """The heuristic bot with ``params`` under ``rules``, with the row odds it values boards
-    by where it counts points at the table (``table_odds``)."""
-    return HeuristicPlayer(rules, params, table_odds(rules) if params.table_points else None)
-
-
-def named_player(rules: Rules, bot: str, *, knobs: Sequence[str] = ()) -> Player:
-    """The player a bot's name gives under ``rules``: a name of ``BOTS`` with ``knobs`` set
-    (``params.with_knobs``), or ``learned``, the learned bot of ``rules``' game."""
-    if bot == LEARNED:
-        player = learned_player(rules)
-        if player is None:
-            raise OpponentModelError(f"no learned bot for {rules.name}: no models were learned "
-                                     f"for its game; expected one of {', '.join(BOTS)}")
-        if knobs:
-            raise OpponentModelError(f"bot knob {knobs[0]!r}: the learned bot has no knobs")
-        return player
-    if bot not in BOTS:
-        raise OpponentModelError(f"no bot {bot!r}: expected one of "
-                                 f"{', '.join([*BOTS, LEARNED])}")
-    return heuristic(rules, with_knobs(BOTS[bot][dealing_for(rules).name], knobs))
 
 
 def pool_bot(pool: Pool) -> BotParams:
@@ -433,99 +426,9 @@ def pool_bot(pool: Pool) -> BotParams:
     return BotParams(**with_later_knobs(pool.meta["params"]))
 
 
-def pool_player(pool: Pool, rules: Rules) -> Player:
-    """The player that played ``pool``, as it plays under ``rules`` (the rules it serves).
-
-    The heuristic bot plays under ``rules`` (a pool's meta predates players: its knobs are
-    all it records). The learned bot plays by the models of the game the pool was played
-    for (the preset its meta names; else ``rules``' own), so that the Pineapple bot finishes
-    the boards of a ``progressive`` solve, whose pool it played. Where those models are no
-    longer the ones that played the pool (the meta's digest differs), the shipped ones play:
-    the only learned bot there is (a test holds the shipped pools to the shipped models).
-    """
-    if pool.meta.get("bot") != LEARNED:
-        return heuristic(rules, pool_bot(pool))
-    from fantasyland.evaluator import find_rules
-    from fantasyland.evaluator.errors import InputError
-
-    games = [rules]
-    try:
-        games.insert(0, find_rules(pool.meta["rules"]))
-    except InputError:  # a pool played under a rules file, which is not at hand
-        pass
-    for game in games:
-        player = learned_player(game)
-        if player is not None:
-            return player
-    raise OpponentModelError(f"the {pool.meta['rules']} pool was played by the learned bot, "
-                             f"and no models were learned for {rules.name}'s game")
-
-
-def live_bot(rules: Rules, pool: Pool | None) -> Player:
-    """The player of the boards a solve makes live under ``rules`` (an unfinished board
-    finished, a hand played where the pools hold too few boards): the one that played
-    ``pool``, the pool the opponent model draws from (``pool_player``), so that live boards
-    and drawn ones are one opponent; where no pool serves, the one a pool would be built by
-    (``shipped_build``)."""
-    return shipped_build(rules).player if pool is None else pool_player(pool, rules)
-
-
 def pool_file_name(rules: Rules) -> str:
     """``DEALING-RULES.npz``, with the deck after the dealing when it is not one plain deck
     (``three-keep-two-2-jokers-pineapple-joker.npz``): a pineapple hand dealt from 54 cards
     is another dealing than one from 52."""
     tag = deck_tag(rules.deck)
     return f"{dealing_for(rules).name}{'-' + tag if tag else ''}-{rules.name}.npz"
-
-
-@dataclass(frozen=True)
-class Build:
-    """How a pool is played: its player, the pool seed and the hands."""
-
-    player: Player
-    seed: int
-    hands: int
-
-
-def shipped_build(rules: Rules) -> Build:
-    """How the shipped pool that serves ``rules`` was played, as its meta records it (its
-    player, ``pool_player``; its seed; its size), so that rebuilding it plays it again; where
-    no pool serves, the learned bot of ``rules``' game if it has one, else the first bot
-    (``POOL_PARAMS``), with ``POOL_SEED`` and ``POOL_HANDS``."""
-    dealing = dealing_for(rules)
-    try:
-        pool = pool_for(rules)
-    except OpponentModelError:
-        player = learned_player(rules) or heuristic(rules, POOL_PARAMS[dealing.name])
-        return Build(player, POOL_SEED, POOL_HANDS[dealing.name])
-    return Build(pool_player(pool, rules), pool.meta["seed"], len(pool))
-
-
-def build_pool(rules: Rules, *, hands: int | None = None, seed: int | None = None,
-               workers: int = 1, progress: Callable[[int], None] | None = None,
-               bot: str | None = None, directory: str | Path | None = None,
-               saved_only: bool = False,
-               chunk_done: Callable[[Chunk, float | None], None] | None = None,
-               knobs: Sequence[str] = ()) -> Pool:
-    """A fresh pool for ``rules`` played by ``bot`` (a name of ``BOTS``, or ``learned``), with
-    ``knobs`` (``NAME=VALUE``, ``params.with_knobs``) set. What is not given is as the
-    shipped pool that serves ``rules`` was played (``shipped_build``: its player, seed and
-    size), so the shipped ones are ``build_pool(find_rules(name))``. ``directory`` saves its
-    chunks and resumes from them, ``saved_only`` assembles them, playing none
-    (``play_hands``)."""
-    dealing = dealing_for(rules)
-    if bot is not None:
-        player = named_player(rules, bot, knobs=knobs)
-    shipped = shipped_build(rules)
-    hands = shipped.hands if hands is None else hands
-    if hands < 1:
-        raise OpponentModelError(f"need hands >= 1, got {hands}")
-    if bot is None:
-        player = shipped.player
-        if knobs:
-            if not isinstance(player, HeuristicPlayer):
-                raise OpponentModelError(f"bot knob {knobs[0]!r}: the learned bot has no knobs")
-            player = heuristic(rules, with_knobs(player.params, knobs))
-    return play_hands(rules, dealing, hands, shipped.seed if seed is None else seed,
-                      player=player, workers=workers, progress=progress, directory=directory,
-                      saved_only=saved_only, chunk_done=chunk_done)

@@ -16,7 +16,8 @@ from fantasyland.evaluator.scoring import settle
 from fantasyland.evaluator.strength import CLASS_OF_STRENGTH
 from fantasyland.optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array,
                                                   pair_boards, pair_jokers, serving_pool)
-from fantasyland.optimizer.opponents.pools import play_hands, pool_player
+from fantasyland.optimizer.opponents.players import pool_player
+from fantasyland.optimizer.opponents.pools import play_hands
 
 
 def _class_shares(boards: np.ndarray) -> dict[str, np.ndarray]:
