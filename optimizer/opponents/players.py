@@ -31,6 +31,8 @@ from fantasyland.optimizer.opponents.bot import (DEALINGS, BotParams, Dealing, P
                                                  finished_hand, play_hand)
 from fantasyland.optimizer.opponents.chunks import Chunk
 from fantasyland.optimizer.opponents.errors import OpponentModelError
+from fantasyland.optimizer.opponents.learned.positions import play_alone
+from fantasyland.optimizer.opponents.learned.shipped import learned_bot, shipped_digest
 from fantasyland.optimizer.opponents.memo import by_identity
 from fantasyland.optimizer.opponents.odds import RowOdds
 from fantasyland.optimizer.opponents.params import params_meta, with_knobs
@@ -89,8 +91,6 @@ class LearnedPlayer:
         return np.asarray(_learned_bot(self.game)(layout, new, keep, unseen, rounds_left, rng))
 
     def play(self, cards: Sequence[Card], rng: np.random.Generator) -> PlayedHand:
-        from fantasyland.optimizer.opponents.learned.positions import play_alone
-
         layout = play_alone(self.game, self.dealing, _learned_bot(self.game), cards, rng)
         return finished_hand(cards, layout)
 
@@ -102,8 +102,6 @@ Player = HeuristicPlayer | LearnedPlayer
 @by_identity
 def _learned_bot(game: Rules):
     """The learned bot of ``game``, loaded once a process (a worker loads its own)."""
-    from fantasyland.optimizer.opponents.learned.shipped import learned_bot
-
     bot = learned_bot(game)
     if bot is None:  # a LearnedPlayer is only made for a game with models (learned_player)
         raise ValueError(f"no learned models for {game.name}")
@@ -113,8 +111,6 @@ def _learned_bot(game: Rules):
 def learned_player(game: Rules) -> LearnedPlayer | None:
     """The learned bot of ``game`` as a player, or None where no models were learned for
     it."""
-    from fantasyland.optimizer.opponents.learned.shipped import shipped_digest
-
     digest = shipped_digest(game)
     return None if digest is None else LearnedPlayer(game, digest)
 
