@@ -375,11 +375,12 @@ def command(
 
     `--stats` prints the foul rate, Fantasyland-entry rate and mean royalties of the
     opponent model, and of the bot's own play where the model weights its boards to a target
-    (Pineapple); from the shipped pool, or `--live`. `--regenerate` rebuilds the pool the
-    variant uses as it was played (its bot, seed and size, from its meta), `--chunks DIR`
-    keeping its hands as it goes. `--check CARDS` compares the pool's boards for those dealt
-    cards with the bot's live play from the deck without them; `--check-error POOL` the EV's
-    ± with the EV on another pool; `--coverage` counts the pool boards a dealt hand can face.
+    (a rules file's mean_royalties); from the shipped pool, or `--live`. `--regenerate`
+    rebuilds the pool the variant uses as it was played (its bot, seed and size, from its
+    meta), `--chunks DIR` keeping its hands as it goes. `--check CARDS` compares the pool's
+    boards for those dealt cards with the bot's live play from the deck without them;
+    `--check-error POOL` the EV's ± with the EV on another pool; `--coverage` counts the pool
+    boards a dealt hand can face.
     `--fixed-point` measures classic Chinese Poker's model. The bots' laboratory (head to
     head, audits, candidate bots) is a developer's tool: tools/bots.py.
     """

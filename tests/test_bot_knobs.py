@@ -11,7 +11,8 @@ from fantasyland.evaluator import find_rules
 from fantasyland.optimizer.opponents.bot import THREE_KEEP_TWO, BotParams
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.params import knobs_text, with_knobs
-from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, build_pool
+from fantasyland.optimizer.opponents.players import build_pool
+from fantasyland.optimizer.opponents.pools import STRONG_PARAMS
 
 STRONG = STRONG_PARAMS[THREE_KEEP_TWO.name]
 
@@ -55,7 +56,15 @@ def test_a_bad_knob_is_refused_naming_it(knob, message):
 
 
 def test_a_pool_built_with_knobs_records_them():
-    pool = build_pool(find_rules("pineapple"), hands=1, seed=3,
+    pool = build_pool(find_rules("pineapple"), hands=1, seed=3, bot="shipped",
                       knobs=["samples=4", "refine=0", "fl_bonus=30"])
     assert pool.meta["params"]["samples"] == 4 and pool.meta["params"]["fl_bonus"] == 30.0
     assert BotParams().fl_bonus != 30.0
+
+
+def test_the_learned_bot_takes_no_knobs():
+    # Pineapple's pool is the learned bot's, which has no knobs to set
+    for bot in (None, "learned"):
+        with pytest.raises(OpponentModelError, match="bot knob 'samples=4': the learned bot "
+                                                     "has no knobs"):
+            build_pool(find_rules("pineapple"), hands=1, bot=bot, knobs=["samples=4"])

@@ -26,8 +26,8 @@ from fantasyland.optimizer.opponents.estimate import estimate
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, placements
 from fantasyland.optimizer.opponents.odds import even_odds, odds_from_boards
 from fantasyland.optimizer.opponents.params import params_meta
-from fantasyland.optimizer.opponents.pools import (POOL_PARAMS, STRONG_PARAMS, build_pool,
-                                                   deal_from, table_odds)
+from fantasyland.optimizer.opponents.players import build_pool
+from fantasyland.optimizer.opponents.pools import POOL_PARAMS, STRONG_PARAMS, deal_from, table_odds
 from fantasyland.optimizer.opponents.resolve import evaluate_played, resolve_boards
 
 STRONG = STRONG_PARAMS[THREE_KEEP_TWO.name]
@@ -135,14 +135,14 @@ def test_the_last_street_never_fouls_when_a_legal_play_exists(params):
 
 
 def test_each_fantasyland_entry_is_worth_what_the_rules_say():
-    assert entry_worths(PINEAPPLE, STRONG)[14] == pytest.approx(12.2)
+    assert entry_worths(PINEAPPLE, STRONG)[14] == pytest.approx(12.5)
     progressive = entry_worths(find_rules("progressive"), STRONG)
     # progressive gives its entries' worth by size (ev_entry_value, measured by value)
-    assert progressive[[14, 15, 16, 17]] == pytest.approx([12.2, 17.5, 23.6, 31.0])
+    assert progressive[[14, 15, 16, 17]] == pytest.approx([12.5, 17.9, 24.0, 31.5])
     # where a file gives none, KK, AA and trips add card_worth a card beyond the repeat
     bare = dataclasses.replace(find_rules("progressive"), ev_entry_values=())
     assert entry_worths(bare, STRONG)[[14, 15, 16, 17]] == pytest.approx(
-        [12.2, 12.2 + 5.5, 12.2 + 11.0, 12.2 + 16.5])
+        [12.5, 12.5 + 5.5, 12.5 + 11.0, 12.5 + 16.5])
     ultimate = find_rules("ultimate")  # repeats as many cards: its own worth by size
     assert entry_worths(ultimate, STRONG)[15] == pytest.approx(
         ultimate.ev_repeat_value_after(15))

@@ -39,7 +39,8 @@ STILL_LONG: set[tuple[str, str]] = {
     ("optimizer/opponents/audit.py", "_continuations"),
     ("optimizer/opponents/head_to_head.py", "head_to_head"),
     ("optimizer/opponents/head_to_head.py", "_head_to_head_in_turn"),
-    ("optimizer/opponents/pools.py", "play_hands"), ("optimizer/opponents/pools.py", "build_pool"),
+    ("optimizer/opponents/pools.py", "play_hands"),
+    ("optimizer/opponents/players.py", "build_pool"),
 }
 
 

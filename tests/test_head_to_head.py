@@ -73,7 +73,7 @@ def test_an_entry_is_credited_at_its_worth_and_a_foul_pays_six_and_royalties():
     queens = evaluate_board(QUEENS, rules="pineapple")
     assert evaluate_board(FOULED, rules="pineapple").fouled
     assert result.points == pytest.approx(6 + queens.royalties.total)
-    assert result.points_with_entries == pytest.approx(6 + queens.royalties.total + 12.2)
+    assert result.points_with_entries == pytest.approx(6 + queens.royalties.total + 12.5)
     assert result.challenger.fantasyland_rate == 1 and result.incumbent.foul_rate == 1
     assert result.incumbent.mean_royalties == 0  # a foul counts as no royalties
 
@@ -295,7 +295,7 @@ def test_bot_and_incumbent_choose_the_two_seats_and_the_table_names_them(capsys)
     (["head-to-head", "--bot-knob", "refine=8.5"], "bot knob refine='8.5': expected a whole"),
     (["head-to-head", "--bot-knob", "samples=0"], "bot knob samples='0': expected at least 1"),
     (["head-to-head", "--bot-knob", "rollouts=32"], "bot knob 'rollouts': expected one of"),
-    (["pool", "--output", "p.npz", "--bot-knob", "table_points=yes"],
+    (["pool", "--output", "p.npz", "--bot", "shipped", "--bot-knob", "table_points=yes"],
      "bot knob table_points='yes': expected true or false"),
     (["head-to-head", "--bot-knob", "table_refine=many"],
      "bot knob table_refine='many': expected a whole number or none"),

@@ -24,9 +24,10 @@ from fantasyland.optimizer.opponents.draw import (bot_stats, candidate_pairs, de
                                                   max_opponents, opponent_boards, pair_boards,
                                                   pair_jokers)
 from fantasyland.optimizer.opponents.errors import OpponentModelError
-from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, Pool, build_pool, deal_from,
-                                                   play_hands, pool_file_name, pool_for, relabel,
-                                                   shipped_pools)
+from fantasyland.optimizer.opponents.bot import BotParams
+from fantasyland.optimizer.opponents.players import build_pool, heuristic
+from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, Pool, deal_from, play_hands,
+                                                   pool_file_name, pool_for, relabel, shipped_pools)
 from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 JOKERS = Deck(1, 2, False)
@@ -85,7 +86,8 @@ def test_the_double_deck_pool_saw_identical_cards_as_often_as_two_decks_deal_the
 @pytest.mark.parametrize("deck", [JOKERS, TWO_DECKS], ids=["jokers", "two-decks"])
 def test_the_bot_never_plays_a_card_more_often_than_the_deck_holds_it(deck):
     rules = _rules(deck)
-    played = play_hands(rules, pool_for(rules).dealing, 3, seed=5)
+    played = play_hands(rules, pool_for(rules).dealing, 3, seed=5,
+                        player=heuristic(rules, BotParams()))
     for pool in (played, pool_for(rules)):
         seen = _seen(pool)
         assert seen.shape[1] == SEEN
@@ -95,7 +97,8 @@ def test_the_bot_never_plays_a_card_more_often_than_the_deck_holds_it(deck):
 
 def test_the_bot_plays_the_same_seeded_hands_again():
     rules = _rules(JOKERS)
-    first, again = (play_hands(rules, pool_for(rules).dealing, 2, seed=11) for _ in range(2))
+    first, again = (play_hands(rules, pool_for(rules).dealing, 2, seed=11,
+                               player=heuristic(rules, BotParams())) for _ in range(2))
     assert (first.boards == again.boards).all() and (first.jokers == again.jokers).all()
 
 

@@ -50,9 +50,9 @@ def _worth_and_error(pool: Pool, weights, rules, hand: str, board: str, count: i
 
 
 @pytest.mark.parametrize("variant, hand, board, count", [
-    ("pineapple", HAND_14, SET_14, 200),    # weighted, all exact
-    ("pineapple", HAND_17, SET_17, 2000),   # weighted, mostly placed-only
-    ("deuce", HAND_14, SET_14, 400),        # unweighted
+    ("pineapple", HAND_14, SET_14, 200),    # a twelfth of the pool: exact and placed-only
+    ("pineapple", HAND_17, SET_17, 2000),   # with replacement, the candidates too few
+    ("deuce", HAND_14, SET_14, 400),
 ])
 def test_the_pool_error_is_the_spread_of_the_ev_over_independent_pools(variant, hand, board,
                                                                        count):
@@ -80,10 +80,15 @@ def test_relabellings_of_one_pool_board_count_as_one_board():
     assert np.allclose(share.shares.sum(axis=0), 1) and share.mix.tolist() == [1.0]
 
 
-def test_the_error_is_the_ratio_estimate_s_influence_over_the_boards():
-    dealt = np.array(parse_cards(HAND_17))
+def test_the_error_is_the_ratio_estimate_s_influence_over_the_boards(tmp_path):
+    # the boards weighted, as a rules file may ask (opponents.mean_royalties)
+    house = tmp_path / "house.toml"
+    house.write_text('base = "pineapple"\n[opponents]\nmean_royalties = 4.8\n', encoding="utf-8")
+    dealt = np.array(parse_cards(HAND_14))
     pool = pool_for(RULES)
-    share = draw_boards(pool, dealt, 2000, 0, weights=pool_weights(pool, RULES)).share
+    weights = pool_weights(pool, find_rules(str(house)))
+    assert weights is not None
+    share = draw_boards(pool, dealt, 2000, 0, weights=weights).share
     assert share.shares.shape[1] == 2 and 0 < share.mix[0] < 1  # the exact pairs run out
     points = np.random.default_rng(1).normal(size=len(share.boards))
     means = points @ share.shares

@@ -367,7 +367,7 @@ def test_a_worth_of_staying_by_size_may_give_sizes_the_rules_never_deal(tmp_path
 def test_a_count_the_variant_never_deals_takes_the_worth_of_its_smallest_size():
     ultimate = find_rules("ultimate")  # deals 14 to 17: a 13-card hand is only a what-if
     assert ultimate.repeat_value_after(13) == ultimate.repeat_value_after(14) == 13.7
-    assert ultimate.ev_repeat_value_after(13) == ultimate.ev_repeat_value_after(14) == 12.2
+    assert ultimate.ev_repeat_value_after(13) == ultimate.ev_repeat_value_after(14) == 12.5
 
 
 def test_without_a_worth_under_ev_the_royalty_worth_stands_in(tmp_path):
@@ -615,11 +615,12 @@ def test_the_fingerprint_follows_what_the_rules_decide_not_how_the_file_spells_i
 
 
 @pytest.mark.parametrize("name, target", [
-    ("pineapple", 4.5), ("progressive", 4.5), ("ultimate", 4.5), ("deuce", None),
-    ("standard", None)])
+    ("pineapple", None), ("progressive", None), ("ultimate", None), ("deuce", None),
+    ("standard", None), ("double-deck", 4.5)])
 def test_the_opponents_royalty_target_of_each_preset(name, target):
-    # Pineapple's is the middle of where decent heads-up bots sit; progressive and ultimate
-    # inherit it; 2-7 opts out of what it would inherit, and classic never had one.
+    # Pineapple's opponents are the learned bot's boards as it played them, and so
+    # progressive's and ultimate's; the two-deck pool, the heuristic bot's, is weighted to
+    # the middle of where decent heads-up bots sit; classic never had a target.
     assert find_rules(name).opponent_royalties == target
 
 

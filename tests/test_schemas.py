@@ -333,7 +333,9 @@ CASES: dict[str, dict[str, Producer]] = {
             "--opponents", "2"),
     },
     "opponents-stats.schema.json": {
-        "pool-calibrated": lambda _b, _r: command_json(
+        "pool-calibrated": lambda _b, _r: command_json(  # weighted by its rules file
+            "opponents", "--stats", "--hands", "200", "--variant", "double-deck"),
+        "pool-learned": lambda _b, _r: command_json(
             "opponents", "--stats", "--hands", "200"),
         "pool-uncalibrated-standard": lambda _b, _r: command_json(
             "opponents", "--stats", "--hands", "200", "--variant", "standard"),

@@ -200,7 +200,7 @@ def test_an_ev_grade_is_reproduced_by_check_with_the_logged_seed():
                   sample=Sample(table=TableSpec(2), seed=record["ev_seed"]))
     assert again.ev_lost == pytest.approx(g.ev_lost) and again.player.value == g.player.value
     header = session.header_record()["session"]
-    assert header["opponents"] == 2 and header["fl_value"] == {"14": pytest.approx(24.4)}
+    assert header["opponents"] == 2 and header["fl_value"] == {"14": pytest.approx(25.0)}
 
 
 def test_the_worth_of_staying_is_shown_by_size_where_the_sizes_differ():

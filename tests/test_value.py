@@ -131,7 +131,7 @@ def test_value_table_and_plot(tmp_path):
      "file's repeat_value, which now says 13.7."),
     ("pineapple", ["--objective", "ev", "--opponents", "2"],
      "14-card repeat per opponent. It is the figure for the rules file's ev_repeat_value "
-     "(points from one opponent), which now says 12.2."),
+     "(points from one opponent), which now says 12.5."),
     ("ultimate", ["--objective", "royalties"],
      "(W of the repeat each size earns). It is the figure for the rules "
      "file's repeat_value, which now says 14 = 13.7, 15 = 19.5, 16 = 29.0, "
@@ -161,7 +161,7 @@ def test_the_default_worth_of_staying_follows_the_objective_and_the_table():
         assert solution.fl_value == pytest.approx(opponents * rules.ev_repeat_value)
     boards = opponent_boards(rules, hand, samples=10, opponents=2, seed=0)
     assert solve(hand, variant=rules, objective="ev",
-                 sample=Sample(boards=boards)).fl_value == pytest.approx(2 * 12.2)
+                 sample=Sample(boards=boards)).fl_value == pytest.approx(2 * 12.5)
     assert solve(hand, variant=rules, objective="ev", fl_value=5.0).fl_value == 5.0
 
 

@@ -289,7 +289,7 @@ def _audit(args: argparse.Namespace) -> None:
 # --- a candidate's pool and figures ----------------------------------------------------------
 
 def _pool(args: argparse.Namespace) -> None:
-    from fantasyland.optimizer.opponents.pools import build_pool
+    from fantasyland.optimizer.opponents.players import build_pool
 
     rules = _rules(args)
     pool = build_pool(rules, hands=args.hands, seed=args.pool_seed, workers=args.workers,

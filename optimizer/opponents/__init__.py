@@ -21,8 +21,8 @@ from fantasyland.evaluator.faces import lazy_face
 _FACE = {
     "OpponentModelError": "errors",
     # the bot's pools
-    "CHUNK": "pools", "POOL_SEED": "pools", "build_pool": "pools", "dealing_for": "pools",
-    "load_pool": "pools", "pool_file_name": "pools", "shipped_build": "pools",
+    "CHUNK": "pools", "POOL_SEED": "pools", "build_pool": "players", "dealing_for": "pools",
+    "load_pool": "pools", "pool_file_name": "pools", "shipped_build": "players",
     # the draw, its figures and checks
     "bot_stats": "draw", "serving_pool": "draw", "FIGURES": "coverage",
     "pool_coverage": "coverage", "removal_check": "removal",

@@ -71,7 +71,7 @@ from fantasyland.optimizer.opponents.params import (DEALINGS, ONE_AT_A_TIME, THR
 from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 __all__ = ["DEALINGS", "ONE_AT_A_TIME", "THREE_KEEP_TWO", "BotParams", "Dealing", "PlayedHand",
-           "choose_each", "first_look", "play_hand", "play_in_turn"]
+           "choose_each", "finished_hand", "first_look", "play_hand", "play_in_turn"]
 
 #: The stronger bot (``table_points``) values boards in points at the table in the decisions
 #: at most this many rounds from the end: every one of Pineapple's, classic OFC's last four
@@ -366,10 +366,10 @@ def play_in_turn(rules: Rules, dealing: Dealing, hands: Sequence[Sequence[Card]]
             layouts[seat] = choose(rules, dealing, layouts[seat], new, keep, remaining(left),
                                    len(rounds) - 1 - index, bots[seat], rngs[seat], odds=odds)
         position += count
-    return [_played(cards, layout) for cards, layout in zip(hands, layouts)]
+    return [finished_hand(cards, layout) for cards, layout in zip(hands, layouts)]
 
 
-def _played(cards: Sequence[Card], layout: np.ndarray) -> PlayedHand:
+def finished_hand(cards: Sequence[Card], layout: np.ndarray) -> PlayedHand:
     """The finished hand of ``layout``, its rows sorted, and the rest of ``cards`` thrown."""
     discards = tuple(remaining(np.bincount(list(cards), minlength=JOKER + 1)
                                - np.bincount(layout, minlength=JOKER + 1)).tolist())

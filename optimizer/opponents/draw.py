@@ -9,9 +9,10 @@ knows the other players' cards, so its play from the reduced deck is its play fr
 deck, given that it never sees a dealt card). When too few boards qualify, the draw falls
 back to boards whose *placed* 13 cards avoid the dealt ones (their discards may not), and
 then to drawing with replacement; docs/ev-and-opponents.md gives the measured error of the fallback.
-Rules that set ``opponents.mean_royalties`` (Pineapple's) weight the boards
-(``optimizer.opponents.calibration``), which are then drawn with replacement, each in proportion to
-its weight. The module also gives the figures of the opponent model (``bot_stats``).
+Rules that set ``opponents.mean_royalties`` (a rules file's option; of the presets only
+``double-deck``, whose pool the heuristic bot played) weight the boards
+(``optimizer.opponents.calibration``), which are then drawn with replacement, each in
+proportion to its weight. The module also gives the figures of the opponent model (``bot_stats``).
 
 The pool is itself a sample of the bot's play, so a draw's mean carries the pool's error
 besides the spread of the boards drawn: each draw says how much its mean leans on each
@@ -55,11 +56,10 @@ from fantasyland.optimizer.opponents.calibration import (Calibration, board_feat
                                               fit_features)
 from fantasyland.optimizer.opponents.compatible import candidate_pairs, pool_bytes
 from fantasyland.optimizer.opponents.errors import CalibrationError, OpponentModelError
-from fantasyland.optimizer.opponents.bot import BotParams
-from fantasyland.optimizer.opponents.odds import RowOdds
-from fantasyland.optimizer.opponents.pools import (BOTS, PERMUTATIONS, Pool, dealing_for,
-                                                   dealt_from, live_bot, load_pool, play_hands,
-                                                   pool_for, relabel, shipped_pools)
+from fantasyland.optimizer.opponents.players import Player, live_bot, named_player
+from fantasyland.optimizer.opponents.pools import (PERMUTATIONS, Pool, dealing_for, dealt_from,
+                                                   load_pool, play_hands, pool_for, relabel,
+                                                   shipped_pools)
 
 # --- drawing boards --------------------------------------------------------------------------
 
@@ -106,9 +106,10 @@ def serving_pool(rules: Rules) -> Pool:
     return pool_for(rules, pools=(_pool_file(str(path), stamp),) + shipped_pools())
 
 
-def serving_bot(rules: Rules) -> tuple[BotParams, RowOdds | None]:
-    """The bot that plays live what a solve under ``rules`` cannot draw (``pools.live_bot``):
-    the one that played the pool that serves them, or the shipped bot where none does."""
+def serving_bot(rules: Rules) -> Player:
+    """The player of what a solve under ``rules`` cannot draw (``pools.live_bot``): the one
+    that played the pool that serves them (the heuristic bot or the learned one), or the one
+    a pool would be built by where none does."""
     try:
         pool = serving_pool(rules)
     except OpponentModelError:
@@ -407,8 +408,8 @@ def bot_stats(rules: Rules, boards: int, seed: int, *, live: bool = False,
     By default from ``boards`` boards drawn (seeded, without card removal) from the pool that
     serves ``rules``; with ``live`` from ``boards`` hands the bot plays now (slow: about an
     eighth of a second of CPU a hand, in ``workers`` processes, which change nothing of the
-    result), played by ``bot`` (a name of ``pools.BOTS``; by default the bot that played the
-    pool, ``serving_bot``). ``source`` in the result says which. The top-level
+    result), played by ``bot`` (a name of ``pools.BOTS``, or ``learned``; by default the bot
+    that played the pool, ``serving_bot``). ``source`` in the result says which. The top-level
     figures are the opponent model's, the boards weighted as the EV objective weights them
     (``optimizer.opponents.calibration``); ``bot_play`` has the same figures of the bot's own
     play, and ``calibration`` the target (None where the pool has none, and both sets agree).
@@ -422,10 +423,8 @@ def bot_stats(rules: Rules, boards: int, seed: int, *, live: bool = False,
     calibration = None if served is None else pool_calibration(served, rules)
     if live:
         dealing = dealing_for(rules)
-        if bot is not None and bot not in BOTS:
-            raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
-        params = serving_bot(rules)[0] if bot is None else BOTS[bot][dealing.name]
-        played = play_hands(rules, dealing, boards, seed, params=params, workers=workers).boards
+        player = serving_bot(rules) if bot is None else named_player(rules, bot)
+        played = play_hands(rules, dealing, boards, seed, player=player, workers=workers).boards
         where: dict[str, object] = {"source": "live",
                                     "dealing": dealt_from(dealing.name, rules.deck)}
     else:

@@ -1,12 +1,13 @@
 """The pools: boards the opponent bot played, stored as package data and chosen for rules.
 
-A *pool* is a file of boards that the heuristic bot (``optimizer.opponents.bot``) played from
-a full deck, each with the cards its player saw and threw away; the shipped ones are in
-``optimizer/opponents/data/``. Every hand was given a random suit relabelling when the pool
-was built (the bot treats suits alike), so each of the 24 relabellings of a pool board is as
-likely as the board itself: what lets ``optimizer.opponents.draw`` honour card removal. A pool
-serves the rules that share its dealing style, its deck and its foul rules;
-``opponents --regenerate`` builds one.
+A *pool* is a file of boards that a bot played from a full deck, each with the cards its
+player saw and threw away; the shipped ones are in ``optimizer/opponents/data/``. Its meta
+names the player (``optimizer.opponents.players``): the heuristic bot
+(``optimizer.opponents.bot``) by its knobs, or the learned bot by its models. Every hand
+was given a random suit relabelling when the pool was built (the bots treat suits alike),
+so each of the 24 relabellings of a pool board is as likely as the board itself: what lets
+``optimizer.opponents.draw`` honour card removal. A pool serves the rules that share its
+dealing style, its deck and its foul rules; ``opponents --regenerate`` builds one.
 
 A board is stored as it plays: its 13 rows' cards with each joker replaced by the face it
 stands for (chosen by ``evaluate_board`` for the whole set, so a joker played down to avoid
@@ -25,6 +26,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 from functools import cache, cached_property
 from importlib import resources
 from itertools import permutations
@@ -39,13 +41,28 @@ from fantasyland.evaluator.handspec import Scale
 from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.evaluator.strength import DESCRIPTORS, LOW_DESCRIPTORS
 from fantasyland.optimizer.opponents.bot import (DEALINGS, ONE_AT_A_TIME, THREE_KEEP_TWO, BotParams,
-                                                 Dealing, deck_counts, entry_worths, play_hand,
+                                                 Dealing, PlayedHand, deck_counts, entry_worths,
                                                  remaining)
 from fantasyland.optimizer.opponents.chunks import Chunk, run_chunks
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.memo import by_identity
 from fantasyland.optimizer.opponents.odds import RowOdds, even_odds, odds_from_boards
-from fantasyland.optimizer.opponents.params import params_meta, with_knobs, with_later_knobs
+from fantasyland.optimizer.opponents.params import with_later_knobs
+
+
+#: What a pool's meta says under ``bot`` when the learned bot played it (a pool the heuristic
+#: bot played records its knobs under ``params`` instead, as pools always did).
+LEARNED = "learned"
+
+
+class PoolPlayer(Protocol):
+    """Who plays a pool's hands (``optimizer.opponents.players``): what the pool's meta
+    records of it, and a hand it plays whole from its cards in the order they arrive."""
+
+    @property
+    def meta(self) -> dict: ...
+
+    def play(self, cards: Sequence[int], rng: np.random.Generator) -> PlayedHand: ...
 
 
 #: Every relabelling of the suits ``c d h s``: ``PERMUTATIONS[i][s]`` is the new suit of ``s``.
@@ -261,14 +278,13 @@ def deal_from(deck: Deck, *, removed: Iterable[int] = ()) -> np.ndarray:
 
 
 def _chunk(args) -> dict[str, np.ndarray]:
-    rules, dealing, seed, index, hands, params, removed = args
+    rules, dealing, seed, index, hands, player, removed = args
     rng = np.random.default_rng([seed, index])
     deck = deal_from(rules.deck, removed=removed)
     boards, discards, jokers = [], [], []
     for _ in range(hands):
         cards = rng.permutation(deck)[:dealing.seen]
-        hand = play_hand(rules, dealing, cards.tolist(), params, rng,
-                         odds=table_odds(rules) if params.table_points else None)
+        hand = player.play(cards.tolist(), rng)
         perm = PERMUTATIONS[rng.integers(24)] if not len(removed) else np.arange(4)
         boards.append(relabel(np.array([_as_played(rules, hand.board)]), perm[None])[0])
         jokers.append(np.array(hand.board) == JOKER)
@@ -294,12 +310,13 @@ def chunk_path(directory: str | Path, start: int, stop: int) -> Path:
 
 
 def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
-               *, params: BotParams = BotParams(), removed: Iterable[int] = (),
+               *, player: PoolPlayer, removed: Iterable[int] = (),
                workers: int = 1, progress: Callable[[int], None] | None = None,
                directory: str | Path | None = None, saved_only: bool = False,
                chunk_done: Callable[[Chunk, float | None], None] | None = None) -> Pool:
-    """Let the bot play ``hands`` hands from the deck without ``removed``, in seeded chunks
-    of ``CHUNK`` hands (chunk ``i`` from the generator of ``(seed, i)``).
+    """Let ``player`` (``players.heuristic`` or ``players.learned_player``) play ``hands``
+    hands from the deck without ``removed``, in seeded chunks of ``CHUNK`` hands (chunk
+    ``i`` from the generator of ``(seed, i)``).
 
     From the full deck each hand is given a random suit relabelling (see the module
     docstring). The result depends on ``seed`` only, not on ``workers``, nor on whether the
@@ -310,17 +327,18 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     a chunk not yet saved. ``chunk_done`` is told of each chunk as ``run_chunks`` tells.
     """
     taken = np.asarray(list(removed), dtype=np.int64)
+    # the heuristic bot's pools keep the meta they always had: its knobs under "params"
+    params: BotParams | None = getattr(player, "params", None)
     played_with = {"rules": rules.name, "dealing": dealing.name,
-                   "foul_signature": foul_signature(rules), "seed": seed,
-                   "params": params_meta(params)}
+                   "foul_signature": foul_signature(rules), "seed": seed} | player.meta
     if deck_meta(rules.deck) is not None:  # one plain deck: the meta of the older pools
         played_with["deck"] = deck_meta(rules.deck)
-    if params.table_points:  # the odds it plays against come from the shipped pool
+    if params is not None and params.table_points:  # its odds come from the shipped pool
         played_with["odds"] = table_odds(rules).fingerprint
     chunks = []
     for index, start in enumerate(range(0, hands, CHUNK)):
         size = min(CHUNK, hands - start)
-        job = (rules, dealing, seed, index, size, params, taken)
+        job = (rules, dealing, seed, index, size, player, taken)
         if directory is None:
             chunks.append(Chunk(job, size))
             continue
@@ -350,7 +368,7 @@ def play_hands(rules: Rules, dealing: Dealing, hands: int, seed: int,
     seconds = sum(float(r["seconds"]) for r in results if "seconds" in r) \
         if directory is not None else time.perf_counter() - started
     meta = played_with | {"hands": hands, "seconds": round(seconds, 1)}
-    if params.table_points:
+    if params is not None and params.table_points:
         # what it counted each entry worth, read off the rules (their ev_repeat_value and
         # ev_entry_value, which are measured against the pools and so move when one is
         # rebuilt): what replaying the pool needs besides its knobs and its odds
@@ -393,24 +411,19 @@ STRONG_PARAMS = {
     THREE_KEEP_TWO.name: replace(POOL_PARAMS[THREE_KEEP_TWO.name], table_points=True,
                                  estimate_foul_penalty=10.0, samples=96),
     ONE_AT_A_TIME.name: replace(POOL_PARAMS[ONE_AT_A_TIME.name], table_points=True)}
-#: The bots a pool can be played by: the shipped pools' and the stronger one.
+#: The heuristic bots a pool can be played by: the first pools' and the stronger one. The
+#: learned bot (``LEARNED``) plays too where the game has shipped models
+#: (``players.named_player``).
 BOTS = {"shipped": POOL_PARAMS, "strong": STRONG_PARAMS}
 
 
 def pool_bot(pool: Pool) -> BotParams:
-    """The knobs of the bot that played ``pool``, as its meta records them (a knob added
-    since, at the default that plays as before: ``params.with_later_knobs``)."""
+    """The knobs of the heuristic bot that played ``pool``, as its meta records them (a knob
+    added since, at the default that plays as before: ``params.with_later_knobs``)."""
+    if pool.meta.get("bot") == LEARNED:
+        raise OpponentModelError(f"the {pool.meta['rules']} pool was played by the learned "
+                                 "bot, which has no knobs")
     return BotParams(**with_later_knobs(pool.meta["params"]))
-
-
-def live_bot(rules: Rules, pool: Pool | None) -> tuple[BotParams, RowOdds | None]:
-    """The bot that plays the boards a solve makes live under ``rules`` (an unfinished board
-    finished, a hand played where the pools hold too few boards): the bot that played
-    ``pool``, the pool the opponent model draws from, so that live boards and drawn ones
-    are one opponent; the shipped bot where no pool serves. With the row odds it values
-    boards by (``table_odds``; None for a bot that counts royalties)."""
-    params = POOL_PARAMS[dealing_for(rules).name] if pool is None else pool_bot(pool)
-    return params, table_odds(rules) if params.table_points else None
 
 
 def pool_file_name(rules: Rules) -> str:
@@ -419,48 +432,3 @@ def pool_file_name(rules: Rules) -> str:
     is another dealing than one from 52."""
     tag = deck_tag(rules.deck)
     return f"{dealing_for(rules).name}{'-' + tag if tag else ''}-{rules.name}.npz"
-
-
-@dataclass(frozen=True)
-class Build:
-    """How a pool is played: the bot's knobs, the pool seed and the hands."""
-
-    params: BotParams
-    seed: int
-    hands: int
-
-
-def shipped_build(rules: Rules) -> Build:
-    """How the shipped pool that serves ``rules`` was played, as its meta records it (its
-    bot, ``pool_bot``; its seed; its size), so that rebuilding it plays it again; the first
-    bot's pool (``POOL_PARAMS``, ``POOL_SEED``, ``POOL_HANDS``) where no pool serves."""
-    dealing = dealing_for(rules)
-    try:
-        pool = pool_for(rules)
-    except OpponentModelError:
-        return Build(POOL_PARAMS[dealing.name], POOL_SEED, POOL_HANDS[dealing.name])
-    return Build(pool_bot(pool), pool.meta["seed"], len(pool))
-
-
-def build_pool(rules: Rules, *, hands: int | None = None, seed: int | None = None,
-               workers: int = 1, progress: Callable[[int], None] | None = None,
-               bot: str | None = None, directory: str | Path | None = None,
-               saved_only: bool = False,
-               chunk_done: Callable[[Chunk, float | None], None] | None = None,
-               knobs: Sequence[str] = ()) -> Pool:
-    """A fresh pool for ``rules`` played by ``bot`` (a name of ``BOTS``), with ``knobs``
-    (``NAME=VALUE``, ``params.with_knobs``) set. What is not given is as the shipped pool
-    that serves ``rules`` was played (``shipped_build``: its bot, seed and size), so the
-    shipped ones are ``build_pool(find_rules(name))``. ``directory`` saves its chunks and
-    resumes from them, ``saved_only`` assembles them, playing none (``play_hands``)."""
-    if bot is not None and bot not in BOTS:
-        raise OpponentModelError(f"no bot {bot!r}: expected one of {', '.join(BOTS)}")
-    dealing = dealing_for(rules)
-    shipped = shipped_build(rules)
-    hands = shipped.hands if hands is None else hands
-    if hands < 1:
-        raise OpponentModelError(f"need hands >= 1, got {hands}")
-    params = with_knobs(shipped.params if bot is None else BOTS[bot][dealing.name], knobs)
-    return play_hands(rules, dealing, hands, shipped.seed if seed is None else seed, params=params,
-                      workers=workers, progress=progress, directory=directory,
-                      saved_only=saved_only, chunk_done=chunk_done)

@@ -16,7 +16,8 @@ from fantasyland.evaluator.scoring import settle
 from fantasyland.evaluator.strength import CLASS_OF_STRENGTH
 from fantasyland.optimizer.opponents.draw import (board_stats, candidate_pairs, dealt_array,
                                                   pair_boards, pair_jokers, serving_pool)
-from fantasyland.optimizer.opponents.pools import play_hands, pool_bot
+from fantasyland.optimizer.opponents.players import pool_player
+from fantasyland.optimizer.opponents.pools import play_hands
 
 
 def _class_shares(boards: np.ndarray) -> dict[str, np.ndarray]:
@@ -54,7 +55,7 @@ def removal_check(rules: Rules, dealt: Sequence[int], ours: BoardReport, hands: 
     """
     cards = dealt_array(dealt, deck=rules.deck)
     pool = serving_pool(rules)
-    played = play_hands(rules, pool.dealing, hands, seed, params=pool_bot(pool),
+    played = play_hands(rules, pool.dealing, hands, seed, player=pool_player(pool, rules),
                         removed=cards, workers=workers)
     live = played.boards
     exact_pairs, relaxed_pairs = candidate_pairs(pool, cards)

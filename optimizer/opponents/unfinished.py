@@ -2,18 +2,19 @@
 
 What a player sees of an unfinished ordinary hand is its placed cards, row by row; its
 discards are face down. ``complete`` deals the rest of the hand from the cards that are
-left and lets the bot (``optimizer.opponents.bot.choose``, one decision at a time) place
-them, as ``play_hand`` plays a hand from its first card. The rounds already played are
-read off the placed cards: in Pineapple 5 cards, then 2 a round, each round having thrown
-one card away unseen. Those unseen discards are drawn at random from the cards left (the
-bot's own choice of them cannot be known from the board), so they are out of the cards it
-is dealt next, and out of what it believes it may still draw.
+left and lets a player (``optimizer.opponents.players``: the heuristic bot or the learned
+one, one decision at a time) place them, as it plays a hand from its first card. The rounds
+already played are read off the placed cards: in Pineapple 5 cards, then 2 a round, each
+round having thrown one card away unseen. Those unseen discards are drawn at random from the
+cards left (the player's own choice of them cannot be known from the board), so they are out
+of the cards it is dealt next, and out of what it believes it may still draw.
 
 ``play_live`` plays a whole hand from the cards left, for tables whose known cards leave the
 pools too few boards (``optimizer.solver.table``).
 
-Both play the bot that played the pool the opponent model draws from (``draw.serving_bot``),
-so that the boards made live and the boards drawn are one opponent's.
+Both are played by the player that played the pool the opponent model draws from
+(``draw.serving_bot``), so that the boards made live and the boards drawn are one
+opponent's.
 """
 
 from __future__ import annotations
@@ -25,15 +26,10 @@ import numpy as np
 from fantasyland.evaluator.board import Board, evaluate_board
 from fantasyland.evaluator.cards import JOKER, Card
 from fantasyland.evaluator.rules import ROWS, Rules
-from fantasyland.optimizer.opponents.bot import (Dealing, choose, deck_counts, play_hand, remaining,
-                                     without)
+from fantasyland.optimizer.opponents.bot import Dealing, deck_counts, remaining, without
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS
-from fantasyland.optimizer.opponents.odds import RowOdds
-from fantasyland.optimizer.opponents.params import BotParams
+from fantasyland.optimizer.opponents.players import Player
 from fantasyland.optimizer.opponents.pools import dealing_for
-
-#: A bot as it plays live: its knobs, and the row odds it values boards by (or None).
-LiveBot = tuple[BotParams, RowOdds | None]
 
 
 def rounds_to_come(dealing: Dealing, placed: int) -> tuple[list[tuple[int, int]], int]:
@@ -61,14 +57,13 @@ def as_played(rules: Rules, board: Sequence[Card]) -> tuple[Card, ...]:
 
 
 def complete(rules: Rules, rows: dict[str, Sequence[Card]], left: Sequence[Card],
-             rng: np.random.Generator, bot: LiveBot
+             rng: np.random.Generator, bot: Player
              ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """Finish the board whose placed cards are ``rows`` from the cards ``left`` in the deck
     (a multiset of ids, ``rows``' cards not among them), played by ``bot``: the finished
     board (jokers as dealt: ``as_played`` gives their faces) and every card the player saw
     that is not on it (unseen discards, old and new)."""
     dealing = dealing_for(rules)
-    params, odds = bot
     layout = np.full(13, EMPTY, dtype=np.int64)
     for row in ROWS:
         layout[list(ROW_SLOTS[row])[:len(rows[row])]] = list(rows[row])
@@ -86,8 +81,8 @@ def complete(rules: Rules, rows: dict[str, Sequence[Card]], left: Sequence[Card]
         new = stream[position:position + count]
         position += count
         np.subtract.at(unseen, new, 1)
-        layout = choose(rules, dealing, layout, new, keep, remaining(unseen),
-                        len(rounds) - 1 - index, params, rng, odds=odds)
+        layout = np.asarray(bot(layout, new, keep, remaining(unseen), len(rounds) - 1 - index,
+                                rng))
     board = [c for row in ROWS for c in sorted(layout[ROW_SLOTS[row]].tolist(), reverse=True)]
     if EMPTY in board:
         raise ValueError(f"the bot left the board unfinished: {board!r}")
@@ -101,12 +96,11 @@ def rows_cards(rows: dict[str, Sequence[Card]]) -> list[Card]:
     return [c for row in ROWS for c in rows[row]]
 
 
-def play_live(rules: Rules, left: Sequence[Card], rng: np.random.Generator, bot: LiveBot
+def play_live(rules: Rules, left: Sequence[Card], rng: np.random.Generator, bot: Player
               ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """A whole ordinary hand played by ``bot`` from the cards ``left``: its board (jokers as
     dealt) and its discards."""
     dealing = dealing_for(rules)
     cards = rng.permutation(np.asarray(list(left), dtype=np.int64))[:dealing.seen].tolist()
-    params, odds = bot
-    hand = play_hand(rules, dealing, cards, params, rng, odds=odds)
+    hand = bot.play(cards, rng)
     return tuple(hand.board), tuple(hand.discards)
