@@ -190,7 +190,7 @@ def command(
     Each play (which card is discarded, which row takes each kept card) is worth what its
     finished board is: royalties, plus the worth of the Fantasyland it enters by size, less a
     foul; under ev, plus the row points against the opponents. The last two streets are
-    exact. Earlier, where a learned model of the game is shipped (pineapple today), the model
+    exact. Earlier, where a learned model of the game is shipped (pineapple, progressive), the model
     values every play and the plays it cannot tell apart are rolled out by the learned bot;
     elsewhere (or with --rollout-bot heuristic) the heuristic bot rolls out the plays its
     first look picks. Rollouts run until the best play leads by 2 standard errors or the

@@ -25,8 +25,10 @@ from fantasyland.optimizer.solver import solution_record as solution_dict
 
 
 def _points(value: float) -> str:
-    """Points to two decimals at most, without trailing zeros (``36``, ``13.82``)."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    """Points to two decimals at most, without trailing zeros (``36``, ``13.82``), rounded
+    from the figure ``--json`` gives (six decimals, ``render.measured``): the page formats
+    that one, and a figure like -3.0450004 must not read 3.05 here and 3.04 there."""
+    text = f"{round(value, 6):.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("", "-0") else text
 
 

@@ -284,7 +284,10 @@ def test_unknown_paths_and_wrong_methods_answer_json(client):
 def test_a_request_past_the_time_limit_is_504_and_its_worker_is_replaced(tmp_path):
     settings = Settings(history=tmp_path / "h.sqlite3", workers=1, request_limit=1.0)
     with TestClient(create_app(settings)) as client:
-        slow = client.post("/api/advise", json={"board": " / / ", "cards": "Kd Qs 3h 4c 5d"})
+        # the first street against two opponents' 100,000 boards: seconds on any machine
+        slow = client.post("/api/advise", json={"board": " / / ", "cards": "Kd Qs 3h 4c 5d",
+                                                "opponents": 2, "samples": 100_000,
+                                                "budget": 100_000})
         assert slow.status_code == 504 and "1 s" in slow.json()["error"]
         status = client.get("/api/status").json()
         assert status["replaced"] == 1

@@ -148,6 +148,10 @@ def _measure(rules, models, tables: int, seed: int) -> None:
           _line("fouls", out.fouled.astype(float), True) + ",",
           _line("entries", (out.entry_cards > 0).astype(float), True) + ",",
           _line("royalties", royalties.astype(float), False))
+    sizes = sorted(set(rules.entry_sizes))
+    if len(sizes) > 1:
+        print("  entries by size:", ", ".join(
+            _line(f"{n} cards", (out.entry_cards == n).astype(float), True) for n in sizes))
 
 
 def _against_stronger(rules, models, deals: int, seed: int) -> None:
