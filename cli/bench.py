@@ -151,21 +151,12 @@ def command(
     console.print(f"{ranking.label}: median {ranking.median:.1f} ms, p95 {ranking.p95:.1f}, "
                   f"max {ranking.max:.1f}")
     # Side by side: this version's figure, the older one's, and how many times faster.
-    table = Table(title=f"{title}: this version against {label}", box=box.SIMPLE_HEAD,
-                  pad_edge=False)
-    for name in ("solve", "runs", "median", "old", "x", "p95", "old", "x", "max", "old", "x",
-                 "differ"):
-        table.add_column(name, justify="left" if name == "solve" else "right", no_wrap=True)
+    rows = []
     for result in results:
         assert result.other is not None and result.ratio is not None
-        cells = [result.group.label, str(len(result.current.ms))]
-        for key in ("median_ms", "p95_ms", "max_ms"):
-            cells += [f"{result.current.figures()[key]:.1f}",
-                      f"{result.other.figures()[key]:.1f}", f"{result.ratio[key]:.1f}"]
-        table.add_row(*cells, str(result.differ))
-    wide = Console(file=console.file, width=max(console.width, 110), no_color=console.no_color,
-                   force_terminal=console.is_terminal)
-    wide.print(table)  # wider than a pipe's 80 columns, so that no figure is cut short
+        rows.append((result.group.label, result.current, result.other, result.ratio,
+                     result.differ))
+    _side_by_side(f"{title}: this version against {label}", "old", rows)
     console.print("ms; x: the older version's time over this one's; differ: hands whose "
                   "results differ")
     console.print("The hand slowest on the older version, in each group:")
@@ -209,6 +200,26 @@ def _verify(against: str | None, json_output: bool, seed: int) -> None:
         raise typer.Exit(1)
 
 
+def _side_by_side(title: str, second: str, rows: list) -> Console:
+    """A table of timings two by two: each group's (label, first, second, ratio, differ),
+    its median, p95 and max by the first and by the ``second``, and the ratio of the two;
+    printed on, and returned, a console wide enough for it."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("solve", "runs", "median", second, "x", "p95", second, "x", "max", second,
+                 "x", "differ"):
+        table.add_column(name, justify="left" if name == "solve" else "right", no_wrap=True)
+    for group, first, other, ratio, differ in rows:
+        cells = [group, str(len(first.ms))]
+        for key in ("median_ms", "p95_ms", "max_ms"):
+            cells += [f"{first.figures()[key]:.1f}", f"{other.figures()[key]:.1f}",
+                      f"{ratio[key]:.1f}"]
+        table.add_row(*cells, str(differ))
+    wide = Console(file=console.file, width=max(console.width, 110), no_color=console.no_color,
+                   force_terminal=console.is_terminal)
+    wide.print(table)  # wider than a pipe's 80 columns, so that no figure is cut short
+    return wide
+
+
 def _proof_json(result: ProofComparison) -> dict:
     group = result.group
     return {"suite": group.suite, "kind": group.kind, "cards": group.cards,
@@ -237,19 +248,8 @@ def _print_proofs(results: list[ProofComparison], ranking: Timings, json_output:
                   + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     title = (f"{head['variant']}, objective {head['objective']}, seed {head['seed']}: "
              "CP-SAT on every hand against the fastest proof")
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("solve", "runs", "median", "fastest", "x", "p95", "fastest", "x", "max",
-                 "fastest", "x", "differ"):
-        table.add_column(name, justify="left" if name == "solve" else "right", no_wrap=True)
-    for result in results:
-        cells = [result.group.label, str(len(result.model.ms))]
-        for key in ("median_ms", "p95_ms", "max_ms"):
-            cells += [f"{result.model.figures()[key]:.1f}",
-                      f"{result.fastest.figures()[key]:.1f}", f"{result.ratio[key]:.1f}"]
-        table.add_row(*cells, str(result.differ))
-    wide = Console(file=console.file, width=max(console.width, 110), no_color=console.no_color,
-                   force_terminal=console.is_terminal)
-    wide.print(table)
+    wide = _side_by_side(title, "fastest", [
+        (r.group.label, r.model, r.fastest, r.ratio, r.differ) for r in results])
     console.print("ms, CP-SAT's first; x: CP-SAT's time over the fastest proof's; differ: "
                   "hands whose sets differ")
     shares = Table(title="Which proof settled each hand on the fastest route",
