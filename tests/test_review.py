@@ -217,3 +217,23 @@ def test_a_history_of_comments_only_is_exit_2(tmp_path):
     result = invoke(str(empty))
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.startswith("error: ") and "holds no street" in result.stderr
+
+
+def test_a_line_s_seed_wins_over_the_run_s_and_a_bad_one_is_a_bad_line():
+    street = dict(LAST_STREET, play="Ac middle, Td bottom, discard 7h", opponents=1)
+    own = review([json.dumps(street | {"seed": 5})], **FAST)
+    (graded,) = own.decisions
+    alone = advise(find_rules("progressive"), street["board"], street["cards"],
+                   sample=Sample(samples=200, seed=5), effort=Effort(budget=32))
+    assert graded.advice.seed == 5 and graded.best.value == alone.best.value
+    bad = review([json.dumps(street | {"seed": -1}), json.dumps(street | {"seed": "1"})], **FAST)
+    assert [b.message for b in bad.bad_lines] == [
+        "bad seed -1: expected a whole number >= 0", "bad seed '1': expected a whole number >= 0"]
+
+
+def test_a_line_names_the_opponents_in_fantasyland_as_advise_takes_them():
+    street = dict(LAST_STREET, play="Ac middle, Td bottom, discard 7h", opponents=1)
+    (graded,) = review([json.dumps(street | {"opponent_fantasyland": [14]})], **FAST).decisions
+    assert graded.advice.table.fantasyland == (14,)
+    bad = review([json.dumps(street | {"opponent_fantasyland": ["14"]})], **FAST)
+    assert bad.bad_lines[0].message.startswith("bad opponent_fantasyland: expected a list")

@@ -10,8 +10,12 @@ done with them: as a player types it (``plays.read_play``: the card not named is
 away), or as ``advise --json`` prints a play, ``{"discard": "4s", "rows": {"Qs": "top",
 ...}}``. Optional keys: ``hand``, an id shared by the streets of one hand, whose earlier
 discards are then dead for the later streets (a line without it stands alone); ``variant``,
-which wins over the run's; and the table, ``opponents``, ``against`` (boards seen) and
-``dead`` (cards seen elsewhere), as ``advise`` takes them.
+which wins over the run's; the table, ``opponents``, ``against`` (boards seen),
+``opponent_fantasyland`` (the cards of each opponent in Fantasyland) and ``dead`` (cards seen
+elsewhere), as ``advise`` takes them; and ``seed``, the seed the
+decision was advised with when it was played (``play --log`` writes it), which wins over the
+run's, so that the street before the last and the last, which are exact, are graded against
+the very opponents' sample the player was advised on.
 
 Each line is graded by ``advise`` with the run's settings and seed, so a decision's numbers
 are exactly those ``advise`` gives for its position: the played play's value, the best
@@ -49,7 +53,7 @@ from fantasyland.optimizer.solver.table import DEFAULT_SAMPLE, PLAIN, Sample, Ta
 
 #: The keys a history line may hold.
 REQUIRED = ("board", "cards", "play")
-OPTIONAL = ("hand", "variant", "opponents", "against", "dead")
+OPTIONAL = ("hand", "variant", "opponents", "against", "opponent_fantasyland", "dead", "seed")
 
 
 class HistoryError(InputError):
@@ -205,6 +209,7 @@ class HistoryLine:
     hand: str | None = None
     variant: str | None = None
     table: TableSpec = PLAIN
+    seed: int | None = None  # the seed it was advised with when played (wins over the run's)
 
 
 def read_line(number: int, text: str) -> HistoryLine:
@@ -243,9 +248,18 @@ def read_line(number: int, text: str) -> HistoryLine:
     against = data.get("against", [])
     if not isinstance(against, list) or not all(isinstance(b, str) for b in against):
         raise HistoryError("bad against: expected a list of boards, 'TOP / MIDDLE / BOTTOM'")
+    in_fantasyland = data.get("opponent_fantasyland", [])
+    if not isinstance(in_fantasyland, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in in_fantasyland):
+        raise HistoryError("bad opponent_fantasyland: expected a list of card counts, such as "
+                           "[14]")
     dead = _text(data, "dead") if "dead" in data else ""
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise HistoryError(f"bad seed {seed!r}: expected a whole number >= 0")
     return HistoryLine(number, board, cards, play, None if hand is None else str(hand),
-                       variant, TableSpec(opponents, tuple(against), (), dead))
+                       variant, TableSpec(opponents, tuple(against), tuple(in_fantasyland),
+                                          dead), seed)
 
 
 def _text(data: Mapping, key: str, cards: bool = True) -> str:
@@ -324,13 +338,15 @@ def review(lines: Iterable[str], *, variant: str | Rules = "progressive", object
                     rules_by_name[line.variant] = find_rules(line.variant)
                 rules = rules_by_name[line.variant]
             table = line.table if line.table.opponents is not None else TableSpec(
-                opponents, line.table.against, (), line.table.dead)
+                opponents, line.table.against, line.table.opponent_fantasyland,
+                line.table.dead)
             earlier = tuple(thrown.get(line.hand, ())) if line.hand is not None else ()
             position, _ = read_advice_position(rules, line.board, line.cards, spec=table,
                                                discards=earlier)
             play = read_play(position, play_text(line.play))
             advice = advise(rules, line.board, line.cards, objective=objective,
-                            sample=Sample(table=table, samples=samples, seed=seed),
+                            sample=Sample(table=table, samples=samples,
+                                          seed=seed if line.seed is None else line.seed),
                             discards=earlier, entry_overrides=entry_overrides,
                             effort=Effort(budget=budget, workers=workers, include=(play,),
                                           grading=True))

@@ -19,6 +19,7 @@ from fantasyland.evaluator.cards import Card
 from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.opponents.layout import EMPTY
 from fantasyland.optimizer.ordinary.plays import board_text
+from fantasyland.optimizer.play.grades import decision_seed
 from fantasyland.optimizer.ordinary.position import Position
 from fantasyland.optimizer.play.settings import PlaySettings
 from fantasyland.optimizer.solver.objective import ObjectiveName
@@ -127,16 +128,19 @@ def hand_id(seed: int, hand: int) -> str:
 
 def review_line(game, turn: Turn, move) -> dict:
     """The player's street as a line of ``review``'s history (cli/schemas/history.schema.json):
-    the board before it, the cards, the play, the hand's id, the variant, the opponents and,
-    under ev, the boards seen. (The history has no word for an opponent in Fantasyland: a
-    review counts that seat as the bot's.)"""
+    the board before it, the cards, the play, the hand's id, the variant, the opponents,
+    under ev the boards seen and the opponents in Fantasyland, and the seed the adviser
+    valued the street with: what ``review`` needs to grade it against the same table."""
     assert turn.position is not None
     line = {"hand": hand_id(game.settings.seed, turn.hand), "variant": game.settings.variant,
             "board": board_text(turn.position.layout),
             "cards": _cards(turn.cards), "play": move.describe(),
-            "opponents": game.settings.opponents}
+            "opponents": game.settings.opponents,
+            "seed": decision_seed(game.settings.seed, turn.hand, turn.street)}
     if turn.table.against:
         line["against"] = [str(b) for b in turn.table.against]
+    if turn.table.opponent_fantasyland:
+        line["opponent_fantasyland"] = list(turn.table.opponent_fantasyland)
     return line
 
 
