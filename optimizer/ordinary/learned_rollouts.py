@@ -36,9 +36,8 @@ from functools import cache
 import numpy as np
 
 from fantasyland.evaluator.cards import JOKER
-from fantasyland.evaluator.rules import Rules
+from fantasyland.evaluator.rules import ROWS, Rules
 from fantasyland.optimizer.opponents.exact import exact_worth
-from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, _moves
 from fantasyland.optimizer.opponents.learned.bot import LearnedBot
 from fantasyland.optimizer.opponents.learned.features import features
