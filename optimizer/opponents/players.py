@@ -33,7 +33,6 @@ from fantasyland.optimizer.opponents.chunks import Chunk
 from fantasyland.optimizer.opponents.errors import OpponentModelError
 from fantasyland.optimizer.opponents.learned.positions import play_alone
 from fantasyland.optimizer.opponents.learned.shipped import learned_bot, shipped_digest
-from fantasyland.optimizer.opponents.memo import by_identity
 from fantasyland.optimizer.opponents.odds import RowOdds
 from fantasyland.optimizer.opponents.params import params_meta, with_knobs
 from fantasyland.optimizer.opponents.pools import (BOTS, LEARNED, POOL_HANDS, POOL_PARAMS,
@@ -99,9 +98,8 @@ class LearnedPlayer:
 Player = HeuristicPlayer | LearnedPlayer
 
 
-@by_identity
 def _learned_bot(game: Rules):
-    """The learned bot of ``game``, loaded once a process (a worker loads its own)."""
+    """The learned bot of ``game`` (made once a process: ``learned_bot``)."""
     bot = learned_bot(game)
     if bot is None:  # a LearnedPlayer is only made for a game with models (learned_player)
         raise ValueError(f"no learned models for {game.name}")

@@ -26,11 +26,11 @@ def rollout_bot(rules: Rules, *, asked: RolloutBot | None = None) -> RolloutBot:
     """Who plays ``rules``' rollouts: the learned bot where a model of its game is shipped,
     unless the heuristic one is ``asked`` for. Raises ``BotError`` for the learned bot of a
     game without a model."""
-    from fantasyland.optimizer.ordinary.learned_rollouts import bot_for
+    from fantasyland.optimizer.opponents.learned.shipped import learned_bot
 
     if asked == RolloutBot.HEURISTIC:
         return RolloutBot.HEURISTIC
-    if bot_for(rules) is not None:
+    if learned_bot(rules) is not None:
         return RolloutBot.LEARNED
     if asked == RolloutBot.LEARNED:
         raise BotError(f"bad bot 'learned': no learned model of {rules.name} is shipped; "

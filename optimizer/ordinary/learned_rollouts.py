@@ -31,12 +31,10 @@ as the heuristic bot's rollouts play it.
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
 from fantasyland.evaluator.cards import JOKER
-from fantasyland.evaluator.rules import ROWS, Rules
+from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer.opponents.exact import exact_worth
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, _moves
 from fantasyland.optimizer.opponents.learned.bot import LearnedBot
@@ -54,12 +52,6 @@ OTHER_DEALS = 4
 #: so less than all of it is taken out; the share is fixed, not fitted to the rollouts, so
 #: the mean stays unbiased (docs/notes-learned.md gives the spreads it was chosen by).
 SHARE = 0.8
-
-
-@cache
-def bot_for(rules: Rules) -> LearnedBot | None:
-    """The learned bot of ``rules``' game, or None where no model of it is shipped."""
-    return learned_bot(rules)
 
 
 def best_placements(bot: LearnedBot, boards: np.ndarray, deals: np.ndarray, left: np.ndarray,
@@ -110,7 +102,7 @@ def roll_out_learned(position: Position, valuation: Valuation, layouts: np.ndarr
     """Rollouts ``indices`` of each of ``layouts`` (boards the position's plays leave, with
     ``position.rounds_left >= 1`` streets to come), by the learned bot, each outcome less
     its streets' luck, measured against ``other_deals`` other deals (module docstring)."""
-    bot = bot_for(position.rules)
+    bot = learned_bot(position.rules)
     if bot is None:
         raise ValueError(f"no learned value of {position.rules.name} is shipped")
     dealing = position.dealing

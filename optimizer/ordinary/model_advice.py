@@ -1,7 +1,7 @@
 """The adviser on the learned value: every play valued by the model at once, and the plays the
 model cannot tell apart raced by the learned bot's rollouts.
 
-Where a learned value of the rules' game is shipped (``learned_rollouts.bot_for``), a street
+Where a learned value of the rules' game is shipped (``learned.shipped.learned_bot``), a street
 with two or more streets to come is advised in two steps:
 
 * **the model values every play** (all of the first street's up to 232, none screened out):
@@ -28,7 +28,8 @@ from dataclasses import replace
 import numpy as np
 
 from fantasyland.optimizer.ordinary.effort import Effort
-from fantasyland.optimizer.ordinary.learned_rollouts import bot_for, roll_out_learned
+from fantasyland.optimizer.opponents.learned.shipped import learned_bot
+from fantasyland.optimizer.ordinary.learned_rollouts import roll_out_learned
 from fantasyland.optimizer.ordinary.plays import Play
 from fantasyland.optimizer.ordinary.position import Position
 from fantasyland.optimizer.ordinary.race import Figure, PlayValue, race
@@ -48,7 +49,7 @@ GRADING_ROLLOUTS = 32
 
 def model_values(position: Position, plays: Sequence[Play]) -> np.ndarray:
     """The model's value of each play's board (the royalties objective's points)."""
-    bot = bot_for(position.rules)
+    bot = learned_bot(position.rules)
     if bot is None:
         raise ValueError(f"no learned value of {position.rules.name} is shipped")
     return bot.values(np.stack([p.layout for p in plays]), unseen_cards(position),

@@ -30,22 +30,13 @@ import numpy as np
 
 from fantasyland.evaluator.board_arrays import BoardArrays
 from fantasyland.evaluator.rules import ROWS, EntryValue, Rules
+from fantasyland.optimizer.opponents.learned.worth import Outcome, Worth
 from fantasyland.optimizer.opponents.resolve import evaluate_played
 from fantasyland.optimizer.solver.ev import OpponentField
 from fantasyland.optimizer.solver.objective import ObjectiveName
 
 #: Player boards scored against the opponents' distinct boards at a time.
 CHUNK = 4096
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """Finished boards: what each is worth, whether it fouled, and the cards of the
-    Fantasyland it enters (0: none)."""
-
-    value: np.ndarray
-    fouled: np.ndarray
-    entry_cards: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,9 +50,11 @@ class Valuation:
     opponents: int
     entries: tuple[EntryValue, ...]
     field: OpponentField | None = None
-    # Made from the above once (``__post_init__``): the worth of each entry size, and the
-    # field's distinct boards (under ev only).
+    # Made from the above once (``__post_init__``): the worth of each entry size, the
+    # royalties objective's worth of boards (under royalties only), and the field's distinct
+    # boards (under ev only).
     _entry_worth: np.ndarray = dataclasses.field(init=False, repr=False, compare=False)
+    _royalties: Worth = dataclasses.field(init=False, repr=False, compare=False)
     _against: tuple[_Boards, np.ndarray] = dataclasses.field(init=False, repr=False,
                                                              compare=False)
 
@@ -72,7 +65,9 @@ class Valuation:
         for entry in self.entries:
             worth[entry.cards] = entry.value * scale
         object.__setattr__(self, "_entry_worth", worth)
-        if self.field is not None:
+        if self.field is None:
+            object.__setattr__(self, "_royalties", Worth(self.rules, entry=worth))
+        else:
             object.__setattr__(self, "_against", _distinct(self.field))
 
     def entry_worth(self, cards: np.ndarray) -> np.ndarray:
@@ -81,13 +76,11 @@ class Valuation:
 
     def __call__(self, boards: np.ndarray) -> Outcome:
         """The outcome of ``(N, 13)`` finished boards (jokers as dealt)."""
+        if self.field is None:
+            return self._royalties(boards)
         out = evaluate_played(np.asarray(boards).reshape(-1, 13), self.rules)
         entry = self.entry_worth(out.entry_cards)
-        if self.field is None:
-            value = np.where(out.fouled, -float(self.rules.scoring.foul_penalty),
-                             out.royalty_total + entry)
-        else:
-            value = self._points(out) + np.where(out.fouled, 0.0, entry)
+        value = self._points(out) + np.where(out.fouled, 0.0, entry)
         return Outcome(value.astype(float), out.fouled, out.entry_cards)
 
     def _points(self, out: BoardArrays) -> np.ndarray:

@@ -7,53 +7,26 @@ next street, each played the way the model likes best (every placement of the de
 valued by the model of ``r - 1`` streets), the mean of those best values. That is the value
 of the board under the model's own play of the next street, which is what the bot will do.
 
-What a finished board is worth is ``Worth``: its royalties, plus the worth of the
-Fantasyland it enters by the cards it deals (``Rules.entry_value``), or less the rules' foul
-penalty when it fouls: ``advise``'s royalties objective (``optimizer.ordinary.worth``).
+What a finished board is worth is ``learned.worth.Worth``: its royalties, plus the worth of
+the Fantasyland it enters by the cards it deals (``Rules.entry_value``), or less the rules'
+foul penalty when it fouls: ``advise``'s royalties objective, which values boards by it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from fantasyland.evaluator.rules import Rules
 from fantasyland.optimizer.opponents.bot import remaining
 from fantasyland.optimizer.opponents.exact import exact_worth
 from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, _moves
 from fantasyland.optimizer.opponents.learned.features import features
 from fantasyland.optimizer.opponents.learned.network import Network
 from fantasyland.optimizer.opponents.learned.positions import Positions
+from fantasyland.optimizer.opponents.learned.worth import Worth
 from fantasyland.optimizer.opponents.params import Dealing
-from fantasyland.optimizer.opponents.resolve import evaluate_played
 
 #: Boards whose next-street deals are valued in one batch of features.
 BATCH = 64
-
-
-@dataclass(frozen=True)
-class Outcome:
-    value: np.ndarray
-    fouled: np.ndarray
-    entry_cards: np.ndarray
-
-
-class Worth:
-    """What finished boards are worth to the learned value (module docstring)."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        sizes = rules.entry_sizes
-        self.entry = np.zeros(max(sizes, default=0) + 1)
-        for cards in sizes:
-            self.entry[cards] = rules.entry_value(cards, ev=False).value
-        self.foul = float(rules.scoring.foul_penalty)
-
-    def __call__(self, boards: np.ndarray) -> Outcome:
-        out = evaluate_played(np.asarray(boards).reshape(-1, 13), self.rules)
-        value = np.where(out.fouled, -self.foul, out.royalty_total + self.entry[out.entry_cards])
-        return Outcome(value.astype(float), out.fouled, out.entry_cards)
 
 
 def exact_labels(worth: Worth, dealing: Dealing, positions: Positions) -> np.ndarray:

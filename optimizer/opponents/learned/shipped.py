@@ -80,9 +80,11 @@ def shipped_digest(rules: Rules) -> str | None:
     return None if found is None else found[1]
 
 
+@cache
 def learned_bot(rules: Rules):
     """The learned bot of ``rules``' game (``bot.LearnedBot``), or None where no models
-    were learned for it (the caller then keeps the heuristic bot)."""
+    were learned for it (the caller then keeps the heuristic bot); made once a process for
+    each rules, which the rollouts, the pools' player and the table's bots all ask for."""
     models = shipped_models(rules)
     if models is None:
         return None
