@@ -71,10 +71,8 @@ def command(
 
         with open_engine(workers=workers_count(workers), cluster=cluster) as engine:
             rebuilt = rebuild_learned(plan, where, engine=engine, progress=progress)
-    import numpy as np
-
     target.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(str(target), **rebuilt.arrays())  # type: ignore[arg-type]  # numpy's stubs
+    rebuilt.save(target)
     errors = Table(title="Each street's model: root mean squared error, in points")
     for name in ("Round", "Streets to come", "Trained on", "Held out"):
         errors.add_column(name, justify="right")

@@ -80,7 +80,7 @@ def _rebuilt(args: argparse.Namespace) -> dict:
         print(f"{round_:5}  {streets:15}  {fitted.train_error:11.3f}  "
               f"{fitted.held_out_error:14.3f}")
     if args.output is not None:
-        np.savez(args.output, **rebuilt.arrays())
+        rebuilt.save(args.output)
         print(f"\nmodels written to {args.output}")
     return rebuilt.models
 
@@ -170,16 +170,11 @@ def _against_stronger(rules, models, deals: int, seed: int) -> None:
     theirs = play_seats(rules, dealing, STRONG_PARAMS[dealing.name], duel, 0, deals)
     result = score(rules, mine, theirs)
 
-    def figures(f) -> str:
-        return (f"fouls {f.foul_rate:.1%} ± {f.foul_rate_se:.1%}, entries "
-                f"{f.fantasyland_rate:.1%} ± {f.fantasyland_rate_se:.1%}, royalties "
-                f"{f.mean_royalties:.2f} ± {f.mean_royalties_se:.2f}")
-
     print(f"\nagainst the stronger bot, {deals} duplicate deals: {result.points:+.3f} ± "
           f"{result.points_se:.3f} points a game ({result.points_with_entries:+.3f} ± "
           f"{result.points_with_entries_se:.3f} with entries at their worth)")
-    print("  learned: ", figures(result.challenger))
-    print("  stronger:", figures(result.incumbent))
+    print("  learned: ", _figures(result.challenger))
+    print("  stronger:", _figures(result.incumbent))
 
 
 #: Tables a chunk of ``--against-seeing`` plays, both ways round.

@@ -94,6 +94,11 @@ class Rebuilt:
     fits: dict[tuple[int, int], Fit]  # (round, streets to come) -> fit
     rules: str | None = None  # the key of the game learned (``shipped.game_key``)
 
+    def save(self, path: Path | str) -> None:
+        """Write the models (``arrays``) as an ``.npz`` that ``load_models`` reads; the same
+        models write the same bytes."""
+        _save(Path(path), self.arrays())
+
     def arrays(self) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         if self.rules is not None:
