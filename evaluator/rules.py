@@ -159,6 +159,10 @@ class EntryValue:
     source: str
 
 
+#: The cached tables of ``Rules``, derived from its fields and left out of a pickle.
+_DERIVED = frozenset({"_royalty_tables", "_stay_tables", "_qualify_tables"})
+
+
 @dataclass(frozen=True, repr=False)
 class Rules:
     """Everything a variant decides. Build one with ``find_rules`` or
@@ -218,6 +222,13 @@ class Rules:
     def __repr__(self) -> str:
         """The variant by name: its tables are what ``description`` and docs/rules.md say."""
         return f"<Rules {self.name!r}>"
+
+    def __getstate__(self) -> dict[str, object]:
+        """What a pickle keeps: the rules, not the tables derived from them, which a copy
+        builds again on first use (they are most of a pickle's 350 KB: a worker's job, a
+        game kept between the browser's requests)."""
+        return {name: value for name, value in self.__dict__.items()
+                if name not in _DERIVED}
 
     def scale(self, row: str) -> Scale:
         return dict(self.scales)[row]
