@@ -785,6 +785,49 @@ CASES["serve-rules.schema.json"] = {
     "two-decks-three-players": served("POST", "/api/rules", json={"rules": WIDE_RULES}),
 }
 
+
+
+def _played(start: dict, moves: int | None = None, then_next: bool = False,
+            hint: bool = False) -> Producer:
+    """A game of the Play view started with ``start`` (royalties, pineapple unless given):
+    its answer after ``moves`` of the adviser's picks (None: to the showdown), the next hand
+    dealt after it, or the hint at that point."""
+
+    def produce(base: Path, _r: Any) -> list:
+        served = SERVED.start(base)
+        answer = served.answer("POST", "/api/play/start", json={
+            "variant": "pineapple", "objective": "royalties"} | start)
+        game = answer["game"]
+        done = 0
+        while (moves is None and answer["view"]["showdown"] is None) or \
+                (moves is not None and done < moves):
+            answer = served.answer("POST", "/api/play/move", json={"game": game, "move": "="})
+            done += 1
+        if then_next:
+            answer = served.answer("POST", "/api/play/next", json={"game": game})
+        if hint:
+            answer = served.answer("POST", "/api/play/hint", json={"game": game})
+        return [answer]
+
+    return produce
+
+
+CASES["serve-play.schema.json"] = {
+    "started": _played({"seed": 1}, moves=0),
+    "a-street-played": _played({"seed": 1}, moves=2),
+    "showdown-with-the-history": _played({"seed": 2}, moves=None),
+    "next-hand": _played({"seed": 2}, moves=None, then_next=True),
+    "two-bots-ev-duplicate": _played({"seed": 3, "opponents": 2, "objective": "ev",
+                                      "samples": 50, "duplicate": True}, moves=None),
+    "fantasyland-set": _played({"seed": 4, "fantasyland": 15, "variant": "progressive"},
+                               moves=None),
+}
+CASES["serve-play-hint.schema.json"] = {
+    "first-street": _played({"seed": 5}, moves=0, hint=True),
+    "street-before-the-last-exact": _played({"seed": 5}, moves=3, hint=True),
+    "fantasyland": _played({"seed": 6, "fantasyland": 14}, moves=0, hint=True),
+}
+
 SERVE_SCHEMAS = sorted(name for name in CASES if name.startswith("serve-"))
 
 
@@ -1144,3 +1187,23 @@ def test_outputs_are_read_strictly_so_nan_and_infinity_fail():
     for constant in ("NaN", "Infinity", "-Infinity"):
         with pytest.raises(ValueError, match="not JSON"):
             strict_json(f'{{"value": {constant}}}')
+
+
+def test_the_play_cases_reach_the_variations_the_schemas_describe(produced):
+    def view(case: str) -> Any:
+        [document] = produced("serve-play.schema.json", case)
+        return document
+
+    assert view("started")["view"]["turn"]["street"] == 1
+    assert view("a-street-played")["view"]["turn"]["street"] == 3
+    ended = view("showdown-with-the-history")
+    assert ended["view"]["showdown"]["streets"] and ended["history"][0]["number"] == 1
+    assert view("next-hand")["view"]["hand"] == 2
+    wide = view("two-bots-ev-duplicate")["view"]
+    assert len(wide["seats"]) == 3 and "duplicate" in wide["figures"]
+    assert view("fantasyland-set")["view"]["showdown"]["set"] is not None
+    hints = {case: produced("serve-play-hint.schema.json", case)[0]["hint"]
+             for case in CASES["serve-play-hint.schema.json"]}
+    assert (hints["first-street"]["kind"], hints["first-street"]["exact"]) == ("plays", False)
+    assert hints["street-before-the-last-exact"]["exact"] is True
+    assert hints["fantasyland"]["kind"] == "set"

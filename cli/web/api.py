@@ -20,12 +20,14 @@ from fantasyland.cli.web.fields import (
     Reader,
     choice,
     entry_values,
+    flag,
     number,
     text,
     whole,
     wholes,
 )
 from fantasyland.evaluator.rules_files import MAX_POINTS
+from fantasyland.optimizer.play.settings import DEFAULT_BUDGET
 from fantasyland.optimizer.solver import OBJECTIVES
 
 
@@ -42,6 +44,20 @@ def _session_name(name: str, value: Any) -> str:
 
 #: A training session's name: the page makes one (a UUID) a visit.
 session_name = Reader(_session_name, {"type": "string", "pattern": f"^{_SESSION}$"})
+
+_GAME = r"[0-9a-f]{24}"
+
+
+def _game_name(name: str, value: Any) -> str:
+    value = text(name, value)
+    if not re.fullmatch(_GAME, value):
+        raise FieldError(f"bad {name} {value[:40]!r}: expected the id play/start answered "
+                         "(24 hex digits)")
+    return value
+
+
+#: A game of the Play view: the id ``play/start`` answers with (``cli.web.games``).
+game_name = Reader(_game_name, {"type": "string", "pattern": f"^{_GAME}$"})
 
 
 @dataclass(frozen=True)
@@ -83,4 +99,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("review", "review", RULES_FIELDS | _EV | _ADVISE | {
         "history": Field(text, required=True), "opponents": TABLE_FIELDS["opponents"]}),
     Endpoint("rules", "rules", {"rules": Field(text, required=True)}, heavy=False),
+    Endpoint("play/start", "play_start", {
+        "variant": Field(text), "opponents": TABLE_FIELDS["opponents"],
+        "objective": Field(choice(*OBJECTIVES)), "seed": Field(whole(0)),
+        "budget": Field(whole(32, high=100_000), DEFAULT_BUDGET),
+        "samples": Field(whole(1, high=100_000)), "duplicate": Field(flag, False),
+        "fantasyland": Field(whole(13, high=17))}),
+    Endpoint("play/move", "play_move", {"game": Field(game_name, required=True),
+                                        "move": Field(text, required=True)}),
+    Endpoint("play/hint", "play_hint", {"game": Field(game_name, required=True)}),
+    Endpoint("play/next", "play_next", {"game": Field(game_name, required=True)}),
 )

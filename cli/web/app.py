@@ -30,7 +30,10 @@ from starlette.staticfiles import StaticFiles
 
 from fantasyland.cli.web import jobs
 from fantasyland.cli.web.api import ENDPOINTS, Endpoint
+from fantasyland.cli.play_history import PlayedHands
+from fantasyland.cli.web.api import game_name
 from fantasyland.cli.web.fields import decimal, read_fields, whole
+from fantasyland.cli.web.games import IDLE_SECONDS, MOST_GAMES, Games, GameBusy
 from fantasyland.cli.web.guard import RETRY_AFTER, Guard
 from fantasyland.cli.web.history import History, StoreError
 from fantasyland.cli.web.workers import Full, Gone, Pool, TimeLimit, WorkerDied
@@ -52,11 +55,22 @@ class Settings:
     body_limit: int = 256 * 1024  # bytes a request body may hold
     max_requests: int = 64  # requests answered at once; past it, 503 (cli.web.guard)
     allowed_hosts: tuple[str, ...] = field(default=("*",))
+    games: int = MOST_GAMES  # games of the Play view kept at once (cli.web.games)
+    game_idle: float = IDLE_SECONDS  # seconds a game may go unused before it is let go
 
 
 class BadRequest(InputError):
     """A body refused before any job, or a job's refusal brought back from its worker: the
     message is the answer's one line."""
+
+
+class Answered(Exception):
+    """A request answered before its record: the ``response`` says why (time, load, a gone
+    client, a fault)."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
 
 
 class SlowBody(Exception):
@@ -107,47 +121,95 @@ def create_app(settings: Settings) -> Starlette:
     """The app for ``settings``; its lifespan starts and stops the worker pool."""
     pool = Pool(settings.workers, settings.request_limit)
     history = History(settings.history)
+    played = PlayedHands(settings.history)
+    games = Games(most=settings.games, idle=settings.game_idle)
+
+    async def run(request: Request, job: str, heavy: bool, fields: dict[str, Any]) -> Any:
+        """``job``'s record for ``fields``: run in a worker when ``heavy``, else beside the
+        server. Raises ``BadRequest`` for input the job refused, and ``Answered`` with the
+        answer for everything else that is not a record."""
+        try:
+            if heavy:
+                client = request.client.host if request.client else ""
+                status, result = await pool.run(job, fields, request.is_disconnected,
+                                                client=client)
+            else:
+                status, result = await asyncio.to_thread(jobs.answer, job, fields)
+        except Full as error:
+            raise Answered(JSONResponse({"error": f"{error}: try again in {RETRY_AFTER} s"},
+                                        503, headers={"Retry-After": str(RETRY_AFTER)}))
+        except TimeLimit:
+            raise Answered(_error(504, f"the request took longer than "
+                                       f"{settings.request_limit:g} s, the server's limit "
+                                       "(serve --request-limit), and was stopped")) from None
+        except Gone:
+            raise Answered(_error(499, "the client went away; the request was stopped")) \
+                from None
+        except WorkerDied:
+            raise Answered(_error(500, "the worker running the request died (out of "
+                                       "memory?); it was replaced: try again")) from None
+        if status == "bad":
+            raise BadRequest(result)
+        if status == "fault":
+            log.error("fault in %s: %s", job, result)
+            raise Answered(_error(500, "internal error: " + result.strip().splitlines()[-1]
+                                  + " (the server's log has the details)"))
+        return result
+
+    async def fields_of(request: Request, endpoint: Endpoint) -> dict[str, Any]:
+        """The request's fields, read as ``endpoint`` takes them."""
+        try:
+            return read_fields(await _body(request, settings.body_limit), endpoint.fields)
+        except SlowBody as error:
+            raise Answered(JSONResponse({"error": str(error)}, 408,
+                                        headers={"Connection": "close"})) from None
 
     async def answer(request: Request, endpoint: Endpoint) -> Response:
-        try:
-            fields = read_fields(await _body(request, settings.body_limit), endpoint.fields)
-        except SlowBody as error:
-            return JSONResponse({"error": str(error)}, 408, headers={"Connection": "close"})
+        fields = await fields_of(request, endpoint)
         if "time_limit" in fields:  # the solver's own limit, within the server's
             fields["time_limit"] = min(fields["time_limit"], settings.request_limit)
         if endpoint.job == "train_deal" and fields["seed"] is None:
             fields["seed"] = secrets.randbelow(10**9)  # a fresh session; the answer says it
-        try:
-            if endpoint.heavy:
-                client = request.client.host if request.client else ""
-                status, result = await pool.run(endpoint.job, fields, request.is_disconnected,
-                                                client=client)
-            else:
-                status, result = await asyncio.to_thread(jobs.answer, endpoint.job, fields)
-        except Full as error:
-            return JSONResponse({"error": f"{error}: try again in {RETRY_AFTER} s"}, 503,
-                                headers={"Retry-After": str(RETRY_AFTER)})
-        except TimeLimit:
-            return _error(504, f"the request took longer than {settings.request_limit:g} s, "
-                               "the server's limit (serve --request-limit), and was stopped")
-        except Gone:
-            return _error(499, "the client went away; the request was stopped")
-        except WorkerDied:
-            return _error(500, "the worker running the request died (out of memory?); it "
-                               "was replaced: try again")
-        if status == "bad":
-            raise BadRequest(result)
-        if status == "fault":
-            log.error("fault in %s: %s", endpoint.job, result)
-            return _error(500, "internal error: " + result.strip().splitlines()[-1]
-                          + " (the server's log has the details)")
+        result = await run(request, endpoint.job, endpoint.heavy, fields)
         if endpoint.job == "train_grade":
             result = await asyncio.to_thread(_record, history, fields, result)
         return JSONResponse(result)
 
+    async def play(request: Request, endpoint: Endpoint) -> Response:
+        """A step of a game of the Play view (``cli.web.games``, ``cli.web.play_jobs``)."""
+        fields = await fields_of(request, endpoint)
+        if endpoint.job == "play_start":
+            if fields["seed"] is None:
+                fields["seed"] = secrets.randbelow(10**9)  # a fresh game; the view says it
+            result = await run(request, endpoint.job, True, fields)
+            game_id = games.add(result["state"], [result["header"]])
+            return JSONResponse({"game": game_id, "view": result["view"]})
+        kept = games.take(fields["game"])
+        try:
+            result = await run(request, endpoint.job, True, fields | {"state": kept.state})
+            kept.state = result.pop("state")
+            if "lines" in result:  # the hand ended: kept in the log and the history
+                kept.lines.extend(result.pop("lines"))
+                result |= await asyncio.to_thread(_played, played, fields["game"],
+                                                  result.pop("record"), result["view"])
+        finally:
+            games.release(kept)
+        return JSONResponse({"game": fields["game"], **result})
+
+    async def play_log(request: Request) -> Response:
+        game_id = game_name("game", request.query_params.get("game", ""))
+        text = "".join(line + "\n" for line in games.get(game_id).lines)
+        return Response(text, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="play-{game_id}.jsonl"'})
+
     def route(endpoint: Endpoint) -> Route:
+        step = play if endpoint.job.startswith("play_") else answer
+
         async def handle(request: Request) -> Response:
-            return await answer(request, endpoint)
+            try:
+                return await step(request, endpoint)
+            except Answered as answered:
+                return answered.response
 
         return Route(f"/api/{endpoint.path}", handle, methods=["POST"])
 
@@ -183,6 +245,9 @@ def create_app(settings: Settings) -> Starlette:
     async def refused(request: Request, exc: Exception) -> Response:
         return _error(400, str(exc))
 
+    async def busy(request: Request, exc: Exception) -> Response:
+        return _error(409, str(exc))
+
     async def fault(request: Request, exc: Exception) -> Response:
         log.exception("fault answering %s", request.url.path, exc_info=exc)
         return _error(500, f"internal error: {type(exc).__name__} (the server's log has the "
@@ -199,6 +264,7 @@ def create_app(settings: Settings) -> Starlette:
 
     routes = [Route("/", index), Route("/api/variants", variants), Route("/api/fields", fields),
               Route("/api/train/history", train_history), Route("/api/status", pool_status),
+              Route("/api/play/log", play_log),
               *(route(endpoint) for endpoint in ENDPOINTS),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes, lifespan=lifespan,
@@ -206,7 +272,7 @@ def create_app(settings: Settings) -> Starlette:
                                 Middleware(TrustedHostMiddleware,
                                            allowed_hosts=list(settings.allowed_hosts))],
                     exception_handlers={HTTPException: not_found, InputError: refused,
-                                        Exception: fault})
+                                        GameBusy: busy, Exception: fault})
     app.state.history = history
     return app
 
@@ -223,3 +289,16 @@ def _record(history: History, fields: dict[str, Any], result: dict) -> dict:
     score = history.score(fields["session"], result["variant"], result["objective"])
     return {"grade": result["grade"], "score": score,
             "hand_id": hand_id}
+
+
+def _played(played: PlayedHands, game_id: str, record: dict, view: dict) -> dict:
+    """Store a finished hand of the Play view in the history, under the session
+    ``play-<game>``: the answer gains its row id and the session's rows, or, for a hand that
+    cannot be stored (a full disk), ``unsaved`` and why."""
+    session = f"play-{game_id}"
+    try:
+        hand_id = played.add_hand(session, view["settings"], record)
+    except StoreError as error:
+        log.warning("%s", error)
+        return {"unsaved": str(error)}
+    return {"hand_id": hand_id, "history": played.hands(session)}

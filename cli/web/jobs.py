@@ -115,10 +115,11 @@ def fields() -> dict:
     variant of ``variants`` says its figure)."""
     from fantasyland.cli.web.api import ENDPOINTS
     from fantasyland.optimizer.ordinary import DEFAULT_BUDGET, DEFAULT_SAMPLES
+    from fantasyland.optimizer.play import DEFAULT_SAMPLES as PLAY_SAMPLES
 
     # What advise and review play when neither the request nor the file sets a field.
     commands = {"advise": {"samples": DEFAULT_SAMPLES, "budget": DEFAULT_BUDGET},
-                "review": {"budget": DEFAULT_BUDGET}}
+                "review": {"budget": DEFAULT_BUDGET}, "play/start": {"samples": PLAY_SAMPLES}}
 
     def default(endpoint: str, name: str, field: Field) -> Any:
         if field.default is not None:
@@ -258,10 +259,22 @@ def review(fields: dict[str, Any]) -> dict:
     return measured(result.record())
 
 
+def _play(step: str) -> Callable[[dict[str, Any]], dict]:
+    """A step of the Play view's game (``cli.web.play_jobs``), loaded on first use."""
+
+    def run(fields: dict[str, Any]) -> dict:
+        from fantasyland.cli.web import play_jobs
+
+        return getattr(play_jobs, step)(fields)
+
+    return run
+
+
 #: Every job by name: what the workers may be asked to run.
 JOBS: dict[str, Callable[[dict[str, Any]], dict]] = {
     "solve": solve, "check": check, "train_deal": train_deal, "train_grade": train_grade,
-    "advise": advise, "score": score, "review": review, "rules": rules_summary}
+    "advise": advise, "score": score, "review": review, "rules": rules_summary,
+    **{step: _play(step) for step in ("play_start", "play_move", "play_hint", "play_next")}}
 
 
 def answer(job: str, fields: dict[str, Any]) -> tuple[str, Any]:
