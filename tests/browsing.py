@@ -12,7 +12,14 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from urllib.parse import urlsplit
+
 import pytest
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+WAIT = 60_000  # ms a request may take on a loaded machine
+STEP = 15_000  # ms a click or a field may wait for its element
 
 
 def _chromium() -> str | None:
@@ -50,3 +57,37 @@ def launched() -> Iterator[sync_api.Browser]:
     finally:
         browser.close()
         playwright.stop()
+
+
+class Page:
+    """A page of the server in a fresh browser context, that fails the test on a script
+    error and refuses (and records) every request to anywhere but the server."""
+
+    def __init__(self, browser, server, viewport):
+        self.server = server
+        self.context = browser.new_context(viewport=viewport)
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        origin = urlsplit(server.url).netloc
+        self.context.route("**/*", lambda route: self._route(route, origin))
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.set_default_timeout(STEP)
+
+    def _route(self, route, origin):
+        url = urlsplit(route.request.url)
+        if url.scheme in ("data", "blob") or url.netloc == origin:
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort()
+
+    def open(self, view: str):
+        self.page.goto(f"{self.server.url}#{view}")
+        self.page.wait_for_selector("body[data-ready]", timeout=WAIT)
+        return self.page
+
+    def close(self):
+        self.context.close()
+        assert not self.errors, f"script errors on the page: {self.errors}"
+        assert not self.outside, f"the page asked for outside addresses: {self.outside}"

@@ -22,21 +22,16 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browsing import launched
+from tests.browsing import DESKTOP, PHONE, WAIT, Page, launched
 from tests.serving import serve_process
 
 REPO = Path(__file__).resolve().parents[1]
 HAND = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
 SAMPLES = "200"  # few sampled deals and rollouts: the module stays within about a minute
 BUDGET = "32"
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-WAIT = 60_000  # ms a request may take on a loaded machine
-STEP = 15_000  # ms a click or a field may wait for its element
 
 @pytest.fixture(scope="module")
 def browser():
@@ -56,40 +51,6 @@ def shots(tmp_path_factory) -> Path:
     path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-class Page:
-    """A page of the server in a fresh browser context, that fails the test on a script
-    error and refuses (and records) every request to anywhere but the server."""
-
-    def __init__(self, browser, server, viewport):
-        self.server = server
-        self.context = browser.new_context(viewport=viewport)
-        self.outside: list[str] = []
-        self.errors: list[str] = []
-        origin = urlsplit(server.url).netloc
-        self.context.route("**/*", lambda route: self._route(route, origin))
-        self.page = self.context.new_page()
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.set_default_timeout(STEP)
-
-    def _route(self, route, origin):
-        url = urlsplit(route.request.url)
-        if url.scheme in ("data", "blob") or url.netloc == origin:
-            route.continue_()
-        else:
-            self.outside.append(route.request.url)
-            route.abort()
-
-    def open(self, view: str):
-        self.page.goto(f"{self.server.url}#{view}")
-        self.page.wait_for_selector("body[data-ready]", timeout=WAIT)
-        return self.page
-
-    def close(self):
-        self.context.close()
-        assert not self.errors, f"script errors on the page: {self.errors}"
-        assert not self.outside, f"the page asked for outside addresses: {self.outside}"
 
 
 @pytest.fixture
@@ -362,7 +323,7 @@ def _show(page, view: str):
 
 #: The endpoint each view's settings go to (Train's seed and sizes deal, the rest grade).
 SETTINGS = {"solve": ["solve"], "check": ["check"], "advise": ["advise"], "review": ["review"],
-            "train": ["train/deal", "train/grade"]}
+            "train": ["train/deal", "train/grade"], "play": ["play/start"]}
 
 
 def test_every_setting_shows_the_bounds_and_the_default_the_server_serves(desktop):
@@ -401,7 +362,7 @@ def test_every_setting_shows_the_bounds_and_the_default_the_server_serves(deskto
 
 def test_phone_layout_has_no_sideways_scroll_and_the_keyboard_alone_picks_and_places(phone):
     page = phone.open("solve")
-    for view in ("solve", "train", "check", "advise", "review", "score"):
+    for view in ("solve", "train", "check", "advise", "review", "score", "play"):
         _show(page, view)
         assert _overflow(page) <= PHONE["width"], f"{view} scrolls sideways"
     _show(page, "solve")

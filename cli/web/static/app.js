@@ -1,4 +1,5 @@
-// The page of `fantasyland serve`: six views (Solve, Train, Check, Advise, Review, Score)
+// The page of `fantasyland serve`: seven views (Solve, Train, Check, Advise, Review, Score,
+// Play)
 // behind a tab bar that follows the address's #fragment, so a view can be bookmarked and
 // Back works.
 
@@ -6,15 +7,16 @@ import { getJson } from "./api.js";
 import { AdviseView } from "./advise.js";
 import { CheckView } from "./check.js";
 import { setRows } from "./layout.js";
+import { PlayView } from "./play.js";
 import { ReviewView } from "./review.js";
 import { ScoreView } from "./score.js";
 import { setFields } from "./settings.js";
 import { SolveView } from "./solve.js";
 import { TrainView } from "./train.js";
 
-const VIEWS = ["solve", "train", "check", "advise", "review", "score"];
+const VIEWS = ["solve", "train", "check", "advise", "review", "score", "play"];
 const BUILD = { solve: SolveView, train: TrainView, check: CheckView, advise: AdviseView,
-  review: ReviewView, score: ScoreView };
+  review: ReviewView, score: ScoreView, play: PlayView };
 
 let views = {};
 

@@ -52,7 +52,7 @@ export class CheckView {
 
   dealtChanged() {
     const placed = this.set.value === this.editor.text();  // the editor wrote the set
-    this.editor.setCards(parseCards(this.cards.value).cards, { keep: true });
+    this.editor.setCards(parseCards(this.cards.value).cards, { stay: true });
     if (placed) this.set.value = this.editor.text();
     else this.setTyped();
   }

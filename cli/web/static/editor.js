@@ -4,7 +4,8 @@
 // back onto the hand (pointer events, so mouse, pen and touch alike). By keyboard: Enter or
 // Space on a card selects it, on a row's button places it; a row's initial (T, M or B) or
 // its number (1, 2 or 3) places the selected card straight away. Cards left in the hand are
-// discards.
+// discards. For a street of an ordinary hand, the rows may already hold the board's cards
+// (`fixed`: shown, not moved), and `keep` says how many of the hand's cards the street places.
 
 import { cardElement, cardName, formatRows } from "./cards.js";
 import { emptyRows, rowLabel, rowNames, rowSize } from "./layout.js";
@@ -21,6 +22,8 @@ export class RowEditor {
     this.container = container;
     this.onChange = onChange;
     this.items = [];  // [{id, card, place}], place: "hand" or a row
+    this.fixed = emptyRows();  // the board's cards already in each row
+    this.keep = null;  // cards of the hand to place (null: every row full)
     this.selected = null;
     this.locked = false;
     this.drag = null;
@@ -68,9 +71,12 @@ export class RowEditor {
     this.render();
   }
 
-  /** Deal new cards into the hand; `keep` leaves cards still dealt where they were. */
-  setCards(cards, { keep = false } = {}) {
-    const old = keep ? this.items : [];
+  /** Deal new cards into the hand; `stay` leaves cards still dealt where they were. A
+   * street's `fixed` rows hold the board so far, and it places `keep` of the cards. */
+  setCards(cards, { stay = false, fixed = null, keep = null } = {}) {
+    const old = stay ? this.items : [];
+    this.fixed = fixed ?? emptyRows();
+    this.keep = keep;
     const next = cards.map((card, id) => ({ id, card, place: "hand" }));
     const used = new Set();
     for (const item of next) {
@@ -102,7 +108,7 @@ export class RowEditor {
 
   trimRows() {
     for (const row of rowNames()) {
-      this.items.filter((i) => i.place === row).slice(rowSize(row))
+      this.items.filter((i) => i.place === row).slice(rowSize(row) - this.fixed[row].length)
         .forEach((i) => { i.place = "hand"; });
     }
   }
@@ -118,6 +124,10 @@ export class RowEditor {
   }
 
   full() {
+    if (this.keep !== null) {
+      return this.items.length > 0
+        && this.items.filter((i) => i.place !== "hand").length === this.keep;
+    }
     const rows = this.rows();
     return this.items.length > 0
       && rowNames().every((row) => rows[row].length === rowSize(row));
@@ -142,12 +152,15 @@ export class RowEditor {
   }
 
   room(row) {
-    return rowSize(row) - this.items.filter((i) => i.place === row).length;
+    return rowSize(row) - this.fixed[row].length
+      - this.items.filter((i) => i.place === row).length;
   }
 
   move(item, place) {
     if (this.locked || !item || item.place === place) return false;
     if (place !== "hand" && this.room(place) <= 0) return false;
+    if (place !== "hand" && item.place === "hand" && this.keep !== null
+        && this.items.filter((i) => i.place !== "hand").length >= this.keep) return false;
     item.place = place;
     return true;
   }
@@ -159,7 +172,8 @@ export class RowEditor {
       return;
     }
     if (!this.move(item, row)) {
-      this.announce(`The ${row} row is full`);
+      this.announce(this.room(row) <= 0 ? `The ${row} row is full`
+        : `This street places ${this.keep} cards: send one back to place another`);
       return;
     }
     this.selected = null;
@@ -275,18 +289,24 @@ export class RowEditor {
     const selected = this.items.find((i) => i.id === this.selected);
     for (const [place, { slots, target }] of Object.entries(this.zones)) {
       const items = this.items.filter((i) => i.place === place);
-      const buttons = items.map((item) => this.cardButton(item));
+      const fixed = place === "hand" ? [] : this.fixed[place];
+      const buttons = [...fixed.map((card) => {
+        const shown = cardElement(card);
+        shown.classList.add("fixed");
+        return shown;
+      }), ...items.map((item) => this.cardButton(item))];
       if (place !== "hand") {
         const size = rowSize(place);
-        for (let i = items.length; i < size; i++) {
+        for (let i = fixed.length + items.length; i < size; i++) {
           const slot = document.createElement("span");
           slot.className = "slot";
           buttons.push(slot);
         }
-        target.textContent = `${rowLabel(place)} ${items.length}/${size}`;
+        const held = fixed.length + items.length;
+        target.textContent = `${rowLabel(place)} ${held}/${size}`;
         const action = selected ? `, place ${cardName(selected.card)} here` : "";
         target.setAttribute("aria-label",
-          `${rowLabel(place)} row, ${items.length} of ${size} cards${action}`);
+          `${rowLabel(place)} row, ${held} of ${size} cards${action}`);
         target.disabled = this.locked;
       }
       slots.replaceChildren(...buttons);

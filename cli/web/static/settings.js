@@ -23,6 +23,8 @@ const FIELDS = {
   opponent_fantasyland: { label: "Opponents in Fantasyland (cards, e.g. 14 15)" },
   against: { label: "Opponents' boards seen, one a line (TOP / MIDDLE / BOTTOM)" },
   dead: { label: "Dead cards (seen elsewhere)", unset: "e.g. 2c 7d" },
+  fantasyland: { label: "Start in Fantasyland (cards)", unset: "no" },
+  duplicate: { label: "Duplicate deals (each deal once a seat)" },
 };
 
 let served = {};
@@ -32,10 +34,11 @@ export function setFields(fields) {
   served = fields;
 }
 
-/** How a field is shown and read, from its JSON Schema: a select, a whole number, a
- * number, whole numbers, lines (a list of strings) or text. */
+/** How a field is shown and read, from its JSON Schema: a select, a check box, a whole
+ * number, a number, whole numbers, lines (a list of strings) or text. */
 function kindOf(schema) {
   if (schema.enum) return "select";
+  if (schema.type === "boolean") return "check";
   if (schema.type === "integer") return "int";
   if (schema.type === "number") return "number";
   if (schema.type === "array") return schema.items.type === "integer" ? "ints" : "lines";
@@ -50,10 +53,11 @@ function shown(value) {
 }
 
 export class Settings {
-  /** `main`: fields shown at once; `table`: fields under "At the table"; the variant and the
-   * house rules are always there. `ordinary` keeps only variants with ordinary streets. */
+  /** `main`: fields shown at once; `table`: fields under "At the table"; the variant is
+   * always there, and the house rules unless `houseRules` is false. `ordinary` keeps only
+   * variants with ordinary streets. */
   constructor(container, prefix, { main = [], table = [], ordinary = false, onVariant,
-    alert = null, endpoints = [prefix] }) {
+    alert = null, endpoints = [prefix], houseRules = true }) {
     this.prefix = prefix;
     this.endpoints = endpoints;
     this.schemas = {};
@@ -84,7 +88,7 @@ export class Settings {
       parts.push(el("details", { class: "table" }, el("summary", {}, "At the table"),
         el("div", { class: "settings-grid" }, table.map((name) => this.field(name)))));
     }
-    parts.push(rules);
+    if (houseRules) parts.push(rules);
     container.append(...parts);
   }
 
@@ -104,6 +108,10 @@ export class Settings {
         el("option", { value }, text)));
     } else if (kind === "lines") {
       input = el("textarea", { id, name, rows: 2, spellcheck: "false" });
+    } else if (kind === "check") {
+      input = el("input", { id, name, type: "checkbox", checked: schema.default === true });
+      this.inputs[name] = input;
+      return el("label", { for: id, class: "check" }, input, spec.label);
     } else {
       const numeric = kind === "int" || kind === "number";
       input = el("input", { id, name, type: numeric ? "number" : "text",
@@ -200,6 +208,10 @@ export class Settings {
     if (this.rules.value.trim()) body.rules = this.rules.value;
     else if (this.variant.value) body.variant = this.variant.value;
     for (const [name, input] of Object.entries(this.inputs)) {
+      if (input.type === "checkbox") {
+        if (input.checked) body[name] = true;
+        continue;
+      }
       const text = input.value.trim();
       if (!text) continue;
       const kind = kindOf(this.schemas[name]);
