@@ -78,10 +78,10 @@ def test_a_hand_played_by_taps_is_graded_and_kept_in_the_history(browser, server
         page.locator("#play-hand[data-street='1']").wait_for(timeout=WAIT)  # a game at once
         page.click("#play-view details.train-options summary")
         page.select_option("#play-objective", "royalties")
-        page.fill("#play-seed", "31" if size == "desktop" else "32")
+        seed = "31" if size == "desktop" else "32"
+        page.fill("#play-seed", seed)
         page.click("#play-new")
-        page.locator("#play-hand", has_text="seed 3").wait_for(timeout=WAIT)
-        page.locator("#play-hand[data-street='1']").wait_for(timeout=WAIT)
+        page.locator(f"#play-hand[data-seed='{seed}'][data-street='1']").wait_for(timeout=WAIT)
         assert "royalties" in page.inner_text("#play-hand")
         # The other board is in view, face up (the bot may act first) or still empty.
         assert page.locator("#play-table .seat").count() == 1
@@ -152,5 +152,34 @@ def test_a_hand_played_by_taps_is_graded_and_kept_in_the_history(browser, server
         page.click("#play-next")
         page.locator("#play-hand[data-hand='2'][data-street]").wait_for(timeout=WAIT)
         assert page.locator("#play-showdown").count() == 0
+    finally:
+        visit.close()
+
+
+def test_a_fantasyland_hand_is_set_by_taps_and_graded_as_check_grades_it(browser, server):
+    visit = Page(browser, server, DESKTOP)
+    try:
+        page = visit.open("play")
+        page.locator("#play-hand[data-street='1']").wait_for(timeout=WAIT)
+        page.click("#play-view details.train-options summary")
+        page.select_option("#play-objective", "royalties")
+        page.fill("#play-seed", "33")
+        page.fill("#play-fantasyland", "14")
+        page.click("#play-new")
+        page.locator("#play-hand[data-seed='33']", has_text="Fantasyland, 14 cards").wait_for(
+            timeout=WAIT)
+        dealt = _cards(page, "#play-editor .editor-hand")
+        assert len(dealt) == 14 and page.locator("#play-editor .card.fixed").count() == 0
+        page.click("#play-hint")
+        page.locator("#play-hint-result", has_text="The solver's set").wait_for(timeout=WAIT)
+        solver = {row: _cards(page, f"#play-hint-result [data-row={row}]") for row in ROWS}
+        for row in ROWS:
+            for card in solver[row]:
+                _place(page, card, row)
+        assert page.is_enabled("#play-submit")
+        page.click("#play-submit")
+        page.locator("#play-grades tr[data-street='0']").wait_for(timeout=WAIT)
+        assert page.inner_text("#play-grades tr[data-street='0'] td:last-child") == "optimal"
+        assert page.get_attribute("#play-figures", "data-hands") == "1"
     finally:
         visit.close()

@@ -177,6 +177,7 @@ export class PlayView {
       + `button \u00b7 ${view.variant} \u00b7 ${view.settings.objective} \u00b7 seed `
       + `${view.settings.seed} \u00b7 against the ${view.bot} bot`;
     this.hand.dataset.hand = view.hand;
+    this.hand.dataset.seed = view.settings.seed;
     this.hand.dataset.street = turn ? turn.street : "";
     this.table.replaceChildren(...view.seats.filter((seat) => seat.seat !== 0)
       .map((seat) => this.seatBoard(seat)));
