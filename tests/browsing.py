@@ -11,7 +11,6 @@ import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
-
 from urllib.parse import urlsplit
 
 import pytest

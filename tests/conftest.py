@@ -1,5 +1,6 @@
 """Shared test settings: deterministic hypothesis runs, a model cache and an empty config
-of the session's own, and the C(52, 5) hand array."""
+of the session's own, the browser of the modules that drive the page, and the C(52, 5) hand
+array."""
 
 from __future__ import annotations
 
@@ -54,6 +55,25 @@ def no_player_history(tmp_path_factory) -> Path:
     history of the session's own unless a test names one (--history), never the player's."""
     path = tmp_path_factory.mktemp("data-home")
     os.environ["XDG_DATA_HOME"] = str(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium for a module that drives the page (``tests.browsing``)."""
+    from tests.browsing import launched
+
+    with launched() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    """Where a module that drives the page saves its screenshots: ``FANTASYLAND_SCREENSHOTS``
+    if set (docs/images/serve remakes the manual's), else a scratch folder."""
+    folder = os.environ.get("FANTASYLAND_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
     return path
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browsing import DESKTOP, PHONE, WAIT, Page, launched
+from tests.browsing import DESKTOP, PHONE, WAIT, Page
 from tests.serving import serve_process
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,25 +33,11 @@ HAND = "Ac Ah As Kd Qd Qh Ts 7c 7h 6d 5s 4s 3s 2s"
 SAMPLES = "200"  # few sampled deals and rollouts: the module stays within about a minute
 BUDGET = "32"
 
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as chromium:
-        yield chromium
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, browser):
     with serve_process(tmp_path_factory.mktemp("serve")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = os.environ.get("FANTASYLAND_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
 
 @pytest.fixture
 def desktop(browser, server):

@@ -10,37 +10,22 @@ without one unless CI requires it). Screenshots go to ``FANTASYLAND_SCREENSHOTS`
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from tests.browsing import DESKTOP, PHONE, WAIT, Page, launched
+from tests.browsing import DESKTOP, PHONE, WAIT, Page
 from tests.serving import serve_process
 
 ROWS = ("top", "middle", "bottom")
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory, browser):
     with serve_process(tmp_path_factory.mktemp("serve")) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = os.environ.get("FANTASYLAND_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def _cards(page, selector: str) -> list[str]:

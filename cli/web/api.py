@@ -31,33 +31,22 @@ from fantasyland.optimizer.play.settings import DEFAULT_BUDGET
 from fantasyland.optimizer.solver import OBJECTIVES
 
 
-_SESSION = r"[A-Za-z0-9_.:-]{1,64}"
+def _name(pattern: str, expected: str) -> Reader:
+    """A reader of a string that matches ``pattern`` whole, refused as not ``expected``."""
 
+    def read(name: str, value: Any) -> str:
+        value = text(name, value)
+        if not re.fullmatch(pattern, value):
+            raise FieldError(f"bad {name} {value[:40]!r}: expected {expected}")
+        return value
 
-def _session_name(name: str, value: Any) -> str:
-    value = text(name, value)
-    if not re.fullmatch(_SESSION, value):
-        raise FieldError(f"bad {name} {value[:40]!r}: expected 1 to 64 letters, digits and "
-                         "- _ . :")
-    return value
+    return Reader(read, {"type": "string", "pattern": f"^{pattern}$"})
 
 
 #: A training session's name: the page makes one (a UUID) a visit.
-session_name = Reader(_session_name, {"type": "string", "pattern": f"^{_SESSION}$"})
-
-_GAME = r"[0-9a-f]{24}"
-
-
-def _game_name(name: str, value: Any) -> str:
-    value = text(name, value)
-    if not re.fullmatch(_GAME, value):
-        raise FieldError(f"bad {name} {value[:40]!r}: expected the id play/start answered "
-                         "(24 hex digits)")
-    return value
-
-
+session_name = _name(r"[A-Za-z0-9_.:-]{1,64}", "1 to 64 letters, digits and - _ . :")
 #: A game of the Play view: the id ``play/start`` answers with (``cli.web.games``).
-game_name = Reader(_game_name, {"type": "string", "pattern": f"^{_GAME}$"})
+game_name = _name(r"[0-9a-f]{24}", "the id play/start answered (24 hex digits)")
 
 
 @dataclass(frozen=True)
