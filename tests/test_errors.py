@@ -28,6 +28,9 @@ NOT_INPUT = {
     "fantasyland.optimizer.batch.files.WorkerError": "a worker or the cluster failed",
     "fantasyland.cli.web.history.StoreError": "the browser's history store failed",
     "fantasyland.cli.web.app.SlowBody": "the body never came: 408, not 400",
+    "fantasyland.cli.web.app.Answered": "a request answered early (time, load, a fault): "
+                                        "it carries its answer",
+    "fantasyland.cli.web.games.GameBusy": "the game's last step still runs: 409, not 400",
     "fantasyland.cli.web.workers.TimeLimit": "the job ran out of time: 504",
     "fantasyland.cli.web.workers.Gone": "the client went away: 499",
     "fantasyland.cli.web.workers.WorkerDied": "the worker died: 500",

@@ -27,7 +27,7 @@ from fantasyland.cli.web.fields import (
     wholes,
 )
 from fantasyland.evaluator.rules_files import MAX_POINTS
-from fantasyland.optimizer.play.settings import DEFAULT_BUDGET
+from fantasyland.optimizer.play import DEFAULT_BUDGET
 from fantasyland.optimizer.solver import OBJECTIVES
 
 

@@ -259,12 +259,31 @@ def review(fields: dict[str, Any]) -> dict:
     return measured(result.record())
 
 
+def _play_settings(fields: dict[str, Any]) -> dict[str, Any]:
+    """A game's settings with every default filled in as ``fantasyland play``'s: the preset
+    named (the browser names no file), else the default variant; its table's bots; the
+    default objective and samples."""
+    from fantasyland.evaluator import find_rules
+    from fantasyland.optimizer.play import DEFAULT_SAMPLES as PLAY_SAMPLES
+
+    variant = fields["variant"] or defaults()["variant"]
+    rules = find_preset(variant) if fields["variant"] else find_rules(variant)
+    opponents = seated(fields["opponents"], rules)
+    return fields | {"variant": variant,
+                     "opponents": rules.players - 1 if opponents is None else opponents,
+                     "objective": chosen(fields, "objective"),
+                     "samples": chosen(fields, "samples") or PLAY_SAMPLES}
+
+
 def _play(step: str) -> Callable[[dict[str, Any]], dict]:
-    """A step of the Play view's game (``cli.web.play_jobs``), loaded on first use."""
+    """A step of the Play view's game (``cli.web.play_jobs``), loaded on first use; a start
+    gets its settings' defaults filled in first."""
 
     def run(fields: dict[str, Any]) -> dict:
         from fantasyland.cli.web import play_jobs
 
+        if step == "play_start":
+            fields = _play_settings(fields)
         return getattr(play_jobs, step)(fields)
 
     return run

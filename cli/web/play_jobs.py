@@ -17,13 +17,11 @@ from typing import Any
 from fantasyland.cli.play_show import name
 from fantasyland.cli.render import report_dict
 from fantasyland.cli.web.fields import FieldError
-from fantasyland.evaluator import find_preset, find_rules
 from fantasyland.evaluator.cards import Card, card_name
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer.ordinary import Figure
-from fantasyland.optimizer.play import (DEFAULT_SAMPLES, PLAYER, Game, PlaySettings,
-                                        bot_name, hand_lines, hand_record, header_line,
-                                        unseen_counts)
+from fantasyland.optimizer.play import (PLAYER, Game, PlaySettings, bot_name, hand_lines,
+                                        hand_record, header_line, unseen_counts)
 
 #: Hands a game of the browser plays before it must be started again: the server keeps its
 #: log lines in memory (``cli.web.games``), and this bounds them.
@@ -122,22 +120,15 @@ def _settled(game: Game) -> dict:
 
 
 def play_start(fields: dict[str, Any]) -> dict:
-    """A new game under the request's settings, dealt up to the player's first turn; its
-    log's first line is ``header``."""
-    from fantasyland.cli.web.jobs import chosen, defaults, seated
-
-    # A preset by name (the browser names no file), else the server's default variant.
-    variant = fields["variant"] or defaults()["variant"]
-    rules = find_preset(variant) if fields["variant"] else find_rules(variant)
-    opponents = seated(fields["opponents"], rules)
+    """A new game under the request's settings, each one given (``jobs`` fills in the
+    defaults), dealt up to the player's first turn; its log's first line is ``header``."""
     settings = PlaySettings(
-        variant=variant, opponents=rules.players - 1 if opponents is None else opponents,
-        seed=fields["seed"], objective=chosen(fields, "objective"), budget=fields["budget"],
-        samples=chosen(fields, "samples") or DEFAULT_SAMPLES, duplicate=fields["duplicate"],
-        fantasyland=fields["fantasyland"])
+        variant=fields["variant"], opponents=fields["opponents"], seed=fields["seed"],
+        objective=fields["objective"], budget=fields["budget"], samples=fields["samples"],
+        duplicate=fields["duplicate"], fantasyland=fields["fantasyland"])
     game = Game(settings)
     game.deal()
-    return _settled(game) | {"header": header_line(settings.record(), bot_name(rules))}
+    return _settled(game) | {"header": header_line(settings.record(), bot_name(game.rules))}
 
 
 def play_move(fields: dict[str, Any]) -> dict:
