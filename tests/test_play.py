@@ -151,8 +151,6 @@ def test_a_bad_line_is_said_in_one_line_and_the_street_asked_again(tmp_path):
 
 def test_the_log_is_a_history_review_reads_and_grades(tmp_path):
     log = tmp_path / "session.jsonl"
-    # (seed 2: under seed 1 the learned adviser's picks lock hand 1 into a foul by street 4,
-    # and review refuses a street whose board already fouls, which play logs all the same)
     result = play(tmp_path, "--hands", "2", "--seed", "2", "--log", str(log),
                   lines=ADVISER * 10)
     assert result.exit_code == 0, result.output
@@ -171,6 +169,26 @@ def test_the_log_is_a_history_review_reads_and_grades(tmp_path):
     # the last two streets are valued exactly, by play and review alike: = played the best
     exact = [d for d in graded["decisions"] if d["exact"]]
     assert len(exact) == 4 and all(d["ev_lost"] == 0 for d in exact)
+
+
+def test_a_street_whose_board_already_fouls_is_graded_in_the_record_not_logged_for_review(
+        tmp_path):
+    log = tmp_path / "session.jsonl"
+    # Under seed 1 the adviser's picks lock hand 1 into a foul by its fourth street.
+    result = play(tmp_path, "--hands", "1", "--seed", "1", "--log", str(log),
+                  lines=ADVISER * 5)
+    assert result.exit_code == 0, result.output
+    [record] = hand_records(log)
+    fouled = [g["street"] for g in record["streets"] if g["ev_lost"] is None]
+    assert fouled and len(record["streets"]) == 5
+    logged = [json.loads(line) for line in log.read_text().splitlines()
+              if not line.startswith("#")]
+    assert len(logged) == 5 - len(fouled)
+    review = runner.invoke(app, ["review", str(log), "--objective", "royalties", "--budget",
+                                 "32", "--json"])
+    assert review.exit_code == 0, review.output
+    summary = json.loads(review.stdout)["summary"]
+    assert summary["bad_lines"] == 0 and summary["decisions"] == len(logged)
 
 
 def test_a_session_stopped_mid_hand_loses_that_hand_and_the_next_goes_on(tmp_path):

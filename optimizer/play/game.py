@@ -62,7 +62,8 @@ class Game:
         self.showdown: Showdown | None = None
         self.street_grades: list[StreetGrade] = []
         self.set_grade: SetGrade | None = None
-        self.review_lines: list[dict] = []  # the player's streets, as review reads them
+        # the player's streets as review reads them: those whose board does not already foul
+        self.review_lines: list[dict] = []
         self._street = 0
         self._index = 0
         self._advice: dict[int, object] = {}  # the adviser's answer on the current turn
@@ -202,7 +203,8 @@ class Game:
             if turn.position is None:
                 raise MoveError(f"{move.describe()!r} is a play: a Fantasyland hand is set")
             self.street_grades.append(self._grade_street(move))
-            self.review_lines.append(review_line(self, turn, move))
+            if not turn.fouled:  # a board that already fouls has nothing to review
+                self.review_lines.append(review_line(self, turn, move))
             me.place(np.array(move.play.layout, dtype=np.int64), turn.cards)
         self.turn = None
         self._index += 1
