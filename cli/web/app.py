@@ -2,9 +2,9 @@
 
 Every answer is JSON. Bad input (an ``InputError``: the body, a field or a job refused it)
 is HTTP 400 with ``{"error": "<one line>"}``, the line the CLI would print, answered by one
-handler (``refused``); a request past the time limit is 504; a fault of the server's own is
-500, its traceback in the server's log and never in the answer. Nothing a client sends can
-stop the server.
+handler (``refused``); a request past the time limit is 504; a step of a game whose last step
+still runs is 409 (``cli.web.games``); a fault of the server's own is 500, its traceback in
+the server's log and never in the answer. Nothing a client sends can stop the server.
 """
 
 from __future__ import annotations
@@ -28,12 +28,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from fantasyland.cli.web import jobs
-from fantasyland.cli.web.api import ENDPOINTS, Endpoint
 from fantasyland.cli.play_history import PlayedHands
-from fantasyland.cli.web.api import game_name
+from fantasyland.cli.web import jobs
+from fantasyland.cli.web.api import ENDPOINTS, Endpoint, game_name
 from fantasyland.cli.web.fields import decimal, read_fields, whole
-from fantasyland.cli.web.games import IDLE_SECONDS, MOST_GAMES, Games, GameBusy
+from fantasyland.cli.web.games import IDLE_SECONDS, MOST_GAMES, GameBusy, Games
 from fantasyland.cli.web.guard import RETRY_AFTER, Guard
 from fantasyland.cli.web.history import History, StoreError
 from fantasyland.cli.web.workers import Full, Gone, Pool, TimeLimit, WorkerDied
