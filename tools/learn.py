@@ -45,6 +45,19 @@ def main() -> int:
     parser.add_argument("--choices", type=int, default=0, metavar="POSITIONS",
                         help="decisions one street before the last where the model's choice "
                              "is checked against the exact best")
+    parser.add_argument("--lookahead", type=int, default=0, metavar="DEALS",
+                        help="the bot looks one street ahead over this many deals where a "
+                             "model decides (LearnedBot's lookahead_deals; 0: not)")
+    parser.add_argument("--lookahead-streets", type=int, nargs="+", default=None,
+                        metavar="STREETS", help="look ahead only from these decisions, by the "
+                        "streets to come after them (default: every one a model decides)")
+    parser.add_argument("--lookahead-top", type=int, default=3, metavar="PLAYS",
+                        help="plays of a deal valued exactly where the next street is exact")
+    parser.add_argument("--lookahead-screen", type=int, default=None, metavar="PLAYS",
+                        help="look ahead from only the plays the model likes best")
+    parser.add_argument("--time-decisions", type=int, default=0, metavar="TABLES",
+                        help="time the bot's decisions by street on the positions of this "
+                             "many tables it plays itself without a lookahead")
     args = parser.parse_args()
 
     from fantasyland.evaluator import find_rules
@@ -52,14 +65,19 @@ def main() -> int:
 
     rules = find_rules(args.variant)
     models = load_models(args.models) if args.models else _rebuilt(args)
+    ahead = _lookahead(args)
+    if ahead:
+        print("the bot looks ahead:", ", ".join(f"{k} {v}" for k, v in ahead.items()))
     if args.measure:
-        _measure(rules, models, args.measure, args.seed)
+        _measure(rules, models, args.measure, args.seed, ahead)
     if args.against_stronger:
-        _against_stronger(rules, models, args.against_stronger, args.seed)
+        _against_stronger(rules, models, args.against_stronger, args.seed, ahead)
     if args.against_seeing:
-        _against_seeing(rules, args, args.against_seeing)
+        _against_seeing(rules, args, args.against_seeing, ahead)
     if args.choices:
         _choices(rules, models, args.choices, args.seed)
+    if args.time_decisions:
+        _time_decisions(rules, models, args.time_decisions, args.seed, ahead)
     return 0
 
 
@@ -119,12 +137,50 @@ def _choices(rules, models, count: int, seed: int) -> None:
           f"mean loss {lost.mean():.3f} points, p99 {np.quantile(lost, 0.99):.2f}")
 
 
-def _bot(rules, models):
+def _lookahead(args: argparse.Namespace) -> dict:
+    """The bot's lookahead options (``LearnedBot``'s keywords) the arguments ask for."""
+    if not args.lookahead:
+        return {}
+    return {"lookahead_deals": args.lookahead,
+            "lookahead_streets": None if args.lookahead_streets is None
+            else tuple(args.lookahead_streets),
+            "lookahead_top": args.lookahead_top, "lookahead_screen": args.lookahead_screen}
+
+
+def _bot(rules, models, ahead: dict | None = None):
     from fantasyland.optimizer.opponents.learned.bot import LearnedBot
     from fantasyland.optimizer.opponents.learned.labels import Worth
     from fantasyland.optimizer.opponents.pools import dealing_for
 
-    return LearnedBot(dealing_for(rules), models, Worth(rules))
+    return LearnedBot(dealing_for(rules), models, Worth(rules), **(ahead or {}))
+
+
+def _time_decisions(rules, models, tables: int, seed: int, ahead: dict) -> None:
+    """CPU milliseconds a decision of the bot takes, by the streets to come after it, on
+    the decisions of ``tables`` tables the bot plays itself without a lookahead."""
+    from fantasyland.optimizer.opponents.learned.positions import play_tables
+    from fantasyland.optimizer.opponents.pools import dealing_for
+
+    plain = _bot(rules, models)
+    decisions = []
+
+    def recorded(layout, new, keep, unseen, rounds_left, rng):
+        decisions.append((layout.copy(), list(new), keep, unseen.copy(), rounds_left))
+        return plain(layout, new, keep, unseen, rounds_left, rng)
+
+    play_tables(rules, dealing_for(rules), [recorded, recorded], range(tables),
+                seed=seed * 1_000 + 995, explore=0.0)
+    bot = _bot(rules, models, ahead)
+    spent: dict[int, list[float]] = {}
+    for layout, new, keep, unseen, rounds_left in decisions:
+        started = time.process_time()
+        bot(layout, new, keep, unseen, rounds_left, np.random.default_rng(0))
+        spent.setdefault(rounds_left, []).append(1_000 * (time.process_time() - started))
+    print(f"\nCPU ms a decision, {len(decisions)} decisions of {tables} tables:")
+    for rounds_left, times in sorted(spent.items(), reverse=True):
+        print(f"  {rounds_left} streets to come: median {np.median(times):7.1f}  "
+              f"p95 {np.quantile(times, 0.95):7.1f}  mean {np.mean(times):7.1f}  "
+              f"({len(times)} decisions)")
 
 
 def _line(name: str, values: np.ndarray, percent: bool) -> str:
@@ -132,12 +188,12 @@ def _line(name: str, values: np.ndarray, percent: bool) -> str:
     return f"{name} {mean:.1%} ± {se:.1%}" if percent else f"{name} {mean:.2f} ± {se:.2f}"
 
 
-def _measure(rules, models, tables: int, seed: int) -> None:
+def _measure(rules, models, tables: int, seed: int, ahead: dict) -> None:
     from fantasyland.optimizer.opponents.learned.positions import play_tables
     from fantasyland.optimizer.opponents.pools import dealing_for
     from fantasyland.optimizer.opponents.resolve import evaluate_played
 
-    bot = _bot(rules, models)
+    bot = _bot(rules, models, ahead)
     started = time.time()
     played = play_tables(rules, dealing_for(rules), [bot, bot], range(tables),
                          seed=seed * 1_000 + 999, explore=0.0)
@@ -154,13 +210,13 @@ def _measure(rules, models, tables: int, seed: int) -> None:
             _line(f"{n} cards", (out.entry_cards == n).astype(float), True) for n in sizes))
 
 
-def _against_stronger(rules, models, deals: int, seed: int) -> None:
+def _against_stronger(rules, models, deals: int, seed: int, ahead: dict) -> None:
     from fantasyland.optimizer.opponents.head_to_head import deal_seats, play_seats, score
     from fantasyland.optimizer.opponents.learned.positions import play_alone
     from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, dealing_for
 
     dealing = dealing_for(rules)
-    bot = _bot(rules, models)
+    bot = _bot(rules, models, ahead)
     duel = seed * 1_000 + 998
     mine = np.zeros((deals, 2, 13), dtype=np.int64)
     for i in range(deals):
@@ -196,7 +252,7 @@ def _seeing_params(rules):
 def _duel_job(job) -> dict:
     """Tables ``start..stop`` of ``seed`` played twice at one table, the learned bot in seat
     A then in seat B, the candidate in the other seat: each seat sees the other's board."""
-    variant, models_path, seed, start, stop = job
+    variant, models_path, seed, start, stop, ahead = job
     from fantasyland.evaluator import find_rules
     from fantasyland.optimizer.opponents.learned.positions import bot_policy, play_tables
     from fantasyland.optimizer.opponents.learned.rebuild import load_models
@@ -204,7 +260,7 @@ def _duel_job(job) -> dict:
 
     rules = find_rules(variant)
     dealing = dealing_for(rules)
-    learned = _bot(rules, load_models(models_path))
+    learned = _bot(rules, load_models(models_path), ahead)
     seeing = bot_policy(rules, dealing, _seeing_params(rules), table_odds(rules))
     first = play_tables(rules, dealing, [learned, seeing], range(start, stop), seed=seed,
                         explore=0.0).finished.reshape(-1, 2, 13)
@@ -214,7 +270,7 @@ def _duel_job(job) -> dict:
             "seeing": np.stack([second[:, 0], first[:, 1]], axis=1)}
 
 
-def _against_seeing(rules, args, deals: int) -> None:
+def _against_seeing(rules, args, deals: int, ahead: dict) -> None:
     from fantasyland.optimizer.opponents.chunks import Chunk, run_chunks
     from fantasyland.optimizer.opponents.head_to_head import score
 
@@ -226,8 +282,8 @@ def _against_seeing(rules, args, deals: int) -> None:
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     meta = {"variant": args.variant, "seed": seed, "models": str(Path(models_path).name),
-            "seeing": repr(_seeing_params(rules))}
-    chunks = [Chunk((args.variant, str(models_path), seed, a, min(a + DUEL_CHUNK, deals)),
+            "seeing": repr(_seeing_params(rules))} | ({"lookahead": repr(ahead)} if ahead else {})
+    chunks = [Chunk((args.variant, str(models_path), seed, a, min(a + DUEL_CHUNK, deals), ahead),
                     min(a + DUEL_CHUNK, deals) - a,
                     None if directory is None else directory / f"duel-{a:06d}.npz",
                     None if directory is None else meta | {"start": a})
