@@ -96,6 +96,16 @@ def test_the_network_learns_a_smooth_function_and_the_same_seed_gives_the_same_w
 
 # --- labels ----------------------------------------------------------------------------------
 
+def test_a_foul_costs_the_rules_penalty_unless_told_otherwise():
+    fouled = layout_of("Ah As Kd", "2c 3d 4h 5s 7c", "8s 9d Tc Qh 2h")
+    legal = layout_of("2d 3c 4d", "5d 6c 8h 9h Jc", "Ad Ac Kh Ks Qs")
+    boards = np.stack([fouled, legal])
+    rules_worth, costly = Worth(PINEAPPLE)(boards), Worth(PINEAPPLE, foul=10.0)(boards)
+    assert rules_worth.fouled.tolist() == [True, False]
+    assert rules_worth.value[0] == -PINEAPPLE.scoring.foul_penalty and costly.value[0] == -10
+    assert costly.value[1] == rules_worth.value[1]
+
+
 def test_a_board_one_street_from_the_end_is_labelled_by_its_exact_worth():
     layout = layout_of("Kd 5s", "Ac 2c 7h 7c", "8s 3d 8c Kh 9h")
     left = unseen_counts(layout, "Qs Jd 4h")

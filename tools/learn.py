@@ -5,7 +5,8 @@ gives the command and the figures). The rebuild runs in chunks saved under ``--d
 same command run again goes on where it stopped (``optimizer.opponents.learned.rebuild``).
 Then, if asked, the bot plays itself heads-up (``--measure TABLES``) and the stronger
 heuristic bot over duplicate deals (``--against-stronger DEALS``), each with standard
-errors.
+errors. ``--lookahead DEALS`` has the bot measured look one street ahead where a model
+decides (``LearnedBot``'s lookahead), and ``--time-decisions TABLES`` prices its decisions.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ def main() -> int:
                         help="plays of a deal valued exactly where the next street is exact")
     parser.add_argument("--lookahead-screen", type=int, default=None, metavar="PLAYS",
                         help="look ahead from only the plays the model likes best")
+    parser.add_argument("--foul", type=float, default=None, metavar="POINTS",
+                        help="what a foul costs on the streets the bot values exactly "
+                             "(default: the rules' penalty, which the models learned)")
     parser.add_argument("--time-decisions", type=int, default=0, metavar="TABLES",
                         help="time the bot's decisions by street on the positions of this "
                              "many tables it plays itself without a lookahead")
@@ -67,7 +71,7 @@ def main() -> int:
     models = load_models(args.models) if args.models else _rebuilt(args)
     ahead = _lookahead(args)
     if ahead:
-        print("the bot looks ahead:", ", ".join(f"{k} {v}" for k, v in ahead.items()))
+        print("the bot's options:", ", ".join(f"{k} {v}" for k, v in ahead.items()))
     if args.measure:
         _measure(rules, models, args.measure, args.seed, ahead)
     if args.against_stronger:
@@ -138,10 +142,12 @@ def _choices(rules, models, count: int, seed: int) -> None:
 
 
 def _lookahead(args: argparse.Namespace) -> dict:
-    """The bot's lookahead options (``LearnedBot``'s keywords) the arguments ask for."""
+    """The bot's options the arguments ask for: ``LearnedBot``'s lookahead keywords, and
+    ``foul``, what a foul costs in the bot's ``Worth``."""
+    ahead = {} if args.foul is None else {"foul": args.foul}
     if not args.lookahead:
-        return {}
-    return {"lookahead_deals": args.lookahead,
+        return ahead
+    return ahead | {"lookahead_deals": args.lookahead,
             "lookahead_streets": None if args.lookahead_streets is None
             else tuple(args.lookahead_streets),
             "lookahead_top": args.lookahead_top, "lookahead_screen": args.lookahead_screen}
@@ -152,12 +158,15 @@ def _bot(rules, models, ahead: dict | None = None):
     from fantasyland.optimizer.opponents.learned.labels import Worth
     from fantasyland.optimizer.opponents.pools import dealing_for
 
-    return LearnedBot(dealing_for(rules), models, Worth(rules), **(ahead or {}))
+    options = dict(ahead or {})
+    worth = Worth(rules, foul=options.pop("foul", None))
+    return LearnedBot(dealing_for(rules), models, worth, **options)
 
 
 def _time_decisions(rules, models, tables: int, seed: int, ahead: dict) -> None:
     """CPU milliseconds a decision of the bot takes, by the streets to come after it, on
-    the decisions of ``tables`` tables the bot plays itself without a lookahead."""
+    the decisions of ``tables`` tables the bot plays itself without a lookahead, and how
+    often its play differs from that bot's."""
     from fantasyland.optimizer.opponents.learned.positions import play_tables
     from fantasyland.optimizer.opponents.pools import dealing_for
 
@@ -165,22 +174,26 @@ def _time_decisions(rules, models, tables: int, seed: int, ahead: dict) -> None:
     decisions = []
 
     def recorded(layout, new, keep, unseen, rounds_left, rng):
-        decisions.append((layout.copy(), list(new), keep, unseen.copy(), rounds_left))
-        return plain(layout, new, keep, unseen, rounds_left, rng)
+        played = plain(layout, new, keep, unseen, rounds_left, rng)
+        decisions.append((layout.copy(), list(new), keep, unseen.copy(), rounds_left, played))
+        return played
 
     play_tables(rules, dealing_for(rules), [recorded, recorded], range(tables),
                 seed=seed * 1_000 + 995, explore=0.0)
     bot = _bot(rules, models, ahead)
     spent: dict[int, list[float]] = {}
-    for layout, new, keep, unseen, rounds_left in decisions:
+    differ: dict[int, list[bool]] = {}
+    for layout, new, keep, unseen, rounds_left, before in decisions:
         started = time.process_time()
-        bot(layout, new, keep, unseen, rounds_left, np.random.default_rng(0))
+        played = bot(layout, new, keep, unseen, rounds_left, np.random.default_rng(0))
         spent.setdefault(rounds_left, []).append(1_000 * (time.process_time() - started))
+        differ.setdefault(rounds_left, []).append(not np.array_equal(played, before))
     print(f"\nCPU ms a decision, {len(decisions)} decisions of {tables} tables:")
     for rounds_left, times in sorted(spent.items(), reverse=True):
         print(f"  {rounds_left} streets to come: median {np.median(times):7.1f}  "
               f"p95 {np.quantile(times, 0.95):7.1f}  mean {np.mean(times):7.1f}  "
-              f"({len(times)} decisions)")
+              f"({len(times)} decisions, {np.mean(differ[rounds_left]):.0%} played "
+              "otherwise than without a lookahead)")
 
 
 def _line(name: str, values: np.ndarray, percent: bool) -> str:
