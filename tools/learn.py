@@ -43,6 +43,10 @@ def main() -> int:
                              "bot, at one table, each seat seeing the other's board")
     parser.add_argument("--duel-dir", type=Path, default=None,
                         help="where --against-seeing saves its chunks (resumable)")
+    parser.add_argument("--paired-with", type=Path, default=None, metavar="DIR",
+                        help="another --duel-dir of the same seed (another bot against the "
+                             "seeing candidate): this run's figures less its, deal by deal, "
+                             "on the deals both played")
     parser.add_argument("--choices", type=int, default=0, metavar="POSITIONS",
                         help="decisions one street before the last where the model's choice "
                              "is checked against the exact best")
@@ -313,6 +317,61 @@ def _against_seeing(rules, args, deals: int, ahead: dict) -> None:
     print("  learned:", _figures(result.challenger))
     print("  seeing: ", _figures(result.incumbent))
     print("  paired: ", _figures(result.difference))
+    if args.paired_with is not None:
+        _paired(rules, played, args.paired_with, deals)
+
+
+def _by_deal(rules, learned: np.ndarray, seeing: np.ndarray) -> dict[str, np.ndarray]:
+    """Each deal's figures of a duel against the seeing candidate (``(deals, 2, 13)``
+    boards each): the learned bot's points a game, without and with entries at their worth,
+    and each bot's fouls, entries and royalties over the deal's two hands."""
+    from fantasyland.evaluator.scoring import settle
+    from fantasyland.optimizer.opponents.bot import entry_worths
+    from fantasyland.optimizer.opponents.head_to_head import _per_hand, _report
+    from fantasyland.optimizer.opponents.params import BotParams
+
+    worth = entry_worths(rules, BotParams())
+    ours = [[_report(rules, b) for b in deal] for deal in learned]
+    theirs = [[_report(rules, b) for b in deal] for deal in seeing]
+    points = np.array([settle(o[0], t[1]) + settle(o[1], t[0]) for o, t in zip(ours, theirs)],
+                      dtype=float) / 2
+    credit = np.array([sum(worth[r.fantasyland_cards or 0] for r in o)
+                       - sum(worth[r.fantasyland_cards or 0] for r in t)
+                       for o, t in zip(ours, theirs)], dtype=float) / 2
+    out = {"points": points, "points with entries": points + credit}
+    for name, boards in (("learned", learned), ("seeing", seeing)):
+        hands = _per_hand(rules, boards).reshape(len(boards), 2, -1).mean(axis=1)
+        for column, figure in enumerate(("fouls", "entries", "royalties")):
+            out[f"{name} {figure}"] = hands[:, column]
+    return out
+
+
+def _paired(rules, played: list[dict], other: Path, deals: int) -> None:
+    """This duel's figures less those of the duel saved in ``other`` (the same seed and
+    chunks), deal by deal over the chunks both hold."""
+    mine, theirs = [], []
+    for index, start in enumerate(range(0, deals, DUEL_CHUNK)):
+        path = other / f"duel-{start:06d}.npz"
+        if not path.exists():
+            continue
+        with np.load(path) as saved:
+            theirs.append({k: saved[k].astype(np.int64) for k in ("learned", "seeing")})
+        mine.append(played[index])
+    if not mine:
+        print(f"\nno deals of {other} to pair with")
+        return
+    now = _by_deal(rules, *(np.concatenate([p[k] for p in mine]) for k in ("learned", "seeing")))
+    before = _by_deal(rules, *(np.concatenate([p[k] for p in theirs])
+                               for k in ("learned", "seeing")))
+    count = len(now["points"])
+    print(f"\nthis duel less {other.name}'s, deal by deal over {count} deals:")
+    for name in now:
+        change = now[name] - before[name]
+        scale, unit = (100, " points of percent") if name.startswith(("learned", "seeing")) \
+            and not name.endswith("royalties") else (1, "")
+        print(f"  {name:20} {scale * before[name].mean():7.2f} -> {scale * now[name].mean():7.2f}"
+              f": {scale * change.mean():+.2f} ± {scale * change.std(ddof=1) / np.sqrt(count):.2f}"
+              f"{unit}")
 
 
 def _figures(f) -> str:
