@@ -1,6 +1,8 @@
 """The learned value of a board in progress (optimizer/opponents/learned): its features, its
 network, its labels backwards from the exact last street, and the bot that plays by it."""
 
+from itertools import combinations
+
 import numpy as np
 import pytest
 
@@ -93,6 +95,16 @@ def test_the_network_learns_a_smooth_function_and_the_same_seed_gives_the_same_w
 
 
 # --- labels ----------------------------------------------------------------------------------
+
+def test_a_foul_costs_the_rules_penalty_unless_told_otherwise():
+    fouled = layout_of("Ah As Kd", "2c 3d 4h 5s 7c", "8s 9d Tc Qh 2h")
+    legal = layout_of("2d 3c 4d", "5d 6c 8h 9h Jc", "Ad Ac Kh Ks Qs")
+    boards = np.stack([fouled, legal])
+    rules_worth, costly = Worth(PINEAPPLE)(boards), Worth(PINEAPPLE, foul=10.0)(boards)
+    assert rules_worth.fouled.tolist() == [True, False]
+    assert rules_worth.value[0] == -PINEAPPLE.scoring.foul_penalty and costly.value[0] == -10
+    assert costly.value[1] == rules_worth.value[1]
+
 
 def test_a_board_one_street_from_the_end_is_labelled_by_its_exact_worth():
     layout = layout_of("Kd 5s", "Ac 2c 7h 7c", "8s 3d 8c Kh 9h")
@@ -221,6 +233,92 @@ def test_two_streets_from_the_end_the_model_only_screens_the_plays_valued_exactl
         best.append(exact_worth(worth, options, remaining(after), DEALING).value.max())
     assert every[0] == pytest.approx(np.mean(best))
     assert screened[0] <= every[0] + 1e-12
+
+
+def _small_models(seed: int) -> dict[int, Network]:
+    rng = np.random.default_rng(seed)
+    return {r: Network(np.zeros(FEATURES), np.ones(FEATURES),
+                       ((rng.normal(size=(FEATURES, 8)), rng.normal(size=8)),
+                        (rng.normal(size=(8, 1)), np.zeros(1)))) for r in (1, 2, 3, 4)}
+
+
+def test_the_lookahead_values_a_play_by_the_next_models_best_play_of_every_deal():
+    models = _small_models(6)
+    layout = layout_of("Kd", "Ac 2c", "8s 3d")
+    options = placements(layout, list(parse_cards("7h 7c Qs")), 2)
+    unseen = np.sort(np.array(list(parse_cards("2h 5d 9s Jc Th 4s"))))
+    bot = LearnedBot(DEALING, models, Worth(PINEAPPLE), lookahead_deals=20)
+    looked = bot.values(options, unseen, 3)
+    # all 20 deals of three of the six unseen cards, one at a time through ``placements``
+    for option, value in zip(options, looked):
+        best = []
+        for dealt in combinations(unseen.tolist(), 3):
+            after = np.bincount(unseen, minlength=JOKER + 1)
+            np.subtract.at(after, list(dealt), 1)
+            best.append(models[2].predict(features(placements(option, list(dealt), 2),
+                                                   after)).max())
+        assert value == pytest.approx(np.mean(best), rel=1e-12)
+    plain = LearnedBot(DEALING, models, Worth(PINEAPPLE)).values(options, unseen, 3)
+    assert not np.allclose(looked, plain)
+
+
+def test_the_lookahead_values_the_next_street_exactly_when_it_is_the_last_but_one():
+    models = _small_models(7)
+    worth = Worth(PINEAPPLE)
+    layout = layout_of("Kd 5s", "Ac 2c 7h", "8s 3d")
+    options = placements(layout, list(parse_cards("Qs 2h 8d")), 2)
+    unseen = np.sort(np.array(list(parse_cards("2d 5d 9s Jc Th 4s"))))
+    every = LearnedBot(DEALING, models, worth, lookahead_deals=20, lookahead_top=100)
+    screened = LearnedBot(DEALING, models, worth, lookahead_deals=20, lookahead_top=1)
+    all_plays, top_play = every.values(options, unseen, 2), screened.values(options, unseen, 2)
+    for option, whole, first in zip(options, all_plays, top_play):
+        best, picked = [], []
+        for dealt in combinations(unseen.tolist(), 3):
+            after = np.bincount(unseen, minlength=JOKER + 1)
+            np.subtract.at(after, list(dealt), 1)
+            plays = placements(option, list(dealt), 2)
+            exact = exact_worth(worth, plays, remaining(after), DEALING).value
+            best.append(exact.max())
+            picked.append(exact[np.argmax(models[1].predict(features(plays, after)))])
+        assert whole == pytest.approx(np.mean(best), rel=1e-12)
+        assert first == pytest.approx(np.mean(picked), rel=1e-12)
+    assert (top_play <= all_plays + 1e-12).all() and (top_play < all_plays - 1e-9).any()
+
+
+def test_the_lookahead_samples_the_same_deals_for_every_play_of_a_position():
+    models = _small_models(8)
+    layout = layout_of("Kd", "Ac 2c", "8s 3d")
+    options = placements(layout, list(parse_cards("7h 7c Qs")), 2)
+    left = unseen_counts(layout, "7h 7c Qs")
+    unseen = remaining(left)
+    bot = LearnedBot(DEALING, models, Worth(PINEAPPLE), lookahead_deals=4)
+    deals = bot.next_deals(options, unseen, 3)
+    assert deals.shape == (4, 3) and np.isin(deals, unseen).all()
+    assert all(len(set(d.tolist())) == 3 for d in deals)
+    assert np.array_equal(deals, bot.next_deals(options, unseen, 3))  # from the position alone
+    assert not np.array_equal(deals, bot.next_deals(options[:-1], unseen, 3))
+    looked = bot.values(options, unseen, 3)
+    for option, value in zip(options, looked):
+        best = []
+        for dealt in deals:
+            after = left.copy()
+            np.subtract.at(after, dealt, 1)
+            best.append(models[2].predict(features(placements(option, dealt.tolist(), 2),
+                                                   after)).max())
+        assert value == pytest.approx(np.mean(best), rel=1e-12)
+    # screened: the play is the lookahead's best of the model's five best
+    new = list(parse_cards("7h 7c Qs"))
+    screened = LearnedBot(DEALING, models, Worth(PINEAPPLE), lookahead_deals=4,
+                          lookahead_screen=5)
+    played = screened(layout, new, 2, unseen, 3, np.random.default_rng(0))
+    five = options[np.sort(np.argsort(-models[3].predict(features(options, left)),
+                                      kind="stable")[:5])]
+    assert np.array_equal(played, five[np.argmax(bot.values(five, unseen, 3))])
+    # no lookahead on the streets left out
+    only_two = LearnedBot(DEALING, models, Worth(PINEAPPLE), lookahead_deals=4,
+                          lookahead_streets=[2])
+    assert np.array_equal(only_two.values(options, unseen, 3),
+                          models[3].predict(features(options, left)))
 
 
 def test_a_bot_alone_plays_its_cards_into_a_board_and_throws_the_rest():

@@ -5,7 +5,8 @@ gives the command and the figures). The rebuild runs in chunks saved under ``--d
 same command run again goes on where it stopped (``optimizer.opponents.learned.rebuild``).
 Then, if asked, the bot plays itself heads-up (``--measure TABLES``) and the stronger
 heuristic bot over duplicate deals (``--against-stronger DEALS``), each with standard
-errors.
+errors. ``--lookahead DEALS`` has the bot measured look one street ahead where a model
+decides (``LearnedBot``'s lookahead), and ``--time-decisions TABLES`` prices its decisions.
 """
 
 from __future__ import annotations
@@ -42,9 +43,29 @@ def main() -> int:
                              "bot, at one table, each seat seeing the other's board")
     parser.add_argument("--duel-dir", type=Path, default=None,
                         help="where --against-seeing saves its chunks (resumable)")
+    parser.add_argument("--paired-with", type=Path, default=None, metavar="DIR",
+                        help="another --duel-dir of the same seed (another bot against the "
+                             "seeing candidate): this run's figures less its, deal by deal, "
+                             "on the deals both played")
     parser.add_argument("--choices", type=int, default=0, metavar="POSITIONS",
                         help="decisions one street before the last where the model's choice "
                              "is checked against the exact best")
+    parser.add_argument("--lookahead", type=int, default=0, metavar="DEALS",
+                        help="the bot looks one street ahead over this many deals where a "
+                             "model decides (LearnedBot's lookahead_deals; 0: not)")
+    parser.add_argument("--lookahead-streets", type=int, nargs="+", default=None,
+                        metavar="STREETS", help="look ahead only from these decisions, by the "
+                        "streets to come after them (default: every one a model decides)")
+    parser.add_argument("--lookahead-top", type=int, default=3, metavar="PLAYS",
+                        help="plays of a deal valued exactly where the next street is exact")
+    parser.add_argument("--lookahead-screen", type=int, default=None, metavar="PLAYS",
+                        help="look ahead from only the plays the model likes best")
+    parser.add_argument("--foul", type=float, default=None, metavar="POINTS",
+                        help="what a foul costs on the streets the bot values exactly "
+                             "(default: the rules' penalty, which the models learned)")
+    parser.add_argument("--time-decisions", type=int, default=0, metavar="TABLES",
+                        help="time the bot's decisions by street on the positions of this "
+                             "many tables it plays itself without a lookahead")
     args = parser.parse_args()
 
     from fantasyland.evaluator import find_rules
@@ -52,14 +73,19 @@ def main() -> int:
 
     rules = find_rules(args.variant)
     models = load_models(args.models) if args.models else _rebuilt(args)
+    ahead = _lookahead(args)
+    if ahead:
+        print("the bot's options:", ", ".join(f"{k} {v}" for k, v in ahead.items()))
     if args.measure:
-        _measure(rules, models, args.measure, args.seed)
+        _measure(rules, models, args.measure, args.seed, ahead)
     if args.against_stronger:
-        _against_stronger(rules, models, args.against_stronger, args.seed)
+        _against_stronger(rules, models, args.against_stronger, args.seed, ahead)
     if args.against_seeing:
-        _against_seeing(rules, args, args.against_seeing)
+        _against_seeing(rules, args, args.against_seeing, ahead)
     if args.choices:
         _choices(rules, models, args.choices, args.seed)
+    if args.time_decisions:
+        _time_decisions(rules, models, args.time_decisions, args.seed, ahead)
     return 0
 
 
@@ -119,12 +145,59 @@ def _choices(rules, models, count: int, seed: int) -> None:
           f"mean loss {lost.mean():.3f} points, p99 {np.quantile(lost, 0.99):.2f}")
 
 
-def _bot(rules, models):
+def _lookahead(args: argparse.Namespace) -> dict:
+    """The bot's options the arguments ask for: ``LearnedBot``'s lookahead keywords, and
+    ``foul``, what a foul costs in the bot's ``Worth``."""
+    ahead = {} if args.foul is None else {"foul": args.foul}
+    if not args.lookahead:
+        return ahead
+    return ahead | {"lookahead_deals": args.lookahead,
+            "lookahead_streets": None if args.lookahead_streets is None
+            else tuple(args.lookahead_streets),
+            "lookahead_top": args.lookahead_top, "lookahead_screen": args.lookahead_screen}
+
+
+def _bot(rules, models, ahead: dict | None = None):
     from fantasyland.optimizer.opponents.learned.bot import LearnedBot
     from fantasyland.optimizer.opponents.learned.labels import Worth
     from fantasyland.optimizer.opponents.pools import dealing_for
 
-    return LearnedBot(dealing_for(rules), models, Worth(rules))
+    options = dict(ahead or {})
+    worth = Worth(rules, foul=options.pop("foul", None))
+    return LearnedBot(dealing_for(rules), models, worth, **options)
+
+
+def _time_decisions(rules, models, tables: int, seed: int, ahead: dict) -> None:
+    """CPU milliseconds a decision of the bot takes, by the streets to come after it, on
+    the decisions of ``tables`` tables the bot plays itself without a lookahead, and how
+    often its play differs from that bot's."""
+    from fantasyland.optimizer.opponents.learned.positions import play_tables
+    from fantasyland.optimizer.opponents.pools import dealing_for
+
+    plain = _bot(rules, models)
+    decisions = []
+
+    def recorded(layout, new, keep, unseen, rounds_left, rng):
+        played = plain(layout, new, keep, unseen, rounds_left, rng)
+        decisions.append((layout.copy(), list(new), keep, unseen.copy(), rounds_left, played))
+        return played
+
+    play_tables(rules, dealing_for(rules), [recorded, recorded], range(tables),
+                seed=seed * 1_000 + 995, explore=0.0)
+    bot = _bot(rules, models, ahead)
+    spent: dict[int, list[float]] = {}
+    differ: dict[int, list[bool]] = {}
+    for layout, new, keep, unseen, rounds_left, before in decisions:
+        started = time.process_time()
+        played = bot(layout, new, keep, unseen, rounds_left, np.random.default_rng(0))
+        spent.setdefault(rounds_left, []).append(1_000 * (time.process_time() - started))
+        differ.setdefault(rounds_left, []).append(not np.array_equal(played, before))
+    print(f"\nCPU ms a decision, {len(decisions)} decisions of {tables} tables:")
+    for rounds_left, times in sorted(spent.items(), reverse=True):
+        print(f"  {rounds_left} streets to come: median {np.median(times):7.1f}  "
+              f"p95 {np.quantile(times, 0.95):7.1f}  mean {np.mean(times):7.1f}  "
+              f"({len(times)} decisions, {np.mean(differ[rounds_left]):.0%} played "
+              "otherwise than without a lookahead)")
 
 
 def _line(name: str, values: np.ndarray, percent: bool) -> str:
@@ -132,12 +205,12 @@ def _line(name: str, values: np.ndarray, percent: bool) -> str:
     return f"{name} {mean:.1%} ± {se:.1%}" if percent else f"{name} {mean:.2f} ± {se:.2f}"
 
 
-def _measure(rules, models, tables: int, seed: int) -> None:
+def _measure(rules, models, tables: int, seed: int, ahead: dict) -> None:
     from fantasyland.optimizer.opponents.learned.positions import play_tables
     from fantasyland.optimizer.opponents.pools import dealing_for
     from fantasyland.optimizer.opponents.resolve import evaluate_played
 
-    bot = _bot(rules, models)
+    bot = _bot(rules, models, ahead)
     started = time.time()
     played = play_tables(rules, dealing_for(rules), [bot, bot], range(tables),
                          seed=seed * 1_000 + 999, explore=0.0)
@@ -154,13 +227,13 @@ def _measure(rules, models, tables: int, seed: int) -> None:
             _line(f"{n} cards", (out.entry_cards == n).astype(float), True) for n in sizes))
 
 
-def _against_stronger(rules, models, deals: int, seed: int) -> None:
+def _against_stronger(rules, models, deals: int, seed: int, ahead: dict) -> None:
     from fantasyland.optimizer.opponents.head_to_head import deal_seats, play_seats, score
     from fantasyland.optimizer.opponents.learned.positions import play_alone
     from fantasyland.optimizer.opponents.pools import STRONG_PARAMS, dealing_for
 
     dealing = dealing_for(rules)
-    bot = _bot(rules, models)
+    bot = _bot(rules, models, ahead)
     duel = seed * 1_000 + 998
     mine = np.zeros((deals, 2, 13), dtype=np.int64)
     for i in range(deals):
@@ -196,7 +269,7 @@ def _seeing_params(rules):
 def _duel_job(job) -> dict:
     """Tables ``start..stop`` of ``seed`` played twice at one table, the learned bot in seat
     A then in seat B, the candidate in the other seat: each seat sees the other's board."""
-    variant, models_path, seed, start, stop = job
+    variant, models_path, seed, start, stop, ahead = job
     from fantasyland.evaluator import find_rules
     from fantasyland.optimizer.opponents.learned.positions import bot_policy, play_tables
     from fantasyland.optimizer.opponents.learned.rebuild import load_models
@@ -204,7 +277,7 @@ def _duel_job(job) -> dict:
 
     rules = find_rules(variant)
     dealing = dealing_for(rules)
-    learned = _bot(rules, load_models(models_path))
+    learned = _bot(rules, load_models(models_path), ahead)
     seeing = bot_policy(rules, dealing, _seeing_params(rules), table_odds(rules))
     first = play_tables(rules, dealing, [learned, seeing], range(start, stop), seed=seed,
                         explore=0.0).finished.reshape(-1, 2, 13)
@@ -214,7 +287,7 @@ def _duel_job(job) -> dict:
             "seeing": np.stack([second[:, 0], first[:, 1]], axis=1)}
 
 
-def _against_seeing(rules, args, deals: int) -> None:
+def _against_seeing(rules, args, deals: int, ahead: dict) -> None:
     from fantasyland.optimizer.opponents.chunks import Chunk, run_chunks
     from fantasyland.optimizer.opponents.head_to_head import score
 
@@ -226,8 +299,8 @@ def _against_seeing(rules, args, deals: int) -> None:
     if directory is not None:
         directory.mkdir(parents=True, exist_ok=True)
     meta = {"variant": args.variant, "seed": seed, "models": str(Path(models_path).name),
-            "seeing": repr(_seeing_params(rules))}
-    chunks = [Chunk((args.variant, str(models_path), seed, a, min(a + DUEL_CHUNK, deals)),
+            "seeing": repr(_seeing_params(rules))} | ({"lookahead": repr(ahead)} if ahead else {})
+    chunks = [Chunk((args.variant, str(models_path), seed, a, min(a + DUEL_CHUNK, deals), ahead),
                     min(a + DUEL_CHUNK, deals) - a,
                     None if directory is None else directory / f"duel-{a:06d}.npz",
                     None if directory is None else meta | {"start": a})
@@ -244,6 +317,61 @@ def _against_seeing(rules, args, deals: int) -> None:
     print("  learned:", _figures(result.challenger))
     print("  seeing: ", _figures(result.incumbent))
     print("  paired: ", _figures(result.difference))
+    if args.paired_with is not None:
+        _paired(rules, played, args.paired_with, deals)
+
+
+def _by_deal(rules, learned: np.ndarray, seeing: np.ndarray) -> dict[str, np.ndarray]:
+    """Each deal's figures of a duel against the seeing candidate (``(deals, 2, 13)``
+    boards each): the learned bot's points a game, without and with entries at their worth,
+    and each bot's fouls, entries and royalties over the deal's two hands."""
+    from fantasyland.evaluator.scoring import settle
+    from fantasyland.optimizer.opponents.bot import entry_worths
+    from fantasyland.optimizer.opponents.head_to_head import _per_hand, _report
+    from fantasyland.optimizer.opponents.params import BotParams
+
+    worth = entry_worths(rules, BotParams())
+    ours = [[_report(rules, b) for b in deal] for deal in learned]
+    theirs = [[_report(rules, b) for b in deal] for deal in seeing]
+    points = np.array([settle(o[0], t[1]) + settle(o[1], t[0]) for o, t in zip(ours, theirs)],
+                      dtype=float) / 2
+    credit = np.array([sum(worth[r.fantasyland_cards or 0] for r in o)
+                       - sum(worth[r.fantasyland_cards or 0] for r in t)
+                       for o, t in zip(ours, theirs)], dtype=float) / 2
+    out = {"points": points, "points with entries": points + credit}
+    for name, boards in (("learned", learned), ("seeing", seeing)):
+        hands = _per_hand(rules, boards).reshape(len(boards), 2, -1).mean(axis=1)
+        for column, figure in enumerate(("fouls", "entries", "royalties")):
+            out[f"{name} {figure}"] = hands[:, column]
+    return out
+
+
+def _paired(rules, played: list[dict], other: Path, deals: int) -> None:
+    """This duel's figures less those of the duel saved in ``other`` (the same seed and
+    chunks), deal by deal over the chunks both hold."""
+    mine, theirs = [], []
+    for index, start in enumerate(range(0, deals, DUEL_CHUNK)):
+        path = other / f"duel-{start:06d}.npz"
+        if not path.exists():
+            continue
+        with np.load(path) as saved:
+            theirs.append({k: saved[k].astype(np.int64) for k in ("learned", "seeing")})
+        mine.append(played[index])
+    if not mine:
+        print(f"\nno deals of {other} to pair with")
+        return
+    now = _by_deal(rules, *(np.concatenate([p[k] for p in mine]) for k in ("learned", "seeing")))
+    before = _by_deal(rules, *(np.concatenate([p[k] for p in theirs])
+                               for k in ("learned", "seeing")))
+    count = len(now["points"])
+    print(f"\nthis duel less {other.name}'s, deal by deal over {count} deals:")
+    for name in now:
+        change = now[name] - before[name]
+        scale, unit = (100, " points of percent") if name.startswith(("learned", "seeing")) \
+            and not name.endswith("royalties") else (1, "")
+        print(f"  {name:20} {scale * before[name].mean():7.2f} -> {scale * now[name].mean():7.2f}"
+              f": {scale * change.mean():+.2f} ± {scale * change.std(ddof=1) / np.sqrt(count):.2f}"
+              f"{unit}")
 
 
 def _figures(f) -> str:

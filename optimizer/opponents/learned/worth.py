@@ -28,9 +28,11 @@ class Outcome:
 
 class Worth:
     """What finished boards are worth (module docstring); ``entry[n]`` is what entering with
-    ``n`` cards adds (the rules' worths when not given)."""
+    ``n`` cards adds (the rules' worths when not given), ``foul`` what a foul costs (the
+    rules' penalty when not given)."""
 
-    def __init__(self, rules: Rules, *, entry: np.ndarray | None = None) -> None:
+    def __init__(self, rules: Rules, *, entry: np.ndarray | None = None,
+                 foul: float | None = None) -> None:
         self.rules = rules
         if entry is None:
             sizes = rules.entry_sizes
@@ -38,7 +40,7 @@ class Worth:
             for cards in sizes:
                 entry[cards] = rules.entry_value(cards, ev=False).value
         self.entry = entry
-        self.foul = float(rules.scoring.foul_penalty)
+        self.foul = float(rules.scoring.foul_penalty if foul is None else foul)
 
     def __call__(self, boards: np.ndarray) -> Outcome:
         out = evaluate_played(np.asarray(boards).reshape(-1, 13), self.rules)
