@@ -23,7 +23,7 @@ EMPTY = -1
 
 
 @cache
-def _moves(free: tuple[tuple[int, ...], ...], count: int, keep: int
+def row_moves(free: tuple[tuple[int, ...], ...], count: int, keep: int
            ) -> tuple[np.ndarray, np.ndarray]:
     """Every way to keep ``keep`` of ``count`` new cards and put them in rows whose empty
     slots are ``free`` (one tuple a row): ``(M, keep)`` indices of the cards kept and the
@@ -49,11 +49,11 @@ def placements(layout: np.ndarray, new: Sequence[Card], keep: int) -> np.ndarray
     rows with room for them, in a fixed order: rows ascending as ``np.unique`` sorts them.
 
     The moves depend only on which slots are empty, so they are built once per pattern
-    (``_moves``) and applied to the layout as arrays: the bot calls this for every deal of
+    (``row_moves``) and applied to the layout as arrays: the bot calls this for every deal of
     its search, where a loop over the moves cost a seventh of its time."""
     layout = np.asarray(layout, dtype=np.int64)
     free = tuple(tuple(s for s in ROW_SLOTS[row] if layout[s] == EMPTY) for row in ROWS)
-    picks, slots = _moves(free, len(new), keep)
+    picks, slots = row_moves(free, len(new), keep)
     out = np.broadcast_to(layout, (len(picks), 13)).copy()
     out[np.arange(len(picks))[:, None], slots] = np.asarray(list(new), dtype=np.int64)[picks]
     out = out[np.lexsort(out.T[::-1])]

@@ -36,7 +36,7 @@ import numpy as np
 from fantasyland.evaluator.cards import JOKER
 from fantasyland.evaluator.rules import ROWS
 from fantasyland.optimizer.opponents.exact import exact_worth
-from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, _moves
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, row_moves
 from fantasyland.optimizer.opponents.learned.bot import LearnedBot
 from fantasyland.optimizer.opponents.learned.features import features
 from fantasyland.optimizer.opponents.learned.shipped import learned_bot
@@ -59,13 +59,13 @@ def best_placements(bot: LearnedBot, boards: np.ndarray, deals: np.ndarray, left
     """For each of ``boards`` (``(P, 13)``) and each of its ``deals`` (``(P, D, cards)``):
     the placement the bot plays (``(P, D, 13)``) and its value (``(P, D)``), ``to_come``
     streets before the end, ``left`` (``(P, 53)``) each board's unseen cards before the deal
-    (counts). Ties go to the first move (``layout._moves``' order); a deck without copies
+    (counts). Ties go to the first move (``layout.row_moves``' order); a deck without copies
     of a card lists each board once."""
     options, lefts, sizes = [], [], []
     for board, dealt, counts in zip(boards, deals, left):
         # every deal of a board fills the same empty slots: its moves, applied to all deals
         free = tuple(tuple(s for s in ROW_SLOTS[row] if board[s] == EMPTY) for row in ROWS)
-        picks, slots = _moves(free, deals.shape[2], keep)
+        picks, slots = row_moves(free, deals.shape[2], keep)
         placed = np.broadcast_to(board, (len(dealt), len(picks), 13)).copy()
         placed[:, np.arange(len(picks))[:, None], slots] = dealt[:, picks]
         options.append(placed.reshape(-1, 13))

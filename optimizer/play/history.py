@@ -1,15 +1,15 @@
 """A session's log: the player's streets as ``review`` reads them, and each hand's record.
 
 The log is JSON Lines that ``review`` grades as it is (cli/schemas/history.schema.json): one
-line a street the player played (but a street whose board already fouled, where every play is
-worth the same foul: the hand's record grades it so, and ``review`` would refuse it), ``{"hand": "s1h3", "board": ..., "cards": ..., "play":
-...}``. What ``review`` has no use for is kept on comment lines, which it skips: the first
-line, ``# play {...}``, holds the session's settings, and after each hand's streets a line
-``# hand {...}`` holds the hand's record (the showdown, the grades, the figures, who is in
-Fantasyland next; cli/schemas/play-log.schema.json). A hand's lines are written together
-when it ends, so a session stopped mid-hand leaves the log as it was before that hand, and
-the next session on the same log goes on from the hand after the last record
-(``read_log``): same settings, same cards.
+line a street the player played, ``{"hand": "s1h3", "board": ..., "cards": ..., "play":
+...}``, but a street whose board already fouled, where every play is worth the same foul
+(the hand's record grades it so, and ``review`` would refuse it). What ``review`` has no use
+for is kept on comment lines, which it skips: the first line, ``# play {...}``, holds the
+session's settings, and after each hand's streets a line ``# hand {...}`` holds the hand's
+record (the showdown, the grades, the figures, who is in Fantasyland next; cli/schemas/play-
+log.schema.json). A hand's lines are written together when it ends, so a session stopped
+mid-hand leaves the log as it was before that hand, and the next session on the same log
+goes on from the hand after the last record (``read_log``): same settings, same cards.
 """
 
 from __future__ import annotations

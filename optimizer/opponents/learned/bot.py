@@ -25,7 +25,7 @@ import numpy as np
 
 from fantasyland.evaluator.cards import JOKER
 from fantasyland.optimizer.opponents.exact import Valuation, exact_worth
-from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, _moves, placements
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, row_moves, placements
 from fantasyland.optimizer.opponents.learned.features import features
 from fantasyland.optimizer.opponents.learned.network import Network
 from fantasyland.optimizer.opponents.params import Dealing
@@ -112,7 +112,7 @@ class LearnedBot:
             groups.setdefault(free, []).append(i)
         totals = np.zeros(len(options))
         for free, members in groups.items():
-            picks, slots = _moves(free, deals.shape[1], keep)
+            picks, slots = row_moves(free, deals.shape[1], keep)
             moves = len(picks)
             # (options, deals, moves, 13): each option's board after each deal's each move
             boards = np.broadcast_to(options[members][:, None, None, :],

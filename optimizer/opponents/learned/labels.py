@@ -18,7 +18,7 @@ import numpy as np
 
 from fantasyland.optimizer.opponents.bot import remaining
 from fantasyland.optimizer.opponents.exact import exact_worth
-from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, _moves
+from fantasyland.optimizer.opponents.layout import EMPTY, ROW_SLOTS, row_moves
 from fantasyland.optimizer.opponents.learned.features import features
 from fantasyland.optimizer.opponents.learned.network import Network
 from fantasyland.optimizer.opponents.learned.positions import Positions
@@ -59,7 +59,7 @@ def model_labels(model: Network, dealing: Dealing, positions: Positions, *, deal
             unseen = remaining(left)
             rng = np.random.default_rng([seed, i])
             dealt = np.stack([rng.choice(unseen, count, replace=False) for _ in range(deals)])
-            picks, slots = _moves(_free(layout), count, keep)
+            picks, slots = row_moves(_free(layout), count, keep)
             moves = len(picks)
             played = np.broadcast_to(layout, (deals, moves, 13)).copy()
             rows = np.arange(moves)[:, None]
