@@ -6,10 +6,11 @@ line a street the player played, ``{"hand": "s1h3", "board": ..., "cards": ..., 
 (the hand's record grades it so, and ``review`` would refuse it). What ``review`` has no use
 for is kept on comment lines, which it skips: the first line, ``# play {...}``, holds the
 session's settings, and after each hand's streets a line ``# hand {...}`` holds the hand's
-record (the showdown, the grades, the figures, who is in Fantasyland next; cli/schemas/play-
-log.schema.json). A hand's lines are written together when it ends, so a session stopped
-mid-hand leaves the log as it was before that hand, and the next session on the same log
-goes on from the hand after the last record (``read_log``): same settings, same cards.
+record (the showdown, the grades, the figures, who is in Fantasyland next;
+cli/schemas/play-log.schema.json). A hand's lines are written together when it ends, so a
+session stopped mid-hand leaves the log as it was before that hand, and the next session on
+the same log goes on from the hand after the last record (``read_log``): same settings, same
+cards.
 """
 
 from __future__ import annotations
