@@ -376,3 +376,16 @@ def test_a_house_rule_keeps_the_models_only_where_the_ordinary_hand_is_the_same(
     richer = tmp_path / "richer.toml"  # a flush on the bottom pays 5, not 4
     richer.write_text('name = "richer"\nbase = "pineapple"\n[royalties.bottom]\nflush = 5\n')
     assert shipped_models(find_rules(str(richer))) is None
+
+
+def test_the_bot_at_a_table_looks_ahead_on_its_middle_streets_and_the_rest_play_plain():
+    from fantasyland.optimizer.opponents.learned.shipped import learned_bot, table_bot
+    from fantasyland.optimizer.play.bots import bot_policy
+
+    rules = find_rules("pineapple")
+    table, plain = table_bot(rules), learned_bot(rules)
+    assert [table.looks_ahead(k) for k in range(5)] == [False, False, True, True, False]
+    assert not any(plain.looks_ahead(k) for k in range(5))
+    assert table.models is not plain.models and table.models == plain.models
+    assert bot_policy(rules) is table  # play's bots; the rollouts and pools keep the plain
+    assert table_bot(find_rules("standard")) is None

@@ -1,12 +1,12 @@
 """The bots at the table: who plays their ordinary streets, and who sets their Fantasyland.
 
-A bot plays its streets by the learned bot where models were learned for the game
-(``learned.shipped.learned_bot``), else by the stronger heuristic bot, valuing boards by
-the table's row odds, as the adviser's rollouts do. It sees what a player at a real table
-sees: its own cards and discards, and the cards placed face up on the other boards; the
-rest are unseen. A bot in Fantasyland is set by the solver, for royalties plus the worth of
-staying (``solve``): the solver is exact, and the bot sets its hand blind, before the boards
-it would be scored against are finished.
+A bot plays its streets by the learned bot where models were learned for the game, looking
+one street further on its middle streets (``learned.shipped.table_bot``), else by the
+stronger heuristic bot, valuing boards by the table's row odds, as the adviser's rollouts
+do. It sees what a player at a real table sees: its own cards and discards, and the cards
+placed face up on the other boards; the rest are unseen. A bot in Fantasyland is set by the
+solver, for royalties plus the worth of staying (``solve``): the solver is exact, and the
+bot sets its hand blind, before the boards it would be scored against are finished.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ SET_TIME_LIMIT = 10.0
 @cache
 def bot_policy(rules: Rules) -> Policy:
     """The policy that plays the bots' ordinary streets under ``rules``."""
-    from fantasyland.optimizer.opponents.learned.shipped import learned_bot
+    from fantasyland.optimizer.opponents.learned.shipped import table_bot
 
-    learned = learned_bot(rules)
+    learned = table_bot(rules)
     if learned is not None:
         return learned
     from fantasyland.optimizer.opponents.learned.positions import bot_policy as heuristic

@@ -93,3 +93,27 @@ def learned_bot(rules: Rules):
     from fantasyland.optimizer.opponents.pools import dealing_for
 
     return LearnedBot(dealing_for(rules), models, Worth(rules))
+
+
+#: How the learned bot at a table looks one street further (``bot.LearnedBot``): over 16
+#: deals of the next street, on its decisions two and three streets before the end, where
+#: the models' own error costs it the most (docs/notes-learned.md, "The bot at the table").
+#: The rollouts, the pools and the opponents' boards the adviser finishes play the plain
+#: bot: looking ahead costs about 0.6 s of CPU a hand, some two hundred times the rest.
+TABLE_LOOKAHEAD_DEALS = 16
+TABLE_LOOKAHEAD_STREETS = (2, 3)
+
+
+@cache
+def table_bot(rules: Rules):
+    """The learned bot that sits at a table (``play``'s bots), looking ahead as
+    ``TABLE_LOOKAHEAD_DEALS`` and ``_STREETS`` say; None where no models were learned for
+    ``rules``' game."""
+    plain = learned_bot(rules)
+    if plain is None:
+        return None
+    from fantasyland.optimizer.opponents.learned.bot import LearnedBot
+
+    return LearnedBot(plain.dealing, plain.models, plain.worth,
+                      lookahead_deals=TABLE_LOOKAHEAD_DEALS,
+                      lookahead_streets=TABLE_LOOKAHEAD_STREETS)
