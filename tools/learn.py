@@ -327,12 +327,12 @@ def _by_deal(rules, learned: np.ndarray, seeing: np.ndarray) -> dict[str, np.nda
     and each bot's fouls, entries and royalties over the deal's two hands."""
     from fantasyland.evaluator.scoring import settle
     from fantasyland.optimizer.opponents.bot import entry_worths
-    from fantasyland.optimizer.opponents.head_to_head import _per_hand, _report
+    from fantasyland.optimizer.opponents.head_to_head import board_report, per_hand
     from fantasyland.optimizer.opponents.params import BotParams
 
     worth = entry_worths(rules, BotParams())
-    ours = [[_report(rules, b) for b in deal] for deal in learned]
-    theirs = [[_report(rules, b) for b in deal] for deal in seeing]
+    ours = [[board_report(rules, b) for b in deal] for deal in learned]
+    theirs = [[board_report(rules, b) for b in deal] for deal in seeing]
     points = np.array([settle(o[0], t[1]) + settle(o[1], t[0]) for o, t in zip(ours, theirs)],
                       dtype=float) / 2
     credit = np.array([sum(worth[r.fantasyland_cards or 0] for r in o)
@@ -340,7 +340,7 @@ def _by_deal(rules, learned: np.ndarray, seeing: np.ndarray) -> dict[str, np.nda
                        for o, t in zip(ours, theirs)], dtype=float) / 2
     out = {"points": points, "points with entries": points + credit}
     for name, boards in (("learned", learned), ("seeing", seeing)):
-        hands = _per_hand(rules, boards).reshape(len(boards), 2, -1).mean(axis=1)
+        hands = per_hand(rules, boards).reshape(len(boards), 2, -1).mean(axis=1)
         for column, figure in enumerate(("fouls", "entries", "royalties")):
             out[f"{name} {figure}"] = hands[:, column]
     return out

@@ -145,11 +145,11 @@ def _mean_se(values: np.ndarray) -> tuple[float, float]:
     return float(values.mean()), se
 
 
-#: The columns of ``_per_hand``, as ``BotFigures`` names them.
+#: The columns of ``per_hand``, as ``BotFigures`` names them.
 _COLUMNS = ("foul_rate", "fantasyland_rate", "mean_royalties", "entries_fouled_rate")
 
 
-def _per_hand(rules: Rules, boards: np.ndarray) -> np.ndarray:
+def per_hand(rules: Rules, boards: np.ndarray) -> np.ndarray:
     """``(hands, 4)``: each hand's foul, entry, royalties (a foul as 0) and entry lost to
     its foul (``_COLUMNS``)."""
     out = evaluate_played(boards.reshape(-1, 13), rules)
@@ -158,14 +158,15 @@ def _per_hand(rules: Rules, boards: np.ndarray) -> np.ndarray:
 
 
 def _figures(values: np.ndarray) -> BotFigures:
-    """The means of ``_per_hand``'s columns (or of their differences), with their errors."""
+    """The means of ``per_hand``'s columns (or of their differences), with their errors."""
     figures = {}
     for column, name in enumerate(_COLUMNS):
         figures[name], figures[name + "_se"] = _mean_se(values[:, column])
     return BotFigures(len(values), **figures)
 
 
-def _report(rules: Rules, board: np.ndarray):
+def board_report(rules: Rules, board: np.ndarray):
+    """A finished board of 13 card ids (top, middle, bottom) scored under ``rules``."""
     cards = tuple(int(c) for c in board)
     return evaluate_board(Board(cards[:3], cards[3:8], cards[8:]), rules=rules)
 
@@ -177,8 +178,8 @@ def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
     The standard errors are over deals, whose two games share their cards and generators.
     ``params`` gives ``card_worth`` to the entries' worth."""
     worth = entry_worths(rules, params)
-    ours = [[_report(rules, b) for b in deal] for deal in challenger]
-    theirs = [[_report(rules, b) for b in deal] for deal in incumbent]
+    ours = [[board_report(rules, b) for b in deal] for deal in challenger]
+    theirs = [[board_report(rules, b) for b in deal] for deal in incumbent]
     points = np.array([settle(o[0], t[1]) + settle(o[1], t[0]) for o, t in zip(ours, theirs)],
                       dtype=float)
     credit = np.array([sum(worth[r.fantasyland_cards or 0] for r in o)
@@ -186,7 +187,7 @@ def score(rules: Rules, challenger: np.ndarray, incumbent: np.ndarray,
                        for o, t in zip(ours, theirs)], dtype=float)
     mean, se = _mean_se(points / 2)
     mean_fl, se_fl = _mean_se((points + credit) / 2)
-    mine, other = _per_hand(rules, challenger), _per_hand(rules, incumbent)
+    mine, other = per_hand(rules, challenger), per_hand(rules, incumbent)
     by_deal = (mine - other).reshape(len(points), 2, len(_COLUMNS)).mean(axis=1)
     return HeadToHead(len(points), mean, se, mean_fl, se_fl, _figures(mine), _figures(other),
                       _figures(by_deal))
