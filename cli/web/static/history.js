@@ -7,7 +7,8 @@ import { el, num } from "./render.js";
 const SVG = "http://www.w3.org/2000/svg";
 const TREND_HANDS = 10;  // the trend compares the mean of the last ten hands with the ten before
 
-function svg(tag, attributes = {}, text = null) {
+/** An SVG element of the charts, with its attributes and text. */
+export function svg(tag, attributes = {}, text = null) {
   const element = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
   if (text !== null) element.textContent = text;

@@ -9,18 +9,10 @@
 import { Busy, postJson } from "./api.js";
 import { cardLine, cardsElement } from "./cards.js";
 import { RowEditor } from "./editor.js";
+import { svg } from "./history.js";
 import { rowNames } from "./layout.js";
 import { board, el, num, signed } from "./render.js";
 import { Settings } from "./settings.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attributes = {}, text = null) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-  if (text !== null) element.textContent = text;
-  return element;
-}
 
 /** "+1.25 ± 0.80 points a hand over 12 hands": a mean of the session's figures. */
 function meanText(mean, unit) {

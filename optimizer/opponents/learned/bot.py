@@ -103,6 +103,8 @@ class LearnedBot:
         lefts = np.broadcast_to(left, (len(deals), len(left))).copy()
         for d, dealt in enumerate(deals):
             np.subtract.at(lefts[d], dealt, 1)
+        # each deal's unseen cards after it, for the exact street: made once, not a group
+        after_deal = [np.repeat(np.arange(len(left)), row) for row in lefts] if exact else []
         model = self.models[after]
         # the options grouped by their empty slots: a group's next plays are the same moves
         groups: dict[tuple, list[int]] = {}
@@ -130,7 +132,7 @@ class LearnedBot:
             for d in range(len(deals)):
                 screened = boards[:, d][np.arange(len(members))[:, None], chosen[:, d]]
                 worths = exact_worth(self.worth, screened.reshape(-1, 13),
-                                     np.repeat(np.arange(len(left)), lefts[d]),
+                                     after_deal[d],
                                      self.dealing).value
                 totals[members] += worths.reshape(len(members), top).max(axis=1)
             totals[members] /= len(deals)
